@@ -1,0 +1,1 @@
+"""Trap families: one module each, plus the drawing kit and the scan degradation pipeline."""

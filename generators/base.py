@@ -1,0 +1,217 @@
+"""The contract every trap family module fulfils: declared parameters, a generator, an arming contract."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ParamType = Literal["int", "float", "str", "bool", "choice"]
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+class ParamError(ValueError):
+    """A parameter value the family cannot accept; the message says which and why."""
+
+
+class GenerationError(ValueError):
+    """A family rejected its inputs (a combination of values it cannot draw)."""
+
+
+def rng_for(seed: int, *labels: object) -> random.Random:
+    """A private random stream for (seed, labels), so streams never disturb each other."""
+    text = "\x1f".join([str(seed), *map(str, labels)])
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter: a type, a default, a range or choices, and a help line.
+
+    Left unset, a `seeded` parameter is drawn from the case seed (from `pool`, `choices` or the
+    range); an unseeded one takes its default. Set by the author, it is pinned to that value.
+    """
+
+    name: str
+    type: ParamType
+    default: Any
+    help: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[Any, ...] | None = None
+    pool: tuple[str, ...] | None = None
+    seeded: bool = True
+    decimals: int = 2
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default, "help": self.help}
+        if self.min is not None or self.max is not None:
+            out["range"] = [self.min, self.max]
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.pool is not None:
+            out["examples"] = list(self.pool)
+        out["seeded"] = self.seeded
+        return out
+
+    def coerce(self, raw: Any) -> Any:
+        """Turn a command-line string or a JSON value into this parameter's type, or raise ParamError."""
+        name = self.name
+        try:
+            if self.type == "bool":
+                if isinstance(raw, bool):
+                    return raw
+                text = str(raw).strip().lower()
+                if text in _TRUE:
+                    return True
+                if text in _FALSE:
+                    return False
+                raise ParamError(f"parameter {name!r} is a bool: use true or false, not {raw!r}")
+            if self.type == "int":
+                if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+                    raise ValueError
+                value: Any = int(str(raw).strip()) if isinstance(raw, str) else int(raw)
+            elif self.type == "float":
+                if isinstance(raw, bool):
+                    raise ValueError
+                value = float(raw)
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise ValueError
+            elif self.type == "choice":
+                assert self.choices is not None
+                for choice in self.choices:
+                    if str(choice) == str(raw).strip():
+                        return choice
+                raise ParamError(
+                    f"parameter {name!r} must be one of {', '.join(map(str, self.choices))}; got {raw!r}"
+                )
+            else:
+                value = str(raw)
+                if not value.strip():
+                    raise ParamError(f"parameter {name!r} must not be empty")
+                if self.max is not None and len(value) > self.max:
+                    raise ParamError(f"parameter {name!r} is at most {int(self.max)} characters")
+                return value
+        except ParamError:
+            raise
+        except (TypeError, ValueError):
+            raise ParamError(f"parameter {name!r} is {'an' if self.type == 'int' else 'a'} {self.type}; got {raw!r}") from None
+        if self.min is not None and value < self.min or self.max is not None and value > self.max:
+            raise ParamError(f"parameter {name!r} must be between {self.min:g} and {self.max:g}; got {value!r}")
+        return value
+
+    def draw(self, rng: random.Random) -> Any:
+        if not self.seeded:
+            return self.default
+        if self.type == "bool":
+            return rng.random() < 0.5
+        if self.type == "choice":
+            assert self.choices is not None
+            return rng.choice(self.choices)
+        if self.type == "str":
+            return rng.choice(self.pool) if self.pool else self.default
+        if self.type == "int":
+            assert self.min is not None and self.max is not None
+            return rng.randint(int(self.min), int(self.max))
+        assert self.min is not None and self.max is not None
+        return round(rng.uniform(self.min, self.max), self.decimals)
+
+
+# Where an answer must (or must not) be found on the generated case. Checked by the lint.
+Where = Literal[
+    "visible",          # drawn and legible on some page
+    "hidden",           # present in the text layer, but not visible
+    "text_layer",       # present in the extracted text layer (visible or not)
+    "pixels_only",      # visible on the page, absent from the text layer
+    "not_visible",      # nowhere visible on the page
+    "not_text_layer",   # nowhere in the text layer
+]
+
+
+@dataclass(frozen=True)
+class Arming:
+    """One clause of an arming contract: `target` must be found (or not) as `where` says.
+
+    `target` is `expected`, `tokens`, `forbidden`, `forbidden:N`, or `meta:KEY` (a value the
+    generator records in the key's metadata).
+    """
+
+    target: str
+    where: Where
+    why: str = ""
+
+    def describe(self) -> dict[str, str]:
+        return {"target": self.target, "where": self.where, "why": self.why}
+
+
+@dataclass
+class AnswerKey:
+    """What a correct reader answers, and what the trap is built to make it answer instead."""
+
+    question: str
+    expected_answer: str
+    expected_failure_mode: str
+    forbidden_answers: list[str] = field(default_factory=list)
+    expected_tokens: list[str] = field(default_factory=list)
+    matcher: dict[str, Any] = field(default_factory=lambda: {"type": "contains"})
+    metadata: dict[str, Any] = field(default_factory=dict)
+    gold: dict[str, Any] | None = None
+
+
+@dataclass
+class Generated:
+    pdf: bytes
+    key: AnswerKey
+
+
+GenerateFn = Callable[[Mapping[str, Any], int], Generated]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A trap family as declared by its module."""
+
+    name: str
+    version: int
+    description: str
+    params: tuple[Param, ...]
+    contract: tuple[Arming, ...]
+    generate: GenerateFn
+    origin: str = "builtin"   # "builtin" or the path of a user module
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params)
+        raise ParamError(f"family {self.name!r} has no parameter {name!r} (it has: {known})")
+
+    def resolve(self, pinned: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """Every parameter's value: pinned ones coerced, the rest drawn from the seed.
+
+        Each parameter draws from its own stream, so pinning one never moves another.
+        """
+        for name in pinned:
+            self.param(name)
+        values: dict[str, Any] = {}
+        for p in self.params:
+            if p.name in pinned:
+                values[p.name] = p.coerce(pinned[p.name])
+            else:
+                values[p.name] = p.draw(rng_for(seed, self.name, "param", p.name))
+        return values
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "description": self.description,
+            "origin": self.origin,
+            "params": [p.describe() for p in self.params],
+            "contract": [c.describe() for c in self.contract],
+        }

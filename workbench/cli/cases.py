@@ -1,0 +1,146 @@
+"""Commands for families and cases: families, make, build, verify, inspect."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from workbench.cli.output import note, print_json
+from workbench.core.errors import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("families", help="list the trap families")
+    p.add_argument("--json", action="store_true", help="print name, version, description and parameters")
+    p.set_defaults(handler=cmd_families)
+
+    p = sub.add_parser("make", help="generate one case: <id>.pdf and <id>.json")
+    p.add_argument("family")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="pin a parameter")
+    p.add_argument("--id", dest="case_id", help="case id (default: FAMILY-SEED)")
+    p.add_argument("--tier", choices=["clean", "mild", "moderate", "heavy"], help="scan degradation tier")
+    p.add_argument("--degrade", action="append", default=[], metavar="NAME=VALUE",
+                   help="override one degradation knob")
+    p.add_argument("--text-layer", choices=["none", "faithful", "drifted"],
+                   help="text layer of the scanned PDF")
+    p.add_argument("--dpi", type=int, help="scan DPI for degradation")
+    p.add_argument("--out", type=Path, default=Path("."), help="output folder")
+    p.add_argument("--json", action="store_true", help="print the case JSON")
+    p.set_defaults(handler=cmd_make)
+
+    p = sub.add_parser("build", help="materialise a suite from a TOML spec")
+    p.add_argument("spec", type=Path)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--shard", help="build only shard i/n of the cases")
+    p.set_defaults(handler=cmd_build)
+
+    p = sub.add_parser("verify", help="regenerate every case of a suite and compare bytes and keys")
+    p.add_argument("suite", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_verify)
+
+    p = sub.add_parser("inspect", help="page sizes and text layers of a PDF or a case")
+    p.add_argument("path", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--dpi", type=int, default=150, help="DPI for the visibility checks")
+    p.set_defaults(handler=cmd_inspect)
+
+
+def cmd_families(args: argparse.Namespace) -> int:
+    from generators.registry import registry
+
+    reg = registry()
+    if args.json:
+        print_json([f.describe() for f in reg.families.values()])
+    else:
+        width = max(len(n) for n in reg.families)
+        for fam in reg.families.values():
+            print(f"{fam.name:<{width}}  v{fam.version}  {fam.description}")
+    for problem in reg.problems:
+        note(f"pdfworkbench: warning: family module not loaded: {problem.message}")
+    return 0
+
+
+def _degrade_spec(args: argparse.Namespace) -> dict | None:
+    from workbench.core.make import parse_param_args
+
+    if not (args.tier or args.degrade or args.text_layer or args.dpi):
+        return None
+    spec: dict = {"tier": args.tier or "clean", "overrides": parse_param_args(args.degrade),
+                  "text_layer": args.text_layer or "none"}
+    if args.dpi:
+        spec["dpi"] = args.dpi
+    return spec
+
+
+def cmd_make(args: argparse.Namespace) -> int:
+    from workbench.core.make import generate_case, parse_param_args, write_case
+
+    pinned = parse_param_args(args.param)
+    case, pdf = generate_case(args.family, args.seed, pinned, _degrade_spec(args), case_id=args.case_id)
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out}: exists and is not a folder")
+    path = write_case(case, pdf, args.out)
+    if args.json:
+        print_json(case.to_json())
+    else:
+        print(f"wrote {path} and {path.with_suffix('.pdf')} ({len(pdf):,} bytes, sha256 {case.sha256[:12]})")
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from workbench.core.suite import build_suite
+
+    digest, count = build_suite(args.spec, args.out, shard=args.shard)
+    print(f"built {count} cases into {args.out}")
+    print(f"suite hash {digest}")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from workbench.core.suite import verify_suite
+
+    results, digest, recorded = verify_suite(args.suite)
+    bad = [r for r in results if not r.ok]
+    if args.json:
+        print_json({"suite_hash": digest, "recorded_hash": recorded, "ok": not bad,
+                    "cases": [r.__dict__ for r in results]})
+    else:
+        for r in bad:
+            print(f"MISMATCH {r.case_id}: {'; '.join(r.problems)}")
+        good = sum(r.ok for r in results)
+        print(f"{good} of {len(results)} match")
+        print(f"suite hash {digest}")
+    return 0 if not bad else 1
+
+
+def load_target(path: Path):
+    """A PDF path or a case JSON path -> (pdf bytes, case or None)."""
+    from workbench.core.case import load_case
+    from workbench.pdf.document import read_pdf_bytes
+
+    if path.suffix.lower() == ".json":
+        case = load_case(path)
+        return read_pdf_bytes(case.pdf_file), case
+    return read_pdf_bytes(path), None
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from workbench.pdf.inspect import inspect_document
+
+    data, case = load_target(args.path)
+    report = inspect_document(data, name=str(args.path), dpi=args.dpi)
+    if case is not None:
+        report["case_id"] = case.id
+    if args.json:
+        print_json(report)
+        return 0
+    print(f"{args.path}: {report['page_count']} page(s)")
+    for page in report["pages"]:
+        print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
+              f" (rotation {page['rotation']})")
+        for name in ("pypdf", "pymupdf"):
+            print(f"--- text layer ({name}) ---")
+            print(page["text"][name].rstrip() or "(empty)")
+    return 0

@@ -1,0 +1,1 @@
+"""Cases, answer keys, suites, runs, gold and disputes: data and files only."""

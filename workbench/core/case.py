@@ -1,0 +1,152 @@
+"""A case: `<id>.pdf` beside `<id>.json`. The JSON is a superset of pdfhell's case format."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.errors import UserError
+
+# pdfhell's fields, in pdfhell's order; ours follow.
+PDFHELL_FIELDS = (
+    "id", "trap_family", "seed", "question", "expected_answer", "forbidden_answers",
+    "expected_tokens", "pdf_path", "metadata",
+)
+KEY_FIELDS = ("question", "expected_answer", "expected_tokens", "forbidden_answers", "matcher", "gold")
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Case:
+    id: str
+    trap_family: str
+    seed: int
+    question: str
+    expected_answer: str
+    forbidden_answers: list[str] = field(default_factory=list)
+    expected_tokens: list[str] = field(default_factory=list)
+    pdf_path: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    # Ours (absent from pdfhell cases):
+    params: dict[str, Any] | None = None
+    degrade: dict[str, Any] | None = None
+    generator: dict[str, Any] | None = None
+    matcher: dict[str, Any] | None = None
+    gold: dict[str, Any] | None = None
+    contract: list[dict[str, Any]] | None = None
+    sha256: str | None = None
+    # Where the JSON was read from (not serialised).
+    json_path: Path | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def family(self) -> str:
+        return self.trap_family
+
+    @property
+    def expected_failure_mode(self) -> str:
+        return str(self.metadata.get("expected_failure_mode", ""))
+
+    @property
+    def matcher_spec(self) -> dict[str, Any]:
+        if self.matcher:
+            return self.matcher
+        return {"type": "tokens_all"} if self.expected_tokens else {"type": "contains"}
+
+    @property
+    def pdf_file(self) -> Path:
+        """The PDF's location: `pdf_path` relative to the case JSON's folder."""
+        base = self.json_path.parent if self.json_path else Path(".")
+        name = self.pdf_path or f"{self.id}.pdf"
+        path = Path(name)
+        if not path.is_absolute():
+            path = base / path
+            if not path.exists() and (base / Path(name).name).exists():
+                path = base / Path(name).name
+        return path
+
+    def answer_key(self) -> dict[str, Any]:
+        """The canonical answer key: what grading depends on, and what the suite hash covers."""
+        return {
+            "question": self.question,
+            "expected_answer": self.expected_answer,
+            "expected_tokens": list(self.expected_tokens),
+            "forbidden_answers": list(self.forbidden_answers),
+            "matcher": self.matcher_spec,
+            "gold": self.gold,
+        }
+
+    def key_sha256(self) -> str:
+        canon = json.dumps(self.answer_key(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return sha256_hex(canon.encode("utf-8"))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "trap_family": self.trap_family,
+            "seed": self.seed,
+            "question": self.question,
+            "expected_answer": self.expected_answer,
+            "forbidden_answers": list(self.forbidden_answers),
+            "expected_tokens": list(self.expected_tokens),
+            "pdf_path": self.pdf_path,
+            "metadata": self.metadata,
+        }
+        for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, raw: Any, source: str = "case JSON") -> Case:
+        if not isinstance(raw, dict):
+            raise UserError(f"{source}: a case must be a JSON object; is this a case file?")
+        missing = [k for k in ("id", "question") if k not in raw]
+        if "expected_answer" not in raw and "expected_tokens" not in raw:
+            missing.append("expected_answer")
+        if missing:
+            raise UserError(f"{source}: not a case: missing {', '.join(missing)}")
+        try:
+            return cls(
+                id=str(raw["id"]),
+                trap_family=str(raw.get("trap_family") or raw.get("family") or "unknown"),
+                seed=int(raw.get("seed", 0)),
+                question=str(raw["question"]),
+                expected_answer=str(raw.get("expected_answer") or ""),
+                forbidden_answers=[str(x) for x in raw.get("forbidden_answers") or []],
+                expected_tokens=[str(x) for x in raw.get("expected_tokens") or []],
+                pdf_path=str(raw.get("pdf_path") or ""),
+                metadata=dict(raw.get("metadata") or {}),
+                params=raw.get("params"),
+                degrade=raw.get("degrade"),
+                generator=raw.get("generator"),
+                matcher=raw.get("matcher"),
+                gold=raw.get("gold"),
+                contract=raw.get("contract"),
+                sha256=raw.get("sha256"),
+            )
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"{source}: malformed case: {exc}") from None
+
+
+def load_case(path: Path) -> Case:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read case JSON ({exc.__class__.__name__})") from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: malformed case JSON at line {exc.lineno}: {exc.msg}") from None
+    case = Case.from_json(raw, source=str(path))
+    case.json_path = path
+    return case

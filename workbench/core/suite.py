@@ -1,0 +1,282 @@
+"""Suites: a folder of cases plus `suite.json` (name, version, cases with hashes, a suite hash).
+
+A folder without `suite.json` (a pdfhell suite) is still a suite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core import atomic
+from workbench.core.case import Case, load_case, sha256_hex
+from workbench.core.errors import UserError
+
+SUITE_FILE = "suite.json"
+SUITE_FORMAT = "pdfworkbench-suite/1"
+# JSON files in a suite folder that are not cases.
+_NOT_CASES = {SUITE_FILE, "gold.json", "disputes.jsonl", "manifest.json"}
+
+
+@dataclass
+class Suite:
+    folder: Path
+    name: str
+    version: str
+    cases: list[Case]
+    has_manifest: bool
+    recorded_hash: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def case(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise UserError(f"suite {self.name!r} has no case {case_id!r}")
+
+    def families(self) -> dict[str, list[Case]]:
+        out: dict[str, list[Case]] = {}
+        for c in self.cases:
+            out.setdefault(c.trap_family, []).append(c)
+        return dict(sorted(out.items()))
+
+
+def case_entry(case: Case, pdf: bytes) -> dict[str, Any]:
+    return {
+        "id": case.id,
+        "family": case.trap_family,
+        "json": f"{case.id}.json",
+        "pdf": case.pdf_path or f"{case.id}.pdf",
+        "sha256": sha256_hex(pdf),
+        "key_sha256": case.key_sha256(),
+    }
+
+
+def suite_hash(entries: list[dict[str, Any]]) -> str:
+    """Hash of the content: each case's id, PDF bytes hash and canonical answer key hash."""
+    h = hashlib.sha256()
+    for e in sorted(entries, key=lambda e: e["id"]):
+        h.update(f"{e['id']}\x1f{e['sha256']}\x1f{e['key_sha256']}\n".encode())
+    return h.hexdigest()
+
+
+def load_suite(folder: Path) -> Suite:
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise UserError(f"{folder}: not a folder; give a suite folder (with suite.json or case JSON files)")
+    manifest_path = folder / SUITE_FILE
+    problems: list[str] = []
+    if manifest_path.exists():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            entries = manifest["cases"]
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise UserError(f"{manifest_path}: malformed suite.json ({exc}); rebuild the suite") from None
+        cases = [load_case(folder / e.get("json", f"{e['id']}.json")) for e in entries]
+        return Suite(folder, str(manifest.get("name", folder.name)), str(manifest.get("version", "1")),
+                     cases, True, manifest.get("suite_hash"), problems)
+    cases = []
+    for path in sorted(folder.glob("*.json")):
+        if path.name in _NOT_CASES or path.name.startswith("."):
+            continue
+        try:
+            cases.append(load_case(path))
+        except UserError as exc:
+            problems.append(str(exc))
+    if not cases:
+        raise UserError(f"{folder}: no cases found (expected <id>.json beside <id>.pdf)")
+    return Suite(folder, folder.name, "1", cases, False, None, problems)
+
+
+def compute_entries(suite: Suite) -> list[dict[str, Any]]:
+    entries = []
+    for c in suite.cases:
+        try:
+            pdf = c.pdf_file.read_bytes()
+        except OSError:
+            raise UserError(f"{c.id}: PDF {c.pdf_file} is missing") from None
+        entries.append(case_entry(c, pdf))
+    return entries
+
+
+def write_manifest(folder: Path, name: str, version: str, entries: list[dict[str, Any]]) -> str:
+    digest = suite_hash(entries)
+    atomic.write_json(Path(folder) / SUITE_FILE, {
+        "format": SUITE_FORMAT,
+        "name": name,
+        "version": version,
+        "suite_hash": digest,
+        "cases": sorted(entries, key=lambda e: e["id"]),
+    })
+    return digest
+
+
+def add_case(folder: Path, case: Case, pdf: bytes, overwrite: bool = False, name: str | None = None) -> str:
+    """Write one case into a suite (new or existing) and update `suite.json`; return the suite hash."""
+    from workbench.core.make import write_case
+
+    folder = Path(folder)
+    with atomic.suite_lock(folder):
+        existing: list[dict[str, Any]] = []
+        suite_name, version = name or folder.name, "1"
+        if (folder / SUITE_FILE).exists():
+            suite = load_suite(folder)
+            suite_name, version = suite.name, suite.version
+            existing = compute_entries(suite)
+        elif any(folder.glob("*.json")):
+            suite = load_suite(folder)
+            existing = compute_entries(suite)
+        if any(e["id"] == case.id for e in existing) and not overwrite:
+            raise UserError(f"{folder}: case {case.id!r} already exists; choose another id or overwrite")
+        write_case(case, pdf, folder)
+        entries = [e for e in existing if e["id"] != case.id] + [case_entry(case, pdf)]
+        return write_manifest(folder, suite_name, version, entries)
+
+
+# ---- build from a TOML spec ---------------------------------------------------------------
+
+def _parse_seeds(raw: Any, where: str) -> list[int]:
+    if isinstance(raw, int):
+        return [raw]
+    if isinstance(raw, list) and all(isinstance(s, int) for s in raw):
+        return list(raw)
+    if isinstance(raw, str) and ".." in raw:
+        lo, _, hi = raw.partition("..")
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            pass
+        else:
+            if a <= b:
+                return list(range(a, b + 1))
+    raise UserError(f"{where}: seeds must be an integer, a list of integers or a range like \"1..10\"")
+
+
+@dataclass
+class BuildItem:
+    family: str
+    seed: int
+    params: dict[str, Any]
+    degrade: dict[str, Any] | None
+
+
+def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
+    path = Path(path)
+    try:
+        spec = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: malformed TOML: {exc}") from None
+    groups = spec.get("families") or spec.get("family")
+    if not isinstance(groups, list) or not groups:
+        raise UserError(f"{path}: a suite spec needs at least one [[families]] table with name and seeds")
+    items: list[BuildItem] = []
+    for i, g in enumerate(groups, 1):
+        where = f"{path}: [[families]] #{i}"
+        if not isinstance(g, dict) or "name" not in g:
+            raise UserError(f"{where}: needs a name")
+        seeds = _parse_seeds(g.get("seeds", 1), where)
+        params = dict(g.get("params") or {})
+        tiers = g.get("tiers") or ([g["tier"]] if "tier" in g else [None])
+        for tier in tiers:
+            degrade = None
+            if tier is not None or g.get("degrade") or g.get("text_layer"):
+                degrade = {"tier": tier or "clean", "overrides": dict(g.get("degrade") or {}),
+                           "text_layer": g.get("text_layer", "none")}
+                if "dpi" in g:
+                    degrade["dpi"] = g["dpi"]
+            items.extend(BuildItem(str(g["name"]), s, params, degrade) for s in seeds)
+    return str(spec.get("name", path.stem)), str(spec.get("version", "1")), items
+
+
+def shard_items(items: list[Any], shard: str | None) -> list[Any]:
+    """`--shard i/n` (1-based): every n-th item starting at i, so shards cover each item once."""
+    if not shard:
+        return items
+    try:
+        i, n = (int(x) for x in shard.split("/"))
+    except ValueError:
+        raise UserError(f"--shard {shard!r}: write it as i/n, e.g. 1/4") from None
+    if not (n >= 1 and 1 <= i <= n):
+        raise UserError(f"--shard {shard!r}: i must be between 1 and n")
+    return items[i - 1 :: n]
+
+
+def build_suite(
+    spec_path: Path, out: Path, shard: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> tuple[str, int]:
+    """Generate every case of the spec into `out` and write `suite.json`. Returns (hash, count)."""
+    from workbench.core.make import generate_case, write_case
+
+    name, version, items = read_spec(spec_path)
+    items = shard_items(items, shard)
+    made: list[tuple[Case, bytes]] = []
+    # Generate everything first, so a bad spec leaves nothing half-written.
+    for n, item in enumerate(items, 1):
+        case, pdf = generate_case(item.family, item.seed, item.params, item.degrade)
+        made.append((case, pdf))
+        if progress:
+            progress(n, len(items), case.id)
+    ids = [c.id for c, _ in made]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise UserError(f"{spec_path}: the spec makes the same case twice: {', '.join(dupes)}")
+    out = Path(out)
+    with atomic.suite_lock(out):
+        for case, pdf in made:
+            write_case(case, pdf, out)
+        digest = write_manifest(out, name, version, [case_entry(c, p) for c, p in made])
+    return digest, len(made)
+
+
+# ---- verify ---------------------------------------------------------------------------------
+
+@dataclass
+class VerifyResult:
+    case_id: str
+    ok: bool
+    problems: list[str]
+
+
+def verify_suite(folder: Path) -> tuple[list[VerifyResult], str, str | None]:
+    """Regenerate each case from its JSON and compare bytes and key. Returns (results, hash, recorded)."""
+    from workbench.core.make import regenerate
+
+    suite = load_suite(folder)
+    results: list[VerifyResult] = []
+    entries = []
+    for case in suite.cases:
+        problems: list[str] = []
+        try:
+            on_disk = case.pdf_file.read_bytes()
+        except OSError:
+            on_disk = b""
+            problems.append(f"PDF {case.pdf_file.name} is missing")
+        if on_disk:
+            entries.append(case_entry(case, on_disk))
+        try:
+            fresh, pdf = regenerate(case)
+        except UserError as exc:
+            results.append(VerifyResult(case.id, False, problems + [str(exc)]))
+            continue
+        if on_disk and pdf != on_disk:
+            problems.append(
+                f"PDF bytes differ (on disk {sha256_hex(on_disk)[:12]}, regenerated {sha256_hex(pdf)[:12]})"
+            )
+        if case.sha256 and on_disk and case.sha256 != sha256_hex(on_disk):
+            problems.append("PDF does not match the sha256 its JSON records")
+        if fresh.answer_key() != case.answer_key():
+            changed = [k for k, v in fresh.answer_key().items() if case.answer_key().get(k) != v]
+            problems.append(f"answer key differs in {', '.join(changed)}")
+        results.append(VerifyResult(case.id, not problems, problems))
+    digest = suite_hash(entries)
+    if suite.recorded_hash and suite.recorded_hash != digest:
+        results.append(VerifyResult("suite.json", False, [f"recorded suite hash {suite.recorded_hash[:12]} differs from content {digest[:12]}"]))
+    return results, digest, suite.recorded_hash
