@@ -1,0 +1,29 @@
+# Two commands for a fresh machine with Python 3.11+:
+#   make run    set everything up and open the workbench on the shipped sample suite
+#   make test   set everything up and run the tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,serve]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/pdfworkbench
+
+test: $(STAMP)
+	$(BIN)/ruff check workbench generators tests benchmarks
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache
