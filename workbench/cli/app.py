@@ -17,7 +17,7 @@ def sample_suite_path() -> Path:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    from workbench.tui.source import open_source
+    from workbench.core.source import open_source
 
     source = open_source(args.path or sample_suite_path())  # errors out before the screen takes over
     from workbench.tui.app import WorkbenchApp

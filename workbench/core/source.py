@@ -1,0 +1,62 @@
+"""What the workbench opens: a suite folder, a case JSON, a bare PDF, or a run file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.core.case import Case, load_case
+from workbench.core.errors import UserError
+from workbench.core.suite import Suite, load_suite
+
+
+@dataclass
+class Source:
+    kind: str                  # suite | case | pdf | run
+    path: Path
+    title: str
+    cases: list[Case]
+    suite: Suite | None = None
+    run_paths: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def bare_pdf_case(path: Path) -> Case:
+    """A stand-in case for a PDF with no answer key, so it can be viewed like any other."""
+    case = Case(id=path.stem, trap_family="(no key)", seed=0, question="", expected_answer="",
+                pdf_path=path.name)
+    case.json_path = path.with_suffix(".json")
+    return case
+
+
+def _suite_for_run(run: Path) -> Path | None:
+    for folder in (run.parent, run.parent.parent):
+        if (folder / "suite.json").exists():
+            return folder
+    return None
+
+
+def open_source(path: Path) -> Source:
+    path = Path(path)
+    if not path.exists():
+        raise UserError(f"{path}: no such file or folder")
+    if path.is_dir():
+        suite = load_suite(path)
+        runs = sorted((path / "runs").glob("*.jsonl")) if (path / "runs").is_dir() else []
+        return Source("suite", path, suite.name, suite.cases, suite, runs, suite.problems)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        case = load_case(path)
+        return Source("case", path, case.id, [case])
+    if suffix == ".pdf":
+        from workbench.pdf.document import read_pdf_bytes
+
+        read_pdf_bytes(path)  # a clear error now for a file that is not a PDF
+        return Source("pdf", path, path.name, [bare_pdf_case(path)])
+    if suffix == ".jsonl":
+        folder = _suite_for_run(path)
+        if folder is None:
+            raise UserError(f"{path}: no suite.json beside this run or one folder up; open the suite instead")
+        suite = load_suite(folder)
+        return Source("run", path, f"{suite.name} · {path.name}", suite.cases, suite, [path], suite.problems)
+    raise UserError(f"{path}: cannot open a {suffix or 'file without extension'}; give a suite folder, a case JSON, a PDF or a run .jsonl")

@@ -1,0 +1,173 @@
+"""What a reader is: a `provider:model` spec, the request it gets and the result it gives back.
+
+Adapters (one module per provider) turn a `ReadRequest` into an HTTP call and a provider's JSON
+answer into a `ReadResult`. They do no I/O; `workbench.providers.reading` does the calling.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from workbench.core.errors import UserError
+
+# Providers spoken over HTTP, then the offline probes.
+HTTP_PROVIDERS = ("openai", "anthropic", "google", "ollama", "openai-compatible")
+PROBES = ("pypdf", "pymupdf", "ocr")
+PROVIDERS = (*HTTP_PROVIDERS, "probe")
+
+# Examples for pickers; any model name the provider knows works.
+READERS = (
+    "probe:pypdf",
+    "probe:pymupdf",
+    "probe:ocr",
+    "openai:gpt-4o",
+    "openai:gpt-4.1-mini",
+    "anthropic:claude-sonnet-4-5",
+    "anthropic:claude-haiku-4-5",
+    "google:gemini-2.5-flash",
+    "google:gemini-2.5-pro",
+    "ollama:llama3.2-vision",
+    "openai-compatible:local-model",
+)
+
+DEFAULT_MAX_TOKENS = 1024
+DEFAULT_DPI = 150
+
+
+@dataclass(frozen=True)
+class ReaderSpec:
+    provider: str
+    model: str
+
+    def __str__(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+    @property
+    def is_probe(self) -> bool:
+        return self.provider == "probe"
+
+
+def parse_reader(spec: str) -> ReaderSpec:
+    """`"openai:gpt-4o"` -> ReaderSpec("openai", "gpt-4o"). Splits at the first colon only,
+    so model tags such as `ollama:llama3.2:3b` keep theirs."""
+    provider, sep, model = str(spec).strip().partition(":")
+    provider = provider.lower()
+    if not sep or not model or not provider:
+        raise UserError(f"reader {spec!r}: write it as provider:model, e.g. openai:gpt-4o or probe:pymupdf")
+    if provider not in PROVIDERS:
+        raise UserError(f"reader {spec!r}: unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
+    if provider == "probe" and model not in PROBES:
+        raise UserError(f"reader {spec!r}: unknown probe {model!r}; choose one of {', '.join(PROBES)}")
+    return ReaderSpec(provider, model)
+
+
+def known_readers() -> list[str]:
+    """Reader specs to offer in a picker (probes first: they need no key)."""
+    return list(READERS)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of the document sent to a reader: the PDF, one page image, or extracted text."""
+
+    kind: str            # "pdf" | "image" | "text"
+    data: bytes = b""    # pdf or image bytes
+    text: str = ""       # for kind == "text"
+    mime: str = ""
+    filename: str = ""
+
+    def b64(self) -> str:
+        return base64.b64encode(self.data).decode("ascii")
+
+    def data_url(self) -> str:
+        return f"data:{self.mime};base64,{self.b64()}"
+
+
+@dataclass
+class ReadRequest:
+    prompt: str
+    parts: list[Part]
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    temperature: float | None = None
+
+
+@dataclass
+class HttpCall:
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+@dataclass
+class ProviderError:
+    """A provider's error answer, in its own terms."""
+
+    type: str | None = None
+    message: str = ""
+    code: str | None = None
+    retry_delay_s: float | None = None   # a hint in the body (Gemini RetryInfo)
+    no_retry: bool = False               # exhausted quota, spend limit, ...
+
+
+@dataclass
+class ReadResult:
+    status: str                          # ok | blocked | truncated | refused | error | timeout
+    answer: str | None = None
+    finish_reason: str | None = None
+    usage: dict[str, Any] | None = None
+    request_id: str | None = None
+    error: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens", "cache_read_tokens",
+              "cache_creation_tokens", "reasoning_tokens")
+
+
+def usage_dict(**values: Any) -> dict[str, Any]:
+    """Token usage with every known key present; None where the provider gave no number."""
+    out: dict[str, Any] = {k: None for k in USAGE_KEYS}
+    for k, v in values.items():
+        out[k] = v if isinstance(v, int) and not isinstance(v, bool) else None
+    return out
+
+
+class Adapter(Protocol):
+    name: str
+    takes_pdf: bool
+
+    def build(self, req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall: ...
+
+    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult: ...
+
+    def parse_error(self, status: int, body: Any) -> ProviderError: ...
+
+
+def default_prompt(case: Any) -> str:
+    """The question as sent to a reader, asking for the answer only."""
+    return (
+        "Answer the question using only the attached document. "
+        "Reply with the answer alone, with no explanation.\n\n"
+        f"Question: {case.question}"
+    )
+
+
+def text_prompt(prompt: str, pages: list[str]) -> str:
+    """The prompt for the text modality: the document's text layer, page by page, then the prompt."""
+    body = "\n".join(f"--- page {i} ---\n{t.rstrip()}" for i, t in enumerate(pages, 1))
+    return f"Document text (extracted from the PDF):\n<<<\n{body}\n>>>\n\n{prompt}"
+
+
+def _get(obj: Any, *path: Any) -> Any:
+    """obj[p0][p1]... or None when any step is missing or of the wrong type."""
+    for p in path:
+        try:
+            obj = obj[p]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return obj
+
+
+get_path = _get
