@@ -16,11 +16,13 @@ class TextLayerView(VerticalScroll):
     def __init__(self, extractor: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.extractor = extractor
+        self.plain = ""  # the text shown, for tests and copying
 
     def compose(self):
         yield Static(id=f"layer-{self.extractor}")
 
     def show(self, pages: list[str]) -> None:
+        self.plain = "\n".join(pages)
         parts = []
         for i, text in enumerate(pages, 1):
             parts.append(Text(f"── page {i} ──", style="bold dim"))
@@ -29,11 +31,8 @@ class TextLayerView(VerticalScroll):
         self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
+        self.plain = message
         self.query_one(Static).update(Text(message, style="dim"))
-
-    @property
-    def text(self) -> str:
-        return str(self.query_one(Static).render())
 
 
 def answer_key_text(case: Case) -> Group:

@@ -1,0 +1,73 @@
+"""The first screen, driven with Pilot and compared with a snapshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.tui.screen import screen_text
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.widgets.case_list import CaseList
+from workbench.tui.widgets.page_view import PageView
+from workbench.tui.widgets.text_layers import AnswerKeyView, TextLayerView
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
+
+
+async def _settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_moving_to_the_second_case_updates_the_text_layer_and_key():
+    source = open_source(SAMPLE)
+    first, second = source.cases[0], source.cases[1]
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _settle(pilot)
+        layer = app.screen.query_one("#text-pymupdf", TextLayerView)
+        assert first.forbidden_answers[0] in layer.plain
+        await pilot.press("down")
+        await _settle(pilot)
+        assert app.screen.query_one(CaseList).cursor_node.data.id == second.id
+        assert second.forbidden_answers[0] in layer.plain
+        assert first.forbidden_answers[0] not in layer.plain
+        assert second.metadata["vendor"] in layer.plain
+        page = app.screen.query_one(PageView)
+        assert page.border_title == second.id
+        assert page.border_subtitle == "page 1/1"
+        assert app.screen.query_one(AnswerKeyView)
+        await pilot.press("3")
+        await _settle(pilot)
+        shown = screen_text(app)
+        assert "Expected answer" in shown and second.expected_answer in shown
+        assert second.forbidden_answers[0] in shown
+
+
+async def test_a_broken_pdf_in_the_suite_is_a_notification_not_a_crash(tmp_path):
+    import json
+    import shutil
+
+    for f in SAMPLE.glob("hidden_ocr_mismatch-000[12].*"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "hidden_ocr_mismatch-0001.pdf").write_bytes(b"not a pdf at all")
+    json.loads((tmp_path / "hidden_ocr_mismatch-0001.json").read_text())
+    app = WorkbenchApp(open_source(tmp_path))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _settle(pilot)
+        assert any("not a PDF" in n.message for n in app._notifications)
+        layer = app.screen.query_one("#text-pymupdf", TextLayerView)
+        assert "could not be read" in layer.plain
+        await pilot.press("down")
+        await _settle(pilot)
+        assert "TOTAL DUE" in layer.plain  # the next case still opens
+
+
+def test_main_screen_snapshot(snap_compare):
+    async def run_before(pilot) -> None:
+        await _settle(pilot)
+
+    assert snap_compare(WorkbenchApp(open_source(SAMPLE)), terminal_size=(160, 48), run_before=run_before)
