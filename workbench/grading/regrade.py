@@ -1,0 +1,201 @@
+"""Regrade saved answers against any gold version, with no model call, and list the verdicts that flip.
+
+A verdict's outcome is `pass`, `fail`, `trap` (answered the forbidden value), `refused`, or
+`not graded` (the call did not finish, so there is no answer to grade). A flip is a record whose outcome
+differs between two gold versions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.errors import UserError
+
+
+def outcome(verdict: Any) -> str:
+    """One word for a verdict: `pass`, `trap`, `refused`, `fail`, or `not graded` (None)."""
+    if verdict is None:
+        return "not graded"
+    return str(verdict.outcome)
+
+
+def _reason(verdict: Any) -> str:
+    return str(getattr(verdict, "reason", "") or "") if verdict is not None else "not graded"
+
+
+@dataclass
+class Flip:
+    case_id: str
+    reader: str
+    modality: str
+    dpi: int | None
+    run: str                  # run file
+    line: int                 # record number in the run file, from 1
+    before: str               # outcome under the `against` version (or without the dispute)
+    after: str                # outcome under the `gold` version (or with the dispute's decision)
+    before_reason: str
+    after_reason: str
+    answer: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class RegradeResult:
+    gold: str
+    against: str
+    records: int
+    tallies: dict[str, dict[str, int]]      # version -> outcome -> count
+    flips: list[Flip]
+    skipped: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"gold": self.gold, "against": self.against, "records": self.records,
+                "tallies": self.tallies, "flips": [f.to_json() for f in self.flips],
+                "skipped": self.skipped, "warnings": self.warnings}
+
+
+@dataclass
+class _Saved:
+    run: str
+    line: int
+    record: Any
+
+
+def saved_records(paths: Iterable[Path]) -> list[_Saved]:
+    from workbench.core.runs import iter_records
+
+    out: list[_Saved] = []
+    for path in paths:
+        for n, rec in enumerate(iter_records(path), 1):
+            out.append(_Saved(str(path), n, rec))
+    return out
+
+
+def _grade(case: Any, record: Any) -> Any:
+    from workbench.grading import grade_record
+
+    return grade_record(case, record)
+
+
+def _flip(s: _Saved, before: Any, after: Any) -> Flip | None:
+    a, b = outcome(before), outcome(after)
+    if a == b:
+        return None
+    r = s.record
+    return Flip(r.case_id, r.reader, r.modality, r.dpi, s.run, s.line, a, b, _reason(before), _reason(after), r.answer)
+
+
+def regrade(run_paths: list[Path], folder: Path, gold: str = "latest", against: str = "v1") -> RegradeResult:
+    """Grade every saved answer under `gold` and under `against`; report tallies and the flips."""
+    from workbench.core import gold as gold_mod
+    from workbench.core.suite import load_suite
+
+    folder = Path(folder)
+    if not run_paths:
+        raise UserError("no run files to regrade; give RUN.jsonl (runs are JSON Lines from `pdfworkbench run`)")
+    suite = load_suite(folder)
+    new = gold_mod.gold_keys(folder, gold, suite)
+    old = gold_mod.gold_keys(folder, against, suite)
+    new_cases = {c.id: gold_mod.case_with_key(c, new.keys[c.id]) for c in suite.cases}
+    old_cases = {c.id: gold_mod.case_with_key(c, old.keys[c.id]) for c in suite.cases}
+    saved = saved_records(run_paths)
+    tallies: dict[str, dict[str, int]] = {new.version.name: {}, old.version.name: {}}
+    flips: list[Flip] = []
+    skipped: list[str] = []
+    for s in saved:
+        cid = s.record.case_id
+        if cid not in new_cases:
+            skipped.append(f"{s.run}:{s.line}: case {cid!r} is not in suite {suite.name!r}")
+            continue
+        after = _grade(new_cases[cid], s.record)
+        before = after if new.version.number == old.version.number else _grade(old_cases[cid], s.record)
+        for name, v in ((new.version.name, after), (old.version.name, before)):
+            tallies[name][outcome(v)] = tallies[name].get(outcome(v), 0) + 1
+        flip = _flip(s, before, after)
+        if flip:
+            flips.append(flip)
+    warnings = list(dict.fromkeys(new.warnings + old.warnings))
+    return RegradeResult(new.version.name, old.version.name, len(saved), tallies, flips, skipped, warnings)
+
+
+def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> dict[str, list[Flip]]:
+    """For each dispute, the saved verdicts its decision would flip, measured from latest gold.
+
+    An accepted dispute is measured by taking it out of latest gold; any other by putting it in.
+    """
+    from workbench.core import gold as gold_mod
+    from workbench.core.suite import load_suite
+
+    folder = Path(folder)
+    if not disputes or not run_paths:
+        return {}
+    suite = load_suite(folder)
+    latest = gold_mod.gold_keys(folder, "latest", suite)
+    by_case: dict[str, list[_Saved]] = {}
+    for s in saved_records(run_paths):
+        by_case.setdefault(s.record.case_id, []).append(s)
+    cases = {c.id: c for c in suite.cases}
+    out: dict[str, list[Flip]] = {}
+    for d in disputes:
+        if d.case_id not in cases or d.case_id not in by_case:
+            out[d.id] = []
+            continue
+        base_key = latest.keys[d.case_id]
+        if d.status == "accepted":
+            other_key = _key_without(folder, suite, latest.version.applied, d.id, d.case_id)
+            with_key, without_key = base_key, other_key
+        else:
+            other_key = _apply(base_key, d)
+            with_key, without_key = other_key, base_key
+        if other_key is None:
+            out[d.id] = []
+            continue
+        case = cases[d.case_id]
+        with_case = gold_mod.case_with_key(case, with_key)
+        without_case = gold_mod.case_with_key(case, without_key)
+        flips = []
+        for s in by_case[d.case_id]:
+            f = _flip(s, _grade(without_case, s.record), _grade(with_case, s.record))
+            if f:
+                flips.append(f)
+        out[d.id] = flips
+    return out
+
+
+def _apply(key: dict[str, Any], dispute: Any) -> dict[str, Any] | None:
+    import copy
+
+    from workbench.core.gold import set_field
+
+    out = copy.deepcopy(key)
+    try:
+        set_field(out, dispute.field, dispute.proposed)
+    except UserError:
+        return None
+    return out
+
+
+def _key_without(folder: Path, suite: Any, applied: list[str], dispute_id: str, case_id: str) -> dict[str, Any] | None:
+    """Latest gold's key for `case_id` with every accepted dispute but `dispute_id` applied."""
+    import copy
+
+    from workbench.core.disputes import load_disputes
+    from workbench.core.gold import set_field
+
+    key = copy.deepcopy(suite.case(case_id).answer_key())
+    disputes = {d.id: d for d in load_disputes(folder)}
+    for did in applied:
+        d = disputes[did]
+        if did == dispute_id or d.case_id != case_id:
+            continue
+        try:
+            set_field(key, d.field, d.proposed)
+        except UserError:
+            continue
+    return key
