@@ -1,7 +1,241 @@
-"""Commands for this area (filled in by its issue)."""
+"""Commands for readers: run (a suite through a reader), ask (one call), readers, fake-server."""
+
+from __future__ import annotations
 
 import argparse
+import re
+import sys
+from pathlib import Path
+
+from workbench.cli.output import note, print_json
+from workbench.core.errors import UserError
+
+
+def _reader_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reader", required=True, metavar="P:M",
+                   help="provider:model, e.g. openai:gpt-4o, anthropic:claude-sonnet-4-5, probe:pymupdf")
+    p.add_argument("--modality", choices=["pdf", "pixels", "text"], default="pdf",
+                   help="send the PDF file, page images, or the extracted text layer (default pdf)")
+    p.add_argument("--dpi", type=int, default=150, help="DPI of page images for --modality pixels")
+    p.add_argument("--prompt", help="ask this instead of the default prompt around the case's question")
+    p.add_argument("--max-tokens", type=int, help="most tokens the model may answer with (default 1024)")
+    p.add_argument("--temperature", type=float)
+    p.add_argument("--no-cache", action="store_true", help="call the model even when the answer is cached")
+    p.add_argument("--base-url", help="the provider's base URL (default: its environment variable, "
+                                      "readers.toml, then the public API)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    pass
+    p = sub.add_parser("run", help="ask every case of a suite with one reader; write a run file")
+    p.add_argument("suite", type=Path)
+    _reader_args(p)
+    p.add_argument("--workers", type=int, default=4, help="calls in flight at once (default 4)")
+    p.add_argument("--shard", help="run only shard i/n of the cases")
+    p.add_argument("--out", type=Path, help="run file (JSON Lines); default runs/<suite>-<reader>-<modality>.jsonl")
+    p.add_argument("--resume", action="store_true", help="complete an interrupted run file without "
+                                                         "repeating finished calls")
+    p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
+    p.add_argument("--fail-threshold", type=float, metavar="X",
+                   help="exit 1 when more than X (0-1) of the calls did not pass "
+                        "(wrong answers plus calls that did not finish)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(handler=cmd_run)
+
+    p = sub.add_parser("ask", help="ask one case's question of one reader; record it in a run file")
+    p.add_argument("case", type=Path, help="case JSON")
+    _reader_args(p)
+    p.add_argument("--out", type=Path, default=Path("runs/ask.jsonl"),
+                   help="run file to append the record to (default runs/ask.jsonl)")
+    p.add_argument("--json", action="store_true", help="print the run record")
+    p.set_defaults(handler=cmd_ask)
+
+    p = sub.add_parser("readers", help="list readers and whether their keys are set")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_readers)
+
+    p = sub.add_parser("fake-server", help="serve a fake model provider on 127.0.0.1 (tests, CI dry runs)")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--script", type=Path, help="JSON object: PDF sha256, prompt text or '*' -> answer")
+    p.add_argument("--latency-ms", type=float, default=0.0, help="wait this long before each answer")
+    p.add_argument("--fault", default="", metavar="SPEC",
+                   help="faults for models that name none, e.g. 429-retry-after+500x2")
+    p.add_argument("--hang-s", type=float, default=30.0, help="how long the timeout fault waits")
+    p.set_defaults(handler=cmd_fake_server)
+
+
+def _options(args: argparse.Namespace) -> dict:
+    opts: dict = {}
+    if args.max_tokens is not None:
+        if args.max_tokens < 1:
+            raise UserError("--max-tokens must be at least 1")
+        opts["max_tokens"] = args.max_tokens
+    if args.temperature is not None:
+        opts["temperature"] = args.temperature
+    return opts
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "run"
+
+
+def default_out(suite_name: str, reader: str, modality: str, dpi: int | None, shard: str | None) -> Path:
+    parts = [suite_name, reader.replace(":", "-"), modality]
+    if dpi:
+        parts.append(f"{dpi}dpi")
+    if shard:
+        parts.append("shard" + shard.replace("/", "of"))
+    return Path("runs") / (_slug("-".join(parts)) + ".jsonl")
+
+
+class _ProgressLine:
+    """Cases done, errors, tokens, elapsed: redrawn in place on a terminal, every 10% otherwise."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last_decile = -1
+
+    def __call__(self, progress) -> None:
+        if self.tty:
+            sys.stderr.write("\r\x1b[2K" + progress.line())
+            sys.stderr.flush()
+            return
+        decile = (progress.done + progress.skipped) * 10 // max(1, progress.total)
+        if decile != self.last_decile:
+            self.last_decile = decile
+            note(progress.line())
+
+    def end(self) -> None:
+        if self.tty:
+            sys.stderr.write("\n")
+
+
+def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None) -> tuple[int, int]:
+    """Print the grading report; return (calls, passed)."""
+    try:
+        from workbench.grading import build_report, render_report_text, write_junit
+    except ImportError:  # grading not installed: a minimal summary
+        counts: dict[str, int] = {}
+        for r in records:
+            counts[r.status] = counts.get(r.status, 0) + 1
+        if json_out:
+            print_json({"calls": len(records), "statuses": counts})
+        else:
+            print(f"{len(records)} calls: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        if junit:
+            raise UserError("--junit needs workbench.grading, which is not installed") from None
+        return len(records), counts.get("ok", 0)
+    report = build_report(records, cases_by_id)
+    if json_out:
+        print_json(report.to_json())
+    else:
+        print(render_report_text(report))
+    if junit:
+        write_junit(report, junit)
+    overall = report.runs[0].overall if report.runs else None
+    return (overall.calls, overall.passed) if overall else (0, 0)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from workbench.core.suite import load_suite
+    from workbench.providers.base import parse_reader
+    from workbench.providers.batch import RunInterrupted, RunPlan, effective_modality, run_suite
+
+    if args.fail_threshold is not None and not 0 <= args.fail_threshold <= 1:
+        raise UserError("--fail-threshold is a fraction between 0 and 1, e.g. 0.2")
+    plan = RunPlan(parse_reader(args.reader), args.modality, args.dpi, args.workers, args.prompt,
+                   _options(args), not args.no_cache, args.base_url)
+    suite = load_suite(args.suite)
+    modality, dpi = effective_modality(plan)
+    out = args.out or default_out(suite.name, str(plan.reader), modality, dpi, args.shard)
+    line = _ProgressLine()
+    try:
+        outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard, on_progress=line)
+    except RunInterrupted as stop:
+        line.end()
+        o = stop.outcome
+        note(f"pdfworkbench: interrupted: {len(o.records)} calls recorded in {o.out}; "
+             f"run again with --resume to complete it")
+        return 130
+    line.end()
+    calls, passed = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit)
+    note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before)")
+    if args.fail_threshold is not None and calls and (calls - passed) / calls > args.fail_threshold:
+        note(f"pdfworkbench: {calls - passed} of {calls} calls did not pass, "
+             f"more than --fail-threshold {args.fail_threshold:g}")
+        return 1
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from workbench.core.case import load_case
+    from workbench.core.runs import RunWriter
+    from workbench.providers.reading import read
+
+    case = load_case(args.case)
+    rec = asyncio.run(read(case, None, args.reader, args.modality, args.dpi, args.prompt, _options(args),
+                           not args.no_cache, base_url=args.base_url))
+    with RunWriter(args.out) as writer:
+        writer.append(rec)
+    if args.json:
+        print_json(rec.to_json())
+    elif rec.answer is not None:
+        print(rec.answer)
+    cached = " (cached)" if rec.extra.get("cached") else ""
+    if rec.status == "ok":
+        note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}")
+        return 0
+    err = rec.error or {}
+    detail = " ".join(str(x) for x in (err.get("http_status"), err.get("type"), err.get("message")) if x)
+    note(f"{rec.reader} {rec.modality}: {rec.status}" + (f": {detail}" if detail else "")
+         + (f" (finish reason {rec.finish_reason})" if rec.finish_reason else "") + cached)
+    return 1
+
+
+def cmd_readers(args: argparse.Namespace) -> int:
+    import os
+
+    from workbench.providers.base import known_readers, parse_reader
+    from workbench.providers.config import KEY_ENV, KEY_REQUIRED
+
+    rows = []
+    for spec in known_readers():
+        r = parse_reader(spec)
+        names = KEY_ENV.get(r.provider, ())
+        ready = r.is_probe or r.provider not in KEY_REQUIRED or any(os.environ.get(n) for n in names)
+        rows.append({"reader": spec, "needs_key": r.provider in KEY_REQUIRED,
+                     "key_env": list(names), "ready": ready})
+    if args.json:
+        print_json(rows)
+    else:
+        for row in rows:
+            state = "ready" if row["ready"] else "set " + " or ".join(row["key_env"])
+            print(f"{row['reader']:<32} {state}")
+    return 0
+
+
+def cmd_fake_server(args: argparse.Namespace) -> int:
+    import json
+
+    from workbench.providers.fakeserver import FakeServer
+
+    try:
+        server = FakeServer(script=args.script, latency_s=args.latency_ms / 1000.0, faults=args.fault,
+                            hang_s=args.hang_s, port=args.port)
+    except OSError as exc:
+        raise UserError(f"cannot listen on 127.0.0.1:{args.port} ({exc.strerror}); try another --port") from None
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise UserError(f"fake-server: {exc}") from None
+    url = server.url
+    note(f"fake provider on {url} (Ctrl-C to stop); point readers at it with:")
+    note(f"  export OPENAI_BASE_URL={url}/v1 ANTHROPIC_BASE_URL={url} GOOGLE_GEMINI_BASE_URL={url} "
+         f"OLLAMA_HOST={url} OPENAI_COMPATIBLE_BASE_URL={url}")
+    note("  ask for faults in the model name, e.g. --reader openai:fake+429-retry-after+500x2")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._httpd.server_close()
+    return 0

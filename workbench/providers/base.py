@@ -154,10 +154,10 @@ def default_prompt(case: Any) -> str:
     )
 
 
-def text_prompt(prompt: str, pages: list[str]) -> str:
-    """The prompt for the text modality: the document's text layer, page by page, then the prompt."""
+def document_text(pages: list[str]) -> str:
+    """The text modality's document: the text layer, page by page, fenced off from the prompt."""
     body = "\n".join(f"--- page {i} ---\n{t.rstrip()}" for i, t in enumerate(pages, 1))
-    return f"Document text (extracted from the PDF):\n<<<\n{body}\n>>>\n\n{prompt}"
+    return f"Document text (extracted from the PDF):\n<<<\n{body}\n>>>"
 
 
 def _get(obj: Any, *path: Any) -> Any:

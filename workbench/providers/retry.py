@@ -69,17 +69,13 @@ def hint_from_headers(headers: dict[str, str], now: float | None = None) -> floa
             return max(0.0, float(raw))
         except ValueError:
             pass
-        parsed = email.utils.parsedate_to_datetime(raw) if _looks_like_date(raw) else None
+        try:
+            parsed = email.utils.parsedate_to_datetime(raw)
+        except (TypeError, ValueError, IndexError):
+            parsed = None
         if parsed is not None:
             return max(0.0, parsed.timestamp() - (time.time() if now is None else now))
     return None
-
-
-def _looks_like_date(raw: str) -> bool:
-    try:
-        return email.utils.parsedate_to_datetime(raw) is not None
-    except (TypeError, ValueError):
-        return False
 
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")

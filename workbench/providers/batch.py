@@ -1,0 +1,215 @@
+"""A batch run: every case of a suite (or a shard of it) asked of one reader, `workers` calls at a
+time, each record appended to the run file as its call finishes.
+
+An interrupted run (Ctrl-C, a crash) leaves a valid JSON Lines file; `resume=True` skips every
+case that already has a record for this reader, modality and DPI, so no finished call is repeated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.errors import UserError
+from workbench.core.runs import MODALITIES, RunRecord, RunWriter, iter_records, utc_now
+from workbench.providers.base import DEFAULT_DPI, ReaderSpec, default_prompt
+from workbench.providers.retry import RetryPolicy
+
+
+@dataclass
+class Progress:
+    total: int
+    done: int = 0
+    skipped: int = 0          # finished in an earlier, interrupted run
+    errors: int = 0           # error or timeout
+    tokens: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
+
+    def line(self) -> str:
+        tok = f"{self.tokens / 1000:.1f}k" if self.tokens >= 1000 else str(self.tokens)
+        skipped = f" ({self.skipped} from before)" if self.skipped else ""
+        return (f"{self.done + self.skipped}/{self.total} done{skipped}  {self.errors} errors  "
+                f"{tok} tokens  {self.elapsed_s:.1f}s")
+
+
+@dataclass
+class RunPlan:
+    reader: ReaderSpec
+    modality: str
+    dpi: int | None
+    workers: int = 4
+    prompt: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    cache: bool = True
+    base_url: str | None = None
+    policy: RetryPolicy | None = None
+
+
+def effective_modality(plan: RunPlan) -> tuple[str, int | None]:
+    """The modality and DPI the records will carry (probes have their own modality)."""
+    modality = plan.modality
+    if plan.reader.is_probe:
+        from workbench.providers.probes import probe_modality
+
+        modality = probe_modality(plan.reader.model)
+    return modality, ((plan.dpi or DEFAULT_DPI) if modality == "pixels" else None)
+
+
+def check_plan(plan: RunPlan) -> None:
+    """Raise the user's mistakes (no key, wrong modality) before any call is made."""
+    from workbench.providers import config, reading
+
+    if plan.modality not in MODALITIES:
+        raise UserError(f"unknown modality {plan.modality!r}; choose one of {', '.join(MODALITIES)}")
+    if plan.workers < 1:
+        raise UserError("--workers must be at least 1")
+    reading.check_options(plan.options)
+    if plan.reader.is_probe:
+        if plan.reader.model == "ocr":
+            from workbench.providers.probes import _engine
+
+            _engine()
+        return
+    config.api_key(plan.reader.provider)
+    config.base_url(plan.reader.provider, plan.base_url)
+    if plan.modality == "pdf" and not reading.adapter(plan.reader.provider).takes_pdf:
+        raise UserError(f"{plan.reader.provider} takes page images, not PDF files: use --modality pixels or text")
+
+
+def finished_cases(path: Path, plan: RunPlan) -> tuple[dict[str, set[str | None]], str | None]:
+    """Case id -> PDF hashes already answered in `path` by this reader/modality/DPI, and the run id."""
+    modality, dpi = effective_modality(plan)
+    done: dict[str, set[str | None]] = {}
+    run_id = None
+    for rec in iter_records(path):
+        if rec.reader == str(plan.reader) and rec.modality == modality and rec.dpi == dpi:
+            done.setdefault(rec.case_id, set()).add(rec.case_sha256)
+            run_id = run_id or rec.run_id
+    return done, run_id
+
+
+def is_finished(case: Any, done: dict[str, set[str | None]]) -> bool:
+    """A case is finished when it has a record, for the same PDF where the case records its hash."""
+    return case.id in done and (not case.sha256 or case.sha256 in done[case.id])
+
+
+def _bad_input_record(case: Any, plan: RunPlan, message: str) -> RunRecord:
+    modality, dpi = effective_modality(plan)
+    return RunRecord(case_id=case.id, case_sha256=case.sha256, key_sha256=case.key_sha256(),
+                     reader=str(plan.reader), modality=modality, dpi=dpi,
+                     prompt=plan.prompt or default_prompt(case), answer=None, status="error",
+                     error={"type": "bad_input", "message": message, "http_status": None, "code": None},
+                     attempts=0, started_at=utc_now(), trap_family=case.trap_family)
+
+
+async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress: Progress,
+                    on_progress: Callable[[Progress], None] | None = None,
+                    suite_name: str | None = None, run_id: str | None = None) -> list[RunRecord]:
+    """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes."""
+    import httpx
+
+    from workbench.providers.reading import read
+
+    sem = asyncio.Semaphore(plan.workers)
+    write_lock = asyncio.Lock()
+    out: list[RunRecord] = []
+    limits = httpx.Limits(max_connections=plan.workers + 2, max_keepalive_connections=plan.workers + 2)
+
+    async with httpx.AsyncClient(limits=limits) as client:
+        async def one(case: Any) -> None:
+            async with sem:
+                try:
+                    pdf = await asyncio.to_thread(_read_pdf, case)
+                    rec = await read(case, pdf, plan.reader, plan.modality, plan.dpi, plan.prompt,
+                                     plan.options, plan.cache, client=client, base_url=plan.base_url,
+                                     policy=plan.policy)
+                except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
+                    rec = _bad_input_record(case, plan, str(exc))
+                rec.suite, rec.run_id = suite_name, run_id
+                async with write_lock:
+                    await asyncio.to_thread(writer.append, rec)
+                out.append(rec)
+                progress.done += 1
+                if rec.status in ("error", "timeout"):
+                    progress.errors += 1
+                if rec.usage and not rec.extra.get("cached"):
+                    progress.tokens += int(rec.usage.get("total_tokens") or 0)
+                if on_progress:
+                    on_progress(progress)
+
+        tasks = [asyncio.ensure_future(one(c)) for c in cases]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for t in tasks:
+                t.cancel()
+    return out
+
+
+def _read_pdf(case: Any) -> bytes:
+    from workbench.pdf.document import read_pdf_bytes
+
+    return read_pdf_bytes(case.pdf_file)
+
+
+@dataclass
+class RunOutcome:
+    out: Path
+    run_id: str
+    records: list[RunRecord]      # every record in the run file for this reader, after the run
+    ran: int
+    skipped: int
+    interrupted: bool = False
+
+
+def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = False,
+              shard: str | None = None,
+              on_progress: Callable[[Progress], None] | None = None) -> RunOutcome:
+    """Run a suite (or one shard of it) through a reader, writing records to `out`."""
+    from workbench.core.suite import load_suite, shard_items
+
+    suite = load_suite(suite_path)
+    check_plan(plan)
+    cases = shard_items(list(suite.cases), shard)
+    out = Path(out)
+    done: dict[str, set[str | None]] = {}
+    run_id = None
+    if out.exists() and out.stat().st_size > 0:
+        if not resume:
+            raise UserError(f"{out} exists: pass --resume to complete it, or choose another --out")
+        done, run_id = finished_cases(out, plan)
+    run_id = run_id or uuid.uuid4().hex[:12]
+    todo = [c for c in cases if not is_finished(c, done)]
+    progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
+    interrupted = False
+    with RunWriter(out) as writer:
+        try:
+            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id))
+        except KeyboardInterrupt:
+            interrupted = True
+    modality, dpi = effective_modality(plan)
+    ids = {c.id for c in cases}
+    records = [r for r in iter_records(out) if r.reader == str(plan.reader) and r.modality == modality
+               and r.dpi == dpi and r.case_id in ids]
+    outcome = RunOutcome(out, run_id, records, progress.done, progress.skipped, interrupted)
+    if interrupted:
+        raise RunInterrupted(outcome)
+    return outcome
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C during a run: the records written so far are kept."""
+
+    def __init__(self, outcome: RunOutcome) -> None:
+        super().__init__("interrupted")
+        self.outcome = outcome
+

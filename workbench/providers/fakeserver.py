@@ -1,0 +1,392 @@
+"""A fake model provider on 127.0.0.1 that speaks all five wire formats, for tests and CI dry runs.
+
+Routes: `/v1/chat/completions` (and `/chat/completions`: OpenAI and OpenAI-compatible),
+`/v1/messages` (Anthropic), `/v1beta/models/{model}:generateContent` (Google), `/api/chat`
+(Ollama), `GET /health`.
+
+Answers come from a script (a JSON object mapping a PDF's sha256, or any text found in the prompt,
+or "*", to an answer), else from the document itself: the PDF's text layer, or the text sent.
+
+Faults are asked for in the model name, after a `+`: `openai:gpt-4o+429-retry-after-ms` or
+`google:fake+500x2+timeout`. Each fault serves that many attempts (`xN`, default 1; `xall` for
+every attempt) of the same request, in order; the attempt after the last fault is answered
+normally. The server's `faults` setting applies a sequence to models that name none.
+
+Kinds: 429 (no hint), 429-retry-after-ms, 429-retry-after, 429-retryinfo (Gemini RetryInfo in the
+body), 429-long (asks for 600 s), 429-quota (exhausted quota or credit, each provider's own way),
+429-perday (Gemini daily quota), 400, 401 (echoes the key it got, as careless servers do), 403, 404, 408, 409, 500, 502, 503, 529,
+timeout (answers after `hang_s`), drop (closes the connection), malformed (200 with broken JSON),
+empty (200 with `{}`), blocked, safety, refusal, truncated.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+FAULT_KINDS = (
+    "429", "429-retry-after-ms", "429-retry-after", "429-retryinfo", "429-long", "429-quota",
+    "429-perday", "400", "401", "403", "404", "408", "409", "500", "502", "503", "529",
+    "timeout", "drop", "malformed", "empty", "blocked", "safety", "refusal", "truncated",
+)
+_FAULT = re.compile(r"^(?P<kind>[a-z0-9-]+?)(?:x(?P<count>\d+|all))?$")
+_GOOGLE_PATH = re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent$")
+
+
+def parse_faults(spec: str) -> list[tuple[str, int | None]]:
+    """"500x2+timeout" -> [("500", 2), ("timeout", 1)]; a count None means every attempt."""
+    out: list[tuple[str, int | None]] = []
+    for token in filter(None, spec.split("+")):
+        m = _FAULT.match(token)
+        if not m or m.group("kind") not in FAULT_KINDS:
+            raise ValueError(f"unknown fault {token!r}; known: {', '.join(FAULT_KINDS)}")
+        count = m.group("count")
+        out.append((m.group("kind"), None if count == "all" else int(count or 1)))
+    return out
+
+
+def fault_for_attempt(faults: list[tuple[str, int | None]], attempt: int) -> str | None:
+    """The fault served on the `attempt`-th try (1-based) of a request, or None to answer."""
+    n = attempt
+    for kind, count in faults:
+        if count is None or n <= count:
+            return kind
+        n -= count
+    return None
+
+
+class FakeServer:
+    """The fake provider, run in a background thread: `with FakeServer() as server: server.url`."""
+
+    def __init__(self, script: dict[str, str] | Path | None = None, latency_s: float = 0.0,
+                 faults: str = "", hang_s: float = 5.0, hint_s: float = 0.01,
+                 host: str = "127.0.0.1", port: int = 0) -> None:
+        if isinstance(script, (str, Path)):
+            script = json.loads(Path(script).read_text(encoding="utf-8"))
+        if script is not None and not isinstance(script, dict):
+            raise ValueError("a fake-server script is a JSON object: {sha256 or text or '*': answer}")
+        self.script: dict[str, str] = {str(k): str(v) for k, v in (script or {}).items()}
+        self.latency_s = latency_s
+        self.default_faults = parse_faults(faults)
+        self.hang_s = hang_s
+        self.hint_s = hint_s
+        self.requests: list[dict[str, Any]] = []
+        self._attempts: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._httpd = _Server((host, port), _Handler)
+        self._httpd.fake = self
+        self._thread: threading.Thread | None = None
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def base_url(self, provider: str) -> str:
+        """The base URL to give each provider's reader (OpenAI's includes /v1, as its SDK expects)."""
+        return self.url + "/v1" if provider == "openai" else self.url
+
+    def start(self) -> str:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="fake-provider", daemon=True)
+        self._thread.start()
+        return self.url
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread:
+            self._thread.join(timeout=5)
+
+    def serve_forever(self) -> None:
+        self._httpd.serve_forever()
+
+    def __enter__(self) -> FakeServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ---- answering ---------------------------------------------------------------------------
+    def next_attempt(self, key: str) -> int:
+        with self._lock:
+            self._attempts[key] = self._attempts.get(key, 0) + 1
+            return self._attempts[key]
+
+    def answer_for(self, pdfs: list[bytes], texts: list[str]) -> str:
+        for pdf in pdfs:
+            digest = hashlib.sha256(pdf).hexdigest()
+            if digest in self.script:
+                return self.script[digest]
+        joined = "\n".join(texts)
+        for key, answer in self.script.items():
+            if key != "*" and key in joined:
+                return answer
+        if "*" in self.script:
+            return self.script["*"]
+        if pdfs:
+            from workbench.pdf.textlayer import text_pymupdf
+
+            try:
+                return "\n".join(text_pymupdf(pdfs[0])).strip()
+            except Exception:
+                return "(unreadable PDF)"
+        start, end = joined.find("<<<\n"), joined.rfind("\n>>>")
+        if 0 <= start < end:  # the text modality's document, fenced off from the prompt
+            return joined[start + 4 : end].strip()
+        return "(no text layer)"
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+    fake: FakeServer
+
+
+def _data_url_bytes(url: str) -> bytes:
+    _, _, b64 = url.partition("base64,")
+    return base64.b64decode(b64) if b64 else b""
+
+
+def _contents(fmt: str, body: dict[str, Any]) -> tuple[list[bytes], list[str], int]:
+    """PDFs, texts and the number of images in a request, whatever its wire format."""
+    pdfs: list[bytes] = []
+    texts: list[str] = []
+    images = 0
+    if fmt == "openai":
+        for msg in body.get("messages") or []:
+            content = msg.get("content")
+            if isinstance(content, str):
+                texts.append(content)
+                continue
+            for part in content or []:
+                if part.get("type") == "text":
+                    texts.append(part.get("text", ""))
+                elif part.get("type") == "file":
+                    pdfs.append(_data_url_bytes(part.get("file", {}).get("file_data", "")))
+                elif part.get("type") == "image_url":
+                    images += 1
+    elif fmt == "anthropic":
+        for msg in body.get("messages") or []:
+            content = msg.get("content")
+            for block in [content] if isinstance(content, str) else content or []:
+                if isinstance(block, str):
+                    texts.append(block)
+                elif block.get("type") == "text":
+                    texts.append(block.get("text", ""))
+                elif block.get("type") == "document":
+                    pdfs.append(base64.b64decode(block["source"]["data"]))
+                elif block.get("type") == "image":
+                    images += 1
+    elif fmt == "google":
+        for content in body.get("contents") or []:
+            for part in content.get("parts") or []:
+                if "text" in part:
+                    texts.append(part["text"])
+                elif "inlineData" in part:
+                    data = part["inlineData"]
+                    if data.get("mimeType") == "application/pdf":
+                        pdfs.append(base64.b64decode(data.get("data", "")))
+                    else:
+                        images += 1
+    elif fmt == "ollama":
+        for msg in body.get("messages") or []:
+            texts.extend(p for p in str(msg.get("content", "")).split("\n\n") if p)
+            images += len(msg.get("images") or [])
+    return pdfs, texts, images
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+def _success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: int) -> dict[str, Any]:
+    out_tokens = _tokens(answer)
+    if fmt == "openai":
+        reason = {"stop": "stop", "truncated": "length", "blocked": "content_filter"}.get(finish, "stop")
+        msg: dict[str, Any] = {"role": "assistant", "content": answer, "refusal": None}
+        if finish == "refusal":
+            msg = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+        return {"id": f"chatcmpl-fake{n}", "object": "chat.completion", "created": 0, "model": model,
+                "choices": [{"index": 0, "message": msg, "finish_reason": reason, "logprobs": None}],
+                "usage": {"prompt_tokens": in_tokens, "completion_tokens": out_tokens,
+                          "total_tokens": in_tokens + out_tokens,
+                          "prompt_tokens_details": {"cached_tokens": 0},
+                          "completion_tokens_details": {"reasoning_tokens": 0}}}
+    if fmt == "anthropic":
+        reason = {"truncated": "max_tokens", "blocked": "refusal", "refusal": "refusal"}.get(finish, "end_turn")
+        return {"id": f"msg_fake{n}", "type": "message", "role": "assistant", "model": model,
+                "content": [{"type": "text", "text": answer}], "stop_reason": reason, "stop_sequence": None,
+                "usage": {"input_tokens": in_tokens, "output_tokens": out_tokens,
+                          "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+    if fmt == "google":
+        usage = {"promptTokenCount": in_tokens, "candidatesTokenCount": out_tokens,
+                 "thoughtsTokenCount": 7, "totalTokenCount": in_tokens + out_tokens + 7}
+        if finish == "blocked":
+            return {"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": usage, "responseId": f"fake{n}"}
+        reason = {"truncated": "MAX_TOKENS", "safety": "SAFETY", "refusal": "SAFETY"}.get(finish, "STOP")
+        parts = [{"text": "Let me look at the document first.", "thought": True}, {"text": answer}]
+        return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": reason,
+                                "index": 0}],
+                "usageMetadata": usage, "modelVersion": model, "responseId": f"fake{n}"}
+    reason = "length" if finish == "truncated" else "stop"
+    return {"model": model, "created_at": "1970-01-01T00:00:00Z",
+            "message": {"role": "assistant", "content": answer}, "done": True, "done_reason": reason,
+            "prompt_eval_count": in_tokens, "eval_count": out_tokens}
+
+
+def _error(fmt: str, kind: str, server: FakeServer, key: str | None) -> tuple[int, dict[str, str], Any]:
+    """Status, headers and body of a fault, in the provider's own error shape."""
+    code = int(kind[:3])
+    headers: dict[str, str] = {}
+    if kind == "429-retry-after-ms":
+        headers["retry-after-ms"] = str(int(server.hint_s * 1000))
+    elif kind == "429-retry-after":
+        headers["retry-after"] = f"{server.hint_s:g}"
+    elif kind == "429-long":
+        headers["retry-after"] = "600"
+    message = {
+        400: "Invalid request.", 401: f"Incorrect API key provided: {key}.", 403: "Permission denied.",
+        404: "Model not found.", 408: "Request timed out.", 409: "Conflict, please retry.",
+        429: "Rate limit reached, please retry.", 500: "The server had an error.",
+        502: "Bad gateway.", 503: "Service unavailable.", 529: "Overloaded.",
+    }[code]
+    if kind == "429-quota":
+        message = "You exceeded your current quota, please check your plan and billing details."
+        if fmt == "anthropic":  # Anthropic says so with a 400
+            code, message = 400, "Your credit balance is too low to access the Anthropic API."
+        elif fmt == "google":
+            kind = "429-perday"
+    if fmt == "openai":
+        etype, ecode = {
+            401: ("invalid_request_error", "invalid_api_key"), 429: ("requests", "rate_limit_exceeded"),
+        }.get(code, ("server_error" if code >= 500 else "invalid_request_error", None))
+        if kind == "429-quota":
+            etype, ecode = "insufficient_quota", "insufficient_quota"
+        return code, headers, {"error": {"message": message, "type": etype, "param": None, "code": ecode}}
+    if fmt == "anthropic":
+        etype = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                 404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error"}.get(code, "api_error")
+        return code, headers, {"type": "error", "error": {"type": etype, "message": message}}
+    if fmt == "google":
+        gstatus = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
+                   404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE"}.get(code, "INTERNAL")
+        details: list[dict[str, Any]] = []
+        if kind == "429-retryinfo":
+            details.append({"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                            "retryDelay": f"{server.hint_s:g}s"})
+        if kind == "429-perday":
+            details.append({"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [
+                {"quotaMetric": "generate_content_requests", "quotaId": "GenerateRequestsPerDayPerProject"}]})
+        return code, headers, {"error": {"code": code, "message": message, "status": gstatus, "details": details}}
+    return code, headers, {"error": message}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
+              content_type: str = "application/json") -> None:
+        try:
+            self.send_response(status)
+            self.send_header("content-type", content_type)
+            self.send_header("content-length", str(len(body)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def _json(self, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(obj).encode("utf-8"), headers)
+
+    def do_GET(self) -> None:
+        if self.path == "/health":
+            self._json(200, {"ok": True, "requests": len(self.server.fake.requests)})
+        else:
+            self._json(404, {"error": "not found"})
+
+    def do_POST(self) -> None:
+        fake = self.server.fake
+        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        path = self.path.split("?", 1)[0]
+        gm = _GOOGLE_PATH.search(path)
+        if path.endswith("/chat/completions"):
+            fmt = "openai"
+        elif path.endswith("/v1/messages"):
+            fmt = "anthropic"
+        elif gm:
+            fmt = "google"
+        elif path.endswith("/api/chat"):
+            fmt = "ollama"
+        else:
+            return self._json(404, {"error": f"no such endpoint {path}"})
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return self._json(400, {"error": {"message": "body is not JSON", "type": "invalid_request_error"}})
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        with fake._lock:
+            fake.requests.append({"format": fmt, "path": path, "headers": headers, "body": body})
+            n = len(fake.requests)
+        model = gm.group("model") if gm else str(body.get("model", ""))
+        _, plus, spec = model.partition("+")
+        try:
+            faults = parse_faults(spec) if plus else fake.default_faults
+        except ValueError as exc:
+            return self._json(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
+        attempt = fake.next_attempt(hashlib.sha256(path.encode() + b"\0" + raw).hexdigest())
+        kind = fault_for_attempt(faults, attempt)
+        if fake.latency_s:
+            time.sleep(fake.latency_s)
+        key = (headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key")
+               or headers.get("x-goog-api-key"))
+        if kind and kind[:3].isdigit():
+            status, extra, err = _error(fmt, kind, fake, key)
+            return self._json(status, err, extra)
+        if kind == "drop":
+            self.close_connection = True
+            return None
+        if kind == "timeout":
+            time.sleep(fake.hang_s)
+        if kind == "malformed":
+            return self._send(200, b'{"choices": [ {"message": ', {"x-request-id": f"req_fake{n}"})
+        if kind == "empty":
+            return self._json(200, {})
+        pdfs, texts, _ = _contents(fmt, body)
+        answer = fake.answer_for(pdfs, texts)
+        finish = kind or "stop"
+        if finish == "truncated":
+            answer = answer[: max(1, len(answer) // 2)]
+        resp = _success(fmt, model, n, answer, finish, _tokens(raw.decode("utf-8", "replace")))
+        rid = {"openai": {"x-request-id": f"req_fake{n}"},
+               "anthropic": {"request-id": f"req_fake{n}"}}.get(fmt, {})
+        return self._json(200, resp, rid)
+
+
+@contextmanager
+def running(**kwargs: Any) -> Iterator[FakeServer]:
+    """A started fake server for the length of a `with` block."""
+    server = FakeServer(**kwargs)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

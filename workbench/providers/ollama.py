@@ -1,0 +1,48 @@
+"""Ollama `/api/chat` with `stream: false` and page images (base64, no data URL prefix)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.providers.base import HttpCall, ProviderError, ReadRequest, ReadResult, usage_dict
+
+name = "ollama"
+takes_pdf = False
+
+
+def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall:
+    images = [p.b64() for p in req.parts if p.kind == "image"]
+    texts = [p.text for p in req.parts if p.kind == "text"]
+    if any(p.kind == "pdf" for p in req.parts):
+        raise ValueError("ollama takes no PDF files")
+    message: dict[str, Any] = {"role": "user", "content": "\n\n".join([*texts, req.prompt])}
+    if images:
+        message["images"] = images
+    options: dict[str, Any] = {"num_predict": req.max_tokens}
+    if req.temperature is not None:
+        options["temperature"] = req.temperature
+    headers = {"content-type": "application/json"}
+    if key:
+        headers["authorization"] = f"Bearer {key}"
+    return HttpCall(f"{base_url}/api/chat", headers,
+                    {"model": model, "messages": [message], "stream": False, "options": options})
+
+
+def parse(body: Any, headers: dict[str, str]) -> ReadResult:
+    msg = body.get("message") if isinstance(body, dict) else None
+    if not isinstance(msg, dict) or not isinstance(msg.get("content"), str):
+        raise ValueError("no message.content in the response")
+    done = body.get("done_reason")
+    inp, out = body.get("prompt_eval_count"), body.get("eval_count")
+    usage = None
+    if inp is not None or out is not None:
+        total = inp + out if isinstance(inp, int) and isinstance(out, int) else None
+        usage = usage_dict(input_tokens=inp, output_tokens=out, total_tokens=total)
+    status = "truncated" if done == "length" else "ok"
+    return ReadResult(status, msg["content"], done, usage, None)
+
+
+def parse_error(status: int, body: Any) -> ProviderError:
+    if isinstance(body, dict) and isinstance(body.get("error"), str):
+        return ProviderError(message=body["error"])
+    return ProviderError(message=str(body)[:500] if body else "")

@@ -1,0 +1,69 @@
+"""Offline probes: readers that need no key and no network and answer deterministically.
+
+`probe:pypdf` and `probe:pymupdf` answer with the text layer as each extractor reads it;
+`probe:ocr` with OCR of the rendered pages (rapidocr-onnxruntime, the `ocr` extra).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from workbench.core.errors import UserError
+
+PROBE_MODALITY = {"pypdf": "text", "pymupdf": "text", "ocr": "pixels"}
+_ocr_engine: Any = None
+_ocr_lock = threading.Lock()
+
+
+def probe_modality(name: str) -> str:
+    return PROBE_MODALITY[name]
+
+
+def _engine() -> Any:
+    global _ocr_engine
+    with _ocr_lock:
+        if _ocr_engine is None:
+            try:
+                from rapidocr_onnxruntime import RapidOCR
+            except ImportError:
+                raise UserError(
+                    "probe:ocr needs an OCR engine: pip install 'pdfworkbench[ocr]' (rapidocr-onnxruntime)"
+                ) from None
+            _ocr_engine = RapidOCR()
+        return _ocr_engine
+
+
+def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
+    import numpy as np
+
+    from workbench.pdf.document import open_fitz
+
+    engine = _engine()
+    doc = open_fitz(pdf)
+    pages = []
+    try:
+        for page in doc:
+            pix = page.get_pixmap(dpi=dpi, alpha=False)
+            img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+            with _ocr_lock:
+                result, _ = engine(img[:, :, ::-1].copy())  # the engine wants BGR, as OpenCV reads
+            pages.append("\n".join(str(r[1]) for r in result or []))
+    finally:
+        doc.close()
+    return pages
+
+
+def probe_answer(name: str, pdf: bytes, dpi: int | None) -> str:
+    """The probe's answer: every page's text, pages separated by a form feed."""
+    from workbench.pdf import textlayer
+
+    if name == "pypdf":
+        pages = textlayer.text_pypdf(pdf)
+    elif name == "pymupdf":
+        pages = textlayer.text_pymupdf(pdf)
+    elif name == "ocr":
+        pages = ocr_pages(pdf, dpi or 150)
+    else:
+        raise UserError(f"unknown probe {name!r}; choose one of {', '.join(PROBE_MODALITY)}")
+    return "\f".join(p.rstrip("\n") for p in pages)
