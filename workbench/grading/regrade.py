@@ -171,11 +171,11 @@ def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> d
 def _apply(key: dict[str, Any], dispute: Any) -> dict[str, Any] | None:
     import copy
 
-    from workbench.core.gold import set_field
+    from workbench.core.gold import apply_change
 
     out = copy.deepcopy(key)
     try:
-        set_field(out, dispute.field, dispute.proposed)
+        apply_change(out, dispute.field, dispute.proposed)
     except UserError:
         return None
     return out
@@ -186,7 +186,7 @@ def _key_without(folder: Path, suite: Any, applied: list[str], dispute_id: str, 
     import copy
 
     from workbench.core.disputes import load_disputes
-    from workbench.core.gold import set_field
+    from workbench.core.gold import apply_change
 
     key = copy.deepcopy(suite.case(case_id).answer_key())
     disputes = {d.id: d for d in load_disputes(folder)}
@@ -195,7 +195,7 @@ def _key_without(folder: Path, suite: Any, applied: list[str], dispute_id: str, 
         if did == dispute_id or d.case_id != case_id:
             continue
         try:
-            set_field(key, d.field, d.proposed)
+            apply_change(key, d.field, d.proposed)
         except UserError:
             continue
     return key

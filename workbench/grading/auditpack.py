@@ -1,0 +1,148 @@
+"""Audit pack: one zip with everything needed to check a run, byte-identical when made twice.
+
+Contents: `cases/<id>.pdf` and `cases/<id>.json` (the PDFs and answer keys the records refer
+to), `suite.json` when the suite has one, `records/<run>.jsonl`, `report.json`, `report.txt`,
+`junit.xml`, `README.txt` and `manifest.json` (every other file's sha256, the suite hash, the
+modalities and DPIs, the error rate). Entries are sorted, with a fixed timestamp (1980-01-01) and
+fixed permissions (0644), so the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench import __version__
+from workbench.core import atomic
+from workbench.core.case import Case, sha256_hex
+from workbench.grading.junit import junit_xml
+from workbench.grading.report import Report, Stats, render_report_text
+
+PACK_FORMAT = "pdfworkbench-auditpack/1"
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+_README = """pdfworkbench audit pack
+
+manifest.json   sha256 of every other file, the suite hash, modalities, DPIs and error rate
+report.json     the report (scores derived from the records and the answer keys)
+report.txt      the same report as text
+junit.xml       the same verdicts as JUnit XML
+records/        the run records, one JSON object per line, as the tool wrote or imported them
+cases/          each case's PDF and its JSON (question, answer key, generator and parameters)
+suite.json      the suite manifest, when the suite has one
+
+Check a file: sha256sum cases/*.pdf and compare with manifest.json "files".
+Regrade without calling a model: pdfworkbench report records/*.jsonl --suite cases
+"""
+
+
+def _safe(label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") or "run"
+
+
+def _records_jsonl(records: Sequence[Any]) -> bytes:
+    lines = [json.dumps(r.to_json(), ensure_ascii=False, sort_keys=True) for r in records]
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+
+def _case_json(case: Case) -> bytes:
+    if case.json_path is not None and Path(case.json_path).exists():
+        return Path(case.json_path).read_bytes()
+    return atomic.dumps(case.to_json()).encode("utf-8")
+
+
+def build_audit_pack(
+    report: Report,
+    records_by_run: Mapping[str, Sequence[Any]],
+    cases_by_id: Mapping[str, Case],
+    suite_json: bytes | None = None,
+    suite_name: str | None = None,
+) -> bytes:
+    """The zip's bytes. Reads the cases' PDFs from disk; writes nothing."""
+    from workbench.core.suite import case_entry, suite_hash
+
+    files: dict[str, bytes] = {}
+    used = sorted({str(r.case_id) for recs in records_by_run.values() for r in recs} & set(cases_by_id))
+    entries = []
+    missing = []
+    for cid in used:
+        case = cases_by_id[cid]
+        files[f"cases/{cid}.json"] = _case_json(case)
+        try:
+            pdf = case.pdf_file.read_bytes()
+        except OSError:
+            missing.append(cid)
+            continue
+        files[f"cases/{cid}.pdf"] = pdf
+        entries.append(case_entry(case, pdf))
+    if suite_json is not None:
+        files["suite.json"] = suite_json
+    seen: set[str] = set()
+    for label, recs in records_by_run.items():
+        name = _safe(label)
+        n = 2
+        while name in seen:
+            name, n = f"{_safe(label)}-{n}", n + 1
+        seen.add(name)
+        files[f"records/{name}.jsonl"] = _records_jsonl(recs)
+    files["report.json"] = atomic.dumps(report.to_json()).encode("utf-8")
+    files["report.txt"] = render_report_text(report, max_rows=10_000).encode("utf-8")
+    files["junit.xml"] = junit_xml(report)
+    files["README.txt"] = _README.encode("utf-8")
+
+    total = Stats("all")
+    for run in report.runs:
+        for row in run.rows:
+            total.add(row)
+    recorded_hash = None
+    if suite_json is not None:
+        try:
+            recorded_hash = json.loads(suite_json).get("suite_hash")
+        except (json.JSONDecodeError, AttributeError):
+            recorded_hash = None
+    manifest = {
+        "format": PACK_FORMAT,
+        "tool_version": __version__,
+        "suite": {"name": suite_name, "hash": suite_hash(entries), "recorded_hash": recorded_hash,
+                  "cases": len(used)},
+        "modality": sorted({m for run in report.runs for m in run.modalities}),
+        "dpi": sorted({d for run in report.runs for d in run.dpis if d is not None}),
+        "calls": total.calls,
+        "error_rate": total.error_rate,
+        "pass_rate": total.pass_rate,
+        "runs": [{"label": run.label, "readers": run.readers, "modalities": run.modalities,
+                  "dpis": run.dpis, "calls": run.overall.calls, "error_rate": run.overall.error_rate,
+                  "pass_rate": run.overall.pass_rate} for run in report.runs],
+        "missing_pdfs": missing,
+        "files": {name: sha256_hex(data) for name, data in sorted(files.items())},
+    }
+    files["manifest.json"] = atomic.dumps(manifest).encode("utf-8")
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            zf.writestr(info, files[name], compress_type=zipfile.ZIP_DEFLATED, compresslevel=6)
+    return buf.getvalue()
+
+
+def write_audit_pack(
+    report: Report,
+    records_by_run: Mapping[str, Sequence[Any]],
+    cases_by_id: Mapping[str, Case],
+    path: Path,
+    suite_json: bytes | None = None,
+    suite_name: str | None = None,
+) -> str:
+    """Write the pack atomically; return its sha256."""
+    data = build_audit_pack(report, records_by_run, cases_by_id, suite_json, suite_name)
+    atomic.write_bytes(Path(path), data)
+    return sha256_hex(data)

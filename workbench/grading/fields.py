@@ -1,0 +1,405 @@
+"""The `fields` matcher: structured extraction graded value by value against `case.gold`.
+
+The gold of an extraction case (`case.gold`, a JSON object):
+
+    {
+      "expected": {...} | [{...}, ...],     # one record, or a list of records (rows)
+      "fields": {                           # optional; default: every key of the expected records
+        "name":  {"normalizer": "text", "threshold": 0.9},
+        "date":  {"normalizer": "date", "dayfirst": false},
+        "phone": {"normalizer": "phone"},
+        "total": {"normalizer": "money"},
+        "qty":   {"normalizer": "number", "tolerance": 0}
+      },
+      "records_key": "rows",                # optional: where the list sits in an answer object
+      "pass_f1": 1.0,                       # optional: the F1 a correct answer reaches (default 1.0)
+      "schema": {...}                       # optional JSON Schema of the answer; informative only
+    }
+
+A field name may be a dotted path (`address.city`) into nested objects.
+
+Normalisers: `text` (default; Unicode-folded, case-insensitive, whitespace collapsed, edge
+punctuation stripped), `case` (same as text), `punctuation` (text with all punctuation removed),
+`exact` (only surrounding whitespace trimmed), `date` (parsed to ISO `YYYY-MM-DD` from ISO,
+`12 March 2025`, `March 12, 2025`, `03/12/2025` (month first unless `dayfirst`); an unparseable
+date falls back to text), `phone` (digits only), `money` (compared as money, see `money.py`),
+`number` (equal within `tolerance`). A `threshold` below 1 accepts near matches: the similarity of
+the two normalised strings (difflib's ratio) must reach it.
+
+Scoring. The answer's JSON (a ```json block, else the first JSON object or array in the text) is
+turned into records. Expected and given records are paired to maximise the number of matching
+values (optimal assignment, so row order never matters). A missing key, `null` and `""` are all
+null. Each non-null expected value is a true positive when its paired value matches, else a false
+negative; each non-null given value that does not match (a wrong value, a value where the gold is
+null, every value of an extra row) is a false positive. Keys outside the field list are ignored.
+Precision, recall and F1 are over values; with nothing expected and nothing given all three are 1.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import string
+import unicodedata
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+from difflib import SequenceMatcher
+from typing import Any
+
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.grading.money import parse_money
+from workbench.grading.verdict import Part, Verdict
+
+NORMALIZERS = ("text", "case", "punctuation", "exact", "date", "phone", "money", "number")
+HUNGARIAN_MAX = 120   # above this many rows on the short side, pair greedily (O(n^3) gets slow)
+
+_MONTHS = {m.lower(): i for i, m in enumerate(
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+     "October", "November", "December"], 1)}
+_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_PUNCT = str.maketrans("", "", string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014")
+
+
+# ---- reading the answer -------------------------------------------------------------------
+
+def parse_answer_json(text: str) -> Any | None:
+    """The JSON value an answer gives: a ```json block, else the first object or array in it."""
+    for m in re.finditer(r"```(?:json)?\s*(.*?)```", text, re.S | re.I):
+        try:
+            return json.loads(m.group(1))
+        except json.JSONDecodeError:
+            continue
+    decoder = json.JSONDecoder()
+    for i, ch in enumerate(text):
+        if ch in "{[":
+            try:
+                return decoder.raw_decode(text, i)[0]
+            except json.JSONDecodeError:
+                continue
+    return None
+
+
+def _records(parsed: Any, expected_is_list: bool, records_key: str | None) -> list[dict[str, Any]]:
+    if isinstance(parsed, dict) and expected_is_list:
+        if records_key and isinstance(parsed.get(records_key), list):
+            parsed = parsed[records_key]
+        else:
+            lists = [v for v in parsed.values() if isinstance(v, list) and all(isinstance(x, dict) for x in v)]
+            if len(lists) == 1:
+                parsed = lists[0]
+    if isinstance(parsed, dict):
+        return [parsed]
+    if isinstance(parsed, list):
+        return [r if isinstance(r, dict) else {} for r in parsed]
+    return []
+
+
+def _get(record: dict[str, Any], path: str) -> Any:
+    if path in record:
+        return record[path]
+    node: Any = record
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def _as_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+# ---- normalisers ----------------------------------------------------------------------------
+
+def _text(value: str) -> str:
+    value = unicodedata.normalize("NFKC", value).casefold()
+    return " ".join(value.split()).strip(" .,;:!?\"'")
+
+
+def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
+    """`value` as `YYYY-MM-DD`, or None if it is not a date this reads."""
+    s = value.strip().lower().replace(",", " ")
+    s = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", s)
+    y = mo = d = None
+    if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t.*)?", s):
+        y, mo, d = int(m[1]), int(m[2]), int(m[3])
+    elif m := re.fullmatch(r"(\d{1,2})[\s\-/.]+([a-z]+)\.?[\s\-/.]+(\d{2,4})", s):
+        d, mo, y = int(m[1]), _MONTHS.get(m[2]), int(m[3])
+    elif m := re.fullmatch(r"([a-z]+)\.?\s+(\d{1,2})\s+(\d{2,4})", s):
+        mo, d, y = _MONTHS.get(m[1]), int(m[2]), int(m[3])
+    elif m := re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})", s):
+        a, b, y = int(m[1]), int(m[2]), int(m[3])
+        mo, d = (b, a) if dayfirst or a > 12 else (a, b)
+    if y is None or mo is None or d is None:
+        return None
+    if y < 100:
+        y += 2000 if y < 70 else 1900
+    try:
+        return dt.date(y, mo, d).isoformat()
+    except ValueError:
+        return None
+
+
+def _number(value: str) -> Decimal | None:
+    mention = parse_money(value)
+    if mention is not None:
+        return mention.value
+    try:
+        return Decimal(value.strip())
+    except InvalidOperation:
+        return None
+
+
+class FieldRule:
+    """How one field's values are normalised and compared."""
+
+    def __init__(self, name: str, raw: dict[str, Any], case_id: str) -> None:
+        self.name = name
+        self.normalizer = str(raw.get("normalizer", "text"))
+        if self.normalizer not in NORMALIZERS:
+            raise UserError(f"{case_id}: gold field {name!r}: unknown normalizer {self.normalizer!r}; "
+                            f"use one of {', '.join(NORMALIZERS)}")
+        try:
+            self.threshold = float(raw.get("threshold", 1.0))
+            self.tolerance = Decimal(str(raw.get("tolerance", 0)))
+        except (ValueError, InvalidOperation):
+            raise UserError(f"{case_id}: gold field {name!r}: threshold and tolerance must be numbers") from None
+        self.dayfirst = bool(raw.get("dayfirst", False))
+
+    def normalise(self, value: str) -> str:
+        n = self.normalizer
+        if n == "exact":
+            return value.strip()
+        if n == "punctuation":
+            return " ".join(_text(value).translate(_PUNCT).split())
+        if n == "date":
+            return to_iso_date(value, self.dayfirst) or _text(value)
+        if n == "phone":
+            return re.sub(r"\D", "", value)
+        return _text(value)
+
+    def similarity(self, expected: str, given: str) -> float:
+        if self.normalizer in ("money", "number"):
+            if self.normalizer == "money":
+                a, b = parse_money(expected), parse_money(given)
+                if a is not None and b is not None:
+                    return 1.0 if a.agrees(b) else 0.0
+            x, y = _number(expected), _number(given)
+            if x is not None and y is not None:
+                return 1.0 if abs(x - y) <= self.tolerance else 0.0
+        a, b = self.normalise(expected), self.normalise(given)
+        if a == b:
+            return 1.0
+        if self.threshold >= 1.0:
+            return 0.0
+        sm = SequenceMatcher(None, a, b, autojunk=False)
+        if sm.real_quick_ratio() < self.threshold or sm.quick_ratio() < self.threshold:
+            return 0.0
+        return sm.ratio()
+
+    def matches(self, expected: str, given: str) -> bool:
+        return self.similarity(expected, given) >= min(self.threshold, 1.0)
+
+
+# ---- assignment -----------------------------------------------------------------------------
+
+def hungarian(score: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
+    """Pairs (row, col) that maximise the total score; every row or every column is paired."""
+    n = len(score)
+    m = len(score[0]) if n else 0
+    if not n or not m:
+        return []
+    transposed = n > m
+    if transposed:
+        score = [list(col) for col in zip(*score, strict=True)]
+        n, m = m, n
+    big = max(max(r) for r in score)
+    cost = [[big - v for v in row] for row in score]
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    p, way = [0] * (m + 1), [0] * (m + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = p[j0], inf, 0
+            row = cost[i0 - 1]
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = row[j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j], way[j] = cur, j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    pairs = [(p[j] - 1, j - 1) for j in range(1, m + 1) if p[j]]
+    if transposed:
+        pairs = [(b, a) for a, b in pairs]
+    return sorted(pairs)
+
+
+def greedy_pairs(score: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
+    """Best-first pairing: good enough for very large tables, where the exact one is too slow."""
+    cells = sorted(((s, i, j) for i, row in enumerate(score) for j, s in enumerate(row)),
+                   key=lambda c: (-c[0], c[1], c[2]))
+    rows: set[int] = set()
+    cols: set[int] = set()
+    pairs = []
+    for _, i, j in cells:
+        if i not in rows and j not in cols:
+            rows.add(i)
+            cols.add(j)
+            pairs.append((i, j))
+    return sorted(pairs)
+
+
+# ---- grading --------------------------------------------------------------------------------
+
+def _rules(case: Case, gold: dict[str, Any], expected: list[dict[str, Any]]) -> list[FieldRule]:
+    spec = gold.get("fields")
+    if spec is None:
+        names: list[str] = []
+        for rec in expected:
+            names.extend(k for k in rec if k not in names)
+        return [FieldRule(n, {}, case.id) for n in names]
+    if isinstance(spec, list):
+        spec = {str(n): {} for n in spec}
+    if not isinstance(spec, dict):
+        raise UserError(f"{case.id}: gold 'fields' must be an object of field rules")
+    return [FieldRule(str(n), r if isinstance(r, dict) else {}, case.id) for n, r in spec.items()]
+
+
+def _locate(answer: str, value: Any) -> tuple[int, int] | None:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if not text:
+        return None
+    pos = answer.find(text)
+    return (pos, pos + len(text)) if pos >= 0 else None
+
+
+def grade_fields(case: Case, answer: str) -> Verdict:
+    from workbench.grading.matchers import find_refusal, find_text
+
+    gold = case.gold
+    if not isinstance(gold, dict) or "expected" not in gold:
+        raise UserError(f"{case.id}: the fields matcher needs gold with an 'expected' record or list")
+    raw_expected = gold["expected"]
+    expected_is_list = isinstance(raw_expected, list)
+    expected = [r for r in (raw_expected if expected_is_list else [raw_expected]) if isinstance(r, dict)]
+    rules = _rules(case, gold, expected)
+    pass_f1 = float(gold.get("pass_f1", 1.0))
+    parsed = parse_answer_json(answer)
+    given = _records(parsed, expected_is_list, gold.get("records_key")) if parsed is not None else []
+
+    exp_vals = [[_as_text(_get(r, f.name)) for f in rules] for r in expected]
+    giv_vals = [[_as_text(_get(r, f.name)) for f in rules] for r in given]
+
+    def pair_score(i: int, j: int) -> float:
+        hits, soft = 0, 0.0
+        for k, rule in enumerate(rules):
+            e, g = exp_vals[i][k], giv_vals[j][k]
+            if e is not None and g is not None:
+                s = rule.similarity(e, g)
+                soft += s
+                hits += s >= min(rule.threshold, 1.0)
+        return hits + soft / (len(rules) + 1)
+
+    score = [[pair_score(i, j) for j in range(len(given))] for i in range(len(expected))]
+    if min(len(expected), len(given)) <= HUNGARIAN_MAX:
+        pairs = hungarian(score)
+    else:
+        pairs = greedy_pairs(score)
+    pairs = [(i, j) for i, j in pairs if score[i][j] >= 1]   # a pair with no matching value is no pair
+    paired_e = {i: j for i, j in pairs}
+    paired_g = set(paired_e.values())
+
+    tp = fp = fn = 0
+    parts: list[Part] = []
+    wrong: list[str] = []
+    for i, row in enumerate(exp_vals):
+        j = paired_e.get(i)
+        for k, rule in enumerate(rules):
+            e = row[k]
+            g = giv_vals[j][k] if j is not None else None
+            ok = e is not None and g is not None and rule.matches(e, g)
+            if e is not None:
+                label = f"[{i}].{rule.name}" if expected_is_list else rule.name
+                raw_given = _get(given[j], rule.name) if j is not None else None
+                parts.append(Part(f"{label}: {e}", ok, g, _locate(answer, raw_given) if g is not None else None))
+                if ok:
+                    tp += 1
+                else:
+                    fn += 1
+                    if g is not None:
+                        fp += 1
+                    if j is not None:
+                        wrong.append(rule.name)
+            elif g is not None:
+                fp += 1
+    for j, row in enumerate(giv_vals):
+        if j not in paired_g:
+            fp += sum(v is not None for v in row)
+    precision = tp / (tp + fp) if tp + fp else (1.0 if tp + fn == 0 else 0.0)
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+    forbidden = [p for p in (find_text(answer, f) for f in case.forbidden_answers) if p.matched]
+    correct = parsed is not None and f1 >= pass_f1 - 1e-9 and not forbidden
+    missing_rows = len(expected) - len(pairs)
+    extra_rows = len(given) - len(pairs)
+    refusal = find_refusal(answer) if parsed is None else None
+    if parsed is None:
+        reason = (f"refused ({refusal!r}): no JSON in the answer" if refusal
+                  else "no JSON object or array found in the answer")
+    else:
+        stats = f"F1 {f1:.2f} (precision {precision:.2f}, recall {recall:.2f}; {tp} of {tp + fn} values)"
+        problems = []
+        if missing_rows and expected_is_list:
+            problems.append(f"{missing_rows} row{'s' if missing_rows != 1 else ''} missing")
+        if extra_rows and expected_is_list:
+            problems.append(f"{extra_rows} extra row{'s' if extra_rows != 1 else ''}")
+        if wrong:
+            names = sorted(set(wrong))
+            problems.append(f"wrong or missing {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")
+        if forbidden:
+            problems.append(f"contains the trap's {', '.join(p.expected for p in forbidden)}")
+        if correct:
+            reason = f"fields match: {stats}"
+        else:
+            reason = f"{stats} below {pass_f1:.2f}" if f1 < pass_f1 - 1e-9 else stats
+            if problems:
+                reason += ": " + "; ".join(problems)
+    return Verdict(
+        case_id=case.id, matcher="fields", correct=correct, parts=parts, forbidden=forbidden,
+        fell_for_trap=bool(forbidden) and not correct, refused=refusal is not None, hedged=False,
+        reason=reason, precision=round(precision, 6), recall=round(recall, 6), f1=round(f1, 6),
+        details={"rows_expected": len(expected), "rows_given": len(given), "rows_paired": len(pairs),
+                 "pairs": [list(p) for p in pairs], "true_positives": tp, "false_positives": fp,
+                 "false_negatives": fn, "json_found": parsed is not None},
+    )

@@ -1,0 +1,408 @@
+"""Reports over run records: scores derived at read time from records and answer keys.
+
+Four states are kept apart for every record and never collapsed into one number:
+
+- execution: did the call finish (`finished`, `errored`, `timed_out`, `blocked`, `cancelled`);
+- grading: could it be graded (it finished and its case's answer key is known);
+- completeness: was the answer whole (not truncated by a token limit);
+- the metric: pass / fail, with fell-for-trap and refusal alongside.
+
+The metric's denominator is the graded, complete answers only. A call that did not finish is
+counted and shown (the error rate) but is never a wrong answer; a truncated answer is graded for
+display but kept out of the metric, like an error, because a cut-off answer says more about the
+run's token budget than about the reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core.case import Case
+from workbench.grading.matchers import grade_record
+from workbench.grading.stats import rate, wilson
+from workbench.grading.verdict import EXECUTION_STATES, Verdict, execution_state, is_truncated
+
+REPORT_FORMAT = "pdfworkbench-report/1"
+GROUPINGS = ("family", "tier", "reader", "modality")  # and "param:NAME"
+NOT_SCORED = ("errored", "timed_out", "blocked", "cancelled", "no_key", "truncated")
+
+
+@dataclass
+class Row:
+    """One record as the report sees it."""
+
+    run: str
+    case_id: str
+    family: str | None
+    group: str
+    reader: str
+    modality: str
+    dpi: int | None
+    status: str
+    execution: str
+    gradable: bool
+    complete: bool
+    outcome: str        # pass | fail | trap | refused | truncated | errored | timed_out | blocked | cancelled | no_key
+    verdict: Verdict | None
+    answer: str | None
+    error: str | None
+    provenance: str
+    key_changed: bool = False
+
+    @property
+    def scored(self) -> bool:
+        return self.gradable and self.complete
+
+    @property
+    def reason(self) -> str:
+        if self.verdict is not None:
+            return self.verdict.reason
+        if self.outcome == "no_key":
+            return "no answer key for this case (give --suite)"
+        return self.error or self.outcome
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id, "family": self.family, "group": self.group,
+            "reader": self.reader, "modality": self.modality, "dpi": self.dpi,
+            "status": self.status, "execution": self.execution, "gradable": self.gradable,
+            "complete": self.complete, "scored": self.scored, "outcome": self.outcome,
+            "reason": self.reason, "answer": self.answer, "error": self.error,
+            "provenance": self.provenance, "key_changed": self.key_changed,
+            "verdict": self.verdict.to_json() if self.verdict else None,
+        }
+
+
+@dataclass
+class Stats:
+    group: str
+    calls: int = 0
+    execution: dict[str, int] = field(default_factory=lambda: dict.fromkeys(EXECUTION_STATES, 0))
+    gradable: int = 0
+    truncated: int = 0
+    scored: int = 0
+    passed: int = 0
+    fell_for_trap: int = 0
+    refused: int = 0
+    hedged: int = 0
+
+    def add(self, row: Row) -> None:
+        self.calls += 1
+        self.execution[row.execution] = self.execution.get(row.execution, 0) + 1
+        if row.gradable:
+            self.gradable += 1
+            self.truncated += not row.complete
+        if row.scored and row.verdict is not None:
+            v = row.verdict
+            self.scored += 1
+            self.passed += v.correct
+            self.fell_for_trap += v.fell_for_trap
+            self.refused += v.refused and not v.correct
+            self.hedged += v.hedged
+
+    @property
+    def not_finished(self) -> int:
+        return self.calls - self.execution.get("finished", 0)
+
+    @property
+    def pass_rate(self) -> float | None:
+        return rate(self.passed, self.scored)
+
+    @property
+    def pass_ci(self) -> tuple[float, float] | None:
+        return wilson(self.passed, self.scored) if self.scored else None
+
+    @property
+    def error_rate(self) -> float | None:
+        return rate(self.not_finished, self.calls)
+
+    def to_json(self) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 6)
+
+        ci = self.pass_ci
+        return {
+            "group": self.group, "calls": self.calls, "execution": dict(self.execution),
+            "gradable": self.gradable, "not_gradable": self.calls - self.gradable,
+            "complete": self.gradable - self.truncated, "truncated": self.truncated,
+            "scored": self.scored, "passed": self.passed, "failed": self.scored - self.passed,
+            "fell_for_trap": self.fell_for_trap, "refused": self.refused, "hedged": self.hedged,
+            "pass_rate": r(self.pass_rate),
+            "pass_rate_ci": [r(ci[0]), r(ci[1])] if ci else None,
+            "fell_for_trap_rate": r(rate(self.fell_for_trap, self.scored)),
+            "refusal_rate": r(rate(self.refused, self.scored)),
+            "error_rate": r(self.error_rate),
+        }
+
+
+@dataclass
+class RunReport:
+    label: str
+    rows: list[Row]
+    overall: Stats
+    groups: list[Stats]
+    readers: list[str]
+    modalities: list[str]
+    dpis: list[int | None]
+    provenance: list[str]
+
+    @property
+    def key_changed(self) -> int:
+        return sum(r.key_changed for r in self.rows)
+
+    def final_rows(self) -> dict[str, Row]:
+        """The last record of each case (a case called twice shows its latest answer)."""
+        return {r.case_id: r for r in self.rows}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label, "readers": self.readers, "modalities": self.modalities,
+            "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
+            "overall": self.overall.to_json(), "groups": [g.to_json() for g in self.groups],
+            "cases": [r.to_json() for r in self.rows],
+        }
+
+
+@dataclass
+class Difference:
+    case_id: str
+    outcomes: dict[str, str]          # run label -> outcome ("missing" when the run lacks the case)
+    answers: dict[str, str | None]
+    reasons: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"case_id": self.case_id, "outcomes": self.outcomes, "answers": self.answers,
+                "reasons": self.reasons}
+
+
+@dataclass
+class Report:
+    by: str | None
+    runs: list[RunReport]
+    differences: list[Difference]
+    unknown_cases: list[str]
+    suite: dict[str, Any] | None = None   # {"name", "hash", "folder"} when the caller knows it
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": REPORT_FORMAT, "by": self.by, "suite": self.suite,
+            "runs": [r.to_json() for r in self.runs],
+            "differences": [d.to_json() for d in self.differences],
+            "unknown_cases": self.unknown_cases,
+        }
+
+
+# ---- building -------------------------------------------------------------------------------
+
+def group_of(by: str | None, case: Case | None, record: Any) -> str:
+    """The group a record falls in for `--by`: family, tier, reader, modality or param:NAME."""
+    if not by:
+        return "all"
+    if by == "reader":
+        return str(record.reader)
+    if by == "modality":
+        return str(record.modality)
+    if by == "family":
+        return case.trap_family if case else str(getattr(record, "trap_family", None) or "(unknown)")
+    if case is None:
+        return "(unknown case)"
+    if by == "tier":
+        return str((case.degrade or {}).get("tier", "none"))
+    if by.startswith("param:"):
+        name = by.split(":", 1)[1]
+        params = case.params or {}
+        return str(params[name]) if name in params else "(unset)"
+    raise ValueError(f"unknown grouping {by!r}; use family, tier, reader, modality or param:NAME")
+
+
+def check_grouping(by: str | None) -> None:
+    if by and by not in GROUPINGS and not (by.startswith("param:") and len(by) > 6):
+        raise ValueError(f"--by {by!r}: use family, tier, reader, modality or param:NAME")
+
+
+def _error_line(record: Any) -> str | None:
+    err = getattr(record, "error", None)
+    if not err:
+        return None if record.status == "ok" else record.status
+    if not isinstance(err, dict):
+        return str(err)
+    kind = err.get("type") or record.status
+    http = f" (HTTP {err['http_status']})" if err.get("http_status") else ""
+    message = " ".join(str(err.get("message") or "").split())
+    return f"{kind}{http}: {message[:160]}" if message else f"{kind}{http}"
+
+
+def make_row(label: str, record: Any, case: Case | None, by: str | None) -> Row:
+    status = str(record.status)
+    execution = execution_state(status)
+    verdict = grade_record(case, record) if case is not None else None
+    gradable = verdict is not None
+    complete = not is_truncated(status, getattr(record, "finish_reason", None))
+    if execution != "finished":
+        outcome = execution
+    elif case is None:
+        outcome = "no_key"
+    elif not complete:
+        outcome = "truncated"
+    else:
+        assert verdict is not None
+        outcome = verdict.outcome
+    key_changed = bool(case and record.key_sha256 and record.key_sha256 != case.key_sha256())
+    return Row(
+        run=label, case_id=str(record.case_id), family=case.trap_family if case else record.trap_family,
+        group=group_of(by, case, record), reader=str(record.reader), modality=str(record.modality),
+        dpi=record.dpi, status=status, execution=execution, gradable=gradable, complete=complete,
+        outcome=outcome, verdict=verdict, answer=record.answer,
+        error=_error_line(record) if execution != "finished" else None,
+        provenance=str(record.provenance), key_changed=key_changed,
+    )
+
+
+def _uniq(values: Sequence[Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def split_runs(records: Sequence[Any]) -> dict[str, list[Any]]:
+    """One flat list of records -> runs keyed by reader (plus modality and DPI when needed)."""
+    keys = _uniq([(r.reader, r.modality, r.dpi) for r in records])
+    readers = [k[0] for k in keys]
+    out: dict[str, list[Any]] = {}
+    for r in records:
+        label = str(r.reader)
+        if readers.count(r.reader) > 1:
+            label += f" [{r.modality}{f'@{r.dpi}dpi' if r.dpi else ''}]"
+        out.setdefault(label, []).append(r)
+    return out
+
+
+def run_report(label: str, records: Sequence[Any], cases_by_id: Mapping[str, Case], by: str | None) -> RunReport:
+    rows = [make_row(label, r, cases_by_id.get(str(r.case_id)), by) for r in records]
+    overall = Stats("all")
+    groups: dict[str, Stats] = {}
+    for row in rows:
+        overall.add(row)
+        groups.setdefault(row.group, Stats(row.group)).add(row)
+    return RunReport(
+        label=label, rows=rows, overall=overall,
+        groups=[groups[k] for k in sorted(groups)] if by else [],
+        readers=_uniq([r.reader for r in rows]), modalities=_uniq([r.modality for r in rows]),
+        dpis=_uniq([r.dpi for r in rows]), provenance=_uniq([r.provenance for r in rows]),
+    )
+
+
+def differences(runs: Sequence[RunReport]) -> list[Difference]:
+    """Cases whose outcome differs between runs, side by side (empty with fewer than two runs)."""
+    if len(runs) < 2:
+        return []
+    finals = [run.final_rows() for run in runs]
+    ids = sorted({cid for f in finals for cid in f})
+    out = []
+    for cid in ids:
+        outcomes = {run.label: (f[cid].outcome if cid in f else "missing") for run, f in zip(runs, finals, strict=True)}
+        if len(set(outcomes.values())) > 1:
+            out.append(Difference(
+                cid, outcomes,
+                {run.label: (f[cid].answer if cid in f else None) for run, f in zip(runs, finals, strict=True)},
+                {run.label: (f[cid].reason if cid in f else "not in this run") for run, f in zip(runs, finals, strict=True)},
+            ))
+    return out
+
+
+def build_report(
+    records: Sequence[Any] | Mapping[str, Sequence[Any]],
+    cases_by_id: Mapping[str, Case],
+    by: str | None = None,
+) -> Report:
+    """A report over `records` (a list, split into runs by reader; or a mapping run label -> list)."""
+    check_grouping(by)
+    runs_in = dict(records) if isinstance(records, Mapping) else split_runs(list(records))
+    runs = [run_report(label, recs, cases_by_id, by) for label, recs in runs_in.items()]
+    unknown = sorted({r.case_id for run in runs for r in run.rows if r.outcome == "no_key"})
+    return Report(by=by, runs=runs, differences=differences(runs), unknown_cases=unknown)
+
+
+# ---- text -----------------------------------------------------------------------------------
+
+def _pct(x: float | None) -> str:
+    return "  n/a" if x is None else f"{100 * x:5.1f}%"
+
+
+def _ci(ci: tuple[float, float] | None) -> str:
+    return "n/a" if ci is None else f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}%"
+
+
+def _short(text: str | None, limit: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def render_report_text(report: Report, max_rows: int = 25) -> str:
+    lines: list[str] = []
+    if report.suite:
+        lines.append(f"suite {report.suite.get('name')}  hash {str(report.suite.get('hash') or '?')[:12]}")
+    for run in report.runs:
+        s = run.overall
+        dpis = ", ".join(f"{d} dpi" for d in run.dpis if d)
+        lines.append("")
+        lines.append(f"run {run.label}  ({', '.join(run.modalities)}{'; ' + dpis if dpis else ''}; "
+                     f"{s.calls} calls; {', '.join(run.provenance)})")
+        ex = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in s.execution.items() if n or k == "finished")
+        lines.append(f"  execution   {ex}")
+        lines.append(f"  grading     {s.gradable} gradable, {s.calls - s.gradable} not gradable")
+        lines.append(f"  complete    {s.gradable - s.truncated} complete, {s.truncated} truncated")
+        if s.scored:
+            lines.append(
+                f"  metric      pass {s.passed}/{s.scored} = {_pct(s.pass_rate).strip()} "
+                f"[95% CI {_ci(s.pass_ci)}]   fell for trap {s.fell_for_trap}/{s.scored}   "
+                f"refused {s.refused}/{s.scored}"
+            )
+        else:
+            lines.append("  metric      nothing to score: no call finished with a gradable, complete answer")
+        if s.calls:
+            lines.append(f"  error rate  {_pct(s.error_rate).strip()} ({s.not_finished} of {s.calls} calls did not "
+                         "finish; counted apart, never as wrong answers)")
+        if run.key_changed:
+            lines.append(f"  note        {run.key_changed} record(s) were made against a different answer key")
+        if run.groups:
+            width = max(12, *(len(g.group) for g in run.groups))
+            lines.append("")
+            lines.append(f"  {'group':<{width}}  calls  err  scored   pass  95% CI         trap  refused")
+            for g in run.groups:
+                lines.append(
+                    f"  {g.group:<{width}}  {g.calls:5d}  {g.not_finished:3d}  {g.scored:6d}  {_pct(g.pass_rate)}  "
+                    f"{_ci(g.pass_ci):<13} {_pct(rate(g.fell_for_trap, g.scored))}  {_pct(rate(g.refused, g.scored))}"
+                )
+        bad = [r for r in run.rows if r.outcome != "pass"]
+        if bad:
+            width = max(len(r.case_id) for r in bad)
+            lines.append("")
+            lines.append("  not passed:")
+            for r in sorted(bad, key=lambda r: r.case_id)[:max_rows]:
+                lines.append(f"    {r.case_id:<{width}}  {r.outcome:<9}  {_short(r.reason, 100)}")
+            if len(bad) > max_rows:
+                lines.append(f"    … {len(bad) - max_rows} more (use --json)")
+    if report.differences:
+        labels = [run.label for run in report.runs]
+        width = max(len(d.case_id) for d in report.differences)
+        cols = [max(9, len(label)) for label in labels]
+        lines.append("")
+        lines.append(f"differences ({len(report.differences)} case(s) whose verdict differs):")
+        lines.append("  " + f"{'case':<{width}}  " + "  ".join(f"{lab:<{w}}" for lab, w in zip(labels, cols, strict=True)))
+        for d in report.differences[:max_rows * 2]:
+            lines.append("  " + f"{d.case_id:<{width}}  " + "  ".join(
+                f"{d.outcomes[lab]:<{w}}" for lab, w in zip(labels, cols, strict=True)))
+            for lab in labels:
+                said = d.answers[lab]
+                shown = repr(_short(said, 70)) if said is not None else f"({_short(d.reasons[lab], 70)})"
+                lines.append(f"  {'':<{width}}    {lab}: {shown}")
+    if report.unknown_cases:
+        lines.append("")
+        lines.append(f"no answer key for {len(report.unknown_cases)} case(s): "
+                     f"{', '.join(report.unknown_cases[:8])}{' …' if len(report.unknown_cases) > 8 else ''}")
+    return "\n".join(lines).lstrip("\n") + "\n"
