@@ -1,0 +1,439 @@
+"""Span visibility: every text span on a page, and whether a person looking at the page sees it.
+
+API (the TUI calls these from a worker; all take the PDF bytes):
+
+- `analyze_page(data, page=0, dpi=150) -> list[Span]`: the spans of page `page` (0-based).
+- `analyze_document(data, dpi=150) -> DocumentAnalysis`: every page (cached for the last few PDFs,
+  so `inspect`, `lint` and evidence search on one case share the work).
+- `clear_cache()`: forget cached analyses (benchmarks use it to measure cold runs).
+
+A `Span` has its text as the text layer holds it, `seen` (what its glyphs read as: zero-width
+characters dropped, look-alike letters folded), a box in PDF points (top-left origin, y down, the
+rendered page's orientation; multiply by dpi/72 for pixels), font, size, colour, render mode, and
+a verdict: `visible`, or hidden with `reasons`:
+
+    invisible-render-mode  text render mode 3 (nothing drawn)
+    transparent            fill opacity 0
+    off-page               the box lies (mostly) outside the page
+    too-small              the glyphs are under MIN_EM_PX pixels tall at the DPI inspected
+    covered                something drawn later hides it
+    no-contrast            its colour does not differ from what is under it (white on white)
+    clipped                a clip path removes it
+    no-ink                 the pixels show nothing, cause unknown
+
+`layer_issues` say where the text layer differs from the glyphs even when the span is visible:
+`zero-width` (invisible format characters such as U+200B inside the text), `confusable` (letters
+from another script that look like Latin ones, or O/l between digits), `drawn-format-char` (a
+format character drawn as a visible box).
+
+The verdict is checked against the pixels: the page is rendered once as is and once with all text
+removed; a span is visible only if pixels of its colour appear where the text changed the page,
+with enough contrast. What the drawing operators say (render mode, opacity, position, size) can
+hide a span, but can never make visible a span whose box shows no ink of its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core.errors import UserError
+from workbench.pdf.document import open_fitz
+
+# Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
+MIN_EM_PX = 6.0
+# A pixel is ink of a span if the text changed its luminance by at least this much (0..255)...
+MIN_CONTRAST = 32.0
+# ...and its colour is within this distance (max over channels, 0..255) of the span's colour.
+COLOR_TOLERANCE = 72.0
+# A span needs this many ink pixels (and this fraction of its box) to count as visible.
+MIN_INK_PIXELS = 3
+MIN_INK_FRACTION = 0.004
+# Share of the box that must lie on the page.
+MIN_ON_PAGE = 0.5
+# Share of the box a later opaque drawing must cover to be named as the cause.
+COVER_SHARE = 0.6
+
+HIDDEN_REASONS = (
+    "invisible-render-mode", "transparent", "off-page", "too-small", "covered", "no-contrast",
+    "clipped", "no-ink",
+)
+
+ZERO_WIDTH = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\u2061",
+              "\u2062", "\u2063", "\u2064"}
+
+# Letters of other scripts (and compatibility forms) that look like ASCII ones.
+CONFUSABLES = {
+    # Cyrillic
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
+    "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+    # Greek
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
+    # Look-alike digits and punctuation
+    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+    "\u2024": ".", "\u201a": ",", "\uff0c": ",", "\uff0e": ".", "\u066b": ".", "\u066c": ",",
+}
+# Latin letters that read as digits when they sit between digits.
+_DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
+
+
+def fold_char(ch: str) -> str:
+    """What a reader of the glyph sees: '' for zero-width characters, ASCII for look-alikes."""
+    if ch in ZERO_WIDTH:
+        return ""
+    mapped = CONFUSABLES.get(ch)
+    if mapped is not None:
+        return mapped
+    if "\uff10" <= ch <= "\uff5e":  # fullwidth forms
+        return chr(ord(ch) - 0xFEE0)
+    if unicodedata.category(ch) == "Cf":
+        return ""
+    return ch
+
+
+def seen_text(text: str) -> str:
+    """`text` as its glyphs read: zero-width characters dropped, look-alikes folded to ASCII."""
+    chars = [fold_char(c) for c in text]
+    out = []
+    for i, c in enumerate(chars):
+        if c in _DIGIT_LOOKALIKES and _between_digits(chars, i):
+            c = _DIGIT_LOOKALIKES[c]
+        out.append(c)
+    return "".join(out)
+
+
+def _between_digits(chars: list[str], i: int) -> bool:
+    before = next((c for c in reversed(chars[:i]) if c), "")
+    after = next((c for c in chars[i + 1:] if c), "")
+    return before.isdigit() and after.isdigit()
+
+
+def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
+    """Ways the text layer of a span differs from what its glyphs show."""
+    issues: list[str] = []
+    fmt = [i for i, c in enumerate(text) if c in ZERO_WIDTH or unicodedata.category(c) == "Cf"]
+    if fmt:
+        drawn = char_widths is not None and size > 0 and any(
+            i < len(char_widths) and char_widths[i] > 0.2 * size for i in fmt)
+        issues.append("drawn-format-char" if drawn else "zero-width")
+    if _has_confusable(text):
+        issues.append("confusable")
+    return issues
+
+
+def _has_confusable(text: str) -> bool:
+    for word in text.split():
+        odd = [c for c in word if c in CONFUSABLES and not ("\u2010" <= c <= "\u2014" or c == "\u2212")
+               or "\uff10" <= c <= "\uff5e"]
+        if odd:
+            plain = [c for c in word if c.isascii() and c.isalnum()]
+            if plain or len(odd) == len([c for c in word if c.isalpha()]) and _mostly_latin(text):
+                return True
+        chars = list(word)
+        if any(c in _DIGIT_LOOKALIKES and _between_digits(chars, i) for i, c in enumerate(chars)):
+            return True
+    return False
+
+
+def _mostly_latin(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    latin = [c for c in letters if c.isascii()]
+    return bool(letters) and len(latin) * 2 >= len(letters)
+
+
+@dataclass
+class Span:
+    """One text span and its visibility verdict (see the module docstring for the reasons)."""
+
+    page: int                                   # 0-based
+    seqno: int                                  # position in the page's drawing order
+    text: str                                   # as the text layer holds it
+    bbox: tuple[float, float, float, float]     # PDF points, top-left origin
+    font: str
+    size: float                                 # effective size in points (after scaling)
+    color: tuple[float, float, float]           # sRGB, 0..1
+    render_mode: int                            # 0 fill, 1 stroke, 2 fill+stroke, 3 invisible
+    opacity: float
+    visible: bool = True
+    reasons: list[str] = field(default_factory=list)
+    layer_issues: list[str] = field(default_factory=list)
+    ink: int = 0                                # ink pixels of its own measured in its box
+    char_boxes: list[tuple[float, float, float, float]] = field(default_factory=list, repr=False)
+
+    @property
+    def seen(self) -> str:
+        return seen_text(self.text)
+
+    @property
+    def verdict(self) -> str:
+        """`hidden`, `differs` (visible, but the text layer says something else) or `visible`."""
+        if not self.visible:
+            return "hidden"
+        return "differs" if self.layer_issues else "visible"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "seen": self.seen,
+            "bbox": [round(v, 2) for v in self.bbox],
+            "font": self.font,
+            "size": round(self.size, 2),
+            "color": "#" + "".join(f"{round(c * 255):02x}" for c in self.color),
+            "render_mode": self.render_mode,
+            "opacity": round(self.opacity, 3),
+            "visible": self.visible,
+            "verdict": self.verdict,
+            "reasons": list(self.reasons),
+            "layer_issues": list(self.layer_issues),
+        }
+
+
+@dataclass
+class PageAnalysis:
+    page: int                                   # 0-based
+    width: float                                # points
+    height: float
+    dpi: int
+    spans: list[Span]
+    # Boxes (points) of non-text content that shows ink: images and filled drawings. Text drawn
+    # as pixels hides in these; without OCR we cannot read it, only say where it could be.
+    ink_boxes: list[tuple[float, float, float, float]]
+
+    @property
+    def hidden(self) -> list[Span]:
+        return [s for s in self.spans if not s.visible]
+
+
+@dataclass
+class DocumentAnalysis:
+    dpi: int
+    pages: list[PageAnalysis]
+
+
+def _rgb(color: Any, colorspace: int) -> tuple[float, float, float]:
+    if color is None:
+        return (0.0, 0.0, 0.0)
+    if isinstance(color, int | float):
+        color = (float(color),)
+    vals = [float(v) for v in color]
+    if len(vals) == 1:
+        return (vals[0], vals[0], vals[0])
+    if len(vals) == 4:
+        c, m, y, k = vals
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    if len(vals) >= 3:
+        return (vals[0], vals[1], vals[2])
+    return (0.0, 0.0, 0.0)
+
+
+def _area(r: tuple[float, float, float, float]) -> float:
+    return max(0.0, r[2] - r[0]) * max(0.0, r[3] - r[1])
+
+
+def _intersect(a, b) -> tuple[float, float, float, float]:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+_LUMA = (0.299, 0.587, 0.114)
+
+
+def _luma(rgb: tuple[float, float, float]) -> float:
+    return sum(c * 255 * w for c, w in zip(rgb, _LUMA, strict=True))
+
+
+def _gray(page, dpi: int):
+    """The page as an HxW uint8 luminance array (the pixmap is kept alive by the array's base)."""
+    import numpy as np
+    import pymupdf
+
+    pix = page.get_pixmap(dpi=dpi, alpha=False, colorspace=pymupdf.csGRAY)
+    arr = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.stride)[:, : pix.width]
+    return arr, pix
+
+
+def _page_arrays(page, dpi: int):
+    """The page rendered as is and with every text object removed, as luminance arrays.
+
+    Contrast is judged on luminance, as legibility guidelines do: text that differs from its
+    background only in hue (red on green of the same lightness) counts as not contrasting.
+    """
+    import pymupdf
+
+    full, keep1 = _gray(page, dpi)
+    page.add_redact_annot(pymupdf.Rect(-1e5, -1e5, 1e5, 1e5), fill=False)
+    page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE,
+                          graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+                          text=pymupdf.PDF_REDACT_TEXT_REMOVE)
+    bare, keep2 = _gray(page, dpi)
+    if bare.shape != full.shape:  # a redaction never changes the page size; be safe anyway
+        bare = full
+    return full, bare, (keep1, keep2)
+
+
+def _measure_ink(full, bare, box_px, rgb, opacity: float) -> tuple[int, int, float]:
+    """(ink pixels of this span's lightness that the text added, pixels in box, what is under)."""
+    import numpy as np
+
+    x0, y0, x1, y1 = box_px
+    a = full[y0:y1, x0:x1].astype(np.int16)
+    b = bare[y0:y1, x0:x1].astype(np.int16)
+    n = a.size
+    if n == 0:
+        return 0, 0, 255.0
+    target = _luma(rgb)
+    changed = np.abs(a - b) >= MIN_CONTRAST
+    if opacity >= 0.999:
+        close = np.abs(a - target) <= COLOR_TOLERANCE
+    else:  # a translucent span's ink is its colour blended with what is under it
+        close = np.abs(a - (opacity * target + (1 - opacity) * b)) <= COLOR_TOLERANCE
+    ink = int(np.count_nonzero(changed & close))
+    return ink, n, float(np.median(b))
+
+
+def _to_px(box, matrix, width: int, height: int) -> tuple[int, int, int, int]:
+    import math
+
+    import pymupdf
+
+    r = pymupdf.Rect(box) * matrix
+    x0, y0 = max(0, math.floor(r.x0)), max(0, math.floor(r.y0))
+    x1, y1 = min(width, math.ceil(r.x1)), min(height, math.ceil(r.y1))
+    return (x0, y0, max(x0, x1), max(y0, y1))
+
+
+def _clipped_out(data: bytes, span: Span) -> bool:
+    """True if pymupdf's clip-aware extraction drops the span's characters (a rare, slow path)."""
+    import pymupdf
+
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        return _clip_drops(doc[span.page], span)
+
+
+def _clip_drops(page, span: Span) -> bool:
+    import pymupdf
+
+    probe = pymupdf.Rect(span.bbox) + (-1, -1, 1, 1)
+    found = "".join(page.get_text("text", clip=probe).split())
+    wanted = "".join(span.text.split())
+    return bool(wanted) and wanted[: max(1, len(wanted) // 2)] not in found
+
+
+def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
+    import pymupdf
+
+    page = doc[index]
+    page_rect = page.rect
+    width, height = page_rect.width, page_rect.height
+    trace = page.get_texttrace()
+    # The text trace gives unrotated coordinates; show boxes as the page is rendered.
+    rot = page.rotation_matrix
+    to_page = (lambda r: tuple(pymupdf.Rect(r) * rot)) if page.rotation else (lambda r: tuple(r))
+    spans: list[Span] = []
+    for raw in trace:
+        chars = raw.get("chars") or ()
+        text = "".join(chr(c[0]) for c in chars)
+        if not text.strip() and not any(c in ZERO_WIDTH for c in text):
+            continue
+        bbox = to_page(raw["bbox"])
+        boxes = [to_page(c[3]) for c in chars]
+        size = float(raw.get("size") or 0.0)
+        span = Span(
+            page=index, seqno=int(raw.get("seqno", len(spans))), text=text, bbox=bbox,
+            font=str(raw.get("font", "")), size=size,
+            color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
+            render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
+            char_boxes=boxes,
+        )
+        widths = [b[2] - b[0] for b in boxes]
+        span.layer_issues = layer_issues(text, widths, size)
+        spans.append(span)
+
+    log = [(kind, to_page(rect)) for kind, rect in page.get_bboxlog()] if spans else []
+    ink_boxes: list[tuple[float, float, float, float]] = []
+    if spans or log:
+        scale = pymupdf.Matrix(dpi / 72, dpi / 72)
+        full, bare, _keep = _page_arrays(page, dpi)
+        h_px, w_px = full.shape[0], full.shape[1]
+        for kind, rect in log:
+            if kind in ("fill-image", "fill-imgmask", "fill-image-mask", "fill-shade", "fill-path"):
+                x0, y0, x1, y1 = _to_px(rect, scale, w_px, h_px)
+                if x1 > x0 and y1 > y0 and (bare[y0:y1, x0:x1].min() < 160):
+                    ink_boxes.append(rect)
+        em_px = dpi / 72
+        page_box = (0.0, 0.0, width, height)
+        for span in spans:
+            reasons: list[str] = []
+            if span.render_mode == 3:
+                reasons.append("invisible-render-mode")
+            if span.opacity <= 0.02:
+                reasons.append("transparent")
+            on_page = _area(_intersect(span.bbox, page_box))
+            if on_page < MIN_ON_PAGE * max(_area(span.bbox), 1e-6):
+                reasons.append("off-page")
+            if span.size * em_px < MIN_EM_PX:
+                reasons.append("too-small")
+            if not reasons:  # the operators draw it: do the pixels agree?
+                box_px = _to_px(span.bbox, scale, w_px, h_px)
+                ink, n, under = _measure_ink(full, bare, box_px, span.color, span.opacity)
+                span.ink = ink
+                if n == 0 or ink < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n):
+                    reasons.append(_why_no_ink(data, span, log, under))
+            span.reasons = reasons
+            span.visible = not reasons
+    return PageAnalysis(index, width, height, dpi, spans, ink_boxes)
+
+
+def _why_no_ink(data: bytes, span: Span, log, under_luma: float) -> str:
+    area = max(_area(span.bbox), 1e-6)
+    for kind, rect in log[span.seqno + 1:]:
+        if kind.startswith("fill-") and kind != "fill-text":
+            if _area(_intersect(span.bbox, tuple(rect))) >= COVER_SHARE * area:
+                return "covered"
+    if abs(_luma(span.color) - under_luma) < MIN_CONTRAST:
+        return "no-contrast"
+    if _clipped_out(data, span):
+        return "clipped"
+    return "no-ink"
+
+
+_CACHE: OrderedDict[tuple[bytes, int], DocumentAnalysis] = OrderedDict()
+_CACHE_SIZE = 6
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
+
+
+def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> DocumentAnalysis:
+    """Every page's spans with their visibility, at `dpi`. Cached by content."""
+    if dpi < 18 or dpi > 1200:
+        raise UserError(f"--dpi {dpi}: choose a DPI between 18 and 1200")
+    key = (hashlib.sha1(data).digest(), int(dpi))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
+    doc = open_fitz(data, name)
+    try:
+        pages = [_analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
+    finally:
+        doc.close()
+    result = DocumentAnalysis(dpi, pages)
+    _CACHE[key] = result
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return result
+
+
+def analyze_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> list[Span]:
+    """The spans of page `page` (0-based) with their visibility verdicts."""
+    doc = analyze_document(data, dpi, name)
+    if not 0 <= page < len(doc.pages):
+        raise UserError(f"{name}: no page {page + 1} (it has {len(doc.pages)})")
+    return doc.pages[page].spans
