@@ -1,7 +1,16 @@
 """Structured extraction: an invoice page to read into JSON, with decoys beside the real values.
 
 The key holds structured gold: a JSON schema, the expected JSON object, and per-field evidence
-(page, box, quote, alternative accepted readings), graded by the `fields` matcher. The traps:
+(page, box, quote, alternative accepted readings), graded by the `fields` matcher:
+
+    gold = {"schema": {...JSON Schema...}, "expected": {"invoice": {...}},
+            "fields": {"invoice.vendor_phone": {"normalizer": "phone"}, ...},
+            "evidence": {"invoice.vendor_phone": {"page": 1, "box": [x0, y0, x1, y1],
+                                                  "quote": "Main office: ...", "alternatives": []}},
+            "decoys": {"invoice.vendor_phone": ["<the direct line>"]}}
+
+Boxes are PDF points from the page's top-left corner. The line-item table is drawn for context
+but not asked for: the question is about the header fields. The traps:
 - `direct_line`: the account manager's direct line is printed large in a contact box, while the
   vendor's main number sits small in the letterhead; the schema asks for the main number.
 - `wrapped_vendor`: the vendor's legal name wraps onto two lines of the letterhead; a reader that
@@ -46,13 +55,13 @@ CONTRACT = (
     Arming("meta:vendor_phone", "visible", "the main number is printed in the letterhead"),
     Arming("meta:vendor_phone", "text_layer", "a text pipeline can read the main number too"),
     Arming("meta:total", "visible", "the total is printed"),
-    Arming("forbidden", "visible", "each decoy is printed on the page, where a reader may take it"),
+    Arming("forbidden", "visible", "the decoy number is printed on the page, where a reader may take it"),
 )
 
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "required": ["invoice", "line_items"],
+    "required": ["invoice"],
     "properties": {
         "invoice": {
             "type": "object",
@@ -72,38 +81,21 @@ SCHEMA: dict[str, Any] = {
                 "total": {"type": "number", "description": "Total amount due, tax included"},
             },
         },
-        "line_items": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["description", "quantity", "unit_price", "amount"],
-                "properties": {
-                    "description": {"type": "string", "description": "What was sold"},
-                    "quantity": {"type": "integer", "description": "Units sold"},
-                    "unit_price": {"type": "number", "description": "Price of one unit"},
-                    "amount": {"type": "number", "description": "Line total"},
-                },
-            },
-        },
     },
 }
 
-# How the `fields` matcher compares each field (paths with [] mean every record of the list).
-FIELD_OPTIONS: dict[str, Any] = {
-    "invoice.vendor_name": {"normalize": ["case", "punctuation", "whitespace"], "fuzzy": 0.9},
-    "invoice.vendor_phone": {"normalize": ["phone"]},
-    "invoice.invoice_number": {"normalize": ["case", "whitespace"]},
-    "invoice.invoice_date": {"normalize": ["date"]},
-    "invoice.due_date": {"normalize": ["date"]},
-    "invoice.customer_name": {"normalize": ["case", "punctuation", "whitespace"], "fuzzy": 0.9},
-    "invoice.currency": {"normalize": ["case"]},
-    "invoice.subtotal": {"numeric": True, "tolerance": 0.005},
-    "invoice.tax": {"numeric": True, "tolerance": 0.005},
-    "invoice.total": {"numeric": True, "tolerance": 0.005},
-    "line_items[].description": {"normalize": ["case", "punctuation", "whitespace"], "fuzzy": 0.85},
-    "line_items[].quantity": {"numeric": True, "tolerance": 0},
-    "line_items[].unit_price": {"numeric": True, "tolerance": 0.005},
-    "line_items[].amount": {"numeric": True, "tolerance": 0.005},
+# How the `fields` matcher compares each field (see workbench/grading/fields.py).
+FIELD_RULES: dict[str, Any] = {
+    "invoice.vendor_name": {"normalizer": "punctuation", "threshold": 0.92},
+    "invoice.vendor_phone": {"normalizer": "phone"},
+    "invoice.invoice_number": {"normalizer": "text"},
+    "invoice.invoice_date": {"normalizer": "date"},
+    "invoice.due_date": {"normalizer": "date"},
+    "invoice.customer_name": {"normalizer": "punctuation", "threshold": 0.9},
+    "invoice.currency": {"normalizer": "text"},
+    "invoice.subtotal": {"normalizer": "money"},
+    "invoice.tax": {"normalizer": "money"},
+    "invoice.total": {"normalizer": "money"},
 }
 
 PHONE_STYLE = {
@@ -278,15 +270,11 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     lay.text(cols[2], y, "Unit price", "Helvetica-Bold", size, align="right")
     lay.text(cols[3], y, "Amount", "Helvetica-Bold", size, align="right")
     y -= size * 2
-    for i, item in enumerate(items):
-        quote = f"{item['description']}  {item['quantity']}  {fmt(item['unit_price'])}  {fmt(item['amount'])}"
-        x0, w = lay.text(cols[0], y, item["description"], "Helvetica", size)
-        lay.evidence[f"line_items[{i}].description"] = {"page": 1, "box": lay.box(x0, y, w, size), "quote": quote, "alternatives": []}
-        for key, col, text in (("quantity", cols[1], str(item["quantity"])),
-                               ("unit_price", cols[2], fmt(item["unit_price"])),
-                               ("amount", cols[3], fmt(item["amount"]))):
-            x0, w = lay.text(col, y, text, "Helvetica", size, align="right")
-            lay.evidence[f"line_items[{i}].{key}"] = {"page": 1, "box": lay.box(x0, y, w, size), "quote": quote, "alternatives": []}
+    for item in items:
+        lay.text(cols[0], y, item["description"], "Helvetica", size)
+        for col, text in ((cols[1], str(item["quantity"])), (cols[2], fmt(item["unit_price"])),
+                          (cols[3], fmt(item["amount"]))):
+            lay.text(col, y, text, "Helvetica", size, align="right")
         y -= size * 1.8
     c.setLineWidth(0.6)
     c.line(right - 230, y + size * 0.6, right, y + size * 0.6)
@@ -315,7 +303,6 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             "invoice_date": issued_iso, "due_date": due_iso, "customer_name": customer, "currency": code,
             "subtotal": subtotal, "tax": tax, "total": total,
         },
-        "line_items": items,
     }
     forbidden: list[str] = []
     decoys: dict[str, list[str]] = {}
@@ -323,8 +310,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         forbidden.append(direct_phone)
         decoys["invoice.vendor_phone"] = [direct_phone]
     if wrapped:
-        forbidden.append(lines[-1])
-        decoys["invoice.vendor_name"] = [lines[-1], lines[0]]
+        # Not a forbidden answer: each line is part of the right name, so any answer has it.
+        decoys["invoice.vendor_name"] = [lines[0], lines[-1]]
     evidence = {k: lay.evidence[k] for k in sorted(lay.evidence)}
     question = (
         "You are an accounts-payable assistant. Extract the attached invoice as JSON that follows this "
@@ -350,7 +337,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             gold={
                 "schema": SCHEMA,
                 "expected": expected,
-                "fields": FIELD_OPTIONS,
+                "fields": FIELD_RULES,
                 "evidence": evidence,
                 "decoys": decoys,
             },

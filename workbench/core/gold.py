@@ -16,6 +16,7 @@ A field path names one value of a case's answer key:
 from __future__ import annotations
 
 import copy
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,16 +106,48 @@ def set_field(key: dict[str, Any], path: str, value: Any) -> None:
     parent[last] = value
 
 
+def apply_change(key: dict[str, Any], path: str, value: Any) -> None:
+    """Set a field of an answer key in place, keeping a structured key's `expected_answer` in step.
+
+    Extraction cases carry their expected object as JSON text in `expected_answer` too (for
+    readers of pdfhell's format); when it is that JSON, it follows the change.
+    """
+    parts = key_path(path)
+    gold = key.get("gold")
+    mirrored = False
+    if parts[:2] == ["gold", "expected"] and isinstance(gold, dict):
+        try:
+            mirrored = json.loads(key.get("expected_answer") or "null") == gold.get("expected")
+        except ValueError:
+            mirrored = False
+    set_field(key, path, value)
+    if mirrored:
+        key["expected_answer"] = json.dumps(key["gold"]["expected"], ensure_ascii=False, separators=(", ", ": "))
+
+
+def key_conflicts(key: dict[str, Any]) -> list[str]:
+    """Contradictions inside one key: an expected value that is also a forbidden answer."""
+    forbidden = {str(f).strip().lower() for f in key.get("forbidden_answers") or []}
+    out = []
+    for path, value in key_fields(key):
+        if path.startswith("forbidden_answers") or value is None:
+            continue
+        if str(value).strip().lower() in forbidden:
+            out.append(f"{path} is {value!r}, which is also a forbidden answer")
+    return out
+
+
 def key_fields(key: dict[str, Any]) -> list[tuple[str, Any]]:
     """Every disputable field of an answer key with its value, as (path, value), in key order."""
     out: list[tuple[str, Any]] = []
-    if key.get("expected_answer"):
+    gold = key.get("gold") or {}
+    structured = isinstance(gold, dict) and "expected" in gold
+    if key.get("expected_answer") and not structured:
         out.append(("expected_answer", key["expected_answer"]))
     for name in ("expected_tokens", "forbidden_answers"):
         for i, v in enumerate(key.get(name) or []):
             out.append((f"{name}[{i}]", v))
-    gold = key.get("gold") or {}
-    if isinstance(gold, dict) and "expected" in gold:
+    if structured:
         _leaves(gold["expected"], "", out)
     return out
 
@@ -201,6 +234,32 @@ class GoldKeys:
     warnings: list[str] = field(default_factory=list)
 
 
+def apply_disputes(key: dict[str, Any], disputes: list[Any]) -> tuple[dict[str, Any], list[str]]:
+    """A copy of one case's key with `disputes` applied in order, and warnings about them.
+
+    A token or forbidden answer proposed as empty (or null) is dropped from its list once every
+    dispute is applied, so the indices other disputes name stay put.
+    """
+    key = copy.deepcopy(key)
+    warnings: list[str] = []
+    for d in disputes:
+        try:
+            current = get_field(key, d.field)
+        except UserError:
+            current = _MISSING
+        if current is not _MISSING and current != d.original:
+            warnings.append(f"{d.id}: {d.case_id} {d.field} was {current!r}, not {d.original!r} as the "
+                            "dispute says; applied anyway")
+        try:
+            apply_change(key, d.field, d.proposed)
+        except UserError as exc:
+            warnings.append(f"{d.id}: not applied: {exc}")
+    for name in ("expected_tokens", "forbidden_answers"):
+        key[name] = [v for v in key.get(name) or [] if v not in (None, "")]
+    warnings.extend(f"{d.case_id}: {c}" for c in key_conflicts(key) for d in disputes[-1:])
+    return key, warnings
+
+
 def gold_keys(folder: Path, version: str | int | None = "latest", suite: Any = None) -> GoldKeys:
     """Answer keys (`Case.answer_key()` shape) of every case at `version`."""
     from workbench.core.disputes import load_disputes
@@ -209,26 +268,20 @@ def gold_keys(folder: Path, version: str | int | None = "latest", suite: Any = N
     folder = Path(folder)
     suite = suite or load_suite(folder)
     ver = resolve_version(folder, version)
-    keys = {c.id: copy.deepcopy(c.answer_key()) for c in suite.cases}
+    keys = {c.id: c.answer_key() for c in suite.cases}
     warnings: list[str] = []
     disputes = {d.id: d for d in load_disputes(folder)}
+    per_case: dict[str, list[Any]] = {}
     for did in ver.applied:
         d = disputes[did]
         if d.case_id not in keys:
             warnings.append(f"{did}: case {d.case_id!r} is no longer in the suite; not applied")
             continue
-        try:
-            current = get_field(keys[d.case_id], d.field)
-        except UserError:
-            current = _MISSING
-        if current is not _MISSING and current != d.original:
-            warnings.append(f"{did}: {d.case_id} {d.field} was {current!r}, not {d.original!r} as the "
-                            "dispute says; applied anyway")
-        try:
-            set_field(keys[d.case_id], d.field, d.proposed)
-        except UserError as exc:
-            warnings.append(f"{did}: not applied: {exc}")
-    return GoldKeys(ver, keys, warnings)
+        per_case.setdefault(d.case_id, []).append(d)
+    for case_id, ds in per_case.items():
+        keys[case_id], notes = apply_disputes(keys[case_id], ds)
+        warnings.extend(notes)
+    return GoldKeys(ver, {k: copy.deepcopy(v) for k, v in keys.items()}, list(dict.fromkeys(warnings)))
 
 
 _MISSING = object()

@@ -169,33 +169,17 @@ def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> d
 
 
 def _apply(key: dict[str, Any], dispute: Any) -> dict[str, Any] | None:
-    import copy
+    from workbench.core.gold import apply_disputes
 
-    from workbench.core.gold import apply_change
-
-    out = copy.deepcopy(key)
-    try:
-        apply_change(out, dispute.field, dispute.proposed)
-    except UserError:
-        return None
-    return out
+    out, warnings = apply_disputes(key, [dispute])
+    return None if any(w.startswith(f"{dispute.id}: not applied") for w in warnings) else out
 
 
 def _key_without(folder: Path, suite: Any, applied: list[str], dispute_id: str, case_id: str) -> dict[str, Any] | None:
     """Latest gold's key for `case_id` with every accepted dispute but `dispute_id` applied."""
-    import copy
-
     from workbench.core.disputes import load_disputes
-    from workbench.core.gold import apply_change
+    from workbench.core.gold import apply_disputes
 
-    key = copy.deepcopy(suite.case(case_id).answer_key())
     disputes = {d.id: d for d in load_disputes(folder)}
-    for did in applied:
-        d = disputes[did]
-        if did == dispute_id or d.case_id != case_id:
-            continue
-        try:
-            apply_change(key, d.field, d.proposed)
-        except UserError:
-            continue
-    return key
+    keep = [disputes[did] for did in applied if did != dispute_id and disputes[did].case_id == case_id]
+    return apply_disputes(suite.case(case_id).answer_key(), keep)[0]
