@@ -1,25 +1,70 @@
-"""The Textual application."""
+"""The Textual application: screens, themes, settings, key map and the command palette."""
 
 from __future__ import annotations
 
-from textual.app import App
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
 
 from themes import DEFAULT_THEME, STYLESHEET, THEMES
+from workbench.core.config import Settings, load_settings, save_settings
 from workbench.core.source import Source
 
 
 class WorkbenchApp(App):
     CSS_PATH = str(STYLESHEET)
     TITLE = "pdfworkbench"
+    BINDINGS = [
+        Binding("f1", "toggle_help", "Help", id="help", tooltip="Show help for the focused pane"),
+        Binding("ctrl+q", "quit", "Quit", id="quit", show=False),
+    ]
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, settings: Settings | None = None) -> None:
         super().__init__()
         self.source = source
+        self.settings = settings or load_settings()
         for theme in THEMES.values():
             self.register_theme(theme)
-        self.theme = DEFAULT_THEME
+        self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
 
     def on_mount(self) -> None:
-        from workbench.tui.screens.inspect import InspectScreen
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+        if self.settings.problem:
+            self.notify(self.settings.problem, severity="warning", timeout=10)
+        if self.source.kind == "run":
+            from workbench.tui.screens.inspect import InspectScreen
+            from workbench.tui.screens.runs import RunsScreen
 
-        self.push_screen(InspectScreen(self.source))
+            self.push_screen(InspectScreen(self.source))
+            self.push_screen(RunsScreen(self.source, self.source.run_paths[0]))
+        else:
+            from workbench.tui.screens.inspect import InspectScreen
+
+            self.push_screen(InspectScreen(self.source))
+
+    def watch_theme(self, theme: str) -> None:
+        if theme and theme != self.settings.theme:
+            self.settings.theme = theme
+            self.remember()
+
+    def remember(self) -> None:
+        """Save the settings; a failure to save is a warning, never a crash."""
+        try:
+            save_settings(self.settings)
+        except OSError as exc:
+            self.notify(f"could not save settings: {exc}", severity="warning")
+
+    def action_toggle_help(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands = getattr(screen, "palette_commands", None)
+        if commands is not None:
+            yield from commands()

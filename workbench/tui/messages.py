@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 
@@ -11,15 +12,30 @@ from workbench.core.case import Case
 
 @dataclass
 class CaseLoaded(Message):
-    """A case's PDF was read and its text layers extracted (in a worker)."""
+    """Everything about one case is ready (read, extracted, analysed and linted in a worker)."""
 
-    case: Case
-    pdf: bytes
-    page_count: int
-    layers: dict[str, list[str]]
+    data: Any  # workbench.tui.case_data.CaseData
 
 
 @dataclass
 class LoadFailed(Message):
     case: Case
     error: str
+
+
+@dataclass
+class LintMarks(Message):
+    """Lint status of some cases: case id -> ok | warning | error."""
+
+    marks: dict[str, str]
+
+
+@dataclass
+class RunsIndexed(Message):
+    index: Any  # workbench.core.runindex.RunIndex
+
+
+@dataclass
+class AnswerArrived(Message):
+    case: Case
+    saved: Any  # workbench.core.runindex.SavedAnswer

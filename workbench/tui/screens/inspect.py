@@ -1,51 +1,67 @@
-"""Inspect: the cases on the left, the page in the middle, text layers and the key on the right."""
+"""Inspect: the cases on the left, the page in the middle, layers, key, lint and answers on the right."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+
 from textual import on, work
-from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.runindex import ASK_RUN, RUNS_DIR, RunIndex, SavedAnswer, suite_run_paths
 from workbench.core.source import Source
-from workbench.tui.messages import CaseLoaded, LoadFailed
+from workbench.tui.case_data import EXTRACTORS, CaseData, load_case_data
+from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFailed, RunsIndexed
+from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen
+from workbench.tui.widgets.answers import AnswersView, answer_detail, grade_saved, outcome_of
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.page_view import PageView
-from workbench.tui.widgets.text_layers import AnswerKeyView, TextLayerView
+from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
-EXTRACTORS = ("pypdf", "pymupdf")
-
-
-def load_case_data(case: Case) -> tuple[bytes, int, dict[str, list[str]]]:
-    """Read a case's PDF and extract each text layer (runs in a worker thread)."""
-    from workbench.pdf.document import read_pdf_bytes
-    from workbench.pdf.textlayer import extract
-
-    pdf = read_pdf_bytes(case.pdf_file)
-    layers = {name: extract(pdf, name, case.pdf_file.name) for name in EXTRACTORS}
-    return pdf, len(layers["pymupdf"]), layers
+TABS = ("tab-pypdf", "tab-pymupdf", "tab-key", "tab-lint", "tab-answers")
 
 
 class InspectScreen(Screen):
     BINDINGS = [
-        ("q", "app.quit", "Quit"),
-        ("1", "show_tab('tab-pypdf')", "pypdf"),
-        ("2", "show_tab('tab-pymupdf')", "pymupdf"),
-        ("3", "show_tab('tab-key')", "Key"),
+        Binding("q", "app.quit", "Quit", id="quit_inspect", tooltip="Quit the workbench"),
+        Binding("a", "ask", "Ask", id="ask", tooltip="Ask a reader about this case"),
+        Binding("escape", "cancel_ask", "Cancel", id="cancel_ask", show=False, tooltip="Cancel the call in flight"),
+        Binding("e", "toggle_evidence", "Evidence", id="toggle_evidence", tooltip="Show or hide evidence boxes"),
+        Binding("h", "toggle_hidden", "Hidden", id="toggle_hidden", tooltip="Shade hidden text on the page"),
+        Binding("slash", "filter", "Filter", id="filter", tooltip="Filter cases by text"),
+        Binding("f", "failures_only", "Failures", id="failures_only", tooltip="Show only failing cases"),
+        Binding("r", "runs", "Runs", id="runs", tooltip="Open a run's report"),
+        Binding("1", "show_tab(0)", show=False, id="tab_pypdf"),
+        Binding("2", "show_tab(1)", show=False, id="tab_pymupdf"),
+        Binding("3", "show_tab(2)", show=False, id="tab_key"),
+        Binding("4", "show_tab(3)", show=False, id="tab_lint"),
+        Binding("5", "show_tab(4)", show=False, id="tab_answers"),
     ]
 
     def __init__(self, source: Source) -> None:
         super().__init__()
         self.source = source
         self.current: Case | None = None
+        self.data: CaseData | None = None
+        self.index = RunIndex()
+        self.asking = False
+        self._pending_answer: tuple[str, Path, int] | None = None
+
+    # ---- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="body"):
-            yield CaseList(self.source.cases, id="cases")
+            with Vertical(id="left"):
+                yield Input(placeholder="filter: text in id, family or question", id="filter")
+                yield CaseList(self.source.cases, id="cases")
             yield PageView(id="page")
             with TabbedContent(id="side", initial="tab-pymupdf"):
                 for name in EXTRACTORS:
@@ -53,42 +69,71 @@ class InspectScreen(Screen):
                         yield TextLayerView(name, id=f"text-{name}")
                 with TabPane("Key", id="tab-key"):
                     yield AnswerKeyView(id="key")
+                with TabPane("Lint", id="tab-lint"):
+                    yield LintView(id="lint")
+                with TabPane("Answers", id="tab-answers"):
+                    yield AnswersView(id="answers")
         yield Footer()
+
+    @property
+    def settings(self):
+        return self.app.settings
+
+    @property
+    def reader(self) -> str:
+        return self.settings.reader
 
     def on_mount(self) -> None:
         self.title = "pdfworkbench"
-        self.sub_title = f"{self.source.kind}: {self.source.title}"
+        self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self.query_one(PageView).dpi = self.settings.dpi
+        self.query_one("#filter", Input).display = False
         for problem in self.source.problems:
             self.notify(problem, severity="warning", timeout=8)
         self.query_one(CaseList).focus()
+        self._index_runs(self._run_paths())
+        if any(c.question for c in self.source.cases):
+            self._lint_all(list(self.source.cases))
 
-    def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+    def _run_paths(self) -> list[Path]:
+        paths = list(self.source.run_paths)
+        if self.source.suite is not None:
+            paths += [p for p in suite_run_paths(self.source.suite.folder) if p not in paths]
+        return paths
+
+    # ---- selecting and loading a case ---------------------------------------------------
 
     @on(CaseList.Selected)
     def case_selected(self, event: CaseList.Selected) -> None:
+        if self.current is event.case and self.data is not None:
+            return
         self.current = event.case
+        self.data = None
         self.query_one(AnswerKeyView).show(event.case)
         self.query_one(PageView).border_title = event.case.id
-        self._load(event.case)
+        self._show_answers()
+        self._load(event.case, self.settings.dpi)
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
-    def _load(self, case: Case) -> None:
-        from workbench.core.errors import UserError
-
+    def _load(self, case: Case, dpi: int) -> None:
         try:
-            pdf, pages, layers = load_case_data(case)
+            data = load_case_data(case, dpi)
         except UserError as exc:
             self.post_message(LoadFailed(case, str(exc)))
             return
-        self.post_message(CaseLoaded(case, pdf, pages, layers))
+        self.post_message(CaseLoaded(data))
 
     def on_case_loaded(self, message: CaseLoaded) -> None:
-        if message.case is not self.current:
+        data: CaseData = message.data
+        if data.case is not self.current:
             return  # a newer selection won
+        self.data = data
         for name in EXTRACTORS:
-            self.query_one(f"#text-{name}", TextLayerView).show(message.layers[name])
-        self.query_one(PageView).show_pdf(message.pdf, message.page_count)
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
+        self.query_one(LintView).show(data.findings, data.problems)
+        if data.case.question:
+            self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
+        self.query_one(PageView).show_pdf(data.pdf, data.page_count, data.boxes)
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.case is not self.current:
@@ -96,7 +141,256 @@ class InspectScreen(Screen):
         self.query_one(PageView).clear(message.error)
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show_message("(no text: the PDF could not be read)")
+        self.query_one(LintView).show_message(message.error)
         self.notify(message.error, severity="error", timeout=8)
+
+    # ---- lint marks for every case, in the background -----------------------------------
+
+    @work(thread=True, exclusive=True, group="lint-all", exit_on_error=False)
+    def _lint_all(self, cases: list[Case]) -> None:
+        from textual.worker import get_current_worker
+
+        from workbench.pdf.document import read_pdf_bytes
+        from workbench.pdf.lint import lint_case
+
+        worker = get_current_worker()
+        marks: dict[str, str] = {}
+        for case in cases:
+            if worker.is_cancelled:
+                return
+            if not case.question:
+                continue
+            try:
+                marks[case.id] = lint_status(lint_case(case, read_pdf_bytes(case.pdf_file)))
+            except UserError:
+                marks[case.id] = "error"
+            if len(marks) >= 8:
+                self.post_message(LintMarks(marks))
+                marks = {}
+        if marks:
+            self.post_message(LintMarks(marks))
+
+    def on_lint_marks(self, message: LintMarks) -> None:
+        self.query_one(CaseList).set_marks(lint=message.marks)
+
+    # ---- saved answers and verdict marks ------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="runs-index", exit_on_error=False)
+    def _index_runs(self, paths: list[Path]) -> None:
+        self.post_message(RunsIndexed(RunIndex.load(paths)))
+
+    def on_runs_indexed(self, message: RunsIndexed) -> None:
+        self.index = message.index
+        for problem in self.index.problems:
+            self.notify(problem, severity="warning", timeout=8)
+        readers = self.index.readers()
+        if readers and self.reader not in readers:
+            self.settings.reader = readers[0]
+            self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self._refresh_verdict_marks()
+        self._show_answers()
+
+    def _refresh_verdict_marks(self) -> None:
+        verdicts: dict[str, str | None] = {}
+        for case in self.source.cases:
+            saved = self.index.latest(case.id, self.reader)
+            if saved is None:
+                continue
+            verdict = grade_saved(case, saved)
+            verdicts[case.id] = outcome_of(verdict) if verdict is not None else "error"
+        self.query_one(CaseList).set_marks(verdicts=verdicts)
+
+    def _show_answers(self, select: int | None = None) -> None:
+        if self.current is None:
+            return
+        answers = [(s, grade_saved(self.current, s)) for s in self.index.for_case(self.current.id)]
+        if self._pending_answer and self._pending_answer[0] == self.current.id:
+            _, run, line = self._pending_answer
+            for i, (s, _) in enumerate(answers):
+                if s.run == run and s.line == line:
+                    select = i
+            self._pending_answer = None
+        self.query_one(AnswersView).show(self.current, answers, select)
+
+    def select_answer(self, case_id: str, run: Path, line: int) -> None:
+        """Show a case with one saved answer selected (the Runs screen jumps here)."""
+        self._pending_answer = (case_id, Path(run), line)
+        self.query_one(TabbedContent).active = "tab-answers"
+        if self.current is not None and self.current.id == case_id:
+            self._show_answers()
+        elif not self.query_one(CaseList).select_case(case_id):
+            self.notify(f"case {case_id} is not in this suite", severity="warning")
+
+    @on(AnswersView.CompareRequested)
+    def compare(self, event: AnswersView.CompareRequested) -> None:
+        assert self.current is not None
+        sides = [answer_detail(self.current, s, v) for s, v in (event.left, event.right)]
+        self.app.push_screen(CompareScreen(*sides))
+
+    # ---- asking a reader ------------------------------------------------------------------
+
+    def action_ask(self) -> None:
+        if self.current is None or not self.current.question:
+            self.notify("this PDF has no question to ask", severity="warning")
+            return
+        if self.asking:
+            self.notify("a call is already in flight; press escape to cancel it", severity="warning")
+            return
+        from workbench.providers.base import known_readers
+
+        choice = AskChoice(self.reader, self.settings.modality, self.settings.dpi)
+        case = self.current
+
+        def chosen(result: AskChoice | None) -> None:
+            if result is None:
+                return
+            self.settings.reader, self.settings.modality, self.settings.dpi = result.reader, result.modality, result.dpi
+            self.app.remember()
+            self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+            self._ask(case, result)
+
+        self.app.push_screen(AskScreen(known_readers(), choice, case.id), chosen)
+
+    def _ask_run_path(self) -> Path:
+        if self.source.suite is not None:
+            return self.source.suite.folder / RUNS_DIR / ASK_RUN
+        assert self.current is not None
+        return self.current.pdf_file.parent / RUNS_DIR / ASK_RUN
+
+    @work(exclusive=True, group="ask", exit_on_error=False)
+    async def _ask(self, case: Case, choice: AskChoice) -> None:
+        import asyncio
+
+        from workbench.core.runs import RunWriter
+        from workbench.providers import read
+
+        self.asking = True
+        self.query_one(TabbedContent).active = "tab-answers"
+        self.notify(f"asking {choice.reader} ({choice.modality}) about {case.id}...", timeout=4)
+        try:
+            record = await read(case, None, choice.reader, choice.modality, choice.dpi)
+        except UserError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        except asyncio.CancelledError:
+            self.notify("call cancelled; nothing was recorded", severity="warning")
+            raise
+        finally:
+            self.asking = False
+        if self.source.suite is not None:
+            record.suite = self.source.suite.name
+        path = self._ask_run_path()
+
+        def append() -> None:
+            with RunWriter(path) as writer:
+                writer.append(record)
+
+        await asyncio.to_thread(append)
+        saved = self.index.add(record, path)
+        self.post_message(AnswerArrived(case, saved))
+
+    def on_answer_arrived(self, message: AnswerArrived) -> None:
+        saved: SavedAnswer = message.saved
+        verdict = grade_saved(message.case, saved)
+        self.notify(f"{saved.record.reader}: {verdict.reason if verdict else saved.record.status}", timeout=6)
+        self._refresh_verdict_marks()
+        if self.current is message.case:
+            self._show_answers()
+
+    def action_cancel_ask(self) -> None:
+        if self.asking:
+            self.workers.cancel_group(self, "ask")
+        elif self.query_one("#filter", Input).display:
+            self._close_filter(clear=True)
+
+    # ---- page overlays, filters, tabs -----------------------------------------------------
+
+    def action_toggle_evidence(self) -> None:
+        page = self.query_one(PageView)
+        page.show_evidence = not page.show_evidence
+
+    def action_toggle_hidden(self) -> None:
+        page = self.query_one(PageView)
+        page.show_hidden = not page.show_hidden
+
+    def action_show_tab(self, index: int) -> None:
+        self.query_one(TabbedContent).active = TABS[index]
+
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def filter_changed(self, event: Input.Changed) -> None:
+        cases = self.query_one(CaseList)
+        cases.filter_text = event.value
+        cases.rebuild()
+
+    @on(Input.Submitted, "#filter")
+    def filter_done(self) -> None:
+        self._close_filter(clear=False)
+
+    def _close_filter(self, clear: bool) -> None:
+        box = self.query_one("#filter", Input)
+        if clear:
+            box.value = ""
+        box.display = bool(box.value)
+        self.query_one(CaseList).focus()
+
+    def action_failures_only(self) -> None:
+        cases = self.query_one(CaseList)
+        cases.failures_only = not cases.failures_only
+        cases.rebuild()
+        self.notify("showing failures only" if cases.failures_only else "showing every case", timeout=2)
+
+    def jump_to_family(self, family: str | None) -> None:
+        cases = self.query_one(CaseList)
+        cases.family = family
+        cases.rebuild()
+
+    def set_reader(self, reader: str) -> None:
+        self.settings.reader = reader
+        self.app.remember()
+        self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self._refresh_verdict_marks()
+
+    def action_runs(self) -> None:
+        paths = self._run_paths()
+        if not paths:
+            self.notify("no run files yet: ask a reader (a) or run `pdfworkbench run`", severity="warning")
+            return
+        from workbench.tui.screens.runs import RunsScreen
+
+        self.app.push_screen(RunsScreen(self.source, paths[-1], paths))
+
+    def action_relint(self) -> None:
+        self._lint_all(list(self.source.cases))
+        if self.current is not None:
+            self.data = None
+            self._load(self.current, self.settings.dpi)
+
+    # ---- command palette ------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand("Ask a reader", "Send this case to a reader (a)", self.action_ask)
+        yield SystemCommand("Open run report", "The report of a run file (r)", self.action_runs)
+        yield SystemCommand("Run lint", "Lint every case of the suite again", self.action_relint)
+        yield SystemCommand("Toggle evidence boxes", "Expected and forbidden answers on the page (e)",
+                            self.action_toggle_evidence)
+        yield SystemCommand("Toggle hidden text", "Shade text that is in the layer but not visible (h)",
+                            self.action_toggle_hidden)
+        yield SystemCommand("Failures only", "Show only cases the reader got wrong (f)", self.action_failures_only)
+        families = sorted({c.trap_family for c in self.source.cases})
+        yield SystemCommand("Family: all", "Show every family", lambda: self.jump_to_family(None), discover=False)
+        for family in families:
+            yield SystemCommand(f"Family: {family}", f"Show only {family}",
+                                lambda f=family: self.jump_to_family(f), discover=False)
+        from workbench.providers.base import known_readers
+
+        for reader in dict.fromkeys([*self.index.readers(), *known_readers()]):
+            yield SystemCommand(f"Reader: {reader}", "Show this reader's verdicts in the case list",
+                                lambda r=reader: self.set_reader(r), discover=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Failures a user did not cause still must not take the app down: report them.

@@ -1,22 +1,40 @@
-"""The suite's cases, grouped by family."""
+"""The suite's cases grouped by family, with a lint mark and the latest verdict of one reader."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from workbench.core.case import Case
 
+LINT_MARKS = {"ok": ("✔", "green"), "warning": ("▲", "yellow"), "error": ("✘", "bold red"), None: ("·", "dim")}
+VERDICT_MARKS = {"pass": ("●", "green"), "fail": ("●", "red"), "trap": ("◆", "bold red"),
+                 "refused": ("⊘", "yellow"), "error": ("!", "magenta"), None: (" ", "")}
+FAILING = {"fail", "trap", "refused", "error"}
+
 
 class CaseList(Tree[Case]):
     """A tree of families and their cases; highlighting a case selects it."""
 
+    HELP = """
+## Cases
+
+The suite's cases, grouped by family. The first mark is the lint status (✔ armed, ▲ warning,
+✘ broken); the second the latest verdict of the current reader (● green pass, ● red wrong,
+◆ fell for the trap, ⊘ refused, ! the call failed).
+
+- **↑ ↓ / j k**: move through cases (the page and panes follow)
+- **/**: filter by text; **f**: failures only; **escape** clears the filter
+"""
+
     BINDINGS = [
-        ("j", "cursor_down", "Down"),
-        ("k", "cursor_up", "Up"),
+        Binding("j", "cursor_down", "Down", show=False, id="case_down"),
+        Binding("k", "cursor_up", "Up", show=False, id="case_up"),
     ]
 
     @dataclass
@@ -34,27 +52,72 @@ class CaseList(Tree[Case]):
         self.guide_depth = 2
         self._cases = cases
         self._case_nodes: dict[str, TreeNode[Case]] = {}
+        self.lint: dict[str, str] = {}
+        self.verdicts: dict[str, str | None] = {}
+        self.filter_text = ""
+        self.failures_only = False
+        self.family: str | None = None
 
     def on_mount(self) -> None:
-        self.border_title = f"Cases ({len(self._cases)})"
-        families: dict[str, list[Case]] = {}
+        self.rebuild(select=self._cases[0].id if self._cases else None)
+
+    def visible_cases(self) -> list[Case]:
+        text = self.filter_text.lower()
+        out = []
         for case in self._cases:
+            if self.family and case.trap_family != self.family:
+                continue
+            if self.failures_only and self.verdicts.get(case.id) not in FAILING:
+                continue
+            if text and text not in f"{case.id} {case.trap_family} {case.question}".lower():
+                continue
+            out.append(case)
+        return out
+
+    def _label(self, case: Case) -> Text:
+        lint = LINT_MARKS[self.lint.get(case.id)]
+        verdict = VERDICT_MARKS[self.verdicts.get(case.id)]
+        return Text.assemble((lint[0], lint[1]), (verdict[0], verdict[1]), " ", case.id)
+
+    def rebuild(self, select: str | None = None) -> None:
+        current = select or (self.cursor_node.data.id if self.cursor_node and self.cursor_node.data else None)
+        self.clear()
+        self._case_nodes = {}
+        cases = self.visible_cases()
+        families: dict[str, list[Case]] = {}
+        for case in cases:
             families.setdefault(case.trap_family, []).append(case)
-        for family, cases in sorted(families.items()):
-            branch = self.root.add(f"{family} [dim]({len(cases)})[/]", expand=True)
-            for case in cases:
-                self._case_nodes[case.id] = branch.add_leaf(case.id, data=case)
-        self.move_to_first_case()
+        for family, members in sorted(families.items()):
+            branch = self.root.add(Text.assemble(family, (f" ({len(members)})", "dim")), expand=True)
+            for case in members:
+                self._case_nodes[case.id] = branch.add_leaf(self._label(case), data=case)
+        shown = len(cases)
+        total = len(self._cases)
+        self.border_title = f"Cases ({shown}/{total})" if shown != total else f"Cases ({total})"
+        if not self._case_nodes:
+            return
+        target = self._case_nodes.get(current or "") or next(iter(self._case_nodes.values()))
+        self.call_after_refresh(self.move_cursor, target)
 
-    def move_to_first_case(self) -> None:
-        if self._cases:
-            first = next(iter(self._case_nodes.values()))
-            self.call_after_refresh(self.move_cursor, first)
-
-    def select_case(self, case_id: str) -> None:
+    def select_case(self, case_id: str) -> bool:
         node = self._case_nodes.get(case_id)
+        if node is None and (self.filter_text or self.failures_only or self.family):
+            self.filter_text, self.failures_only, self.family = "", False, None
+            self.rebuild(select=case_id)
+            return case_id in self._case_nodes
         if node is not None:
             self.move_cursor(node)
+        return node is not None
+
+    def set_marks(self, lint: dict[str, str] | None = None, verdicts: dict[str, str | None] | None = None) -> None:
+        if lint is not None:
+            self.lint.update(lint)
+        if verdicts is not None:
+            self.verdicts = dict(verdicts)
+        for node in self._case_nodes.values():
+            node.set_label(self._label(node.data))
+        if verdicts is not None and self.failures_only:
+            self.rebuild()
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Case]) -> None:
         event.stop()

@@ -1,58 +1,138 @@
-"""The rendered page, drawn with half-block characters (rich-pixels), fitted to the pane."""
+"""The rendered page, drawn with half-block characters (rich-pixels), fitted to the pane.
+
+The page is rendered at the DPI a vision reader would get, then scaled to the pane, so what you
+see is what the reader saw (zoom in to see its detail). Evidence boxes and hidden spans are drawn
+over it, each layer toggled by a key.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+# Overlay colours (RGBA): expected evidence, forbidden evidence, hidden text.
+OVERLAY_COLOURS = {
+    "expected": (46, 160, 67, 255),
+    "forbidden": (248, 81, 73, 255),
+    "hidden": (210, 153, 34, 110),
+}
 
-def fit_pixels(page_w_pt: float, page_h_pt: float, cols: int, rows: int) -> tuple[int, int]:
-    """Pixel size that fits a page into cols x rows cells; a half-block cell is 1 x 2 pixels."""
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle on a page, in PDF points from the top-left (pymupdf's coordinates)."""
+
+    page: int  # 0-based
+    rect: tuple[float, float, float, float]
+    kind: str  # expected | forbidden | hidden
+    label: str = ""
+
+
+@dataclass
+class PageRequest:
+    pdf: bytes
+    page: int
+    dpi: int
+    cols: int
+    rows: int
+    zoom: float
+    center: tuple[float, float]  # fractions of the page, the middle of the view when zoomed
+    boxes: list[Box] = field(default_factory=list)
+
+
+def fit_pixels(page_w: float, page_h: float, cols: int, rows: int) -> tuple[int, int]:
+    """Pixel size that fits a w x h area into cols x rows cells; a half-block cell is 1 x 2 pixels."""
     max_w, max_h = max(cols, 1), max(rows * 2, 2)
-    scale = min(max_w / page_w_pt, max_h / page_h_pt)
-    return max(1, int(page_w_pt * scale)), max(2, int(page_h_pt * scale))
+    scale = min(max_w / page_w, max_h / page_h)
+    return max(1, int(page_w * scale)), max(2, int(page_h * scale))
 
 
-def page_pixels(pdf: bytes, page: int, cols: int, rows: int):
-    """Render `page` to a rich-pixels renderable that fits cols x rows cells."""
-    from PIL import Image
-    from rich_pixels import Pixels
+def render_view(req: PageRequest):
+    """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane."""
+    import pymupdf
+    from PIL import Image, ImageDraw
 
     from workbench.pdf.document import open_fitz
 
-    doc = open_fitz(pdf)
+    doc = open_fitz(req.pdf)
     try:
-        p = doc[page]
-        w, h = fit_pixels(p.rect.width, p.rect.height, cols, rows)
-        # Render at twice the target size, then downsample: crisper than rendering small.
-        zoom = 2 * w / p.rect.width
-        import pymupdf
-
-        pix = p.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+        page = doc[req.page]
+        pix = page.get_pixmap(dpi=req.dpi, alpha=False)
         img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+        scale = pix.width / page.rect.width
     finally:
         doc.close()
+    del pymupdf
+    boxes = [b for b in req.boxes if b.page == req.page]
+    if boxes:
+        img = img.convert("RGBA")
+        layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        line = max(2, round(img.width / 160))
+        for b in boxes:
+            x0, y0, x1, y1 = (v * scale for v in b.rect)
+            pad = line
+            rect = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+            colour = OVERLAY_COLOURS.get(b.kind, (88, 166, 255, 255))
+            if b.kind == "hidden":
+                draw.rectangle(rect, fill=colour)
+            else:
+                draw.rectangle(rect, outline=colour, width=line)
+        img = Image.alpha_composite(img, layer).convert("RGB")
+    if req.zoom > 1:
+        w, h = img.size
+        cw, ch = w / req.zoom, h / req.zoom
+        cx = min(max(req.center[0] * w, cw / 2), w - cw / 2)
+        cy = min(max(req.center[1] * h, ch / 2), h - ch / 2)
+        img = img.crop((int(cx - cw / 2), int(cy - ch / 2), int(cx + cw / 2), int(cy + ch / 2)))
+    w, h = fit_pixels(img.width, img.height, req.cols, req.rows)
     img = img.resize((w, h), Image.Resampling.LANCZOS).convert("RGBA")
+    from rich_pixels import Pixels
+
     return Pixels.from_image(img)
 
 
 class PageView(Widget, can_focus=True):
-    """Shows one page of the current PDF; page up/down moves through pages."""
+    """One page of the current PDF; keys move through pages, zoom, pan and toggle overlays."""
+
+    HELP = """
+## Page
+
+The page as a vision reader gets it: rendered at the reader's DPI, then fitted to this pane.
+
+- **PgDn / PgUp** (or **n / p**): next / previous page
+- **+ / -**: zoom in / out; **arrow keys** pan while zoomed; **0** fits the page again
+- **e**: evidence boxes (expected answer in green, forbidden answers in red)
+- **h**: hidden text (text that is in the text layer but not visible) shaded in amber
+"""
 
     BINDINGS = [
-        ("pagedown,n", "next_page", "Next page"),
-        ("pageup,p", "previous_page", "Prev page"),
+        Binding("pagedown,n", "next_page", "Next page", id="next_page", tooltip="Next page"),
+        Binding("pageup,p", "previous_page", "Prev page", id="previous_page", tooltip="Previous page"),
+        Binding("plus,equals_sign", "zoom(1)", "Zoom in", id="zoom_in", tooltip="Zoom in"),
+        Binding("minus", "zoom(-1)", "Zoom out", id="zoom_out", tooltip="Zoom out"),
+        Binding("0", "fit", "Fit", id="fit", show=False, tooltip="Fit the page to the pane"),
+        Binding("left", "pan(-1, 0)", show=False, id="pan_left"),
+        Binding("right", "pan(1, 0)", show=False, id="pan_right"),
+        Binding("up", "pan(0, -1)", show=False, id="pan_up"),
+        Binding("down", "pan(0, 1)", show=False, id="pan_down"),
     ]
 
     page: reactive[int] = reactive(0, init=False)
+    zoom_level: reactive[int] = reactive(0, init=False)
+    dpi: reactive[int] = reactive(150, init=False)
+    show_evidence: reactive[bool] = reactive(True, init=False)
+    show_hidden: reactive[bool] = reactive(True, init=False)
 
     @dataclass
     class Rendered(Message):
@@ -63,50 +143,111 @@ class PageView(Widget, can_focus=True):
         super().__init__(**kwargs)
         self.pdf: bytes | None = None
         self.page_count = 0
+        self.boxes: list[Box] = []
+        self.center = (0.5, 0.5)
         self.border_title = "Page"
+        self.rendered_page: int | None = None  # the page on screen now (for tests and status)
 
     def compose(self) -> ComposeResult:
         yield Static(Text("loading...", style="dim"), id="page-image")
 
-    def show_pdf(self, pdf: bytes, page_count: int) -> None:
+    def show_pdf(self, pdf: bytes, page_count: int, boxes: list[Box] | None = None) -> None:
         self.pdf = pdf
         self.page_count = page_count
+        self.boxes = boxes or []
+        self.center = (0.5, 0.5)
         self.set_reactive(PageView.page, 0)
         self.refresh_page()
+
+    def set_boxes(self, boxes: list[Box]) -> None:
+        self.boxes = boxes
+        self.refresh_page()
+
+    def go_to(self, page: int) -> None:
+        if 0 <= page < self.page_count:
+            self.page = page
 
     def clear(self, message: str) -> None:
         self.pdf = None
         self.page_count = 0
+        self.rendered_page = None
         self.query_one("#page-image", Static).update(Text(message, style="dim"))
         self.border_subtitle = ""
 
     def watch_page(self) -> None:
         self.refresh_page()
 
+    def watch_zoom_level(self) -> None:
+        self.refresh_page()
+
+    def watch_dpi(self) -> None:
+        self.refresh_page()
+
+    def watch_show_evidence(self) -> None:
+        self.refresh_page()
+
+    def watch_show_hidden(self) -> None:
+        self.refresh_page()
+
     def on_resize(self) -> None:
         self.refresh_page()
 
     def action_next_page(self) -> None:
-        if self.page + 1 < self.page_count:
-            self.page += 1
+        self.go_to(self.page + 1)
 
     def action_previous_page(self) -> None:
-        if self.page > 0:
-            self.page -= 1
+        self.go_to(self.page - 1)
+
+    def action_zoom(self, step: int) -> None:
+        self.zoom_level = min(max(self.zoom_level + step, 0), len(ZOOMS) - 1)
+
+    def action_fit(self) -> None:
+        self.center = (0.5, 0.5)
+        self.zoom_level = 0
+
+    def action_pan(self, dx: int, dy: int) -> None:
+        if self.zoom_level == 0:
+            return
+        step = 0.25 / ZOOMS[self.zoom_level]
+        self.center = (min(max(self.center[0] + dx * step, 0.0), 1.0),
+                       min(max(self.center[1] + dy * step, 0.0), 1.0))
+        self.refresh_page()
+
+    def visible_boxes(self) -> list[Box]:
+        kinds = set()
+        if self.show_evidence:
+            kinds |= {"expected", "forbidden"}
+        if self.show_hidden:
+            kinds.add("hidden")
+        return [b for b in self.boxes if b.kind in kinds]
+
+    def status(self) -> str:
+        zoom = ZOOMS[self.zoom_level]
+        marks = []
+        if self.show_evidence:
+            marks.append("ev")
+        if self.show_hidden:
+            marks.append("hid")
+        extra = f" · {zoom:g}x" if zoom > 1 else ""
+        return f"page {self.page + 1}/{self.page_count} · {self.dpi} dpi{extra}" + (
+            f" · {'+'.join(marks)}" if marks else "")
 
     def refresh_page(self) -> None:
         if self.pdf is None or self.size.width <= 0:
             return
-        self.border_subtitle = f"page {self.page + 1}/{self.page_count}"
-        self._render_page(self.pdf, self.page, self.size.width, self.size.height)
+        self.border_subtitle = self.status()
+        req = PageRequest(self.pdf, self.page, self.dpi, self.size.width, self.size.height,
+                          ZOOMS[self.zoom_level], self.center, self.visible_boxes())
+        self._render_page(req)
 
     @work(thread=True, exclusive=True, group="page-render", exit_on_error=False)
-    def _render_page(self, pdf: bytes, page: int, cols: int, rows: int) -> None:
-        renderable = page_pixels(pdf, page, cols, rows)
+    def _render_page(self, req: PageRequest) -> None:
+        renderable = render_view(req)
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Rendered(page, renderable))
+            self.post_message(self.Rendered(req.page, renderable))
 
     def on_page_view_rendered(self, message: Rendered) -> None:
         message.stop()
         if message.page == self.page:
+            self.rendered_page = message.page
             self.query_one("#page-image", Static).update(message.renderable)

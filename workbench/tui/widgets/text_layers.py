@@ -1,6 +1,8 @@
-"""Text-layer and answer-key panes."""
+"""Text-layer, answer-key and lint panes."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rich.console import Group
 from rich.text import Text
@@ -9,24 +11,60 @@ from textual.widgets import Static
 
 from workbench.core.case import Case
 
+HIDDEN_STYLE = "bold black on dark_orange"
+SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
+
+
+def mark_hidden(text: str, hidden: list[str]) -> Text:
+    """The page's text with every stretch that is hidden on the page highlighted."""
+    out = Text(text)
+    for needle in hidden:
+        needle = needle.strip()
+        if not needle:
+            continue
+        start = text.find(needle)
+        while start != -1:
+            out.stylize(HIDDEN_STYLE, start, start + len(needle))
+            start = text.find(needle, start + len(needle))
+    return out
+
 
 class TextLayerView(VerticalScroll):
-    """One extractor's text layer, page by page."""
+    """One extractor's text layer, page by page, with hidden text marked."""
+
+    HELP = """
+## Text layer
+
+What a text pipeline reads: the PDF's text layer as this extractor returns it, page by page.
+Text highlighted in **amber** is in the layer but not visible on the page (invisible render mode,
+white on white, covered, off the page, too small): a vision reader never sees it.
+"""
 
     def __init__(self, extractor: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.extractor = extractor
         self.plain = ""  # the text shown, for tests and copying
+        self.hidden_count = 0
 
     def compose(self):
         yield Static(id=f"layer-{self.extractor}")
 
-    def show(self, pages: list[str]) -> None:
+    def show(self, pages: list[str], hidden: list[list[str]] | None = None) -> None:
         self.plain = "\n".join(pages)
-        parts = []
-        for i, text in enumerate(pages, 1):
-            parts.append(Text(f"── page {i} ──", style="bold dim"))
-            parts.append(Text(text.rstrip() or "(no text on this page)", style="" if text.strip() else "dim italic"))
+        hidden = hidden or []
+        parts: list[Text] = []
+        self.hidden_count = 0
+        for i, text in enumerate(pages):
+            marks = hidden[i] if i < len(hidden) else []
+            self.hidden_count += sum(1 for m in marks if m.strip() and m.strip() in text)
+            title = f"── page {i + 1} ──"
+            if marks:
+                title += f"  {len(marks)} hidden span(s)"
+            parts.append(Text(title, style="bold dim"))
+            if text.strip():
+                parts.append(mark_hidden(text.rstrip(), marks))
+            else:
+                parts.append(Text("(no text on this page)", style="dim italic"))
         self.query_one(Static).update(Group(*parts))
         self.scroll_home(animate=False)
 
@@ -55,13 +93,58 @@ def answer_key_text(case: Case) -> Group:
     field("Matcher", ", ".join(f"{k}={v}" for k, v in case.matcher_spec.items()))
     if case.params:
         field("Parameters", "\n".join(f"{k} = {v}" for k, v in case.params.items()))
+    if case.degrade:
+        field("Degradation", ", ".join(f"{k}={v}" for k, v in case.degrade.items()))
     field("Family · seed", f"{case.trap_family} · {case.seed}")
     return Group(*rows)
 
 
 class AnswerKeyView(VerticalScroll):
+    HELP = """
+## Answer key
+
+The question, the right answer, the answers the trap is built to elicit, and how the answer is
+graded.
+"""
+
     def compose(self):
         yield Static(id="answer-key")
 
     def show(self, case: Case) -> None:
         self.query_one(Static).update(answer_key_text(case))
+
+
+def lint_status(findings: list[Any]) -> str:
+    severities = {getattr(f, "severity", "") for f in findings}
+    if "error" in severities:
+        return "error"
+    if "warning" in severities:
+        return "warning"
+    return "ok"
+
+
+class LintView(VerticalScroll):
+    HELP = """
+## Lint
+
+Is the trap armed? Each finding says where an answer was (or was not) found on the page and in
+the text layer, against the family's arming contract. An error means the case is broken: a reader
+that looks at the page cannot answer it, or the trap is not there.
+"""
+
+    def compose(self):
+        yield Static(id="lint")
+
+    def show(self, findings: list[Any], problems: list[str] | None = None) -> None:
+        rows: list[Text] = []
+        for p in problems or []:
+            rows.append(Text(p, style="bold magenta"))
+        if not findings:
+            rows.append(Text("✔ no findings: the trap is armed as its contract says", style="green"))
+        for f in findings:
+            rows.append(Text.assemble((f"{f.severity:<8}", SEVERITY_STYLES.get(f.severity, "")),
+                                      (f"{f.code}", "bold"), "  ", f.message))
+        self.query_one(Static).update(Group(*rows))
+
+    def show_message(self, message: str) -> None:
+        self.query_one(Static).update(Text(message, style="dim"))

@@ -1,0 +1,68 @@
+"""The user's settings: default reader, DPI, theme and key map, in the platform's config folder.
+
+`PDFWORKBENCH_CONFIG_DIR` overrides the folder (tests point it at a temporary one). A broken
+config file never stops the app: its problem is reported and the defaults are used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core import atomic
+
+CONFIG_ENV = "PDFWORKBENCH_CONFIG_DIR"
+
+
+def config_dir() -> Path:
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("pdfworkbench"))
+
+
+@dataclass
+class Settings:
+    theme: str = "workbench-dark"
+    reader: str = "probe:pymupdf"
+    modality: str = "text"
+    dpi: int = 150
+    keymap: dict[str, str] = field(default_factory=dict)   # binding id -> keys, e.g. {"next_page": "ctrl+n"}
+    family_dirs: list[str] = field(default_factory=list)   # extra folders searched for user families
+    problem: str | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("problem")
+        return data
+
+
+def config_path() -> Path:
+    return config_dir() / "config.json"
+
+
+def load_settings() -> Settings:
+    path = config_path()
+    if not path.exists():
+        return Settings()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("not a JSON object")
+        known = {k: v for k, v in raw.items() if k in Settings.__dataclass_fields__ and k != "problem"}
+        settings = Settings(**known)
+        settings.dpi = int(settings.dpi)
+        if not isinstance(settings.keymap, dict) or not isinstance(settings.family_dirs, list):
+            raise ValueError("keymap must be an object and family_dirs a list")
+        return settings
+    except (OSError, ValueError, TypeError) as exc:
+        return Settings(problem=f"{path}: ignored ({exc}); using defaults")
+
+
+def save_settings(settings: Settings) -> None:
+    atomic.write_json(config_path(), settings.to_json())

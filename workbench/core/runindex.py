@@ -1,0 +1,66 @@
+"""Every saved answer for a suite's cases, from its run files, grouped by case."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.core.errors import UserError
+from workbench.core.runs import RunRecord, iter_records
+
+RUNS_DIR = "runs"
+ASK_RUN = "asked.jsonl"  # the run file that single calls from the workbench are appended to
+
+
+def suite_run_paths(folder: Path) -> list[Path]:
+    runs = Path(folder) / RUNS_DIR
+    return sorted(runs.glob("*.jsonl")) if runs.is_dir() else []
+
+
+@dataclass
+class SavedAnswer:
+    record: RunRecord
+    run: Path
+    line: int  # position in its run file, so a run can point at one answer
+
+    @property
+    def label(self) -> str:
+        r = self.record
+        dpi = f" {r.dpi}dpi" if r.dpi else ""
+        return f"{r.reader} · {r.modality}{dpi} · {r.started_at or '?'}"
+
+
+@dataclass
+class RunIndex:
+    by_case: dict[str, list[SavedAnswer]] = field(default_factory=lambda: defaultdict(list))
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, paths: list[Path]) -> RunIndex:
+        index = cls()
+        for path in paths:
+            index.add_file(path)
+        return index
+
+    def add_file(self, path: Path) -> None:
+        try:
+            for n, record in enumerate(iter_records(path)):
+                self.by_case[record.case_id].append(SavedAnswer(record, Path(path), n))
+        except UserError as exc:
+            self.problems.append(str(exc))
+
+    def add(self, record: RunRecord, run: Path) -> SavedAnswer:
+        saved = SavedAnswer(record, Path(run), len(self.by_case[record.case_id]))
+        self.by_case[record.case_id].append(saved)
+        return saved
+
+    def for_case(self, case_id: str) -> list[SavedAnswer]:
+        return list(self.by_case.get(case_id, []))
+
+    def readers(self) -> list[str]:
+        return sorted({s.record.reader for answers in self.by_case.values() for s in answers})
+
+    def latest(self, case_id: str, reader: str) -> SavedAnswer | None:
+        mine = [s for s in self.by_case.get(case_id, []) if s.record.reader == reader]
+        return mine[-1] if mine else None

@@ -1,0 +1,70 @@
+"""Everything the Inspect screen shows for one case, gathered in a worker thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core.case import Case
+from workbench.tui.widgets.page_view import Box
+
+EXTRACTORS = ("pypdf", "pymupdf")
+
+
+@dataclass
+class CaseData:
+    case: Case
+    pdf: bytes
+    page_count: int
+    layers: dict[str, list[str]]
+    hidden_texts: list[list[str]] = field(default_factory=list)   # per page: hidden span texts
+    boxes: list[Box] = field(default_factory=list)
+    findings: list[Any] = field(default_factory=list)             # lint findings
+    problems: list[str] = field(default_factory=list)             # what could not be computed
+
+
+def evidence_needles(case: Case) -> list[tuple[str, str]]:
+    """(kind, text) pairs to find on the page: the expected answer or tokens, and the forbidden ones."""
+    needles: list[tuple[str, str]] = []
+    if case.expected_tokens:
+        needles += [("expected", t) for t in case.expected_tokens]
+    elif case.expected_answer:
+        needles.append(("expected", case.expected_answer))
+    needles += [("forbidden", f) for f in case.forbidden_answers if f]
+    return needles
+
+
+def load_case_data(case: Case, dpi: int) -> CaseData:
+    from workbench.pdf.document import read_pdf_bytes
+    from workbench.pdf.textlayer import extract
+
+    pdf = read_pdf_bytes(case.pdf_file)
+    layers = {name: extract(pdf, name, case.pdf_file.name) for name in EXTRACTORS}
+    data = CaseData(case, pdf, len(layers["pymupdf"]), layers)
+    try:
+        from workbench.pdf.spans import analyze_document
+
+        analysis = analyze_document(pdf, dpi=dpi)
+        for page_no, spans in enumerate(analysis.pages):
+            hidden = [s for s in spans if not s.visible and s.text.strip()]
+            data.hidden_texts.append([s.text for s in hidden])
+            data.boxes += [Box(page_no, tuple(s.bbox), "hidden", s.text) for s in hidden]
+    except Exception as exc:  # forensics must never stop the page from showing
+        data.problems.append(f"span analysis failed: {exc}")
+    try:
+        from workbench.pdf.evidence import find_evidence
+
+        for kind, needle in evidence_needles(case):
+            for hit in find_evidence(pdf, needle, dpi=dpi):
+                for rect in hit.boxes:
+                    data.boxes.append(Box(hit.page, tuple(rect), kind, needle))
+    except Exception as exc:
+        data.problems.append(f"evidence search failed: {exc}")
+    if case.question:
+        try:
+            from workbench.pdf.lint import lint_case
+
+            data.findings = lint_case(case, pdf)
+        except Exception as exc:
+            data.problems.append(f"lint failed: {exc}")
+    return data

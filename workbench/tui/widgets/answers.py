@@ -1,0 +1,173 @@
+"""Every recorded answer for the current case, each with its verdict and highlighted parts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from workbench.core.case import Case
+from workbench.core.runindex import SavedAnswer
+
+OUTCOME_MARKS = {
+    "pass": ("✔ pass", "bold green"),
+    "fail": ("✘ fail", "bold red"),
+    "trap": ("✘ fell for trap", "bold red"),
+    "refused": ("⊘ refused", "bold yellow"),
+    None: ("! not graded", "bold magenta"),
+}
+
+
+def grade_saved(case: Case, saved: SavedAnswer):
+    from workbench.grading import grade_record
+
+    if not case.question:
+        return None
+    return grade_record(case, saved.record)
+
+
+def outcome_of(verdict) -> str | None:
+    return None if verdict is None else verdict.outcome
+
+
+def highlighted_answer(answer: str, verdict) -> Text:
+    """The answer text with matched expected parts in green and forbidden ones in red."""
+    text = Text(answer)
+    if verdict is None:
+        return text
+    for part in verdict.parts:
+        if part.matched and part.span:
+            text.stylize("bold black on green", *part.span)
+    for part in verdict.forbidden:
+        if part.span:
+            text.stylize("bold white on red", *part.span)
+    return text
+
+
+def answer_detail(case: Case, saved: SavedAnswer, verdict) -> Group:
+    r = saved.record
+    mark, style = OUTCOME_MARKS[outcome_of(verdict)]
+    rows: list[Text] = [Text.assemble((mark, style), "  ", (r.reader, "bold"))]
+    meta = [f"status {r.status}", f"modality {r.modality}"]
+    if r.dpi:
+        meta.append(f"{r.dpi} dpi")
+    if r.latency_ms is not None:
+        meta.append(f"{r.latency_ms:.0f} ms")
+    if r.usage:
+        tokens = sum(v for k, v in r.usage.items() if isinstance(v, int) and k in ("input_tokens", "output_tokens"))
+        meta.append(f"{tokens} tokens")
+    meta.append(f"attempts {r.attempts}")
+    rows.append(Text(" · ".join(meta), style="dim"))
+    rows.append(Text(f"{r.started_at or ''} · {r.provenance} · {saved.run.name}", style="dim"))
+    if verdict is not None:
+        rows.append(Text(verdict.reason, style="italic"))
+    elif r.error:
+        rows.append(Text(f"{r.error.get('type') or 'error'}: {r.error.get('message') or ''}", style="red"))
+    rows.append(Text(""))
+    rows.append(highlighted_answer(r.answer or "", verdict) if r.answer else Text("(no answer)", style="dim"))
+    return Group(*rows)
+
+
+class AnswersView(Vertical):
+    """The list of saved answers for the case above, the selected one's detail below."""
+
+    HELP = """
+## Answers
+
+Every recorded answer for this case: from the suite's run files and from calls made here.
+
+- **Enter / ↑ ↓**: choose an answer; its verdict and reason show below, with the matched expected
+  parts in green and the forbidden ones in red
+- **space**: mark an answer for comparison; **c**: compare the two marked answers side by side
+- **a**: ask a reader now
+"""
+
+    BINDINGS = [
+        Binding("space", "mark", "Mark", id="mark_answer", tooltip="Mark this answer for comparison"),
+        Binding("c", "compare", "Compare", id="compare_answers", tooltip="Compare the two marked answers"),
+    ]
+
+    @dataclass
+    class CompareRequested(Message):
+        left: tuple[SavedAnswer, object]
+        right: tuple[SavedAnswer, object]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.case: Case | None = None
+        self.answers: list[tuple[SavedAnswer, object]] = []
+        self.marked: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(id="answer-list")
+        with VerticalScroll(id="answer-detail-scroll"):
+            yield Static(id="answer-detail")
+
+    def show(self, case: Case, answers: list[tuple[SavedAnswer, object]], select: int | None = None) -> None:
+        self.case = case
+        self.answers = answers
+        self.marked = []
+        self._fill(select)
+
+    def _label(self, i: int) -> Text:
+        saved, verdict = self.answers[i]
+        mark, style = OUTCOME_MARKS[outcome_of(verdict)]
+        star = "● " if i in self.marked else "  "
+        return Text.assemble(star, (f"{mark:<16}", style), saved.label)
+
+    def _fill(self, select: int | None = None) -> None:
+        options = self.query_one(OptionList)
+        options.clear_options()
+        detail = self.query_one("#answer-detail", Static)
+        if not self.answers:
+            options.add_option(Option(Text("no answers yet: press a to ask a reader", style="dim"), disabled=True))
+            detail.update("")
+            return
+        options.add_options([Option(self._label(i), id=str(i)) for i in range(len(self.answers))])
+        index = len(self.answers) - 1 if select is None else select
+        options.highlighted = index
+        self._detail(index)
+
+    def _detail(self, index: int | None) -> None:
+        if index is None or not (0 <= index < len(self.answers)) or self.case is None:
+            return
+        saved, verdict = self.answers[index]
+        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, verdict))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self._detail(int(event.option.id))
+
+    def selected_index(self) -> int | None:
+        return self.query_one(OptionList).highlighted
+
+    def action_mark(self) -> None:
+        i = self.selected_index()
+        if i is None or not self.answers:
+            return
+        if i in self.marked:
+            self.marked.remove(i)
+        else:
+            self.marked = (self.marked + [i])[-2:]
+        options = self.query_one(OptionList)
+        for j in range(len(self.answers)):
+            options.replace_option_prompt_at_index(j, self._label(j))
+
+    def action_compare(self) -> None:
+        if len(self.marked) == 2:
+            a, b = self.marked
+        elif len(self.answers) >= 2 and self.selected_index() is not None:
+            b = self.selected_index()
+            a = b - 1 if b > 0 else b + 1
+        else:
+            self.app.notify("mark two answers with space, then press c", severity="warning")
+            return
+        self.post_message(self.CompareRequested(self.answers[a], self.answers[b]))
