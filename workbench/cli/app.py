@@ -11,6 +11,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", nargs="?", type=Path, help="default: the shipped sample suite")
     p.set_defaults(handler=cmd_open)
 
+    p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve)")
+    p.add_argument("path", nargs="?", type=Path, help="default: the shipped sample suite")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(handler=cmd_serve)
+
 
 def sample_suite_path() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
@@ -23,4 +29,23 @@ def cmd_open(args: argparse.Namespace) -> int:
     from workbench.tui.app import WorkbenchApp
 
     WorkbenchApp(source).run()
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import shlex
+    import sys
+
+    from workbench.core.errors import UserError
+    from workbench.core.source import open_source
+
+    path = (args.path or sample_suite_path()).resolve()
+    open_source(path)  # a clear error now, not in the browser
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        raise UserError("serving needs textual-serve: pip install 'pdfworkbench[serve]'") from None
+    command = f"{shlex.quote(sys.executable)} -m workbench open {shlex.quote(str(path))}"
+    print(f"serving the workbench on http://{args.host}:{args.port} (Ctrl-C stops)", flush=True)
+    Server(command, host=args.host, port=args.port, title="pdfworkbench").serve()
     return 0
