@@ -19,7 +19,8 @@ The gold of an extraction case (`case.gold`, a JSON object):
 A field name may be a dotted path (`address.city`) into nested objects.
 
 Normalisers: `text` (default; Unicode-folded, case-insensitive, whitespace collapsed, edge
-punctuation stripped), `case` (same as text), `punctuation` (text with all punctuation removed),
+punctuation stripped), `case` (same as text), `punctuation` (text with punctuation and spaces
+removed, so `INV-1001` equals `inv 1001`),
 `exact` (only surrounding whitespace trimmed), `date` (parsed to ISO `YYYY-MM-DD` from ISO,
 `12 March 2025`, `March 12, 2025`, `03/12/2025` (month first unless `dayfirst`); an unparseable
 date falls back to text), `phone` (digits only), `money` (compared as money, see `money.py`),
@@ -182,7 +183,7 @@ class FieldRule:
         if n == "exact":
             return value.strip()
         if n == "punctuation":
-            return " ".join(_text(value).translate(_PUNCT).split())
+            return "".join(_text(value).translate(_PUNCT).split())
         if n == "date":
             return to_iso_date(value, self.dayfirst) or _text(value)
         if n == "phone":

@@ -113,6 +113,7 @@ _HEDGE = re.compile("|".join([
     r"\b(?:appears?|seems?) to\b", r"\b(?:it|this|that) (?:appears|seems|looks like)\b",
     r"\bprobably\b", r"\bpossibly\b", r"\bperhaps\b", r"\blikely\b", r"\bmight\b", r"\bmay be\b",
     r"\bi (?:think|believe|guess|assume|suspect)\b", r"\bnot (?:sure|certain|clear|clearly|fully)\b",
+    r"\b(?:can't|cannot|can ?not|couldn't|not) be (?:fully |completely |entirely |100% )?(?:sure|certain)\b",
     r"\bunclear\b", r"\buncertain\b", r"\bapproximately\b", r"\bmy best guess\b",
     r"\b(?:hard|difficult) to (?:read|make out|see|tell|discern)\b",
     r"\b(?:cannot|can't|can ?not|unable to|not able to|could not|couldn't) (?:read|see|make out|discern)\b",

@@ -1,0 +1,191 @@
+"""Verdicts from every text matcher, table-driven: what each accepts and what it rejects."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.runs import RunRecord
+from workbench.grading import grade, grade_record
+
+
+def make(expected="$1,234.56", forbidden=(), tokens=(), matcher=None, gold=None) -> Case:
+    return Case(id="t-1", trap_family="test", seed=1, question="q?", expected_answer=expected,
+                forbidden_answers=list(forbidden), expected_tokens=list(tokens), matcher=matcher, gold=gold)
+
+
+MONEY = [
+    ("$1,234.56", True),
+    ("$1234.56", True),
+    ("1234.56", True),
+    ("USD 1,234.56", True),
+    ("US$1,234.56", True),
+    ("1,234.56 USD", True),
+    ("The total amount due is $1,234.56.", True),
+    ("  total:\n$ 1,234.56 ", True),
+    ("usd1234.560", True),
+    ("$11,234.56", False),
+    ("$1,234.5", False),
+    ("EUR 1,234.56", False),
+    ("€1,234.56", False),
+    ("1,234.56 EUR", False),
+    ("-$1,234.56", False),
+    ("$1,234.567", False),
+    ("1.234,56", False),
+    ("$21,234.56", False),
+]
+
+
+@pytest.mark.parametrize(("answer", "ok"), MONEY)
+def test_contains_compares_money_as_money(answer, ok):
+    v = grade(make(), answer)
+    assert v.correct is ok, v.reason
+    if ok:
+        start, end = v.parts[0].span
+        assert answer[start:end].strip().lower().replace(" ", "").startswith(("$", "1", "usd", "us$"))
+
+
+def test_contains_reports_where_the_answer_says_it():
+    answer = "After checking the page, the TOTAL DUE is $1234.56 (printed)."
+    v = grade(make(), answer)
+    assert v.correct and v.outcome == "pass"
+    start, end = v.parts[0].span
+    assert answer[start:end] == "$1234.56"
+    assert "$1,234.56" in v.reason and "$1234.56" in v.reason
+
+
+@pytest.mark.parametrize(("expected", "answer", "ok"), [
+    ("INV-250785", "the invoice is inv-250785.", True),
+    ("INV-250785", "INV 250785", False),
+    ("Net 30 days", "payment terms: net   30\ndays", True),
+    ("Net 30 days", "net 60 days", False),
+    ("O\u2019Brien", "o'brien", True),            # curly and straight apostrophes agree
+    ("12 March 2025", "12 march 2025", True),
+    ("42", "there are 42 rows", True),
+    ("42", "there are 142 rows", False),           # numbers are whole tokens
+])
+def test_contains_text(expected, answer, ok):
+    assert grade(make(expected), answer).correct is ok
+
+
+def test_forbidden_answer_is_the_trap():
+    case = make("$1,234.56", forbidden=["$11,234.56"])
+    v = grade(case, "$11,234.56")
+    assert not v.correct and v.fell_for_trap and v.outcome == "trap"
+    assert v.forbidden[0].found == "$11,234.56" and v.forbidden[0].span == (0, 10)
+    assert "fell for the trap" in v.reason
+
+    both = grade(case, "either $1,234.56 or $11,234.56")
+    assert not both.correct and not both.fell_for_trap and both.forbidden
+    assert "both" in both.reason
+
+
+def test_tokens_all_any_order_and_forbidden_fragment_ignored():
+    case = make("", forbidden=["within 30 days"], tokens=["Clause 7.2", "within 30 days", "$500"],
+                matcher={"type": "tokens_all"})
+    ok = grade(case, "$500 penalty applies within 30 days, per clause 7.2 (footnote).")
+    assert ok.correct and len(ok.parts) == 3 and all(p.span for p in ok.parts)
+    assert ok.details["forbidden_ignored"]
+    partial = grade(case, "Payment is due within 30 days.")
+    assert not partial.correct and partial.fell_for_trap
+    assert [p.matched for p in partial.parts] == [False, True, False]
+
+
+@pytest.mark.parametrize(("answer", "ok", "hedged"), [
+    ("WARRANTY VOID IF SEAL BROKEN", True, False),
+    ("warranty void if seal broken.", True, False),
+    ("The text appears to say: warranty void if seal broken", False, True),
+    ("I think it reads warranty void if seal broken", False, True),
+    ("warranty void if seal [?] broken", False, True),
+    ("I cannot read the page clearly", False, True),
+    ("warranties voided if sealed broken", False, False),   # keywords are whole words
+])
+def test_keywords_all_with_hedge_check(answer, ok, hedged):
+    case = make("", matcher={"type": "keywords_all", "keywords": ["warranty", "void", "seal", "broken"],
+                             "no_hedge": True})
+    v = grade(case, answer)
+    assert (v.correct, v.hedged) == (ok, hedged), v.reason
+
+
+def test_hedge_is_reported_but_only_fails_where_forbidden():
+    v = grade(make(), "It is probably $1,234.56")
+    assert v.correct and v.hedged
+
+
+@pytest.mark.parametrize(("answer", "refused"), [
+    ("I cannot read the page clearly", True),
+    ("I'm sorry, but I can't determine the total from this document.", True),
+    ("Unable to locate a total on this invoice.", True),
+    ("The total is not visible in the document.", True),
+    ("", True),
+    ("   ", True),
+    ("$9,999.99", False),
+    ("The total is $11.00", False),
+])
+def test_refusal_detection(answer, refused):
+    v = grade(make(), answer)
+    assert v.refused is refused
+    assert not v.correct
+    if refused:
+        assert v.outcome == "refused" and v.reason.startswith("refused")
+
+
+def test_a_correct_answer_is_never_a_refusal():
+    v = grade(make(), "I can't be fully certain, but the total is $1,234.56")
+    assert v.correct and not v.refused and v.hedged
+
+
+@pytest.mark.parametrize(("expected", "answer", "spec", "ok"), [
+    ("ACME Corp", "acme corp", {}, True),
+    ("ACME Corp", '"ACME Corp."', {}, True),
+    ("ACME Corp", "ACME Corp Ltd", {}, False),
+    ("ACME Corp", "acme corp", {"case_sensitive": True}, False),
+    ("$1,234.56", "1234.56 USD", {}, True),
+    ("$1,234.56", "EUR 1,234.56", {}, False),
+    ("$1,234.56", "Total: $1,234.56", {}, False),
+])
+def test_exact(expected, answer, spec, ok):
+    assert grade(make(expected, matcher={"type": "exact", **spec}), answer).correct is ok
+
+
+@pytest.mark.parametrize(("answer", "spec", "ok"), [
+    ("about 3.14", {"tolerance": 0.01}, True),
+    ("3.15", {"tolerance": 0.01}, True),
+    ("3.16", {"tolerance": 0.01}, False),
+    ("3.1416", {"tolerance": 0}, False),
+    ("103", {"tolerance": 0.05, "relative": True, "value": 100}, True),
+    ("106", {"tolerance": 0.05, "relative": True, "value": 100}, False),
+    ("no number here", {"tolerance": 1}, False),
+])
+def test_numeric_with_tolerance(answer, spec, ok):
+    assert grade(make("3.1415", matcher={"type": "numeric", **spec}), answer).correct is ok
+
+
+def test_numeric_rejects_contradicting_currency_and_flags_trap():
+    case = make("$100.00", forbidden=["$250.00"], matcher={"type": "numeric", "tolerance": 0.01})
+    assert grade(case, "$100.004").correct
+    assert not grade(case, "€100.00").correct
+    assert grade(case, "250").fell_for_trap
+
+
+def test_unknown_matcher_is_a_user_error():
+    with pytest.raises(UserError, match="unknown matcher 'regex'"):
+        grade(make(matcher={"type": "regex"}), "x")
+
+
+def _record(status, answer, finish_reason=None):
+    return RunRecord(case_id="t-1", case_sha256=None, key_sha256=None, reader="fake:m", modality="pdf",
+                     dpi=None, prompt="q?", answer=answer, status=status, finish_reason=finish_reason)
+
+
+@pytest.mark.parametrize("status", ["error", "timeout", "blocked", "cancelled", "rate_limited"])
+def test_a_call_that_did_not_finish_is_not_gradable(status):
+    assert grade_record(make(), _record(status, None)) is None
+
+
+def test_grade_record_marks_truncation_and_provider_refusals():
+    v = grade_record(make(), _record("ok", "$1,234.56", finish_reason="length"))
+    assert v.correct and v.truncated
+    r = grade_record(make(), _record("refused", None, finish_reason="refusal"))
+    assert r.refused and not r.correct and "provider reports a refusal" in r.reason

@@ -1,0 +1,241 @@
+"""Reports over real cases: errors counted apart from the metric, Wilson intervals, JUnit, audit
+pack, the pdfhell importer and the grade/report/import-run commands."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from workbench.core.make import generate_case
+from workbench.core.runs import RunRecord, RunWriter, iter_records
+from workbench.core.suite import add_case
+from workbench.grading import build_report, render_report_text, wilson, write_junit
+from workbench.grading.auditpack import build_audit_pack
+
+
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), [
+    (8, 10, 0.4902, 0.9433),
+    (10, 10, 0.7225, 1.0),
+    (0, 10, 0.0, 0.2775),
+    (102, 170, 0.5249, 0.6706),     # pdfhell's published 0.6 pass rate on 170 cases
+    (1, 2, 0.0945, 0.9055),
+])
+def test_wilson_against_known_values(k, n, lo, hi):
+    got = wilson(k, n)
+    assert got == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
+
+
+def test_wilson_with_no_trials_is_vacuous():
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("suite")
+    cases = []
+    for seed in range(1, 9):
+        case, pdf = generate_case("hidden_ocr_mismatch", seed)
+        add_case(folder, case, pdf)
+        cases.append(case)
+    return folder, cases
+
+
+def rec(case, status="ok", answer=None, reader="fake:model", **kw):
+    return RunRecord(case_id=case.id, case_sha256=case.sha256, key_sha256=case.key_sha256(), reader=reader,
+                     modality=kw.pop("modality", "pixels"), dpi=kw.pop("dpi", 150), prompt=case.question,
+                     answer=answer, status=status, **kw)
+
+
+def mixed_run(cases):
+    """8 calls: 3 right, 1 trap, 1 refusal, 1 provider error, 1 timeout, 1 truncated."""
+    c = cases
+    return [
+        rec(c[0], answer=c[0].expected_answer),
+        rec(c[1], answer=f"The total due is {c[1].expected_answer}."),
+        rec(c[2], answer=c[2].expected_answer),
+        rec(c[3], answer=c[3].forbidden_answers[0]),
+        rec(c[4], answer="I cannot read the document."),
+        rec(c[5], status="error", error={"type": "http_error", "message": "temperature is deprecated",
+                                          "http_status": 400}),
+        rec(c[6], status="timeout", error={"type": "timeout", "message": "no answer in 60 s"}),
+        rec(c[7], status="truncated", answer="The TOTAL", finish_reason="length"),
+    ]
+
+
+def test_errors_are_counted_but_never_in_the_denominator(suite):
+    _, cases = suite
+    report = build_report(mixed_run(cases), {c.id: c for c in cases}, by="family")
+    s = report.runs[0].overall.to_json()
+    assert s["calls"] == 8
+    assert s["execution"] == {"finished": 6, "errored": 1, "timed_out": 1, "blocked": 0, "cancelled": 0}
+    assert (s["gradable"], s["not_gradable"], s["truncated"]) == (6, 2, 1)
+    assert (s["scored"], s["passed"], s["failed"]) == (5, 3, 2)
+    assert s["pass_rate"] == 0.6
+    assert s["pass_rate_ci"] == [round(x, 6) for x in wilson(3, 5)]
+    assert (s["fell_for_trap_rate"], s["refusal_rate"], s["error_rate"]) == (0.2, 0.2, 0.25)
+    outcomes = {r.case_id: r.outcome for r in report.runs[0].rows}
+    assert outcomes[cases[5].id] == "errored" and outcomes[cases[6].id] == "timed_out"
+    assert outcomes[cases[7].id] == "truncated"
+    assert report.runs[0].groups[0].group == "hidden_ocr_mismatch"
+    text = render_report_text(report)
+    assert "pass 3/5 = 60.0%" in text and "1 errored, 1 timed out" in text
+    assert "temperature is deprecated" in text
+
+
+def test_a_run_where_every_call_failed_scores_nothing_not_zero(suite):
+    _, cases = suite
+    records = [rec(c, status="error", error={"type": "http_error", "message": "bad key"}) for c in cases]
+    report = build_report(records, {c.id: c for c in cases})
+    s = report.runs[0].overall
+    assert s.pass_rate is None and s.error_rate == 1.0
+    assert report.to_json()["runs"][0]["overall"]["pass_rate"] is None
+    assert "nothing to score" in render_report_text(report)
+
+
+def test_grouping_by_param_and_tier(suite):
+    _, cases = suite
+    report = build_report(mixed_run(cases), {c.id: c for c in cases}, by="param:currency")
+    groups = {g.group for g in report.runs[0].groups}
+    assert groups <= {"USD", "EUR", "GBP"} and sum(g.calls for g in report.runs[0].groups) == 8
+    tiers = build_report(mixed_run(cases), {c.id: c for c in cases}, by="tier")
+    assert [g.group for g in tiers.runs[0].groups] == ["none"]
+
+
+def test_two_runs_side_by_side(suite):
+    _, cases = suite
+    good = [rec(c, answer=c.expected_answer) for c in cases]
+    report = build_report({"a": mixed_run(cases), "b": good}, {c.id: c for c in cases})
+    diffs = {d.case_id: d.outcomes for d in report.differences}
+    assert set(diffs) == {c.id for c in cases[3:]}
+    assert diffs[cases[3].id] == {"a": "trap", "b": "pass"}
+    assert diffs[cases[5].id] == {"a": "errored", "b": "pass"}
+    assert "differences (5 case(s)" in render_report_text(report)
+
+
+def test_junit_counts_failures_and_errors(suite, tmp_path):
+    _, cases = suite
+    report = build_report(mixed_run(cases), {c.id: c for c in cases})
+    path = tmp_path / "junit.xml"
+    write_junit(report, path)
+    root = ET.parse(path).getroot()
+    ts = root.find("testsuite")
+    assert (ts.get("tests"), ts.get("failures"), ts.get("errors")) == ("8", "2", "3")
+    kinds = {tc.get("name"): [(ch.tag, ch.get("type")) for ch in tc] for tc in ts.iter("testcase")}
+    assert kinds[cases[0].id] == []
+    assert kinds[cases[3].id] == [("failure", "fell_for_trap")]
+    assert kinds[cases[4].id] == [("failure", "refusal")]
+    assert kinds[cases[5].id] == [("error", "errored")]
+    assert kinds[cases[6].id] == [("error", "timed_out")]
+    # from records too, graded against the cases
+    write_junit(mixed_run(cases), tmp_path / "j2.xml", cases_by_id={c.id: c for c in cases})
+    assert ET.parse(tmp_path / "j2.xml").getroot().get("failures") == "2"
+
+
+def test_audit_pack_is_byte_identical_and_complete(suite, tmp_path):
+    folder, cases = suite
+    runs = {"mixed": mixed_run(cases)}
+    by_id = {c.id: c for c in cases}
+    first = build_audit_pack(build_report(runs, by_id), runs, by_id, (folder / "suite.json").read_bytes(), "s")
+    second = build_audit_pack(build_report(runs, by_id), runs, by_id, (folder / "suite.json").read_bytes(), "s")
+    assert first == second
+    zf = zipfile.ZipFile(io.BytesIO(first))
+    names = zf.namelist()
+    assert names == sorted(names)
+    assert {f"cases/{c.id}.pdf" for c in cases} <= set(names)
+    assert {"manifest.json", "report.json", "junit.xml", "records/mixed.jsonl", "suite.json"} <= set(names)
+    manifest = json.loads(zf.read("manifest.json"))
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256(zf.read(name)).hexdigest() == digest
+    assert set(manifest["files"]) == set(names) - {"manifest.json"}
+    assert manifest["suite"]["hash"] == manifest["suite"]["recorded_hash"]
+    assert (manifest["modality"], manifest["dpi"], manifest["error_rate"]) == (["pixels"], [150], 0.25)
+    assert all(i.date_time == (1980, 1, 1, 0, 0, 0) and i.external_attr >> 16 == 0o100644 for i in zf.infolist())
+
+
+# ---- commands -------------------------------------------------------------------------------
+
+def write_run(path: Path, records) -> Path:
+    with RunWriter(path) as w:
+        for r in records:
+            w.append(r)
+    return path
+
+
+def test_grade_command(cli, suite):
+    folder, cases = suite
+    case_json = folder / f"{cases[0].id}.json"
+    code, out, _ = cli("grade", case_json, "--answer", f"It is {cases[0].expected_answer}")
+    assert code == 0 and out.startswith("PASS")
+    code, out, _ = cli("grade", case_json, "--answer", cases[0].forbidden_answers[0], "--json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["fell_for_trap"] and verdict["outcome"] == "trap"
+    assert verdict["forbidden_matched"][0]["span"] == [0, len(cases[0].forbidden_answers[0])]
+
+
+def test_report_command_finds_the_suite_beside_the_run(cli, suite, tmp_path):
+    folder, cases = suite
+    runs = folder / "runs"
+    runs.mkdir(exist_ok=True)
+    run = write_run(runs / "mixed.jsonl", mixed_run(cases))
+    code, out, _ = cli("report", run, "--json", "--junit", tmp_path / "j.xml", "--audit-pack", tmp_path / "a.zip")
+    assert code == 0
+    data = json.loads(out)
+    assert data["format"] == "pdfworkbench-report/1" and data["runs"][0]["overall"]["scored"] == 5
+    assert (tmp_path / "j.xml").exists() and zipfile.is_zipfile(tmp_path / "a.zip")
+    code, _, err = cli("report", run, "--fail-threshold", "0.7")
+    assert code == 1 and "below the threshold" in err
+    assert cli("report", run, "--fail-threshold", "50%")[0] == 0
+    code, _, err = cli("report", run, "--by", "colour")
+    assert code == 2 and "--by 'colour'" in err
+
+
+def test_report_without_a_suite_says_what_to_do(cli, suite, tmp_path):
+    _, cases = suite
+    run = write_run(tmp_path / "lonely.jsonl", mixed_run(cases))
+    code, _, err = cli("report", run)
+    assert code == 2 and "give --suite" in err
+
+
+PDFHELL_RUN = {
+    "model": "anthropic:claude-opus-4-7", "suite": "mini", "suite_version": "mini-v4", "suite_hash": "a451ce10",
+    "n": 3, "pass_rate": 0.0, "refused_rate": 1.0, "api_error_rate": 0.33, "modality": "pixels",
+    "raster_dpi": 150, "pdfium_build": "7869",
+    "cases": [],
+}
+
+
+def test_import_run_keeps_provider_errors_out_of_the_score(cli, suite, tmp_path):
+    folder, cases = suite
+    raw = dict(PDFHELL_RUN)
+    raw["cases"] = [
+        {"case_id": cases[0].id, "trap_family": "hidden_ocr_mismatch", "correct": True, "fell_for_trap": False,
+         "refused": False, "matched_expected": True, "matched_forbidden": [],
+         "model_output": cases[0].expected_answer, "expected": cases[0].expected_answer, "api_error": False},
+        {"case_id": cases[1].id, "trap_family": "hidden_ocr_mismatch", "correct": False, "fell_for_trap": False,
+         "refused": True, "matched_expected": False, "matched_forbidden": [],
+         "model_output": "[error] BadRequestError: temperature is deprecated for this model",
+         "expected": cases[1].expected_answer},
+        {"case_id": cases[2].id, "trap_family": "hidden_ocr_mismatch", "correct": False, "fell_for_trap": False,
+         "refused": True, "matched_expected": False, "matched_forbidden": [], "model_output": "",
+         "expected": cases[2].expected_answer, "api_error": True},
+    ]
+    src = tmp_path / "opus.json"
+    src.write_text(json.dumps(raw))
+    code, out, _ = cli("import-run", src, "--suite", folder)
+    assert code == 0 and "3 records (2 provider errors)" in out
+    records = list(iter_records(tmp_path / "opus.jsonl"))
+    assert [r.status for r in records] == ["ok", "error", "error"]
+    assert all(r.provenance == "imported" and r.reader == "anthropic:claude-opus-4-7" for r in records)
+    assert (records[0].modality, records[0].dpi, records[0].key_sha256) == ("pixels", 150, cases[0].key_sha256())
+    assert records[1].error["type"] == "BadRequestError" and records[1].answer is None
+    assert cli("import-run", src, "--suite", folder)[0] == 2            # refuses to overwrite
+    code, out, _ = cli("report", tmp_path / "opus.jsonl", "--json")    # suite found from the records
+    s = json.loads(out)["runs"][0]["overall"]
+    assert (s["scored"], s["passed"], s["execution"]["errored"]) == (1, 1, 2)
+    assert cli("import-run", tmp_path / "opus.jsonl")[0] == 2          # not a pdfhell run JSON
