@@ -35,6 +35,7 @@ hide a span, but can never make visible a span whose box shows no ink of its own
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -79,6 +80,7 @@ CONFUSABLES = {
     "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
     "\u2024": ".", "\u201a": ",", "\uff0c": ",", "\uff0e": ".", "\u066b": ".", "\u066c": ",",
 }
+_NOT_CONFUSING = set("\u2010\u2011\u2012\u2013\u2014\u2212\u2024\u201a")
 # Latin letters that read as digits when they sit between digits.
 _DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
 
@@ -97,21 +99,36 @@ def fold_char(ch: str) -> str:
     return ch
 
 
+def fold_text(text: str) -> tuple[str, list[int]]:
+    """`text` as its glyphs read, and for each output character the index of its source.
+
+    Zero-width characters are dropped. Look-alike letters are folded to ASCII only in words that
+    mix them with ASCII letters or digits, or that are made of look-alikes only: a Russian word
+    with letters that have no Latin twin stays Russian.
+    """
+    out: list[str] = []
+    where: list[int] = []
+    for m in re.finditer(r"\S+|\s+", text):
+        word = m.group()
+        letters = [c for c in word if c.isalpha()]
+        mixed = any(c.isascii() and c.isalnum() for c in word) or (
+            bool(letters) and all(c in CONFUSABLES for c in letters))
+        for j, ch in enumerate(word):
+            if ch in ZERO_WIDTH or unicodedata.category(ch) == "Cf":
+                continue
+            if mixed:
+                ch = fold_char(ch)
+            out.append(ch)
+            where.append(m.start() + j)
+    folded = "".join(out)
+    # O and l between digits read as 0 and 1.
+    folded = re.sub(r"(?<=\d)[OolI](?=\d)", lambda m: _DIGIT_LOOKALIKES[m.group()], folded)
+    return folded, where
+
+
 def seen_text(text: str) -> str:
     """`text` as its glyphs read: zero-width characters dropped, look-alikes folded to ASCII."""
-    chars = [fold_char(c) for c in text]
-    out = []
-    for i, c in enumerate(chars):
-        if c in _DIGIT_LOOKALIKES and _between_digits(chars, i):
-            c = _DIGIT_LOOKALIKES[c]
-        out.append(c)
-    return "".join(out)
-
-
-def _between_digits(chars: list[str], i: int) -> bool:
-    before = next((c for c in reversed(chars[:i]) if c), "")
-    after = next((c for c in chars[i + 1:] if c), "")
-    return before.isdigit() and after.isdigit()
+    return fold_text(text)[0]
 
 
 def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
@@ -128,23 +145,13 @@ def layer_issues(text: str, char_widths: list[float] | None = None, size: float 
 
 
 def _has_confusable(text: str) -> bool:
-    for word in text.split():
-        odd = [c for c in word if c in CONFUSABLES and not ("\u2010" <= c <= "\u2014" or c == "\u2212")
-               or "\uff10" <= c <= "\uff5e"]
-        if odd:
-            plain = [c for c in word if c.isascii() and c.isalnum()]
-            if plain or len(odd) == len([c for c in word if c.isalpha()]) and _mostly_latin(text):
-                return True
-        chars = list(word)
-        if any(c in _DIGIT_LOOKALIKES and _between_digits(chars, i) for i, c in enumerate(chars)):
-            return True
-    return False
-
-
-def _mostly_latin(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    latin = [c for c in letters if c.isascii()]
-    return bool(letters) and len(latin) * 2 >= len(letters)
+    """Look-alike letters where the glyphs read as ASCII (dashes and minus signs don't count)."""
+    plain = "".join(c for c in text if c not in ZERO_WIDTH and unicodedata.category(c) != "Cf")
+    folded = seen_text(text)
+    if folded == plain:
+        return False
+    return any(a != b and not (a in "-.," and b in _NOT_CONFUSING)
+               for a, b in zip(folded, plain, strict=False)) or len(folded) != len(plain)
 
 
 @dataclass

@@ -1,0 +1,148 @@
+"""Layer differences: what each reader of a page gets, and where they part ways.
+
+API:
+
+- `page_texts(data) -> dict[str, list[str]]`: each extractor's text, page by page (cached).
+- `layer_diff(data, page=0, dpi=150) -> LayerDiff`: for one page (0-based), the text present only
+  in the text layer (hidden spans, with their reasons), visible words each extractor misses, the
+  words where pypdf and pymupdf disagree, and whether they read the shared words in one order.
+- `document_diffs(data, dpi=150) -> list[LayerDiff]`: every page.
+
+Words are compared as the glyphs read (zero-width characters dropped, look-alikes folded) for
+what is visible, and as written for each extractor: a word a pipeline reads with a Cyrillic letter
+or a zero-width space inside is not the word on the page, so it counts as missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.pdf.spans import Span, analyze_document
+
+_WORD = re.compile(r"[^\s]+")
+_STRIP = ".,;:!?()[]{}\"'"
+
+_TEXT_CACHE: OrderedDict[bytes, dict[str, list[str]]] = OrderedDict()
+
+
+def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
+    """{"pypdf": [page text, ...], "pymupdf": [...]}, cached for the last few PDFs."""
+    from workbench.pdf.textlayer import text_pymupdf, text_pypdf
+
+    key = hashlib.sha1(data).digest()
+    hit = _TEXT_CACHE.get(key)
+    if hit is not None:
+        _TEXT_CACHE.move_to_end(key)
+        return hit
+    texts = {"pypdf": text_pypdf(data, name), "pymupdf": text_pymupdf(data, name)}
+    _TEXT_CACHE[key] = texts
+    while len(_TEXT_CACHE) > 6:
+        _TEXT_CACHE.popitem(last=False)
+    return texts
+
+
+def clear_cache() -> None:
+    _TEXT_CACHE.clear()
+
+
+def words(text: str) -> list[str]:
+    """Words as compared across layers: lower case, outer punctuation stripped."""
+    out = []
+    for w in _WORD.findall(text):
+        w = w.strip(_STRIP).lower()
+        if w:
+            out.append(w)
+    return out
+
+
+@dataclass
+class LayerDiff:
+    page: int                                           # 0-based
+    hidden: list[Span]                                  # text only in the text layer
+    missing: dict[str, list[str]]                       # extractor -> visible words it lacks
+    only_in: dict[str, list[str]]                       # extractor -> words the other lacks
+    same_order: bool                                    # shared words read in the same order
+    similarity: float                                   # 0..1, word sequences pypdf vs pymupdf
+    differs: list[Span] = field(default_factory=list)   # visible spans whose layer text differs
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "page_number": self.page + 1,
+            "hidden": [{"text": s.text, "bbox": [round(v, 2) for v in s.bbox], "reasons": s.reasons}
+                       for s in self.hidden],
+            "differs": [{"text": s.text, "seen": s.seen, "issues": s.layer_issues} for s in self.differs],
+            "missing": self.missing,
+            "only_in": self.only_in,
+            "same_order": self.same_order,
+            "similarity": round(self.similarity, 3),
+        }
+
+
+def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
+    left = Counter(a) - Counter(b)
+    out = []
+    for w in a:  # keep reading order
+        if left[w] > 0:
+            out.append(w)
+            left[w] -= 1
+    return out
+
+
+def _diff_page(spans: list[Span], texts: dict[str, str], page: int) -> LayerDiff:
+    import difflib
+
+    visible_words: list[str] = []
+    for s in spans:
+        if s.visible:
+            visible_words.extend(words(s.seen))
+    per = {name: words(text) for name, text in texts.items()}
+    missing = {name: _multiset_minus(visible_words, ws) for name, ws in per.items()}
+    a, b = per.get("pypdf", []), per.get("pymupdf", [])
+    only_in = {"pypdf": _multiset_minus(a, b), "pymupdf": _multiset_minus(b, a)}
+    common = Counter(a) & Counter(b)
+    seq_a = _filter(a, common)
+    seq_b = _filter(b, common)
+    sm = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    return LayerDiff(
+        page=page,
+        hidden=[s for s in spans if not s.visible],
+        missing=missing,
+        only_in=only_in,
+        same_order=seq_a == seq_b,
+        similarity=sm.ratio() if (a or b) else 1.0,
+        differs=[s for s in spans if s.visible and s.layer_issues],
+    )
+
+
+def _filter(ws: list[str], keep: Counter) -> list[str]:
+    left = Counter(keep)
+    out = []
+    for w in ws:
+        if left[w] > 0:
+            out.append(w)
+            left[w] -= 1
+    return out
+
+
+def document_diffs(data: bytes, dpi: int = 150, name: str = "PDF") -> list[LayerDiff]:
+    analysis = analyze_document(data, dpi, name)
+    texts = page_texts(data, name)
+    return [
+        _diff_page(pa.spans, {k: v[pa.page] if pa.page < len(v) else "" for k, v in texts.items()}, pa.page)
+        for pa in analysis.pages
+    ]
+
+
+def layer_diff(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> LayerDiff:
+    from workbench.core.errors import UserError
+
+    analysis = analyze_document(data, dpi, name)
+    if not 0 <= page < len(analysis.pages):
+        raise UserError(f"{name}: no page {page + 1} (it has {len(analysis.pages)})")
+    texts = page_texts(data, name)
+    pa = analysis.pages[page]
+    return _diff_page(pa.spans, {k: v[page] if page < len(v) else "" for k, v in texts.items()}, page)
