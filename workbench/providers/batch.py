@@ -117,21 +117,26 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes."""
     import httpx
 
+    from workbench.providers import config
     from workbench.providers.reading import read
 
-    sem = asyncio.Semaphore(plan.workers)
+    calls = asyncio.Semaphore(plan.workers)
+    # Documents are read and prepared up to one batch ahead of the calls in flight.
+    ahead = asyncio.Semaphore(2 * plan.workers)
     write_lock = asyncio.Lock()
     out: list[RunRecord] = []
     limits = httpx.Limits(max_connections=plan.workers + 2, max_keepalive_connections=plan.workers + 2)
 
-    async with httpx.AsyncClient(limits=limits) as client:
+    url = "" if plan.reader.is_probe else config.base_url(plan.reader.provider, plan.base_url)
+    # TLS settings matter only for https; building the default context costs ~30 ms.
+    async with httpx.AsyncClient(limits=limits, verify=not url.startswith("http://")) as client:
         async def one(case: Any) -> None:
-            async with sem:
+            async with ahead:
                 try:
                     pdf = await asyncio.to_thread(_read_pdf, case)
                     rec = await read(case, pdf, plan.reader, plan.modality, plan.dpi, plan.prompt,
                                      plan.options, plan.cache, client=client, base_url=plan.base_url,
-                                     policy=plan.policy)
+                                     policy=plan.policy, gate=calls)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
                 rec.suite, rec.run_id = suite_name, run_id

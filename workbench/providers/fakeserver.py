@@ -151,6 +151,9 @@ class FakeServer:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    # socketserver's default backlog of 5 drops the SYNs of a burst of new connections, and the
+    # client waits a full second to resend them.
+    request_queue_size = 128
     allow_reuse_address = True
     fake: FakeServer
 
@@ -296,6 +299,8 @@ def _error(fmt: str, kind: str, server: FakeServer, key: str | None) -> tuple[in
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; with Nagle on, the body waits for a delayed ACK (~40 ms).
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet

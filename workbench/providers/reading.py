@@ -4,6 +4,7 @@ return a `RunRecord`. Provider failures become statuses; only user mistakes rais
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import json
 import time
@@ -141,10 +142,15 @@ async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, mod
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
                options: dict[str, Any] | None = None, cache: bool = True, *,
                client: Any = None, base_url: str | None = None,
-               policy: RetryPolicy | None = None) -> RunRecord:
+               policy: RetryPolicy | None = None, gate: Any = None) -> RunRecord:
     """Ask `reader` the case's question about the PDF; see the module docstring of
-    `workbench.providers` for the contract. Cancelling the awaiting task cancels the call."""
+    `workbench.providers` for the contract. Cancelling the awaiting task cancels the call.
+
+    `gate` (an asyncio.Semaphore) is held only around the model call itself, so a batch can
+    prepare the next documents while `gate`'s worth of calls are in flight."""
     from workbench.core.case import sha256_hex
+
+    gate = gate or contextlib.nullcontext()
 
     spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
     options = check_options(options)
@@ -163,8 +169,9 @@ async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, mod
         hit = store.get(key) if store else None
         if hit:
             return _from_cache(hit, case, prompt, started_at)
-        t0 = time.monotonic()
-        answer = await asyncio.to_thread(probe_answer, spec.model, pdf, dpi)
+        async with gate:
+            t0 = time.monotonic()
+            answer = await asyncio.to_thread(probe_answer, spec.model, pdf, dpi)
         rec = _record(case, pdf_sha, str(spec), modality, dpi, prompt,
                       ReadResult("ok", answer, "stop"), (time.monotonic() - t0) * 1000, 1, started_at)
         if store:
@@ -191,14 +198,15 @@ async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, mod
                       options.get("temperature"))
     call = mod.build(req, spec.model, url, key_value)
     policy = policy or RetryPolicy.from_env()
-    t0 = time.monotonic()
-    if client is None:
-        import httpx
+    async with gate:
+        t0 = time.monotonic()
+        if client is None:
+            import httpx
 
-        async with httpx.AsyncClient() as own:
-            result, attempts = await call_http(own, mod, call, policy)
-    else:
-        result, attempts = await call_http(client, mod, call, policy)
+            async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
+                result, attempts = await call_http(own, mod, call, policy)
+        else:
+            result, attempts = await call_http(client, mod, call, policy)
     rec = _record(case, pdf_sha, str(spec), modality, dpi, prompt, result,
                   (time.monotonic() - t0) * 1000, attempts, started_at)
     if modality == "text":
