@@ -55,7 +55,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         for part in verdict.parts:
             where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
             mark = "found" if part.matched else "missing"
-            print(f"  {mark:<7} {part.expected}{f' as {part.found!r}' if part.found and part.matched else ''}{where}")
+            shown = f" as {part.found!r}" if part.found and part.matched and part.found != part.expected else ""
+            print(f"  {mark:<7} {part.expected}{shown}{where}")
         for part in verdict.forbidden:
             where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
             print(f"  trap    {part.expected} as {part.found!r}{where}")

@@ -2,8 +2,8 @@
 
 Where `pdfworkbench report` looks for a run's cases, first found wins:
 1. the `--suite` folders given on the command line;
-2. a suite folder recorded in the records (`extra["suite_dir"]`, which `import-run --suite` and
-   the readers write), when that folder exists;
+2. a suite folder recorded in the records (`extra["suite_dir"]`, as `import-run --suite` writes,
+   or a `suite` field that names an existing folder);
 3. the run file's own folder, then its parent, when either holds a `suite.json`.
 """
 
@@ -46,9 +46,10 @@ def find_suite_folders(run_paths: Sequence[Path], records: Sequence[Any], explic
         return [Path(p) for p in explicit]
     found: list[Path] = []
     for r in records:
-        d = (getattr(r, "extra", None) or {}).get("suite_dir")
-        if d and Path(d).is_dir() and Path(d) not in found:
-            found.append(Path(d))
+        for d in ((getattr(r, "extra", None) or {}).get("suite_dir"), getattr(r, "suite", None)):
+            if d and Path(d).is_dir() and Path(d) not in found:
+                found.append(Path(d))
+                break
     if found:
         return found
     for p in run_paths:

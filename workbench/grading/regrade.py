@@ -115,7 +115,8 @@ def regrade(run_paths: list[Path], folder: Path, gold: str = "latest", against: 
             continue
         after = _grade(new_cases[cid], s.record)
         before = after if new.version.number == old.version.number else _grade(old_cases[cid], s.record)
-        for name, v in ((new.version.name, after), (old.version.name, before)):
+        pairs = {new.version.name: after, old.version.name: before}   # one entry when they are the same
+        for name, v in pairs.items():
             tallies[name][outcome(v)] = tallies[name].get(outcome(v), 0) + 1
         flip = _flip(s, before, after)
         if flip:

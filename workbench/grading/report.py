@@ -345,7 +345,7 @@ def _short(text: str | None, limit: int) -> str:
 def render_report_text(report: Report, max_rows: int = 25) -> str:
     lines: list[str] = []
     if report.suite:
-        lines.append(f"suite {report.suite.get('name')}  hash {str(report.suite.get('hash') or '?')[:12]}")
+        lines.append(f"suite: {report.suite.get('name')} (hash {str(report.suite.get('hash') or 'not recorded')[:12]})")
     for run in report.runs:
         s = run.overall
         dpis = ", ".join(f"{d} dpi" for d in run.dpis if d)
