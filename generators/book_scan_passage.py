@@ -100,9 +100,8 @@ def _typeset(c, paragraphs, font: str, size: float, leading: float, left: float,
     return drawn
 
 
-def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    from generators.degrade import apply_degrade
-
+def typeset(p: Mapping[str, Any]) -> bytes:
+    """The printed page before scanning: a born-digital PDF with a text layer."""
     passage = PASSAGES[p["passage"]]
     font = _font(p["font"])
     size, margins = float(p["size"]), float(p["margins"])
@@ -133,8 +132,14 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     if drawn < len(passage.first_sentence.split()):
         raise GenerationError("the first sentence does not fit on the page: use a smaller size, "
                               "leading or margins")
-    pdf = kit.finish(c, buf)
+    return kit.finish(c, buf)
 
+
+def generate(p: Mapping[str, Any], seed: int) -> Generated:
+    from generators.degrade import apply_degrade
+
+    passage = PASSAGES[p["passage"]]
+    pdf = typeset(p)
     kws = keywords(passage.first_sentence)
     key = AnswerKey(
         question=QUESTION,
@@ -148,7 +153,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         metadata={
             "passage": passage.id, "author": passage.author, "book": passage.title,
             "chapter": passage.chapter, "year": passage.year, "tier": p["tier"],
-            "page_number": number,
+            "page_number": int(p["page_number"]),
         },
     )
     scan_seed = rng_for(seed, NAME, "scan").getrandbits(31)

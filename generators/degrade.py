@@ -82,7 +82,8 @@ def resolve_knobs(spec: Mapping[str, Any]) -> dict[str, float | int]:
     tier = spec.get("tier") or "clean"
     if tier not in TIERS:
         raise UserError(f"unknown degradation tier {tier!r}; choose one of {', '.join(TIERS)}")
-    knobs: dict[str, float | int] = dict(TIERS[tier])
+    knobs: dict[str, float | int] = {k: int(v) if KNOBS[k][0] == "int" else float(v)
+                                     for k, v in TIERS[tier].items()}
     overrides = spec.get("overrides") or {}
     if not isinstance(overrides, Mapping):
         raise UserError("degradation overrides must be a table of knob = value")

@@ -1,0 +1,264 @@
+"""The scan degradation pipeline: knobs, tiers, text layers, determinism and verify."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pymupdf
+import pytest
+
+from generators import kit
+from generators.base import AnswerKey
+from generators.degrade import KNOBS, TIERS, apply_degrade, degrade_image, normalise_spec
+from generators.passages import PASSAGES, keywords
+from workbench.core.errors import UserError
+from workbench.core.make import generate_case
+from workbench.core.suite import add_case, verify_suite
+from workbench.pdf.render import render_page
+from workbench.pdf.textlayer import text_pymupdf, text_pypdf
+
+PASSAGE = PASSAGES["doyle"]
+
+
+@pytest.fixture(scope="module")
+def page_pdf() -> bytes:
+    """A born-digital Letter page: a passage as text, plus a total with a short answer."""
+    c, buf = kit.new_canvas()
+    y = kit.draw_paragraph(c, PASSAGE.text, 72, 700, 468, font="Times-Roman", size=12)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, y - 40, "TOTAL DUE")
+    c.drawString(300, y - 40, "$4,817.25")
+    return kit.finish(c, buf)
+
+
+def passage_key() -> AnswerKey:
+    kws = keywords(PASSAGE.first_sentence)
+    return AnswerKey("Transcribe the first sentence.", PASSAGE.first_sentence, "misreads",
+                     expected_tokens=kws, matcher={"type": "keywords_all", "keywords": kws})
+
+
+def total_key() -> AnswerKey:
+    return AnswerKey("What is the total due?", "$4,817.25", "answers the text layer")
+
+
+@pytest.fixture(scope="module")
+def clean_page(page_pdf) -> np.ndarray:
+    return np.asarray(render_page(page_pdf, 0, dpi=72).to_pil())
+
+
+def mad(a, b) -> float:
+    """Mean absolute difference of two pages in grey levels."""
+    a = np.asarray(a, dtype=np.float32).mean(axis=2)
+    b = np.asarray(b, dtype=np.float32).mean(axis=2)
+    return float(np.abs(a - b).mean())
+
+
+def words(data: bytes) -> set[str]:
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    try:
+        return {w[4].strip(".,;:!?\"'()").casefold() for p in doc for w in p.get_text("words")}
+    finally:
+        doc.close()
+
+
+# ---- knobs and tiers ---------------------------------------------------------------------------
+
+def test_every_tier_sets_every_knob_within_its_range():
+    assert list(TIERS) == ["clean", "mild", "moderate", "heavy"]
+    for tier, knobs in TIERS.items():
+        assert set(knobs) == set(KNOBS), tier
+        for name, value in knobs.items():
+            lo, hi = KNOBS[name][1]
+            assert lo <= value <= hi, (tier, name)
+    assert TIERS["mild"]["rotation"] == 0.8 and TIERS["mild"]["jpeg_quality"] == 85
+    assert TIERS["moderate"]["rotation"] == 2.5 and TIERS["moderate"]["jpeg_quality"] == 70
+    assert TIERS["heavy"]["rotation"] == 5.0 and TIERS["heavy"]["jpeg_quality"] == 50
+    assert TIERS["heavy"]["dirt"] > 0 and TIERS["moderate"]["texture"] > 0 and TIERS["mild"]["sepia"] > 0
+
+
+# A value for each knob that a scan shows plainly.
+STRONG = {"rotation": 3.0, "fade": 0.5, "show_through": 0.8, "sepia": 0.6, "texture": 0.8,
+          "lighting": 0.8, "dirt": 200, "blur": 1.5, "noise": 20.0, "jpeg_quality": 20}
+
+
+@pytest.mark.parametrize("knob", sorted(STRONG))
+def test_each_operation_changes_the_page_and_at_zero_changes_nothing(clean_page, knob):
+    spec = {"tier": "clean", "dpi": 72}
+    strong = degrade_image(clean_page, spec | {"overrides": {knob: STRONG[knob]}}, seed=5)
+    assert strong.size == (clean_page.shape[1], clean_page.shape[0])
+    assert mad(strong, clean_page) > 0.1, knob
+    off = degrade_image(clean_page, spec | {"overrides": {knob: 0}}, seed=5)
+    assert np.array_equal(np.asarray(off), clean_page), knob
+
+
+def test_dirt_of_size_zero_changes_nothing(clean_page):
+    spec = {"tier": "clean", "dpi": 72, "overrides": {"dirt": 300, "dirt_size": 0}}
+    assert np.array_equal(np.asarray(degrade_image(clean_page, spec, seed=1)), clean_page)
+
+
+def test_tiers_get_further_from_the_clean_page(page_pdf, clean_page):
+    distances = []
+    for tier in TIERS:
+        scanned, _ = apply_degrade(page_pdf, {"tier": tier, "dpi": 72}, 3, total_key())
+        distances.append(mad(render_page(scanned, 0, dpi=72).to_pil(), clean_page))
+    assert distances[0] < 0.5  # clean: the page as it was, stored losslessly
+    assert distances == sorted(distances) and len(set(distances)) == 4, distances
+
+
+def test_dirt_keeps_off_the_answer(clean_page):
+    # The answer's box (pixels, unrotated) stays untouched however dirty the page gets.
+    box = (100, 200, 300, 240)
+    spec = {"tier": "clean", "dpi": 72, "overrides": {"dirt": 400, "dirt_size": 20}}
+    dirty = np.asarray(degrade_image(clean_page, spec, seed=2, keep_clear=[box]))
+    assert mad(dirty, clean_page) > 1
+    x0, y0, x1, y1 = box
+    assert np.array_equal(dirty[y0:y1, x0:x1], clean_page[y0:y1, x0:x1])
+
+
+# ---- the spec ----------------------------------------------------------------------------------
+
+def test_overrides_are_coerced_and_recorded(page_pdf):
+    _, spec = apply_degrade(page_pdf, {"tier": "mild", "overrides": {"noise": "12.5", "dirt": "7"},
+                                       "text_layer": "none", "dpi": 72}, 1, total_key())
+    assert spec["overrides"] == {"noise": 12.5, "dirt": 7}
+    assert spec["knobs"]["noise"] == 12.5 and spec["knobs"]["dirt"] == 7
+    assert spec["knobs"]["sepia"] == TIERS["mild"]["sepia"]
+    assert spec["tier"] == "mild" and spec["dpi"] == 72 and spec["text_layer"] == "none"
+    json.dumps(spec)  # it goes into the case JSON
+
+
+@pytest.mark.parametrize("spec, words_in_message", [
+    ({"tier": "heavy", "overrides": {"nois": "3"}}, ["nois", "noise", "rotation", "jpeg_quality"]),
+    ({"tier": "heavy", "overrides": {"noise": "loud"}}, ["noise", "number"]),
+    ({"tier": "heavy", "overrides": {"rotation": "90"}}, ["rotation", "between"]),
+    ({"tier": "heavy", "overrides": {"dirt": "2.5"}}, ["dirt", "integer"]),
+    ({"tier": "brutal"}, ["brutal", "clean, mild, moderate, heavy"]),
+    ({"tier": "mild", "text_layer": "ocr"}, ["ocr", "faithful"]),
+])
+def test_bad_specs_are_user_errors_that_say_what_to_do(spec, words_in_message):
+    with pytest.raises(UserError) as err:
+        normalise_spec(spec)
+    for word in words_in_message:
+        assert word in str(err.value)
+
+
+def test_unknown_knob_on_the_command_line_exits_2(cli, tmp_path):
+    code, _, err = cli("make", "hidden_ocr_mismatch", "--tier", "heavy", "--degrade", "nois=3",
+                       "--out", tmp_path)
+    assert code == 2 and "unknown degradation knob 'nois'" in err and "noise" in err
+    assert not list(tmp_path.iterdir())
+
+
+# ---- determinism -------------------------------------------------------------------------------
+
+def test_same_input_spec_and_seed_give_the_same_bytes(page_pdf):
+    spec = {"tier": "heavy", "overrides": {"lighting": "0.5", "show_through": "0.3", "fade": "0.2"},
+            "text_layer": "faithful", "dpi": 72}
+    first, norm = apply_degrade(page_pdf, spec, 11, passage_key())
+    again, _ = apply_degrade(page_pdf, spec, 11, passage_key())
+    assert first == again
+    # The recorded (normalised) spec reproduces the bytes, as `verify` relies on.
+    from_record, norm2 = apply_degrade(page_pdf, norm, 11, passage_key())
+    assert from_record == first and norm2 == norm
+    other_seed, _ = apply_degrade(page_pdf, spec, 12, passage_key())
+    assert other_seed != first
+
+
+def test_the_scan_is_a_valid_pdf_with_the_source_page_size(page_pdf):
+    scanned, _ = apply_degrade(page_pdf, {"tier": "moderate", "dpi": 72}, 1, total_key())
+    import io
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(scanned))
+    assert len(reader.pages) == 1
+    assert [float(v) for v in reader.pages[0].mediabox] == [0, 0, 612, 792]
+    doc = pymupdf.open(stream=scanned, filetype="pdf")
+    assert len(doc[0].get_images()) == 1
+    assert b"CreationDate" not in scanned and b"/ID" not in scanned
+
+
+# ---- text layers -------------------------------------------------------------------------------
+
+def test_none_has_no_text_layer(page_pdf):
+    scanned, _ = apply_degrade(page_pdf, {"tier": "mild", "text_layer": "none", "dpi": 72}, 1, total_key())
+    assert [t.strip() for t in text_pymupdf(scanned)] == [""]
+    assert [t.strip() for t in text_pypdf(scanned)] == [""]
+
+
+def test_faithful_has_the_passage_words_for_both_extractors(page_pdf):
+    scanned, spec = apply_degrade(page_pdf, {"tier": "heavy", "text_layer": "faithful", "dpi": 72}, 1,
+                                  passage_key())
+    assert "drifted" not in spec
+    first = " ".join(PASSAGE.first_sentence.split()[:8])
+    for text in (text_pymupdf(scanned)[0], text_pypdf(scanned)[0]):
+        assert first in " ".join(text.split())
+        assert "$4,817.25" in text
+    # Invisible: the words are not drawn over the picture.
+    assert b"3 Tr" in pymupdf.open(stream=scanned, filetype="pdf")[0].read_contents()
+
+
+def test_faithful_words_sit_on_their_rotated_picture(page_pdf):
+    # Selecting a word in the scan selects the ink of that word, even on a skewed page.
+    scanned, _ = apply_degrade(page_pdf, {"tier": "clean", "overrides": {"rotation": 6},
+                                          "text_layer": "faithful", "dpi": 72}, 1, total_key())
+    pixels = np.asarray(render_page(scanned, 0, dpi=72).to_pil().convert("L"))
+    layer = pymupdf.open(stream=scanned, filetype="pdf")[0].search_for("TOTAL")
+    source = pymupdf.open(stream=page_pdf, filetype="pdf")[0].search_for("TOTAL")
+    assert len(layer) == len(source) == 1
+    moved, here = source[0], layer[0]
+    # The page turned about its centre, so a word at the left margin moved down.
+    assert here.y0 - moved.y0 > 15
+    x0, y0, x1, y1 = (int(v) for v in here)
+    assert (pixels[y0:y1, x0:x1] < 128).mean() > 0.1
+
+
+def test_drifted_changes_the_answer_in_the_text_layer_only(page_pdf):
+    key = total_key()
+    scanned, spec = apply_degrade(page_pdf, {"tier": "mild", "text_layer": "drifted", "dpi": 72}, 4, key)
+    (original, replacement), = spec["drifted"].items()
+    assert original == "$4,817.25" and replacement != original and replacement.startswith("$")
+    layer = " ".join(text_pymupdf(scanned)) + " ".join(text_pypdf(scanned))
+    assert replacement in layer and original not in layer
+    assert replacement in key.forbidden_answers  # the trap: a text pipeline answers this
+    assert key.expected_answer == original
+
+
+def test_drifted_keywords_of_a_long_answer(page_pdf):
+    key = passage_key()
+    scanned, spec = apply_degrade(page_pdf, {"tier": "clean", "text_layer": "drifted", "dpi": 72}, 4, key)
+    assert set(spec["drifted"]) == set(key.expected_tokens)
+    layer = words(scanned)
+    for original, replacement in spec["drifted"].items():
+        assert original.casefold() not in layer
+        assert replacement.casefold() in layer
+    assert key.forbidden_answers == []  # a whole sentence is no forbidden answer
+
+
+def test_drifted_without_the_answer_in_the_text_layer_is_a_user_error(page_pdf):
+    key = AnswerKey("q", "$9,999.99", "x")
+    with pytest.raises(UserError, match="nothing to drift"):
+        apply_degrade(page_pdf, {"tier": "mild", "text_layer": "drifted", "dpi": 72}, 1, key)
+
+
+# ---- through make and verify -------------------------------------------------------------------
+
+def test_degraded_case_records_its_spec_and_verify_reproduces_it(tmp_path):
+    degrade = {"tier": "heavy", "overrides": {"noise": "9", "lighting": "0.3"},
+               "text_layer": "drifted", "dpi": 100}
+    case, pdf = generate_case("hidden_ocr_mismatch", 7, {"visible_total_layer": "text"}, degrade)
+    add_case(tmp_path, case, pdf)
+    recorded = json.loads((tmp_path / f"{case.id}.json").read_text())["degrade"]
+    assert recorded["overrides"] == {"lighting": 0.3, "noise": 9.0}
+    assert recorded["dpi"] == 100 and recorded["text_layer"] == "drifted" and recorded["drifted"]
+    results, _, _ = verify_suite(tmp_path)
+    assert all(r.ok for r in results), [r.problems for r in results]
+
+    # verify really rebuilds from the record: change an override and the bytes no longer match.
+    path = tmp_path / f"{case.id}.json"
+    data = json.loads(path.read_text())
+    data["degrade"]["overrides"]["noise"] = 10.0
+    path.write_text(json.dumps(data))
+    results, _, _ = verify_suite(tmp_path)
+    assert any("PDF bytes differ" in p for r in results for p in r.problems)
