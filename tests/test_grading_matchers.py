@@ -25,6 +25,9 @@ MONEY = [
     ("The total amount due is $1,234.56.", True),
     ("  total:\n$ 1,234.56 ", True),
     ("usd1234.560", True),
+    ("USD$1,234.56", True),
+    ("$1,2\u200b34.56", True),                   # a zero-width space copied from a text layer
+    ("$\u00a01,234.56", True),
     ("$11,234.56", False),
     ("$1,234.5", False),
     ("EUR 1,234.56", False),

@@ -28,7 +28,7 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _MONEY_RE = re.compile(
     rf"(?<![\w.,])"                                      # not inside a larger token
     rf"(?:(?P<sign1>[-\u2212])\s?)?"
-    rf"(?:(?P<prefix>{_CUR})\s?)?"
+    rf"(?:(?P<prefix>{_CUR})\s?(?:(?P<prefix2>{_CUR})\s?)?)?"
     rf"(?P<sign2>[-\u2212])?"
     rf"(?P<number>{_NUMBER})"
     rf"(?![\d]|[.,]\d)"                                  # the whole number, not a prefix of one
@@ -51,10 +51,25 @@ class MoneyMention:
         return self.currency is None or other.currency is None or self.currency == other.currency
 
 
+_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"}
+_SPACES = {"\u00a0", "\u2007", "\u2009", "\u202f"}
+
+
+def _clean(text: str) -> tuple[str, list[int]]:
+    """`text` without zero-width characters and with odd spaces made plain; original indexes."""
+    out, index = [], []
+    for i, ch in enumerate(text):
+        if ch in _INVISIBLE:
+            continue
+        out.append(" " if ch in _SPACES else ch)
+        index.append(i)
+    return "".join(out), index
+
+
 def _mention(m: re.Match[str]) -> MoneyMention | None:
     prefix, suffix = m["prefix"], m["suffix"]
     # A letter code glued to a word ("ABCUSD5") is not a currency; the lookbehind covers prefixes.
-    codes = {CURRENCY_MARKERS[x.upper()] for x in (prefix, suffix) if x}
+    codes = {CURRENCY_MARKERS[x.upper()] for x in (prefix, m["prefix2"], suffix) if x}
     if len(codes) > 1:
         return None  # "$5 EUR" contradicts itself
     try:
@@ -69,17 +84,19 @@ def _mention(m: re.Match[str]) -> MoneyMention | None:
 
 def find_money(text: str) -> list[MoneyMention]:
     """Every numeric token in `text`, with its currency if one is written beside it."""
+    clean, index = _clean(text)
     out = []
-    for m in _MONEY_RE.finditer(text):
+    for m in _MONEY_RE.finditer(clean):
         mention = _mention(m)
         if mention is not None:
-            out.append(mention)
+            start, end = index[m.start()], index[m.end() - 1] + 1
+            out.append(MoneyMention(mention.value, mention.currency, start, end, text[start:end]))
     return out
 
 
 def parse_money(text: str) -> MoneyMention | None:
     """`text` as one amount (`$1,234.56`, `1234.56 USD`, `-12`), or None if it is anything else."""
-    stripped = text.strip().rstrip(".").strip()
+    stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
     return _mention(m) if m else None
 
