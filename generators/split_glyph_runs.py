@@ -94,8 +94,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     # Right to left, "68,609.08" extracts as "80.906,86": a well-formed European-style figure.
     forbidden = []
     if p["split"] == "reversed":
-        digits = text[1:][::-1].replace(",", "_").replace(".", ",").replace("_", ".")
-        whole, _, frac = digits.partition(",")
+        whole, _, frac = text[1:][::-1].rpartition(",")
         if len(frac) == 2 and all(len(g) == 3 for g in whole.split(".")[1:]):
             wrong = float(whole.replace(".", "") + "." + frac)
             if abs(wrong - total) >= 0.01:
