@@ -123,14 +123,14 @@ def cmd_dispute_list(args: argparse.Namespace) -> int:
 
 
 def cmd_dispute_show(args: argparse.Namespace) -> int:
-    from workbench.core.disputes import evidence_for, get_dispute, triage_queue
+    from workbench.core.disputes import acceptance_warnings, evidence_for, get_dispute, triage_queue
 
     d = get_dispute(args.suite, args.id)
     item = next(it for it in triage_queue(args.suite) if it.dispute.id == d.id)
     ev = evidence_for(args.suite, d.id)
     if args.json:
         print_json({**d.to_json(), "impact": item.impact, "flips": [f.to_json() for f in item.flips],
-                    "highlight": ev.to_json()})
+                    "highlight": ev.to_json(), "warnings": acceptance_warnings(args.suite, d.id)})
         return 0
     print(f"{d.id}  {d.status}  case {d.case_id}  field {d.field}  (against gold {d.based_on})")
     print(f"  original: {_value(d.original)}")
@@ -139,7 +139,10 @@ def cmd_dispute_show(args: argparse.Namespace) -> int:
         box = ",".join(f"{v:g}" for v in d.box) if d.box else "-"
         print(f"  evidence: page {d.page}, box {box}, quote {d.quote!r}")
     for h in ev.hits:
-        print(f"  on page {h.page}: {h.which} {h.text!r} at {','.join(f'{v:g}' for v in h.box)}")
+        hidden = "" if h.visible else " (hidden: in the text layer only)"
+        print(f"  on page {h.page}: {h.which} {h.text!r} at {','.join(f'{v:g}' for v in h.box)}{hidden}")
+    for w in acceptance_warnings(args.suite, d.id):
+        print(f"  warning: {w}")
     for line in d.rationale_so_far():
         print(f"  {line}")
     verb = "taking it out would flip" if d.status == "accepted" else "accepting it would flip"

@@ -29,7 +29,10 @@ API for the triage screen (all take the suite folder; none imports Textual):
 - `add_dispute(folder, case_id, field, proposed, rationale, page=, box=, quote=, who=)`: open a
   dispute (e.g. from Inspect on a selected field); the original value is read from latest gold.
 - `evidence_for(folder, dispute_id) -> DisputeEvidence`: the page to show, the evidence box, and
-  every place on the pages where the original and the proposed values occur.
+  every place on the pages where the original and the proposed values occur (`Hit.visible` is
+  False for a place only in the text layer).
+- `acceptance_warnings(folder, id) -> list[str]`: what accepting would leave wrong in the key
+  (an expected value that is also a forbidden answer, a value that changed since it was opened).
 - `progress(folder) -> Progress`: `decided` (accepted + rejected) of `total`, with counts per status.
 - `get_dispute(folder, id)`, `load_disputes(folder)`: the disputes, folded from the journal.
 """
@@ -411,15 +414,31 @@ def triage_queue(folder: Path, runs: list[Path] | None = None) -> list[QueueItem
     return items
 
 
+def acceptance_warnings(folder: Path, dispute_id: str) -> list[str]:
+    """What would be wrong with the key if the dispute were accepted (e.g. it expects a forbidden answer)."""
+    from workbench.core import gold
+
+    d = get_dispute(folder, dispute_id)
+    latest = gold.gold_keys(folder, "latest").keys
+    if d.case_id not in latest:
+        return [f"case {d.case_id!r} is no longer in the suite"]
+    if d.status == "accepted":   # already in latest gold
+        return gold.key_conflicts(latest[d.case_id])
+    _, notes = gold.apply_disputes(latest[d.case_id], [d])
+    return [n.split(": ", 1)[1] for n in notes]
+
+
 @dataclass
 class Hit:
     which: str                    # "original" | "proposed" | "evidence"
     text: str
     page: int                     # from 1
     box: list[float]              # points, top-left origin
+    visible: bool = True          # False: only in the text layer (hidden text)
 
     def to_json(self) -> dict[str, Any]:
-        return {"which": self.which, "text": self.text, "page": self.page, "box": self.box}
+        return {"which": self.which, "text": self.text, "page": self.page, "box": self.box,
+                "visible": self.visible}
 
 
 @dataclass
@@ -464,32 +483,23 @@ def value_texts(value: Any) -> list[str]:
     return [text] if text else []
 
 
-def find_text(pdf: bytes, texts: list[str]) -> list[tuple[str, int, list[float]]]:
-    """Every place each text occurs on the pages: (text, page from 1, box). Uses pdf.evidence when present."""
-    try:
-        from workbench.pdf import evidence as pdf_evidence  # written by the forensics area
-    except ImportError:
-        pdf_evidence = None
-    finder = getattr(pdf_evidence, "find_evidence", None) if pdf_evidence else None
-    out: list[tuple[str, int, list[float]]] = []
-    if finder is not None:
-        with contextlib.suppress(Exception):
-            for text in texts:
-                for hit in finder(pdf, text):
-                    page = getattr(hit, "page", None)
-                    box = getattr(hit, "box", None) or getattr(hit, "bbox", None)
-                    if page is None or box is None:
-                        raise TypeError("unknown hit shape")
-                    out.append((text, int(page) + (1 if getattr(hit, "page_index", False) else 0), [round(float(v), 2) for v in box]))
-            return out
-        out = []
-    from workbench.pdf.document import open_fitz
+def find_text(pdf: bytes, texts: list[str]) -> list[tuple[str, int, list[float], bool]]:
+    """Every place each text is on the pages: (text, page from 1, box, visible).
 
-    with open_fitz(pdf) as doc:
-        for text in texts:
-            for pno, page in enumerate(doc, 1):
-                for rect in page.search_for(text):
-                    out.append((text, pno, [round(rect.x0, 2), round(rect.y0, 2), round(rect.x1, 2), round(rect.y1, 2)]))
+    Uses the forensics area's tolerant search (`workbench.pdf.evidence.find_evidence`: money
+    written differently, line breaks, split runs, hidden text); text drawn only as pixels is not
+    found (that needs OCR).
+    """
+    from workbench.pdf.evidence import find_evidence
+
+    out: list[tuple[str, int, list[float], bool]] = []
+    for text in texts:
+        for hit in find_evidence(pdf, text):
+            if not hit.boxes:
+                continue
+            box = [min(b[0] for b in hit.boxes), min(b[1] for b in hit.boxes),
+                   max(b[2] for b in hit.boxes), max(b[3] for b in hit.boxes)]
+            out.append((text, hit.page + 1, [round(v, 2) for v in box], bool(hit.visible)))
     return out
 
 
@@ -511,15 +521,15 @@ def evidence_for(folder: Path, dispute_id: str) -> DisputeEvidence:
     quote = ev.get("quote") or recorded.get("quote")
     pdf = read_pdf_bytes(case.pdf_file)
     hits: list[Hit] = []
-    seen: set[tuple[int, tuple[float, ...]]] = set()
+    seen: set[Any] = set()
     for which, value in (("original", d.original), ("proposed", d.proposed), ("evidence", quote)):
         texts = value_texts(value)
-        for text, pno, hbox in find_text(pdf, texts):
+        for text, pno, hbox, visible in find_text(pdf, texts):
             mark = (pno, tuple(hbox))
-            if which == "evidence" and mark in seen:
+            if (which, mark) in seen or (which == "evidence" and mark in seen):
                 continue
-            seen.add(mark)
-            hits.append(Hit(which, text, pno, hbox))
+            seen.update({mark, (which, mark)})
+            hits.append(Hit(which, text, pno, hbox, visible))
     if not ev.get("page") and not recorded.get("page"):
         first = next((h for h in hits if h.which == "original"), None) or (hits[0] if hits else None)
         page = first.page if first else 1
