@@ -1,7 +1,37 @@
-"""Commands for this area (filled in by its issue)."""
+"""Commands for layer forensics: lint (is each trap armed, can a reader of the page answer it)."""
+
+from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from workbench.cli.output import print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    pass
+    p = sub.add_parser(
+        "lint", help="check every case's arming contract against what is visible and hidden on its pages",
+        description="Lint a case JSON, a suite folder (ours or pdfhell's) or a PDF with --key. "
+                    "Exit 1 if any finding is an error.",
+    )
+    p.add_argument("path", type=Path, help="case JSON, suite folder, or PDF")
+    p.add_argument("--key", type=Path, help="answer key JSON for a bare PDF (a case JSON will do)")
+    p.add_argument("--json", action="store_true", help="print the findings as a JSON list")
+    p.add_argument("--dpi", type=int, default=150, help="DPI at which visibility is judged (default 150)")
+    p.set_defaults(handler=cmd_lint)
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from workbench.pdf.lint import has_errors, lint_path
+
+    findings = lint_path(args.path, key=args.key, dpi=args.dpi)
+    if args.json:
+        print_json([f.to_json() for f in findings])
+    else:
+        for f in findings:
+            print(f"{f.severity.upper():7} {f.case_id}  {f.code}: {f.message}")
+        counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+        cases = len({f.case_id for f in findings})
+        print(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info"
+              f" in {cases} case(s) with findings")
+    return 1 if has_errors(findings) else 0
