@@ -128,16 +128,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     total_size = size + 3
     c.setFont("Helvetica-Bold", total_size)
     c.drawRightString(right - 110, y, "TOTAL DUE")
-    if p["visible_total_layer"] == "pixels":
-        box = kit.draw_text_pixels(c, fmt(visible), right, y, total_size, bold=True, align="right")
-    else:
-        c.drawRightString(right, y, fmt(visible))
-        w = kit.text_width(fmt(visible), "Helvetica-Bold", total_size)
-        box = (right - w, y - 3, right, y + total_size)
 
-    # The hidden total: same font and size, at the chosen place.
+    # The hidden total goes down first, so the printed total lies over it, as a scan's image lies
+    # over its OCR layer: white text then never paints over the printed digits.
     if p["hidden_position"] == "on_total":
-        hx, hy = box[0], y
+        pixels_w = kit.text_width(fmt(visible), "Helvetica-Bold", total_size)
+        hx, hy = right - pixels_w, y
     elif p["hidden_position"] == "margin":
         hx, hy = left, 40
     else:
@@ -152,6 +148,11 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.saveState()
     c.drawText(t)
     c.restoreState()
+
+    if p["visible_total_layer"] == "pixels":
+        kit.draw_text_pixels(c, fmt(visible), right, y, total_size, bold=True, align="right")
+    else:
+        c.drawRightString(right, y, fmt(visible))
 
     c.setFillGray(0)
     c.setFont("Helvetica", size - 1)

@@ -38,7 +38,7 @@ async def test_moving_to_the_second_case_updates_the_text_layer_and_key():
         assert second.metadata["vendor"] in layer.plain
         page = app.screen.query_one(PageView)
         assert page.border_title == second.id
-        assert page.border_subtitle == "page 1/1"
+        assert page.border_subtitle.startswith("page 1/1")
         assert app.screen.query_one(AnswerKeyView)
         await pilot.press("3")
         await _settle(pilot)

@@ -45,10 +45,10 @@ def load_case_data(case: Case, dpi: int) -> CaseData:
         from workbench.pdf.spans import analyze_document
 
         analysis = analyze_document(pdf, dpi=dpi)
-        for page_no, spans in enumerate(analysis.pages):
-            hidden = [s for s in spans if not s.visible and s.text.strip()]
+        for pa in analysis.pages:
+            hidden = [s for s in pa.hidden if s.text.strip()]
             data.hidden_texts.append([s.text for s in hidden])
-            data.boxes += [Box(page_no, tuple(s.bbox), "hidden", s.text) for s in hidden]
+            data.boxes += [Box(pa.page, tuple(s.bbox), "hidden", s.text) for s in hidden]
     except Exception as exc:  # forensics must never stop the page from showing
         data.problems.append(f"span analysis failed: {exc}")
     try:

@@ -1,0 +1,192 @@
+"""The workbench as a user debugging a failed run drives it: Pilot tests on what the screen shows."""
+
+from __future__ import annotations
+
+import json
+
+from tests.tui.conftest import settle
+from tests.tui.screen import screen_text
+from workbench.core.config import config_path
+from workbench.core.runindex import ASK_RUN, RUNS_DIR
+from workbench.core.runs import RunWriter, iter_records
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.ask import AskScreen
+from workbench.tui.screens.inspect import InspectScreen
+from workbench.tui.screens.runs import RunsScreen
+from workbench.tui.widgets.answers import AnswersView
+from workbench.tui.widgets.case_list import CaseList
+from workbench.tui.widgets.page_view import PageView
+
+SIZE = (160, 48)
+
+
+async def _probe_run(suite) -> None:
+    """A real run of the pymupdf probe over the suite, written as the CLI would."""
+    from workbench.providers import read
+
+    run = suite / RUNS_DIR / "probe.jsonl"
+    with RunWriter(run) as writer:
+        for case in open_source(suite).cases:
+            writer.append(await read(case, None, "probe:pymupdf", "text", None))
+
+
+async def _ask(pilot, reader: str, modality: str = "text") -> None:
+    await pilot.press("a")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, AskScreen)
+    pilot.app.screen.query_one("#ask-custom").value = reader
+    pilot.app.screen.query_one("#ask-modality").value = modality
+    await pilot.click("#ask-send")
+
+
+async def test_evidence_boxes_and_hidden_shading_toggle(suite_copy):
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        # The printed total is pixels only, so only the hidden (forbidden) total has boxes.
+        kinds = {b.kind for b in page.visible_boxes()}
+        assert {"forbidden", "hidden"} <= kinds
+        await pilot.press("e")
+        await settle(pilot)
+        assert {b.kind for b in page.visible_boxes()} == {"hidden"}
+        assert "ev" not in page.border_subtitle.split(" · ")[-1]
+        await pilot.press("h")
+        await settle(pilot)
+        assert page.visible_boxes() == []
+        await pilot.press("e")
+        await settle(pilot)
+        assert {b.kind for b in page.visible_boxes()} == {"forbidden"}
+
+
+async def test_ask_a_reader_on_the_fake_server_shows_answer_and_verdict(suite_copy, monkeypatch):
+    from workbench.providers.fakeserver import FakeServer
+
+    case = open_source(suite_copy).cases[0]
+    with FakeServer(script={"*": f"The total due is {case.expected_answer}."}) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url("openai"))
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+        app = WorkbenchApp(open_source(suite_copy))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await _ask(pilot, "openai:gpt-4o", "pdf")
+            await settle(pilot)
+            shown = screen_text(app)
+            assert "✔ pass" in shown and "openai:gpt-4o" in shown
+            assert f"The total due is {case.expected_answer}." in shown
+    records = list(iter_records(suite_copy / RUNS_DIR / ASK_RUN))
+    assert [(r.case_id, r.reader, r.status) for r in records] == [(case.id, "openai:gpt-4o", "ok")]
+    assert "sk-test-not-a-real-key" not in (suite_copy / RUNS_DIR / ASK_RUN).read_text()
+
+
+async def test_a_missing_key_names_the_variable_and_records_nothing(suite_copy):
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _ask(pilot, "anthropic:claude-sonnet-4-5", "pdf")
+        await settle(pilot)
+        assert any("ANTHROPIC_API_KEY" in n.message for n in app._notifications)
+        assert isinstance(app.screen, InspectScreen)
+    assert not (suite_copy / RUNS_DIR / ASK_RUN).exists()
+
+
+async def test_cancel_a_slow_call(suite_copy, monkeypatch):
+    from workbench.providers.fakeserver import FakeServer
+
+    with FakeServer(latency_s=20) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url("openai"))
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        app = WorkbenchApp(open_source(suite_copy))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await _ask(pilot, "openai:gpt-4o", "text")
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if server.requests:
+                    break
+            assert app.screen.asking
+            await pilot.press("escape")
+            await pilot.pause(0.2)
+            assert not app.screen.asking
+            assert any("cancelled" in n.message for n in app._notifications)
+    assert not (suite_copy / RUNS_DIR / ASK_RUN).exists()
+
+
+async def test_probe_answer_then_run_report_then_jump_to_a_trapped_case(suite_copy):
+    await _probe_run(suite_copy)
+    cases = open_source(suite_copy).cases
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # The pymupdf probe reads the hidden total: every case is marked as fallen for the trap.
+        assert set(app.screen.query_one(CaseList).verdicts.values()) == {"trap"}
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RunsScreen)
+        shown = screen_text(app)
+        assert "probe:pymupdf" in shown and "fell for the trap" in shown.lower()
+        await pilot.press("f", "f")  # all -> failures -> trap
+        await settle(pilot)
+        assert app.screen.filter == "trap"
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, InspectScreen)
+        assert app.screen.current.id == cases[1].id
+        answers = app.screen.query_one(AnswersView)
+        assert answers.selected_index() == 0
+        shown = screen_text(app)
+        assert "fell for trap" in shown and cases[1].forbidden_answers[0] in shown
+
+
+async def test_failures_only_and_text_filter(suite_copy):
+    await _probe_run(suite_copy)
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        cases = app.screen.query_one(CaseList)
+        await pilot.press("slash")
+        await pilot.press(*"0002")
+        await settle(pilot)
+        assert [c.id for c in cases.visible_cases()] == ["hidden_ocr_mismatch-0002"]
+        assert cases.border_title == "Cases (1/3)"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(cases.visible_cases()) == 3
+
+
+async def test_palette_offers_the_screens_commands(suite_copy):
+    await _probe_run(suite_copy)
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Ask a reader", "Run lint", "Family: hidden_ocr_mismatch", "Reader: probe:pymupdf"} <= titles
+        await pilot.press("r")
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "Ask a reader" not in titles and "Run lint" not in titles
+
+
+async def test_theme_switch_is_remembered(suite_copy):
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.theme = "workbench-high-contrast"
+        await pilot.pause()
+    assert json.loads(config_path().read_text())["theme"] == "workbench-high-contrast"
+    again = WorkbenchApp(open_source(suite_copy))
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert again.theme == "workbench-high-contrast"
+
+
+async def test_user_key_remapping(suite_copy):
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text(json.dumps({"keymap": {"toggle_evidence": "x"}}))
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        await pilot.press("x")
+        assert page.show_evidence is False
