@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tests.test_gold_support import INVOICE, TOTAL, invoice_json, load, record, suite_copy, write_run
+from tests.test_gold_support import (
+    INVOICE,
+    TOTAL,
+    invoice_json,
+    load,
+    record,
+    suite_copy,
+    write_run,
+)
 from workbench.core.disputes import add_dispute, decide, evidence_for, progress, triage_queue
 from workbench.grading.regrade import regrade
 

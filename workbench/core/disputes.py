@@ -313,10 +313,9 @@ def add_dispute(
         try:
             current = gold.get_field(keys[case.id], field_path)
         except UserError:
-            if gold.parse_path(field_path)[0] not in gold.KEY_ROOTS and (keys[case.id].get("gold") or {}).get("expected") is not None:
-                current = None  # a field the structured gold left out
-            else:
+            if not gold.can_add_field(keys[case.id], field_path):
                 raise
+            current = None  # a field the structured gold left out: the dispute adds it
         if isinstance(proposed, str) and not isinstance(current, str) and current is not None:
             proposed = parse_value(proposed, current)
         if original is None:

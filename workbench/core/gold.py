@@ -106,6 +106,20 @@ def set_field(key: dict[str, Any], path: str, value: Any) -> None:
     parent[last] = value
 
 
+def can_add_field(key: dict[str, Any], path: str) -> bool:
+    """True if `path` is a missing key of an existing object in structured gold (a dispute may add it)."""
+    parts = key_path(path)
+    if parts[:2] != ["gold", "expected"] or len(parts) < 3 or not isinstance(parts[-1], str):
+        return False
+    node: Any = key
+    for part in parts[:-1]:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return isinstance(node, dict) and parts[-1] not in node
+
+
 def apply_change(key: dict[str, Any], path: str, value: Any) -> None:
     """Set a field of an answer key in place, keeping a structured key's `expected_answer` in step.
 

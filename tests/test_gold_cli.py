@@ -1,0 +1,88 @@
+"""The gold commands, end to end on a copy of the shipped extraction sample (real probe runs)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from workbench.core.runs import iter_records
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_cases" / "extraction"
+
+
+@pytest.fixture
+def sample(tmp_path):
+    dest = tmp_path / "extraction"
+    shutil.copytree(SAMPLE, dest)
+    return dest
+
+
+def test_the_shipped_sample_has_structured_gold_probe_runs_and_open_disputes(cli):
+    code, out, _ = cli("dispute", "list", SAMPLE, "--status", "open", "--json")
+    assert code == 0
+    listed = json.loads(out)
+    assert listed["progress"]["open"] == listed["progress"]["total"] >= 3
+    assert listed["disputes"][0]["impact"] >= 1          # the most consequential one comes first
+    readers = {r.reader for p in sorted((SAMPLE / "runs").glob("*.jsonl")) for r in iter_records(p)}
+    assert {"probe:pymupdf", "probe:pypdf"} <= readers
+    assert all(r.provenance == "observed" for p in (SAMPLE / "runs").glob("*.jsonl") for r in iter_records(p))
+    case = json.loads(next(SAMPLE.glob("invoice_extraction-*.json")).read_text())
+    assert case["matcher"]["type"] == "fields" and {"schema", "expected", "evidence"} <= set(case["gold"])
+    assert (SAMPLE / "spec.toml").exists()
+    code, out, _ = cli("audit-hints", SAMPLE)
+    assert code == 0 and "0 hint(s)" in out
+
+
+def test_a_triage_session_from_the_command_line(cli, sample, tmp_path):
+    code, out, _ = cli("dispute", "list", sample, "--json")
+    first = json.loads(out)["disputes"][0]
+    code, out, _ = cli("dispute", "show", sample, first["id"], "--json")
+    shown = json.loads(out)
+    assert code == 0 and shown["impact"] == len(shown["flips"]) == first["impact"]
+    assert shown["highlight"]["page"] == 1 and shown["highlight"]["hits"]
+
+    code, out, err = cli("dispute", "decide", sample, first["id"], "--accept", "--rationale", "")
+    assert code == 2 and "rationale" in err and out == ""
+    code, out, _ = cli("dispute", "decide", sample, first["id"], "--accept", "--rationale", "checked", "--who", "ann")
+    assert code == 0 and "gold is now v2" in out and "1 of" in out
+
+    code, out, _ = cli("regrade", sample / "runs" / "probe-pymupdf.jsonl", sample / "runs" / "probe-pypdf.jsonl",
+                       "--gold", "v2", "--against", "v1", "--json")
+    result = json.loads(out)
+    flipped = {(f["case_id"], f["reader"], f["before"], f["after"]) for f in result["flips"]}
+    assert flipped == {(f["case_id"], f["reader"], f["before"], f["after"]) for f in shown["flips"]}
+    # The suite is found from the runs/ folder the run sits in.
+    code, out, _ = cli("regrade", sample / "runs" / "probe-pymupdf.jsonl")
+    assert code == 0 and "from v1 to v2" in out
+
+    code, out, _ = cli("gold", "export", sample, "--version", "v1", "--out", tmp_path / "v1.json")
+    assert code == 0
+    v1 = json.loads((tmp_path / "v1.json").read_text())
+    code, out, _ = cli("gold", "export", sample)
+    latest = json.loads(out)
+    assert (v1["version"], latest["version"]) == ("v1", "v2")
+    assert latest["applied"] == [first["id"]]
+    changed = [cid for cid in v1["keys"] if v1["keys"][cid] != latest["keys"][cid]]
+    assert changed == [first["case_id"]]
+
+
+def test_dispute_add_and_its_errors(cli, sample, capsys):
+    case = next(sample.glob("invoice_extraction-*.json")).stem
+    code, out, _ = cli("dispute", "add", sample, "--case", case, "--field", "invoice.total", "--proposed", "1.5",
+                       "--page", "1", "--box", "10,10,50,20", "--quote", "TOTAL", "--rationale", "why", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["proposed"] == 1.5 and d["status"] == "open"      # a number stays a number
+    code, _, err = cli("dispute", "add", sample, "--case", case, "--field", "invoice.nope[2]", "--proposed", "x",
+                       "--rationale", "why")
+    assert code == 2 and err.count("\n") == 1 and "invoice.nope" in err
+    code, _, err = cli("dispute", "show", sample, "d9999")
+    assert code == 2 and "no dispute 'd9999'" in err
+    code, _, err = cli("regrade", sample / "runs" / "probe-pymupdf.jsonl", "--gold", "v9")
+    assert code == 2 and "does not exist" in err
+    with pytest.raises(SystemExit) as exit_info:       # argparse: a decision is required
+        cli("dispute", "decide", sample, d["id"], "--rationale", "x")
+    assert exit_info.value.code == 2
+    assert "one of the arguments --accept --reject --defer is required" in capsys.readouterr().err
