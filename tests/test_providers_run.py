@@ -1,0 +1,258 @@
+"""`pdfworkbench run`, `ask`, `readers` and `fake-server` from the command line, and the probes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from workbench.providers.fakeserver import FakeServer
+
+PLANTED = "sk-test-PLANTED-c0ffee1234567890deadbeef5678abcd"
+SPEC = """name = "mini"
+[[families]]
+name = "hidden_ocr_mismatch"
+seeds = "1..6"
+params = { hidden_offset = 5000.0 }
+"""
+
+
+@pytest.fixture(scope="module")
+def suite_dir(tmp_path_factory) -> Path:
+    from workbench.core.suite import build_suite
+
+    folder = tmp_path_factory.mktemp("suite")
+    (folder / "spec.toml").write_text(SPEC)
+    build_suite(folder / "spec.toml", folder / "mini")
+    return folder / "mini"
+
+
+@pytest.fixture(scope="module")
+def cases(suite_dir):
+    from workbench.core.suite import load_suite
+
+    return load_suite(suite_dir).cases
+
+
+@pytest.fixture
+def env(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PDFWORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("OPENAI_API_KEY", PLANTED)
+    monkeypatch.setenv("PDFWORKBENCH_RETRY_BASE", "0.005")
+    monkeypatch.setenv("PDFWORKBENCH_RETRY_CAP", "0.02")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def scripted(cases):
+    """The fake provider answering each PDF with its case's expected answer."""
+    with FakeServer(script={c.sha256: c.expected_answer for c in cases}) as server:
+        yield server
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_run_writes_a_record_per_case_and_the_report(env, cli, suite_dir, scripted, cases):
+    out = env / "run.jsonl"
+    code, stdout, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--workers", "3",
+                            "--base-url", scripted.base_url("openai"), "--out", out,
+                            "--junit", env / "junit.xml", "--fail-threshold", "0")
+    assert code == 0, err
+    recs = records(out)
+    assert sorted(r["case_id"] for r in recs) == sorted(c.id for c in cases)
+    assert {r["status"] for r in recs} == {"ok"} and len({r["run_id"] for r in recs}) == 1
+    assert all(r["suite"] == "mini" and r["reader"] == "openai:gpt-4o" for r in recs)
+    assert "pass 6/6" in stdout
+    assert "6/6 done" in err and "0 errors" in err and "tokens" in err
+    junit = (env / "junit.xml").read_text()
+    assert junit.count("<testcase") == 6 and "<failure" not in junit
+
+
+def test_fail_threshold_fails_the_build(env, cli, suite_dir, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with FakeServer() as server:  # answers with the text layer: the hidden, wrong total
+        args = ("run", suite_dir, "--reader", "anthropic:claude", "--modality", "text",
+                "--base-url", server.url, "--fail-threshold", "0.5")
+        code, stdout, err = cli(*args)
+        assert code == 2 and "set ANTHROPIC_API_KEY" in err and not list(env.rglob("*.jsonl"))
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-" + "b" * 30)
+        code, stdout, err = cli(*args)
+    assert code == 1 and "fell for the trap" in stdout and "--fail-threshold" in err
+
+
+def test_errors_are_counted_apart_not_as_wrong_answers(env, cli, suite_dir):
+    with FakeServer() as server:
+        code, stdout, err = cli("run", suite_dir, "--reader", "openai:fake+400xall", "--json",
+                                "--base-url", server.base_url("openai"), "--out", env / "r.jsonl")
+    assert code == 0
+    report = json.loads(stdout)
+    overall = report["runs"][0]["overall"]
+    assert overall["execution"]["errored"] == 6 and overall["scored"] == 0 and overall["failed"] == 0
+    assert "6 errors" in err
+    assert {r["error"]["http_status"] for r in records(env / "r.jsonl")} == {400}
+
+
+def test_shards_cover_each_case_exactly_once(env, cli, suite_dir, scripted, cases):
+    seen = []
+    for i in (1, 2, 3, 4):
+        out = env / f"shard{i}.jsonl"
+        code, _, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--shard", f"{i}/4",
+                           "--base-url", scripted.base_url("openai"), "--out", out)
+        assert code == 0, err
+        seen += [r["case_id"] for r in records(out)]
+    assert sorted(seen) == sorted(c.id for c in cases)
+    assert len(scripted.requests) == len(cases)
+
+
+def test_an_existing_run_file_needs_resume(env, cli, suite_dir, scripted):
+    out = env / "run.jsonl"
+    args = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
+            "--out", out)
+    assert cli(*args)[0] == 0
+    code, _, err = cli(*args)
+    assert code == 2 and "--resume" in err
+    code, _, err = cli(*args, "--resume")
+    assert code == 0 and "0 new calls, 6 from before" in err
+    assert len(records(out)) == 6
+
+
+def test_ctrl_c_leaves_a_run_that_resume_completes(env, cli, suite_dir, cases):
+    out = env / "run.jsonl"
+    child_env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with FakeServer(latency_s=0.25, script={c.sha256: c.expected_answer for c in cases}) as server:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "workbench", "run", str(suite_dir), "--reader", "openai:gpt-4o",
+             "--workers", "1", "--base-url", server.base_url("openai"), "--out", str(out)],
+            env=child_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not out.exists() or len(records(out)) < 2):
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert "--resume" in err and "Traceback" not in err
+        before = records(out)  # every line is a whole record
+        assert 2 <= len(before) < len(cases)
+        served = len(server.requests)
+
+        code, stdout, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--resume",
+                                "--base-url", server.base_url("openai"), "--out", out)
+        assert code == 0, err
+        after = records(out)
+        assert sorted(r["case_id"] for r in after) == sorted(c.id for c in cases)  # each exactly once
+        assert len(server.requests) - served == len(cases) - len(before)  # no finished call repeated
+        assert f"{len(cases) - len(before)} new calls, {len(before)} from before" in err
+        assert "pass 6/6" in stdout
+
+
+def test_the_cache_makes_a_rerun_free_and_no_cache_bypasses_it(env, cli, suite_dir, scripted):
+    base = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"))
+    assert cli(*base, "--out", env / "a.jsonl")[0] == 0
+    assert cli(*base, "--out", env / "b.jsonl")[0] == 0
+    assert len(scripted.requests) == 6
+    assert all(r["extra"].get("cached") for r in records(env / "b.jsonl"))
+    assert cli(*base, "--out", env / "c.jsonl", "--no-cache")[0] == 0
+    assert len(scripted.requests) == 12
+
+
+def test_a_planted_key_appears_nowhere(env, cli, suite_dir, cases, run_cli_subprocess):
+    with FakeServer(faults="") as server:
+        outputs = [
+            cli("run", suite_dir, "--reader", "openai:fake+401xall", "--base-url", server.base_url("openai"),
+                "--out", env / "bad.jsonl", "--junit", env / "bad.xml"),
+            cli("run", suite_dir, "--reader", "openai:gpt-4o", "--modality", "pixels", "--dpi", "50",
+                "--base-url", server.base_url("openai"), "--out", env / "good.jsonl"),
+            cli("ask", cases[0].json_path, "--reader", "openai:fake+401", "--json",
+                "--base-url", server.base_url("openai")),
+            cli("ask", cases[0].json_path, "--reader", "openai:gpt-4o", "--modality", "text",
+                "--base-url", server.base_url("openai")),
+        ]
+        child = run_cli_subprocess("ask", cases[1].json_path, "--reader", "openai:fake+401",
+                                   "--base-url", server.base_url("openai"))
+        assert any(r["headers"].get("authorization") == f"Bearer {PLANTED}" for r in server.requests)
+    assert "[redacted]" in outputs[2][1] and child.returncode == 1 and "401" in child.stderr
+    texts = [o for code, out, err in outputs for o in (out, err)] + [child.stdout, child.stderr]
+    files = [p for p in env.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".jsonl" for p in files) and any("cache" in p.parts for p in files)
+    texts += [p.read_bytes().decode("utf-8", "replace") for p in files]
+    for fragment in (PLANTED, PLANTED[:16], PLANTED[-12:]):
+        assert not any(fragment in t for t in texts), fragment
+
+
+def test_ask_records_one_call(env, cli, cases, scripted):
+    code, out, err = cli("ask", cases[0].json_path, "--reader", "openai:gpt-4o",
+                         "--base-url", scripted.base_url("openai"), "--out", env / "asks.jsonl")
+    assert code == 0 and out.strip() == cases[0].expected_answer and "ok in" in err
+    code, out, err = cli("ask", cases[0].json_path, "--reader", "openai:gpt-4o", "--json",
+                         "--base-url", scripted.base_url("openai"), "--out", env / "asks.jsonl")
+    assert code == 0 and json.loads(out)["extra"]["cached"] is True and "(cached)" in err
+    assert len(records(env / "asks.jsonl")) == 2 and len(scripted.requests) == 1
+    code, out, err = cli("ask", cases[0].json_path, "--reader", "openai:fake+truncated",
+                         "--base-url", scripted.base_url("openai"), "--out", env / "asks.jsonl")
+    assert code == 1 and "truncated" in err
+
+
+# ---- probes -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("probe", ["pypdf", "pymupdf"])
+def test_probes_read_the_hidden_text_layer(env, cli, suite_dir, cases, probe, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY")  # probes need no key and no network
+    out = env / f"{probe}.jsonl"
+    code, stdout, err = cli("run", suite_dir, "--reader", f"probe:{probe}", "--out", out)
+    assert code == 0, err
+    by_id = {r["case_id"]: r for r in records(out)}
+    assert set(by_id) == {c.id for c in cases}
+    for case in cases:
+        rec = by_id[case.id]
+        assert rec["provenance"] == "observed" and rec["modality"] == "text" and rec["status"] == "ok"
+        # The printed total is pixels only; the text layer holds the hidden wrong total.
+        assert case.forbidden_answers[0] in rec["answer"] and case.expected_answer not in rec["answer"]
+    assert "fell for trap 6/6" in stdout
+
+
+def test_ocr_probe_names_the_extra_when_missing(env, cli, suite_dir):
+    pytest.importorskip("pymupdf")
+    try:
+        import rapidocr_onnxruntime  # noqa: F401
+    except ImportError:
+        code, _, err = cli("run", suite_dir, "--reader", "probe:ocr", "--out", env / "ocr.jsonl")
+        assert code == 2 and "pdfworkbench[ocr]" in err
+        assert not (env / "ocr.jsonl").exists()
+    else:
+        pytest.skip("rapidocr is installed")
+
+
+def test_readers_lists_probes_and_key_state(env, cli, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    code, out, _ = cli("readers", "--json")
+    rows = {r["reader"]: r for r in json.loads(out)}
+    assert rows["probe:pymupdf"]["ready"] and rows["openai:gpt-4o"]["ready"]
+    assert not rows["anthropic:claude-sonnet-4-5"]["ready"]
+    assert rows["anthropic:claude-sonnet-4-5"]["key_env"] == ["ANTHROPIC_API_KEY"]
+    assert PLANTED not in out
+
+
+def test_fake_server_command_serves_on_loopback(env, tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "fake-server", "--port", "0"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        url = line.split(" on ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url + "/health", timeout=10) as resp:
+            assert json.loads(resp.read())["ok"] is True
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0
