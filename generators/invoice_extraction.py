@@ -55,7 +55,7 @@ CONTRACT = (
     Arming("meta:vendor_phone", "visible", "the main number is printed in the letterhead"),
     Arming("meta:vendor_phone", "text_layer", "a text pipeline can read the main number too"),
     Arming("meta:total", "visible", "the total is printed"),
-    Arming("forbidden", "visible", "the decoy number is printed on the page, where a reader may take it"),
+    Arming("meta:decoy", "visible", "the decoy (direct line, or one line of the wrapped name) is printed"),
 )
 
 SCHEMA: dict[str, Any] = {
@@ -333,6 +333,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             metadata={
                 "vendor_phone": main_phone, "direct_line": direct_phone if direct else None,
                 "vendor_name": legal, "total": fmt(total), "currency": code, "trap": trap,
+                "decoy": direct_phone if direct else lines[-1],
             },
             gold={
                 "schema": SCHEMA,
