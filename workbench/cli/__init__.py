@@ -47,7 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
     # `pdfworkbench [PATH]` is `pdfworkbench open [PATH]`.
-    if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+    global_flags = {"-h", "--help", "--version"}
+    if not argv or (argv[0] not in commands and argv[0] not in global_flags):
         argv = ["open", *argv]
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler

@@ -9,6 +9,9 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("open", help="open the workbench on a suite, a case JSON, a PDF or a run (default)")
     p.add_argument("path", nargs="?", type=Path, help="default: the shipped sample suite")
+    p.add_argument("--graphics", choices=["halfblock", "hires"], default=None,
+                   help="page images: half-block characters (any terminal; the default) or hires "
+                        "(Sixel or Kitty graphics through textual-image, where the terminal has them)")
     p.set_defaults(handler=cmd_open)
 
     p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve)")
@@ -23,12 +26,22 @@ def sample_suite_path() -> Path:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
+    from workbench.core.config import load_settings
+    from workbench.core.errors import UserError
     from workbench.core.source import open_source
 
     source = open_source(args.path or sample_suite_path())  # errors out before the screen takes over
+    settings = load_settings()
+    graphics = args.graphics or getattr(settings, "graphics", "halfblock")
+    if graphics == "hires":
+        try:
+            # textual-image asks the terminal what it supports: that must happen before Textual starts.
+            import textual_image.widget  # noqa: F401
+        except ImportError:
+            raise UserError("--graphics hires needs textual-image: pip install 'pdfworkbench[hires]'") from None
     from workbench.tui.app import WorkbenchApp
 
-    WorkbenchApp(source).run()
+    WorkbenchApp(source, settings, graphics=graphics).run()
     return 0
 
 

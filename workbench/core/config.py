@@ -32,6 +32,7 @@ class Settings:
     reader: str = "probe:pymupdf"
     modality: str = "text"
     dpi: int = 150
+    graphics: str = "halfblock"                            # halfblock | hires (textual-image)
     keymap: dict[str, str] = field(default_factory=dict)   # binding id -> keys, e.g. {"next_page": "ctrl+n"}
     family_dirs: list[str] = field(default_factory=list)   # extra folders searched for user families
     problem: str | None = field(default=None, compare=False)

@@ -21,9 +21,10 @@ class WorkbenchApp(App):
         Binding("ctrl+q", "quit", "Quit", id="quit", show=False),
     ]
 
-    def __init__(self, source: Source, settings: Settings | None = None) -> None:
+    def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock") -> None:
         super().__init__()
         self.source = source
+        self.graphics = graphics
         self.settings = settings or load_settings()
         for theme in THEMES.values():
             self.register_theme(theme)

@@ -62,7 +62,7 @@ class InspectScreen(Screen):
             with Vertical(id="left"):
                 yield Input(placeholder="filter: text in id, family or question", id="filter")
                 yield CaseList(self.source.cases, id="cases")
-            yield PageView(id="page")
+            yield PageView(graphics=self.app.graphics, id="page")
             with TabbedContent(id="side", initial="tab-pymupdf"):
                 for name in EXTRACTORS:
                     with TabPane(name, id=f"tab-{name}"):

@@ -57,8 +57,11 @@ def fit_pixels(page_w: float, page_h: float, cols: int, rows: int) -> tuple[int,
     return max(1, int(page_w * scale)), max(2, int(page_h * scale))
 
 
-def render_view(req: PageRequest):
-    """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane."""
+def render_view(req: PageRequest, hires: bool = False):
+    """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane.
+
+    With `hires`, the cropped image itself (for a Sixel or Kitty image widget to scale).
+    """
     import pymupdf
     from PIL import Image, ImageDraw
 
@@ -95,6 +98,8 @@ def render_view(req: PageRequest):
         cx = min(max(req.center[0] * w, cw / 2), w - cw / 2)
         cy = min(max(req.center[1] * h, ch / 2), h - ch / 2)
         img = img.crop((int(cx - cw / 2), int(cy - ch / 2), int(cx + cw / 2), int(cy + ch / 2)))
+    if hires:
+        return img
     w, h = fit_pixels(img.width, img.height, req.cols, req.rows)
     img = img.resize((w, h), Image.Resampling.LANCZOS).convert("RGBA")
     from rich_pixels import Pixels
@@ -139,8 +144,10 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         page: int
         renderable: object
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, graphics: str = "halfblock", **kwargs) -> None:
         super().__init__(**kwargs)
+        # "hires": a textual-image widget (Sixel or Kitty), imported before the app started.
+        self.graphics = graphics
         self.pdf: bytes | None = None
         self.page_count = 0
         self.boxes: list[Box] = []
@@ -150,6 +157,10 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 
     def compose(self) -> ComposeResult:
         yield Static(Text("loading...", style="dim"), id="page-image")
+        if self.graphics == "hires":
+            from textual_image.widget import Image
+
+            yield Image(id="page-hires")
 
     def show_pdf(self, pdf: bytes, page_count: int, boxes: list[Box] | None = None) -> None:
         self.pdf = pdf
@@ -242,7 +253,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 
     @work(thread=True, exclusive=True, group="page-render", exit_on_error=False)
     def _render_page(self, req: PageRequest) -> None:
-        renderable = render_view(req)
+        renderable = render_view(req, hires=self.graphics == "hires")
         if not get_current_worker().is_cancelled:
             self.post_message(self.Rendered(req.page, renderable))
 
@@ -250,4 +261,8 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         message.stop()
         if message.page == self.page:
             self.rendered_page = message.page
-            self.query_one("#page-image", Static).update(message.renderable)
+            if self.graphics == "hires":
+                self.query_one("#page-image", Static).display = False
+                self.query_one("#page-hires").image = message.renderable
+            else:
+                self.query_one("#page-image", Static).update(message.renderable)
