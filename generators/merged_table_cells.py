@@ -14,7 +14,7 @@ from generators import kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "merged_table_cells"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Price schedule whose region cells span several plan rows; the answer depends on the span"
 
 REGIONS = ("North America", "Latin America", "Western Europe", "Central Europe", "Middle East", "Asia Pacific")
@@ -94,7 +94,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     y -= 12
 
     cols = [left, left + 150, left + 290, left + 390, right]
-    row_h = 20.0
+    row_h = 20.0 if n_groups * span <= 14 else 17.0
     c.setFillGray(0.86)
     c.rect(left, y - row_h, right - left, row_h, stroke=0, fill=1)
     c.setFillGray(0)
@@ -147,7 +147,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         c.drawString(left + 8, y, note)
     y -= 30
     c.setFont("Helvetica", 9.5)
-    c.drawString(left, y, f"Issued by {kit.pick(rng, kit.PEOPLE)}, Account Director, on behalf of {vendor.rstrip('.')}.")
+    if y > 60:
+        c.drawString(left, y, f"Issued by {kit.pick(rng, kit.PEOPLE)}, Account Director, on behalf of {vendor.rstrip('.')}.")
     c.setFont("Helvetica", 8)
     c.drawString(left, 40, f"{vendor} - {quote_no} - Commercial in confidence")
     c.drawRightString(right, 40, "Page 1 of 1")
@@ -167,7 +168,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
                 f"Misreads the merged {region} cell's span and takes the {plan} fee of a neighbouring region."
             ),
             metadata={
-                "region": region, "plan": plan, "quote_no": quote_no, "span_rows": span,
+                "region": region, "plan": plan, "quote_no": quote_no, "span_rows": span, "row_height": row_h,
                 "label_valign": p["label_valign"],
             },
         ),
