@@ -131,10 +131,14 @@ def discover(extra_dirs: list[Path] | None = None) -> Registry:
 
 
 _cached: Registry | None = None
+_cached_dirs: tuple[Path, ...] = ()
 
 
-def registry(refresh: bool = False) -> Registry:
-    global _cached
-    if _cached is None or refresh:
-        _cached = discover()
+def registry(refresh: bool = False, extra_dirs: list[Path] | None = None) -> Registry:
+    """The families found (cached); other folders than last time, or `refresh`, look again."""
+    global _cached, _cached_dirs
+    dirs = tuple(Path(d) for d in extra_dirs or ())
+    if _cached is None or refresh or dirs != _cached_dirs:
+        _cached = discover(list(dirs))
+        _cached_dirs = dirs
     return _cached

@@ -48,9 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_families(args: argparse.Namespace) -> int:
-    from generators.registry import registry
+    from workbench.core.make import family_registry
 
-    reg = registry()
+    reg = family_registry()
     if args.json:
         print_json([f.describe() for f in reg.families.values()])
     else:

@@ -67,3 +67,9 @@ def load_settings() -> Settings:
 
 def save_settings(settings: Settings) -> None:
     atomic.write_json(config_path(), settings.to_json())
+
+
+def family_dirs(settings: Settings | None = None) -> list[Path]:
+    """Folders searched for user families: `<config dir>/families`, then the settings' `family_dirs`."""
+    settings = settings or load_settings()
+    return [config_dir() / "families", *(Path(d).expanduser() for d in settings.family_dirs)]

@@ -10,15 +10,23 @@ from pathlib import Path
 from typing import Any
 
 from generators.base import Family, GenerationError, ParamError
-from generators.registry import UnknownFamily, registry
+from generators.registry import Registry, UnknownFamily, registry
 from workbench.core import atomic
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 
 
+def family_registry(refresh: bool = False) -> Registry:
+    """Every family: the package's own, plus user modules in the config folder, the settings'
+    `family_dirs` and `PDFWORKBENCH_FAMILY_PATH` (generators read only the variable)."""
+    from workbench.core.config import family_dirs
+
+    return registry(refresh, extra_dirs=family_dirs())
+
+
 def get_family(name: str) -> Family:
     try:
-        return registry().get(name)
+        return family_registry().get(name)
     except UnknownFamily as exc:
         raise UserError(str(exc)) from None
 
