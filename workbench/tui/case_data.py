@@ -36,10 +36,15 @@ def evidence_needles(case: Case) -> list[tuple[str, str]]:
 
 def load_case_data(case: Case, dpi: int) -> CaseData:
     from workbench.pdf.document import read_pdf_bytes
+
+    return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
+
+
+def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None) -> CaseData:
+    """Everything shown for a case whose PDF is in memory (a file's, or an authoring preview's)."""
     from workbench.pdf.textlayer import extract
 
-    pdf = read_pdf_bytes(case.pdf_file)
-    layers = {name: extract(pdf, name, case.pdf_file.name) for name in EXTRACTORS}
+    layers = {n: extract(pdf, n, name or f"{case.id}.pdf") for n in EXTRACTORS}
     data = CaseData(case, pdf, len(layers["pymupdf"]), layers)
     try:
         from workbench.pdf.spans import analyze_document
