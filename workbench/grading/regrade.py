@@ -142,27 +142,36 @@ def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> d
     for s in saved_records(run_paths):
         by_case.setdefault(s.record.case_id, []).append(s)
     cases = {c.id: c for c in suite.cases}
+    from workbench.core.disputes import load_disputes
+
+    all_disputes = {d.id: d for d in load_disputes(folder)}   # the caller may pass only some
+    # Verdicts under latest gold, graded once per record and shared by every dispute of the case.
+    latest_verdicts: dict[str, list[Any]] = {}
+
+    def under_latest(case_id: str) -> list[Any]:
+        if case_id not in latest_verdicts:
+            case = gold_mod.case_with_key(cases[case_id], latest.keys[case_id])
+            latest_verdicts[case_id] = [_grade(case, s.record) for s in by_case[case_id]]
+        return latest_verdicts[case_id]
+
     out: dict[str, list[Flip]] = {}
     for d in disputes:
         if d.case_id not in cases or d.case_id not in by_case:
             out[d.id] = []
             continue
-        base_key = latest.keys[d.case_id]
         if d.status == "accepted":
-            other_key = _key_without(folder, suite, latest.version.applied, d.id, d.case_id)
-            with_key, without_key = base_key, other_key
+            other_key = _key_without(suite, all_disputes, latest.version.applied, d.id, d.case_id)
         else:
-            other_key = _apply(base_key, d)
-            with_key, without_key = other_key, base_key
+            other_key = _apply(latest.keys[d.case_id], d)
         if other_key is None:
             out[d.id] = []
             continue
-        case = cases[d.case_id]
-        with_case = gold_mod.case_with_key(case, with_key)
-        without_case = gold_mod.case_with_key(case, without_key)
+        other_case = gold_mod.case_with_key(cases[d.case_id], other_key)
         flips = []
-        for s in by_case[d.case_id]:
-            f = _flip(s, _grade(without_case, s.record), _grade(with_case, s.record))
+        for s, base in zip(by_case[d.case_id], under_latest(d.case_id), strict=True):
+            other = _grade(other_case, s.record)
+            # Accepted: latest has it, the other key does not; otherwise the other key adds it.
+            f = _flip(s, other, base) if d.status == "accepted" else _flip(s, base, other)
             if f:
                 flips.append(f)
         out[d.id] = flips
@@ -176,11 +185,11 @@ def _apply(key: dict[str, Any], dispute: Any) -> dict[str, Any] | None:
     return None if any(w.startswith(f"{dispute.id}: not applied") for w in warnings) else out
 
 
-def _key_without(folder: Path, suite: Any, applied: list[str], dispute_id: str, case_id: str) -> dict[str, Any] | None:
+def _key_without(suite: Any, disputes: dict[str, Any], applied: list[str], dispute_id: str,
+                 case_id: str) -> dict[str, Any] | None:
     """Latest gold's key for `case_id` with every accepted dispute but `dispute_id` applied."""
-    from workbench.core.disputes import load_disputes
     from workbench.core.gold import apply_disputes
 
-    disputes = {d.id: d for d in load_disputes(folder)}
-    keep = [disputes[did] for did in applied if did != dispute_id and disputes[did].case_id == case_id]
+    keep = [disputes[did] for did in applied if did != dispute_id and did in disputes
+            and disputes[did].case_id == case_id]
     return apply_disputes(suite.case(case_id).answer_key(), keep)[0]
