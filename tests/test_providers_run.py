@@ -156,6 +156,20 @@ def test_ctrl_c_leaves_a_run_that_resume_completes(env, cli, suite_dir, cases):
         assert "pass 6/6" in stdout
 
 
+def test_resume_after_a_crash_mid_write(env, cli, suite_dir, scripted, cases):
+    out = env / "run.jsonl"
+    args = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
+            "--out", out, "--no-cache")
+    assert cli(*args)[0] == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:2]) + lines[2][: len(lines[2]) // 2])  # two records and a torn third
+    scripted.requests.clear()
+    code, stdout, err = cli(*args, "--resume")
+    assert code == 0, err
+    assert sorted(r["case_id"] for r in records(out)) == sorted(c.id for c in cases)
+    assert len(scripted.requests) == len(cases) - 2
+
+
 def test_the_cache_makes_a_rerun_free_and_no_cache_bypasses_it(env, cli, suite_dir, scripted):
     base = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"))
     assert cli(*base, "--out", env / "a.jsonl")[0] == 0

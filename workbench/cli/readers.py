@@ -237,5 +237,5 @@ def cmd_fake_server(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        server._httpd.server_close()
+        server.close()
     return 0

@@ -97,6 +97,14 @@ def finished_cases(path: Path, plan: RunPlan) -> tuple[dict[str, set[str | None]
     return done, run_id
 
 
+def drop_torn_tail(path: Path) -> None:
+    """Cut a half-written last line (a crash mid-write) so appended records start on a line of their own."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
 def is_finished(case: Any, done: dict[str, set[str | None]]) -> bool:
     """A case is finished when it has a record, for the same PDF where the case records its hash."""
     return case.id in done and (not case.sha256 or case.sha256 in done[case.id])
@@ -191,6 +199,7 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     if out.exists() and out.stat().st_size > 0:
         if not resume:
             raise UserError(f"{out} exists: pass --resume to complete it, or choose another --out")
+        drop_torn_tail(out)
         done, run_id = finished_cases(out, plan)
     run_id = run_id or uuid.uuid4().hex[:12]
     todo = [c for c in cases if not is_finished(c, done)]

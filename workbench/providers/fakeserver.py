@@ -109,7 +109,11 @@ class FakeServer:
             self._thread.join(timeout=5)
 
     def serve_forever(self) -> None:
+        """Serve in this thread until interrupted (the CLI command); then call `close()`."""
         self._httpd.serve_forever()
+
+    def close(self) -> None:
+        self._httpd.server_close()
 
     def __enter__(self) -> FakeServer:
         self.start()
