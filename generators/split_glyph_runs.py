@@ -63,7 +63,8 @@ def _runs(text: str, mode: str, rng) -> list[list[int]]:
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     total = round(float(p["total"]), 2)
     rng = rng_for(seed, NAME, "content")
-    inv = _ledger.make_invoice(rng, total, p["currency"], rng.randint(2, 6), rng.choice((0.0, 5.0, 8.0, 10.0)),
+    # Never 0% tax: the subtotal would print the total whole, as ordinary text.
+    inv = _ledger.make_invoice(rng, total, p["currency"], rng.randint(2, 6), rng.choice((5.0, 8.0, 10.0, 12.5)),
                                vendor=p["vendor"])
     size = float(p["font_size"])
     spacing = float(p["spacing"])
