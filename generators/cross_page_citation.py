@@ -15,7 +15,7 @@ from generators import kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "cross_page_citation"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Fee defined on page 1 and cited many pages later, with a decoy amount beside the citation"
 
 DECOYS = {
@@ -116,16 +116,27 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         c.setFillGray(0)
         return height - 72
 
+    wrapped: dict[str, list[str]] = {}  # the same sentences recur: wrap each paragraph once
+
+    def wrap(text: str) -> list[str]:
+        if text not in wrapped:
+            wrapped[text] = kit.wrap(text, "Helvetica", BODY, text_w)
+        return wrapped[text]
+
     def clause(y: float, number: int, heading: str, paras: list[str]) -> float:
         c.setFont("Helvetica-Bold", BODY + 0.5)
         c.drawString(left, y, f"{number}.  {heading.upper()}")
         y -= LEAD + 3
+        c.setFont("Helvetica", BODY)
         for k, para in enumerate(paras, start=1):
-            y = kit.draw_paragraph(c, f"{number}.{k}  {para}", left, y, text_w, size=BODY, leading=LEAD) - 4
+            for line in wrap(f"{number}.{k}  {para}"):
+                c.drawString(left, y, line)
+                y -= LEAD
+            y -= 4
         return y - 8
 
-    def clause_height(paras: list[str]) -> float:
-        lines = sum(len(kit.wrap(f"1.1  {t}", "Helvetica", BODY, text_w)) for t in paras)
+    def clause_height(number: int, paras: list[str]) -> float:
+        lines = sum(len(wrap(f"{number}.{k}  {t}")) for k, t in enumerate(paras, start=1))
         return LEAD + 3 + lines * LEAD + 4 * len(paras) + 8
 
     # Page 1: parties and definitions.
@@ -179,7 +190,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         else:
             paras = [" ".join(rng.sample(SENTENCES, 2)) for _ in range(rng.randint(2, 3))]
             heading = headings[(number - 2) % len(headings)]
-        if y - clause_height(paras) < bottom:
+        if y - clause_height(number, paras) < bottom:
             if page == n_pages:
                 break
             c.showPage()
