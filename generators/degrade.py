@@ -128,15 +128,19 @@ def _np_rng(seed: int, page: int, op: str):
     return np.random.default_rng(rng_for(seed, "degrade", page, op).getrandbits(64))
 
 
-def _smooth_field(rng, height: int, width: int, cell: float):
-    """Smooth random field in about [-1, 1]: coarse noise upsampled with a bicubic filter."""
+def _texture_field(width: int, height: int, texture: float, scale: float, rng):
+    """Paper reflectance: broad blotches plus fine grain, made at a quarter size and enlarged once."""
     import numpy as np
     from PIL import Image
 
-    gh, gw = max(2, int(height / cell) + 2), max(2, int(width / cell) + 2)
-    coarse = rng.standard_normal((gh, gw), dtype=np.float32)
-    up = Image.fromarray(coarse, mode="F").resize((width, height), Image.Resampling.BICUBIC)
-    return np.array(up, dtype=np.float32)
+    qw, qh = max(2, width // 4), max(2, height // 4)
+    cell = max(2.0, 15 * scale)
+    coarse = rng.standard_normal((max(2, int(qh / cell) + 2), max(2, int(qw / cell) + 2)), dtype=np.float32)
+    blotch = np.asarray(Image.fromarray(coarse, mode="F").resize((qw, qh), Image.Resampling.BICUBIC))
+    grain = rng.standard_normal((qh, qw), dtype=np.float32)
+    small = (1.0 - 0.05 * texture) - (0.035 * texture) * blotch - (0.03 * texture) * grain
+    up = Image.fromarray(small.astype(np.float32), mode="F").resize((width, height), Image.Resampling.BILINEAR)
+    return np.asarray(up, dtype=np.float32)
 
 
 def _degrade_pixels(img, knobs: Mapping[str, float], seed: int, page: int,
@@ -178,12 +182,7 @@ def _degrade_pixels(img, knobs: Mapping[str, float], seed: int, page: int,
             mirror = mirror.filter(ImageFilter.GaussianBlur(1.5 * scale))
             paper = 1.0 - (0.22 * ghost / 255.0) * (255.0 - np.asarray(mirror, dtype=np.float32))
         if texture:
-            rng = _np_rng(seed, page, "texture")
-            blotch = _smooth_field(rng, height, width, 60 * scale)
-            grain = _smooth_field(rng, height, width, 3 * scale)
-            blotch *= 0.035 * texture
-            grain *= 0.03 * texture
-            field = (1.0 - 0.05 * texture) - blotch - grain
+            field = _texture_field(width, height, texture, scale, _np_rng(seed, page, "texture"))
             paper = field if paper is None else paper * field
         if lighting:
             rng = _np_rng(seed, page, "lighting")
@@ -253,7 +252,8 @@ def _dirt_field(width: int, height: int, count: int, radius: float, seed: int, p
     from PIL import Image, ImageDraw, ImageFilter
 
     rng = rng_for(seed, "degrade", page, "dirt")
-    mask = Image.new("L", (width, height), 0)
+    # Drawn at half size and enlarged: the enlargement softens the edges as a blur would, for less.
+    mask = Image.new("L", ((width + 1) // 2, (height + 1) // 2), 0)
     draw = ImageDraw.Draw(mask)
     for _ in range(count):
         r = radius * (0.25 + 0.75 * rng.random() ** 2)
@@ -266,8 +266,11 @@ def _dirt_field(width: int, height: int, count: int, radius: float, seed: int, p
         else:
             continue
         rx, ry = r * rng.uniform(0.6, 1.4), r * rng.uniform(0.6, 1.4)
-        draw.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=int(rng.uniform(90, 220)))
-    mask = mask.filter(ImageFilter.GaussianBlur(max(0.6, radius * 0.25)))
+        draw.ellipse(((cx - rx) / 2, (cy - ry) / 2, (cx + rx) / 2, (cy + ry) / 2),
+                     fill=int(rng.uniform(90, 220)))
+    if radius > 6:
+        mask = mask.filter(ImageFilter.GaussianBlur(radius * 0.1))
+    mask = mask.resize((width, height), Image.Resampling.BILINEAR)
     return 1.0 - np.asarray(mask, dtype=np.float32) * (1.0 / 255.0)
 
 
@@ -337,8 +340,13 @@ class _Word:
 
 
 def _page_words(page) -> list[_Word]:
-    """Words with baseline origin, size and width, from the page's text layer."""
+    """Words with baseline origin, size and width, from the page's text layer.
+
+    pymupdf gives text in the unrotated page's space; a page with /Rotate renders turned, so the
+    words are turned with it.
+    """
     words: list[_Word] = []
+    m = page.rotation_matrix
     raw = page.get_text("rawdict", flags=0)
     for block in raw.get("blocks", []):
         for line in block.get("lines", []):
@@ -360,6 +368,10 @@ def _page_words(page) -> list[_Word]:
                     line_words.append(_Word("".join(c["c"] for c, _ in current), ox, oy,
                                             current[0][1], advance, direction, False))
                     current = []
+            if line_words and page.rotation:
+                for w in line_words:
+                    w.x, w.y = w.x * m.a + w.y * m.c + m.e, w.x * m.b + w.y * m.d + m.f
+                    w.dir = (w.dir[0] * m.a + w.dir[1] * m.c, w.dir[0] * m.b + w.dir[1] * m.d)
             if line_words:
                 line_words[-1].last_in_line = True
                 words.extend(line_words)
@@ -527,8 +539,18 @@ def _keep_clear(words: list[_Word], key: AnswerKey, dpi: int) -> list[tuple[floa
         wanted |= {_core(t) for t in key.expected_answer.split()}
     wanted.discard("")
     k = dpi / 72.0
-    return [((w.x) * k, (w.y - w.size * 0.85) * k, (w.x + w.width) * k, (w.y + w.size * 0.3) * k)
-            for w in words if _core(w.text) in wanted]
+    boxes = []
+    for w in words:
+        if _core(w.text) not in wanted:
+            continue
+        (dx, dy), up = w.dir, (w.dir[1], -w.dir[0])  # "up" from the baseline, y growing downwards
+        xs, ys = [], []
+        for along in (0.0, w.width):
+            for rise in (-0.3 * w.size, 0.85 * w.size):
+                xs.append((w.x + dx * along + up[0] * rise) * k)
+                ys.append((w.y + dy * along + up[1] * rise) * k)
+        boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
 
 
 # ---- the pipeline ------------------------------------------------------------------------------

@@ -262,3 +262,16 @@ def test_degraded_case_records_its_spec_and_verify_reproduces_it(tmp_path):
     path.write_text(json.dumps(data))
     results, _, _ = verify_suite(tmp_path)
     assert any("PDF bytes differ" in p for r in results for p in r.problems)
+
+
+def test_faithful_words_follow_a_page_rotated_by_its_rotate_entry(page_pdf):
+    doc = pymupdf.open(stream=page_pdf, filetype="pdf")
+    doc[0].set_rotation(90)
+    turned = doc.tobytes()
+    scanned, _ = apply_degrade(turned, {"tier": "clean", "text_layer": "faithful", "dpi": 72}, 1, total_key())
+    page = pymupdf.open(stream=scanned, filetype="pdf")[0]
+    assert (page.rect.width, page.rect.height) == (792, 612)  # the scan is of the page as shown
+    src = pymupdf.open(stream=turned, filetype="pdf")[0]
+    want = src.search_for("TOTAL")[0] * src.rotation_matrix
+    got = page.search_for("TOTAL")[0]
+    assert abs(got.x0 - want.x0) < 2 and abs(got.y0 - want.y0) < 2
