@@ -529,6 +529,10 @@ def evidence_for(folder: Path, dispute_id: str) -> DisputeEvidence:
                 continue
             seen.update({mark, (which, mark)})
             hits.append(Hit(which, text, pno, hbox, visible))
+    if recorded.get("box") and not any(h.which == "original" for h in hits):
+        # Printed in another form (a date written out, say): the gold knows where it is.
+        hits.insert(0, Hit("original", str(recorded.get("quote") or d.original), int(recorded.get("page") or 1),
+                           [float(v) for v in recorded["box"]]))
     if not ev.get("page") and not recorded.get("page"):
         first = next((h for h in hits if h.which == "original"), None) or (hits[0] if hits else None)
         page = first.page if first else 1
