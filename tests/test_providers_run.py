@@ -270,3 +270,18 @@ def test_fake_server_command_serves_on_loopback(env, tmp_path):
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
     assert proc.returncode == 0
+
+
+def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
+    sample = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
+    if not (sample / "suite.json").exists():
+        pytest.skip("no shipped sample suite")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    for probe in ("pypdf", "pymupdf"):
+        out = env / f"sample-{probe}.jsonl"
+        code, stdout, err = cli("run", sample, "--reader", f"probe:{probe}", "--out", out, "--json")
+        assert code == 0, err
+        recs = records(out)
+        assert recs and all(r["status"] == "ok" and r["provenance"] == "observed" for r in recs)
+        overall = json.loads(stdout)["runs"][0]["overall"]
+        assert overall["calls"] == len(recs) and overall["fell_for_trap"] >= 1
