@@ -15,7 +15,7 @@ from generators import kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "cross_page_citation"
-VERSION = 2
+VERSION = 3
 DESCRIPTION = "Fee defined on page 1 and cited many pages later, with a decoy amount beside the citation"
 
 DECOYS = {
@@ -188,7 +188,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             ]
             heading = "Charges and Payment"
         else:
-            paras = [" ".join(rng.sample(SENTENCES, 2)) for _ in range(rng.randint(2, 3))]
+            sentences = rng.sample(SENTENCES, 2 * rng.randint(2, 3))  # no sentence twice in a clause
+            paras = [" ".join(sentences[k:k + 2]) for k in range(0, len(sentences), 2)]
             heading = headings[(number - 2) % len(headings)]
         if y - clause_height(number, paras) < bottom:
             if page == n_pages:
