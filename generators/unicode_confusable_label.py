@@ -28,9 +28,8 @@ LOOKALIKES = {
 }
 LABELS = ("TOTAL DUE", "BALANCE DUE", "AMOUNT PAYABLE")
 SITES = ("Head office", "Warehouse", "Retail store", "Distribution centre", "Laboratory", "Branch office")
-FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-              "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
-              "/usr/local/share/fonts/DejaVuSans-Bold.ttf")
+# Shipped with the package (its licence beside it), so output bytes never depend on the host's fonts.
+FONT_PATH = os.path.join(os.path.dirname(__file__), "data", "fonts", "DejaVuSans-Bold.ttf")
 FONT = "DejaVuSans-Bold"
 
 PARAMS = (
@@ -60,11 +59,9 @@ def _register_font() -> None:
 
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
-    for path in FONT_PATHS:
-        if os.path.exists(path):
-            pdfmetrics.registerFont(TTFont(FONT, path))
-            return
-    raise GenerationError("this family needs the DejaVu Sans Bold font (Debian/Ubuntu: apt install fonts-dejavu-core)")
+    if not os.path.exists(FONT_PATH):
+        raise GenerationError(f"the font {FONT_PATH} is missing from the installation; reinstall pdfworkbench")
+    pdfmetrics.registerFont(TTFont(FONT, FONT_PATH))
 
 
 def disguise(label: str, script: str, swaps: int, rng) -> str:

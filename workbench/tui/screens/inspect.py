@@ -38,6 +38,8 @@ class InspectScreen(Screen):
         Binding("slash", "filter", "Filter", id="filter", tooltip="Filter cases by text"),
         Binding("f", "failures_only", "Failures", id="failures_only", tooltip="Show only failing cases"),
         Binding("r", "runs", "Runs", id="runs", tooltip="Open a run's report"),
+        Binding("t", "triage", "Triage", id="triage", tooltip="Triage the suite's gold disputes"),
+        Binding("D", "dispute", "Dispute", id="dispute", show=False, tooltip="Dispute a gold value of this case"),
         Binding("1", "show_tab(0)", show=False, id="tab_pypdf"),
         Binding("2", "show_tab(1)", show=False, id="tab_pymupdf"),
         Binding("3", "show_tab(2)", show=False, id="tab_key"),
@@ -364,6 +366,29 @@ class InspectScreen(Screen):
 
         self.app.push_screen(RunsScreen(self.source, paths[-1], paths))
 
+    def action_triage(self) -> None:
+        if self.source.suite is None:
+            self.notify("triage works on a suite folder", severity="warning")
+            return
+        from workbench.tui.screens.triage import TriageScreen
+
+        self.app.push_screen(TriageScreen(self.source.suite.folder, self.source.cases))
+
+    def action_dispute(self) -> None:
+        if self.source.suite is None or self.current is None or not self.current.question:
+            self.notify("disputes need a case with an answer key in a suite", severity="warning")
+            return
+        from workbench.core.gold import gold_keys, key_fields
+        from workbench.tui.screens.triage import DisputeScreen
+
+        try:
+            key = gold_keys(self.source.suite.folder, "latest").keys[self.current.id]
+        except (UserError, KeyError) as exc:
+            self.notify(f"cannot read this case's gold: {exc}", severity="error")
+            return
+        page = self.query_one(PageView).page
+        self.app.push_screen(DisputeScreen(self.source.suite.folder, self.current, key_fields(key), page))
+
     def action_relint(self) -> None:
         self._lint_all(list(self.source.cases))
         if self.current is not None:
@@ -376,6 +401,10 @@ class InspectScreen(Screen):
         yield SystemCommand("Ask a reader", "Send this case to a reader (a)", self.action_ask)
         yield SystemCommand("Open run report", "The report of a run file (r)", self.action_runs)
         yield SystemCommand("Run lint", "Lint every case of the suite again", self.action_relint)
+        yield SystemCommand("Triage disputes", "Decide the suite's gold disputes page by page (t)",
+                            self.action_triage)
+        yield SystemCommand("Dispute a gold value", "Open a dispute on a field of this case's key (D)",
+                            self.action_dispute)
         yield SystemCommand("Toggle evidence boxes", "Expected and forbidden answers on the page (e)",
                             self.action_toggle_evidence)
         yield SystemCommand("Toggle hidden text", "Shade text that is in the layer but not visible (h)",

@@ -25,6 +25,7 @@ OVERLAY_COLOURS = {
     "expected": (46, 160, 67, 255),
     "forbidden": (248, 81, 73, 255),
     "hidden": (210, 153, 34, 110),
+    "evidence": (88, 166, 255, 255),
 }
 
 
@@ -227,7 +228,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def visible_boxes(self) -> list[Box]:
         kinds = set()
         if self.show_evidence:
-            kinds |= {"expected", "forbidden"}
+            kinds |= {"expected", "forbidden", "evidence"}
         if self.show_hidden:
             kinds.add("hidden")
         return [b for b in self.boxes if b.kind in kinds]

@@ -1,0 +1,277 @@
+"""Triage: gold disputes one by one, with the evidence on the page, decided with a rationale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    OptionList,
+    ProgressBar,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option
+
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.tui.widgets.page_view import Box, PageView
+
+STATUS_MARKS = {"open": ("○", "bold yellow"), "deferred": ("◔", "cyan"), "accepted": ("✔", "green"),
+                "rejected": ("✘", "red")}
+
+
+def _value(v: Any) -> str:
+    return "(none)" if v is None else str(v)
+
+
+class TriageScreen(Screen):
+    HELP = """
+## Triage
+
+Gold disputes, open ones first, the ones that would flip the most saved verdicts on top. The page
+shows the dispute's evidence box (blue), where the original value occurs (red) and where the
+proposed value occurs (green).
+
+- **↑ ↓**: move through the queue
+- **tab** to the rationale box, write why, then **ctrl+a** accept, **ctrl+r** reject, **ctrl+d** defer
+  (a rationale is required to decide); the next open dispute comes up
+- **e**: evidence boxes on the page; **escape**: back
+"""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="triage_back"),
+        Binding("ctrl+a", "decide('accept')", "Accept", id="triage_accept", priority=True,
+                tooltip="Accept the proposed value (needs a rationale)"),
+        Binding("ctrl+r", "decide('reject')", "Reject", id="triage_reject", priority=True,
+                tooltip="Keep the original value (needs a rationale)"),
+        Binding("ctrl+d", "decide('defer')", "Defer", id="triage_defer", priority=True,
+                tooltip="Decide later (needs a rationale)"),
+        Binding("e", "toggle_evidence", "Evidence", id="triage_evidence"),
+    ]
+
+    def __init__(self, folder: Path, cases: list[Case]) -> None:
+        super().__init__()
+        self.folder = Path(folder)
+        self.cases = {c.id: c for c in cases}
+        self.queue: list[Any] = []
+        self.current: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="triage-top"):
+            yield Label(id="triage-progress-label")
+            yield ProgressBar(id="triage-progress", show_eta=False, show_percentage=False)
+        with Horizontal(id="triage-body"):
+            yield OptionList(id="triage-queue")
+            yield PageView(graphics=self.app.graphics, id="triage-page")
+            with Vertical(id="triage-side"):
+                with VerticalScroll(id="triage-detail-scroll"):
+                    yield Static(id="triage-detail")
+                yield Input(placeholder="rationale: why accept, reject or defer", id="triage-rationale")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"disputes · {self.folder.name}"
+        self.query_one("#triage-queue", OptionList).border_title = "Disputes"
+        self.query_one(PageView).dpi = self.app.settings.dpi
+        self.refresh_queue()
+
+    # ---- queue ----------------------------------------------------------------------------
+
+    def refresh_queue(self, select: str | None = None) -> None:
+        self._load_queue(select)
+
+    @work(thread=True, exclusive=True, group="triage-queue", exit_on_error=False)
+    def _load_queue(self, select: str | None) -> None:
+        from workbench.core.disputes import progress, triage_queue
+
+        queue = triage_queue(self.folder)
+        prog = progress(self.folder)
+        self.app.call_from_thread(self._show_queue, queue, prog, select)
+
+    def _show_queue(self, queue: list[Any], prog: Any, select: str | None) -> None:
+        self.queue = queue
+        label = self.query_one("#triage-progress-label", Label)
+        label.update(f"decided {prog.accepted + prog.rejected} of {prog.total} · "
+                     f"open {prog.open} · deferred {prog.deferred} · accepted {prog.accepted} · rejected {prog.rejected}")
+        bar = self.query_one("#triage-progress", ProgressBar)
+        bar.update(total=max(prog.total, 1), progress=prog.accepted + prog.rejected)
+        options = self.query_one("#triage-queue", OptionList)
+        options.clear_options()
+        if not queue:
+            options.add_option(Option(Text("no disputes: open one from Inspect (D)", style="dim"), disabled=True))
+            self.query_one("#triage-detail", Static).update("")
+            return
+        for item in queue:
+            d = item.dispute
+            mark, style = STATUS_MARKS.get(d.status, ("?", ""))
+            impact = f" flips {item.impact}" if item.impact else ""
+            case = d.case_id if len(d.case_id) <= 34 else d.case_id[:33] + "…"
+            options.add_option(Option(Text.assemble((mark, style), f" {d.id} ", (d.field, "bold"),
+                                                    (impact, "magenta"), (f"\n   {case}", "dim")), id=d.id))
+        index = 0
+        if select:
+            index = next((i for i, it in enumerate(queue) if it.dispute.id == select), 0)
+        options.highlighted = index
+        self._show(queue[index])
+        options.focus()
+
+    @on(OptionList.OptionHighlighted, "#triage-queue")
+    def highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        item = next((it for it in self.queue if it.dispute.id == event.option.id), None)
+        if item is not None and item is not self.current:
+            self._show(item)
+
+    # ---- one dispute -----------------------------------------------------------------------
+
+    def _show(self, item: Any) -> None:
+        self.current = item
+        d = item.dispute
+        rows: list[Any] = [
+            Text.assemble((f"{d.id} ", "bold"), (d.status, STATUS_MARKS.get(d.status, ("", ""))[1]),
+                          f" · case {d.case_id}"),
+            Text.assemble(("field ", "dim"), (d.field, "bold")),
+            Text(""),
+            Text.assemble(("original  ", "dim"), (_value(d.original), "bold red")),
+            Text.assemble(("proposed  ", "dim"), (_value(d.proposed), "bold green")),
+        ]
+        if d.evidence:
+            ev = d.evidence
+            rows.append(Text.assemble(("evidence  ", "dim"), f"page {ev.get('page')}",
+                                      (f" “{ev['quote']}”" if ev.get("quote") else "", "italic")))
+        rows += [Text(""), Text("Rationale so far", style="bold")]
+        rows.append(Text(f"{d.who} opened: {d.rationale}"))
+        for h in d.history:
+            rows.append(Text(f"{h.who} {h.decision}: {h.rationale}", style="dim"))
+        rows += [Text(""), Text(f"Verdicts this decision flips: {item.impact}", style="bold")]
+        for f in item.flips[:20]:
+            rows.append(Text(f"{f.case_id} · {f.reader} · {f.before} → {f.after}"))
+        self.query_one("#triage-detail", Static).update(Group(*rows))
+        self._load_evidence(d.id, d.case_id)
+
+    @work(thread=True, exclusive=True, group="triage-evidence", exit_on_error=False)
+    def _load_evidence(self, dispute_id: str, case_id: str) -> None:
+        from workbench.core.disputes import acceptance_warnings, evidence_for
+        from workbench.pdf.document import read_pdf_bytes
+
+        case = self.cases.get(case_id)
+        if case is None:
+            self.app.call_from_thread(self.notify, f"case {case_id} is not in this suite", severity="error")
+            return
+        ev = evidence_for(self.folder, dispute_id)
+        warnings = acceptance_warnings(self.folder, dispute_id)
+        pdf = read_pdf_bytes(case.pdf_file)
+        boxes = []
+        if ev.box:
+            boxes.append(Box(ev.page - 1, tuple(ev.box), "evidence", ev.quote or ""))
+        kinds = {"original": "forbidden", "proposed": "expected", "evidence": "evidence"}
+        for hit in ev.hits:
+            boxes.append(Box(hit.page - 1, tuple(hit.box), kinds.get(hit.which, "evidence"), hit.text))
+        self.app.call_from_thread(self._show_evidence, dispute_id, pdf, boxes, ev.page - 1, warnings)
+
+    def _show_evidence(self, dispute_id: str, pdf: bytes, boxes: list[Box], page: int, warnings: list[str]) -> None:
+        if self.current is None or self.current.dispute.id != dispute_id:
+            return
+        import pymupdf
+
+        count = pymupdf.open(stream=pdf, filetype="pdf").page_count
+        view = self.query_one(PageView)
+        view.border_title = self.current.dispute.case_id
+        view.show_pdf(pdf, count, boxes)
+        view.go_to(page)
+        for w in warnings:
+            self.notify(f"if accepted: {w}", severity="warning", timeout=8)
+
+    # ---- deciding ----------------------------------------------------------------------------
+
+    def action_decide(self, decision: str) -> None:
+        if self.current is None:
+            return
+        box = self.query_one("#triage-rationale", Input)
+        rationale = box.value.strip()
+        if not rationale:
+            self.notify("write a rationale first: a decision needs one", severity="error")
+            box.focus()
+            return
+        from workbench.core.disputes import decide
+
+        dispute_id = self.current.dispute.id
+        try:
+            decided = decide(self.folder, dispute_id, decision, rationale)
+        except UserError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        box.value = ""
+        self.notify(f"{dispute_id} {decided.status}", timeout=3)
+        # Move on to the next open dispute.
+        ids = [it.dispute.id for it in self.queue]
+        after = ids[ids.index(dispute_id) + 1:] + ids[:ids.index(dispute_id)]
+        nxt = next((i for i in after if next(it for it in self.queue if it.dispute.id == i).dispute.status == "open"),
+                   dispute_id)
+        self.refresh_queue(select=nxt)
+
+    def action_toggle_evidence(self) -> None:
+        view = self.query_one(PageView)
+        view.show_evidence = not view.show_evidence
+
+
+class DisputeScreen(ModalScreen[bool]):
+    """Open a dispute on one field of a case's key, from Inspect."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Close", id="dispute_close")]
+
+    def __init__(self, folder: Path, case: Case, fields: list[tuple[str, Any]], page: int) -> None:
+        super().__init__()
+        self.folder = folder
+        self.case = case
+        self.fields = fields
+        self.page = page
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dispute-dialog"):
+            yield Label(f"Dispute a gold value of [b]{self.case.id}[/b]")
+            yield Select([(f"{path} = {_value(v)}"[:70], path) for path, v in self.fields],
+                         prompt="field", id="dispute-field")
+            yield Input(placeholder="proposed value", id="dispute-proposed")
+            yield Input(placeholder="quote from the page (optional)", id="dispute-quote")
+            yield Input(placeholder="rationale (required)", id="dispute-rationale")
+            with Horizontal(id="dispute-buttons"):
+                yield Button("Open dispute", variant="primary", id="dispute-open")
+                yield Button("Cancel", id="dispute-cancel")
+
+    @on(Button.Pressed, "#dispute-cancel")
+    def cancel(self) -> None:
+        self.dismiss(False)
+
+    @on(Button.Pressed, "#dispute-open")
+    def open_dispute(self) -> None:
+        from workbench.core.disputes import add_dispute
+
+        field = self.query_one("#dispute-field", Select).value
+        proposed = self.query_one("#dispute-proposed", Input).value.strip()
+        rationale = self.query_one("#dispute-rationale", Input).value.strip()
+        quote = self.query_one("#dispute-quote", Input).value.strip() or None
+        if field == Select.BLANK or not proposed or not rationale:
+            self.notify("choose a field and give a proposed value and a rationale", severity="error")
+            return
+        try:
+            d = add_dispute(self.folder, self.case.id, str(field), proposed, rationale,
+                            page=self.page + 1, quote=quote)
+        except UserError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.app.notify(f"opened {d.id} on {d.field}", timeout=4)
+        self.dismiss(True)
