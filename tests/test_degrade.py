@@ -275,3 +275,16 @@ def test_faithful_words_follow_a_page_rotated_by_its_rotate_entry(page_pdf):
     want = src.search_for("TOTAL")[0] * src.rotation_matrix
     got = page.search_for("TOTAL")[0]
     assert abs(got.x0 - want.x0) < 2 and abs(got.y0 - want.y0) < 2
+
+
+def test_preview_helpers_give_the_scan_as_an_image(page_pdf):
+    from PIL import Image
+
+    from generators.degrade import render_degraded
+
+    heavy = render_degraded(page_pdf, {"tier": "heavy", "dpi": 72}, 1)
+    clean = render_degraded(page_pdf, {"tier": "clean", "dpi": 72}, 1)
+    assert heavy.size == clean.size == (612, 792) and heavy.mode == "RGB"
+    assert mad(heavy, clean) > 5
+    as_pil = degrade_image(Image.fromarray(np.asarray(clean)), {"tier": "heavy", "dpi": 72}, 1)
+    assert np.array_equal(np.asarray(as_pil), np.asarray(heavy))
