@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "workbench.cli.grading",
     "workbench.cli.readers",
     "workbench.cli.gold",
+    "workbench.cli.authoring",
     "workbench.cli.app",
 )
 

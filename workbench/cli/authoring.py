@@ -1,0 +1,29 @@
+"""Commands for authoring families: new-family."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("new-family", help="write a new trap family module from the template")
+    p.add_argument("name", help="family name: lower-case letters, digits and '_' (the module's file name)")
+    p.add_argument("--dir", type=Path, dest="folder",
+                   help="folder to write it in (default: <config dir>/families, always searched)")
+    p.set_defaults(handler=cmd_new_family)
+
+
+def cmd_new_family(args: argparse.Namespace) -> int:
+    from generators.registry import user_family_dirs
+    from workbench.core.authoring import user_family_folder, write_family_template
+    from workbench.core.config import family_dirs
+
+    path = write_family_template(args.name, args.folder)
+    print(f"wrote {path}")
+    searched = [d.resolve() for d in [*family_dirs(), *user_family_dirs()]]
+    if path.parent.resolve() not in searched and args.folder is not None:
+        print(f"note: {path.parent} is not searched for families; add it to family_dirs in the config "
+              f"or to PDFWORKBENCH_FAMILY_PATH (default folder: {user_family_folder()})")
+    print(f"try it: pdfworkbench make {args.name} --seed 1 && pdfworkbench lint {args.name}-0001.json")
+    return 0

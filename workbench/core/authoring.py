@@ -1,0 +1,200 @@
+"""Authoring: the draft an author turns (family, seed, pins, scan degradation), its preview,
+saving it into a suite, and new family modules written from the template.
+
+The authoring screen and the `new-family` command both call these; nothing here knows a widget.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from generators.base import Family
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+
+CASE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}\Z")
+
+
+@dataclass
+class Draft:
+    """What the author has chosen: everything else is drawn from the seed."""
+
+    family: str
+    seed: int = 1
+    pinned: dict[str, Any] = field(default_factory=dict)
+    degrade: dict[str, Any] | None = None  # {tier, overrides, text_layer[, dpi]}; None: no scan
+
+    @classmethod
+    def from_case(cls, case: Case) -> Draft:
+        """The draft that made a case: its pinned parameters (or all of them), seed and degradation."""
+        params = dict(case.params or {})
+        names = (case.generator or {}).get("pinned")
+        pinned = {k: params[k] for k in names if k in params} if names is not None else params
+        degrade = None
+        if case.degrade:
+            degrade = {"tier": case.degrade.get("tier") or "clean",
+                       "overrides": dict(case.degrade.get("overrides") or {}),
+                       "text_layer": case.degrade.get("text_layer") or "none"}
+            if case.degrade.get("dpi") is not None:
+                degrade["dpi"] = case.degrade["dpi"]
+        return cls(case.trap_family, case.seed, pinned, degrade)
+
+
+@dataclass
+class Preview:
+    draft: Draft
+    family: Family
+    case: Case          # as it would be saved (scanned when the draft degrades)
+    pdf: bytes          # the case's PDF
+    clean_pdf: bytes    # the PDF before scanning (the same bytes when nothing is degraded)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.case.params or {})
+
+    @property
+    def degraded(self) -> bool:
+        return self.case.degrade is not None
+
+
+def describe_error(exc: BaseException, origin: str = "") -> str:
+    """One line for an exception raised by a family: the user module's line when there is one."""
+    if isinstance(exc, UserError):
+        return str(exc)
+    if isinstance(exc, SyntaxError):
+        return f"{Path(exc.filename or origin).name}:{exc.lineno}: SyntaxError: {exc.msg}"
+    where = ""
+    if origin and origin != "builtin":
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if Path(frame.filename).resolve() == Path(origin).resolve():
+                where = f"{Path(origin).name}:{frame.lineno}: "
+                break
+    return f"{where}{type(exc).__name__}: {exc}"
+
+
+def make_preview(family: Family, draft: Draft) -> Preview:
+    """Generate the draft's case in memory (and its unscanned PDF); UserError says what is wrong.
+
+    An exception in a family's own code (a user module's bug) becomes a UserError with its line.
+    """
+    from workbench.core.make import generate_case
+
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    try:
+        case, clean = generate_case(family.name, draft.seed, draft.pinned, None, family=family)
+        seconds["generate"] = time.perf_counter() - t0
+        pdf = clean
+        if draft.degrade:
+            t1 = time.perf_counter()
+            case, pdf = generate_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
+            seconds["degrade"] = time.perf_counter() - t1
+    except UserError:
+        raise
+    except Exception as exc:  # a family's own bug: shown where the preview is, never a crash
+        raise UserError(describe_error(exc, family.origin)) from None
+    return Preview(draft, family, case, pdf, clean, seconds)
+
+
+# ---- saving ---------------------------------------------------------------------------------
+
+def check_case_id(case_id: str) -> str:
+    case_id = case_id.strip()
+    if not CASE_ID.match(case_id):
+        raise UserError(f"case id {case_id!r}: use letters, digits, '.', '_' and '-' (no spaces or slashes)")
+    return case_id
+
+
+def existing_case_ids(folder: Path) -> set[str]:
+    """Ids of the cases already in a suite folder (none for a folder that does not exist yet)."""
+    from workbench.core.suite import load_suite
+
+    folder = Path(folder).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{folder}: exists and is not a folder; choose a suite folder")
+    if not folder.is_dir() or not any(folder.glob("*.json")):
+        return set()
+    return {c.id for c in load_suite(folder).cases}
+
+
+def save_preview(preview: Preview, folder: Path, case_id: str, overwrite: bool = False) -> tuple[Path, str]:
+    """Write the previewed case as `case_id` into a suite (new or existing) and update its
+    `suite.json`. Refuses an existing id unless `overwrite`. Returns (case JSON path, suite hash)."""
+    from workbench.core.suite import add_case
+
+    case_id = check_case_id(case_id)
+    folder = Path(folder).expanduser()
+    existing_case_ids(folder)  # a clear error for a file where a folder should be
+    case = replace(preview.case, id=case_id, pdf_path=f"{case_id}.pdf", json_path=None)
+    digest = add_case(folder, case, preview.pdf, overwrite=overwrite)
+    return folder / f"{case_id}.json", digest
+
+
+# ---- user families --------------------------------------------------------------------------
+
+def user_family_folder() -> Path:
+    """Where `new-family` writes by default: `<config dir>/families` (always searched)."""
+    from workbench.core.config import family_dirs
+
+    return family_dirs()[0]
+
+
+def write_family_template(name: str, folder: Path | None = None) -> Path:
+    """Write a new family module from the template; refuses a taken name or an existing file."""
+    from generators import template
+    from workbench.core import atomic
+    from workbench.core.make import family_registry
+
+    if not template.NAME_PATTERN.match(name):
+        raise UserError(f"family name {name!r}: use lower-case letters, digits and '_', starting "
+                        "with a letter (it is the module's file name)")
+    reg = family_registry()
+    taken = reg.families.get(name)
+    if taken is not None and taken.origin == "builtin":
+        raise UserError(f"family {name!r} is built in; choose another name")
+    folder = Path(folder).expanduser() if folder is not None else user_family_folder()
+    path = folder / f"{name}.py"
+    if path.exists():
+        raise UserError(f"{path} already exists; refusing to overwrite it (choose another name or delete it)")
+    atomic.write_bytes(path, template.render(name).encode("utf-8"))
+    return path
+
+
+def reload_user_family(path: Path) -> Family:
+    """Import a user family's file again (and refresh the registry, so lint and verify see it).
+
+    A module that does not load raises UserError with the file's line, as Python reports it.
+    """
+    from workbench.core.make import family_registry
+
+    target = Path(path).resolve()
+    reg = family_registry(refresh=True)
+    for fam in reg.families.values():
+        if fam.origin != "builtin" and Path(fam.origin).resolve() == target:
+            return fam
+    for problem in reg.problems:
+        if Path(problem.origin).resolve() == target:
+            raise UserError(problem.message)
+    raise UserError(f"{target.name}: not in a family folder any more, or defines no family")
+
+
+def family_file_stamp(family: Family) -> tuple[int, int] | None:
+    """A user family file's (mtime in ns, size), to notice a save; None for built-in families."""
+    if family.origin == "builtin":
+        return None
+    try:
+        st = Path(family.origin).stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def describe_pins(family: Family, pinned: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={pinned[k]}" for k in (p.name for p in family.params) if k in pinned) or "none"
