@@ -13,7 +13,7 @@ from generators import kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "hidden_ocr_mismatch"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Invoice whose printed total differs from an invisible text-layer total at the same spot"
 
 CURRENCIES = {"USD": "$", "EUR": "€", "GBP": "£"}

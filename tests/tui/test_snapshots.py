@@ -1,0 +1,52 @@
+"""Snapshots of each screen at a fixed size, with every worker finished first."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.tui.conftest import settle
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (160, 48)
+
+
+def _extraction(tmp_path: Path) -> Path:
+    dest = tmp_path / "extraction"
+    shutil.copytree(ROOT / "sample_cases" / "extraction", dest, ignore=shutil.ignore_patterns(".suite.lock"))
+    return dest
+
+
+def test_runs_screen_snapshot(snap_compare, tmp_path):
+    suite = _extraction(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+
+    assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
+
+
+def test_triage_screen_snapshot(snap_compare, tmp_path):
+    suite = _extraction(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+
+    assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
+
+
+def test_ask_dialog_snapshot(snap_compare, tmp_path):
+    suite = _extraction(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+
+    assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)

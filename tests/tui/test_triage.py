@@ -1,0 +1,67 @@
+"""Triage as a user does it: decide two disputes with rationales, then check journal and regrade."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.tui.conftest import settle
+from tests.tui.screen import screen_text
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.triage import TriageScreen
+from workbench.tui.widgets.page_view import PageView
+
+EXTRACTION = Path(__file__).resolve().parents[2] / "sample_cases" / "extraction"
+
+
+def _copy(tmp_path: Path) -> Path:
+    dest = tmp_path / "extraction"
+    shutil.copytree(EXTRACTION, dest, ignore=shutil.ignore_patterns(".suite.lock"))
+    return dest
+
+
+async def test_decide_two_disputes_then_journal_and_regrade_follow(tmp_path):
+    from workbench.core.disputes import load_disputes, triage_queue
+    from workbench.grading.regrade import regrade
+
+    suite = _copy(tmp_path)
+    queue = triage_queue(suite)
+    first, second = queue[0], queue[1]
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert isinstance(app.screen, TriageScreen)
+        shown = screen_text(app)
+        assert f"decided 0 of {len(queue)}" in shown
+        assert str(first.dispute.proposed) in shown and first.dispute.field in shown
+        page = app.screen.query_one(PageView)
+        assert page.border_title == first.dispute.case_id
+        assert any(b.kind in ("evidence", "expected", "forbidden") for b in page.boxes)
+
+        # A decision without a rationale is refused.
+        await pilot.press("ctrl+a")
+        await settle(pilot)
+        assert any("rationale" in n.message for n in app._notifications)
+        assert load_disputes(suite)[0].status == "open"
+
+        app.screen.query_one("#triage-rationale").value = "The page prints it; the key was wrong."
+        await pilot.press("ctrl+a")
+        await settle(pilot)
+        assert app.screen.current.dispute.id == second.dispute.id  # moved on to the next open one
+        app.screen.query_one("#triage-rationale").value = "The key is right; the quote is another field."
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert f"decided 2 of {len(queue)}" in screen_text(app)
+
+    events = [json.loads(line) for line in (suite / "disputes.jsonl").read_text().splitlines()]
+    decided = [e for e in events if e["event"] == "decided"]
+    assert [(e["id"], e["decision"]) for e in decided] == [(first.dispute.id, "accepted"),
+                                                           (second.dispute.id, "rejected")]
+    assert decided[0]["rationale"] == "The page prints it; the key was wrong."
+    result = regrade(sorted((suite / "runs").glob("*.jsonl")), suite, gold="latest", against="v1")
+    flipped = {(f.case_id, f.reader) for f in result.flips}
+    assert flipped == {(f.case_id, f.reader) for f in first.flips}
