@@ -163,8 +163,24 @@ def money_and_breaks() -> bytes:
     return _page(draw)
 
 
+def white_over_image() -> bytes:
+    """White text over an image of black digits paints gaps into them (visible damage); under the
+    image, the same white text is covered."""
+    from generators.kit import draw_text_pixels
+
+    def draw(c: Canvas) -> None:
+        draw_text_pixels(c, "$13,144.73", 72, 600, 13)
+        c.setFillColorRGB(1, 1, 1)
+        c.setFont("Helvetica-Bold", 13)
+        c.drawString(72, 600, "SHOW $61,271.52")        # drawn after the image: cuts into it
+        c.drawString(72, 560, "HIDE $61,271.53")        # drawn before the image below
+        c.setFillColorRGB(0, 0, 0)
+        draw_text_pixels(c, "$13,144.74", 72, 560, 13)
+    return _page(draw)
+
+
 ALL = {
     "render_mode": render_mode, "white_on_white": white_on_white, "grey_on_grey": grey_on_grey,
     "tiny_text": tiny_text, "off_page": off_page, "covered": covered, "clipped": clipped,
-    "leaked_state": leaked_state,
+    "leaked_state": leaked_state, "white_over_image": white_over_image,
 }

@@ -22,6 +22,7 @@ Text drawn only as pixels (an image) cannot be found here: that needs OCR.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +65,7 @@ def canon_char(ch: str, fold: bool = False) -> str:
     return ch.lower()
 
 
+@functools.lru_cache(maxsize=512)
 def canon(text: str, fold: bool = True) -> tuple[str, list[int]]:
     """`text` canonicalised, and for each output character the index of its source character.
 
@@ -73,6 +75,8 @@ def canon(text: str, fold: bool = True) -> tuple[str, list[int]]:
         text_in, src = fold_text(text)
     else:
         text_in, src = text, list(range(len(text)))
+    if text_in.isascii():
+        return text_in.lower().replace("\r", "\n"), src
     out: list[str] = []
     where: list[int] = []
     for ch, i in zip(text_in, src, strict=True):
@@ -236,11 +240,17 @@ def _stream(spans: list[Span]) -> tuple[str, list[tuple[int, int] | None]]:
     return "".join(chars), origin
 
 
-def _hits_in(spans: list[Span], needle: str, pat: re.Pattern[str], page: int) -> list[tuple[Hit, frozenset]]:
+def _hits_in(spans: list[Span], needle: str, pat: re.Pattern[str], page: int,
+             memo: dict | None = None, kind: str = "") -> list[tuple[Hit, frozenset]]:
     if not spans:
         return []
-    text, origin = _stream(spans)
-    hay, where = canon(text, fold=True)
+    if memo is not None and kind in memo:
+        text, origin, hay, where = memo[kind]
+    else:
+        text, origin = _stream(spans)
+        hay, where = canon(text, fold=True)
+        if memo is not None:
+            memo[kind] = (text, origin, hay, where)
     out: list[tuple[Hit, frozenset]] = []
     for m in pat.finditer(hay):
         if m.end() <= m.start() or not _currency_ok(needle, hay, m.start(), m.end()):
@@ -280,11 +290,11 @@ def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF") -
     for pa in analyze_document(data, dpi, name).pages:
         shown = [s for s in pa.spans if s.visible]
         hidden = [s for s in pa.spans if not s.visible]
-        page_hits = [h for h in _hits_in(shown, needle, pat, pa.page)]
-        page_hits += _hits_in(hidden, needle, pat, pa.page)
+        page_hits = _hits_in(shown, needle, pat, pa.page, pa.streams, "shown")
+        page_hits += _hits_in(hidden, needle, pat, pa.page, pa.streams, "hidden")
         # Spans of both kinds together: a needle that straddles visible and hidden text.
         seen_boxes = {tuple(b) for h, _ in page_hits for b in h.boxes}
-        for h, _cells in _hits_in(pa.spans, needle, pat, pa.page):
+        for h, _cells in _hits_in(pa.spans, needle, pat, pa.page, pa.streams, "all"):
             if not any(tuple(b) in seen_boxes for b in h.boxes):
                 page_hits.append((h, _cells))
         hits.extend(h for h, _ in page_hits)

@@ -12,7 +12,7 @@ A `Finding` is `case_id`, `severity` (`error`, `warning`, `info`), a stable `cod
 A case's `contract` (recorded from its family's CONTRACT) is a list of clauses `{target, where}`:
 targets `expected`, `tokens`, `forbidden`, `forbidden:N`, `meta:KEY`; `where` is one of
 `visible` (some visible span shows it), `hidden` (some hidden span holds it), `text_layer` (an
-extractor's text has it as written), `pixels_only` (no extractor and no span has it),
+extractor's text has it as written), `pixels_only` (no extractor's text has it),
 `not_visible`, `not_text_layer`. A case without a contract (an imported one) gets the default:
 every expected token (or, without tokens, the expected answer) is visible somewhere, and a
 forbidden answer found only in hidden text is reported as a hidden-layer trap (info).
@@ -163,10 +163,10 @@ def _check(case_id: str, kind: str, value: str, where: str, ev: _Evidence, prefi
             return None
         return err("not-in-text-layer", f"{label} is in no extractor's text layer as written")
     if where in ("pixels_only", "not_text_layer"):
-        if not layers and not hits:
+        if not layers:
             return None
-        found = ", ".join(f"{k} ({_pages(v)})" for k, v in layers.items()) or "the text spans"
-        return err("in-text-layer", f"{label} is in the text layer: {found}")
+        found = ", ".join(f"{k} ({_pages(v)})" for k, v in layers.items())
+        return err("in-text-layer", f"{label} is in the text layer as {found} extract it")
     if where == "not_visible":
         if not shown:
             return None

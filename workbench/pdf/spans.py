@@ -48,8 +48,6 @@ from workbench.pdf.document import open_fitz
 MIN_EM_PX = 6.0
 # A pixel is ink of a span if the text changed its luminance by at least this much (0..255)...
 MIN_CONTRAST = 32.0
-# ...and its colour is within this distance (max over channels, 0..255) of the span's colour.
-COLOR_TOLERANCE = 72.0
 # A span needs this many ink pixels (and this fraction of its box) to count as visible.
 MIN_INK_PIXELS = 3
 MIN_INK_FRACTION = 0.004
@@ -83,6 +81,7 @@ CONFUSABLES = {
 _NOT_CONFUSING = set("\u2010\u2011\u2012\u2013\u2014\u2212\u2024\u201a")
 # Latin letters that read as digits when they sit between digits.
 _DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
+_DIGIT_LOOKALIKE_RE = re.compile(r"(?<=\d)[OolI](?=\d)")
 
 
 def fold_char(ch: str) -> str:
@@ -106,6 +105,8 @@ def fold_text(text: str) -> tuple[str, list[int]]:
     mix them with ASCII letters or digits, or that are made of look-alikes only: a Russian word
     with letters that have no Latin twin stays Russian.
     """
+    if text.isascii():  # nothing to fold but O and l between digits; lengths stay the same
+        return _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], text), list(range(len(text)))
     out: list[str] = []
     where: list[int] = []
     for m in re.finditer(r"\S+|\s+", text):
@@ -122,7 +123,7 @@ def fold_text(text: str) -> tuple[str, list[int]]:
             where.append(m.start() + j)
     folded = "".join(out)
     # O and l between digits read as 0 and 1.
-    folded = re.sub(r"(?<=\d)[OolI](?=\d)", lambda m: _DIGIT_LOOKALIKES[m.group()], folded)
+    folded = _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], folded)
     return folded, where
 
 
@@ -211,6 +212,8 @@ class PageAnalysis:
     # Boxes (points) of non-text content that shows ink: images and filled drawings. Text drawn
     # as pixels hides in these; without OCR we cannot read it, only say where it could be.
     ink_boxes: list[tuple[float, float, float, float]]
+    # Reading streams built by evidence search, kept with the analysis they come from.
+    streams: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def hidden(self) -> list[Span]:
@@ -283,24 +286,61 @@ def _page_arrays(page, dpi: int):
     return full, bare, (keep1, keep2)
 
 
-def _measure_ink(full, bare, box_px, rgb, opacity: float) -> tuple[int, int, float]:
-    """(ink pixels of this span's lightness that the text added, pixels in box, what is under)."""
+def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=()) -> tuple[int, int, float]:
+    """(ink pixels of this span's lightness that the text added, pixels looked at, what is under).
+
+    `holes` are pixel boxes of other text overlapping this span's box: their ink is not this
+    span's, so they are left out (unless they cover the whole box, when nothing else is left).
+    """
     import numpy as np
 
     x0, y0, x1, y1 = box_px
     a = full[y0:y1, x0:x1].astype(np.int16)
     b = bare[y0:y1, x0:x1].astype(np.int16)
-    n = a.size
-    if n == 0:
+    if a.size == 0:
         return 0, 0, 255.0
     target = _luma(rgb)
-    changed = np.abs(a - b) >= MIN_CONTRAST
-    if opacity >= 0.999:
-        close = np.abs(a - target) <= COLOR_TOLERANCE
-    else:  # a translucent span's ink is its colour blended with what is under it
-        close = np.abs(a - (opacity * target + (1 - opacity) * b)) <= COLOR_TOLERANCE
-    ink = int(np.count_nonzero(changed & close))
-    return ink, n, float(np.median(b))
+    if opacity < 0.999:  # a translucent span's ink is its colour blended with what is under it
+        target = opacity * target + (1 - opacity) * b
+    # The text moved the pixel by a visible step, toward its own colour (anti-aliased edges of
+    # small glyphs never reach the colour itself, so "toward" is the test, not "equal").
+    own = (np.abs(a - b) >= MIN_CONTRAST) & (np.abs(a - target) < np.abs(b - target) - MIN_CONTRAST / 2)
+    n = a.size
+    if holes:
+        mask = np.ones(a.shape, dtype=bool)
+        for hx0, hy0, hx1, hy1 in holes:
+            mask[max(0, hy0 - y0):max(0, hy1 - y0), max(0, hx0 - x0):max(0, hx1 - x0)] = False
+        left = int(np.count_nonzero(mask))
+        if left >= max(MIN_INK_PIXELS * 4, 0.05 * n):
+            own &= mask
+            n = left
+    return int(np.count_nonzero(own)), n, float(np.median(b))
+
+
+def _overlaps(spans: list[Span]):
+    """For each span, the indices of the other spans whose boxes overlap its box."""
+    import numpy as np
+
+    if not spans:
+        return []
+    box = np.array([s.bbox for s in spans], dtype=np.float64)
+    x0, y0, x1, y1 = (box[:, i] for i in range(4))
+    hit = ((x0[:, None] < x1[None, :] - 0.5) & (x0[None, :] < x1[:, None] - 0.5)
+           & (y0[:, None] < y1[None, :] - 0.5) & (y0[None, :] < y1[:, None] - 0.5))
+    np.fill_diagonal(hit, False)
+    return [np.flatnonzero(row).tolist() for row in hit]
+
+
+def _opaque_covers(drawings) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """(seqno, rect) of opaque filled rectangles: what can hide text drawn before them."""
+    out = []
+    for d in drawings:
+        if "f" not in (d.get("type") or "") or (d.get("fill_opacity") or 0) < 0.99:
+            continue
+        items = d.get("items") or ()
+        if items and all(it[0] in ("re", "qu") for it in items):
+            out.extend((int(d.get("seqno", -1)), tuple(it[1])) for it in items if it[0] == "re")
+    return out
 
 
 def _to_px(box, matrix, width: int, height: int) -> tuple[int, int, int, int]:
@@ -362,6 +402,8 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
         spans.append(span)
 
     log = [(kind, to_page(rect)) for kind, rect in page.get_bboxlog()] if spans else []
+    # Read before the text is removed for the bare render: removing it renumbers the drawings.
+    covers = [(q, to_page(r)) for q, r in _opaque_covers(page.get_drawings())] if spans else []
     ink_boxes: list[tuple[float, float, float, float]] = []
     if spans or log:
         scale = pymupdf.Matrix(dpi / 72, dpi / 72)
@@ -374,7 +416,8 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
                     ink_boxes.append(rect)
         em_px = dpi / 72
         page_box = (0.0, 0.0, width, height)
-        for span in spans:
+        overlaps = _overlaps(spans)
+        for k, span in enumerate(spans):
             reasons: list[str] = []
             if span.render_mode == 3:
                 reasons.append("invisible-render-mode")
@@ -385,9 +428,13 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
                 reasons.append("off-page")
             if span.size * em_px < MIN_EM_PX:
                 reasons.append("too-small")
+            area = max(_area(span.bbox), 1e-6)
+            if any(q > span.seqno and _area(_intersect(span.bbox, r)) >= 0.9 * area for q, r in covers):
+                reasons.append("covered")  # an opaque box drawn later, whatever is drawn on it
             if not reasons:  # the operators draw it: do the pixels agree?
                 box_px = _to_px(span.bbox, scale, w_px, h_px)
-                ink, n, under = _measure_ink(full, bare, box_px, span.color, span.opacity)
+                holes = [_to_px(spans[j].bbox, scale, w_px, h_px) for j in overlaps[k]]
+                ink, n, under = _measure_ink(full, bare, box_px, span.color, span.opacity, holes)
                 span.ink = ink
                 if n == 0 or ink < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n):
                     reasons.append(_why_no_ink(data, span, log, under))
