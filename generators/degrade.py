@@ -52,7 +52,7 @@ TIERS: dict[str, dict[str, float]] = {
                      "dirt_size": 5.0, "rotation": 5.0, "jpeg_quality": 50},
 }
 
-_SPEC_KEYS = {"version", "tier", "overrides", "text_layer", "dpi", "knobs", "drifted"}
+_SPEC_KEYS = {"version", "tier", "overrides", "text_layer", "dpi", "knobs", "drifted", "drifted_answer"}
 _PAPER = (0.97, 0.90, 0.76)  # the colour full sepia moves white paper to
 _PUNCT = "\"'()[]{}.,;:!?\u2018\u2019\u201c\u201d\u2014\u2013-"
 
@@ -558,9 +558,10 @@ def _keep_clear(words: list[_Word], key: AnswerKey, dpi: int) -> list[tuple[floa
 def apply_degrade(pdf: bytes, spec: Mapping[str, Any], seed: int, key: AnswerKey) -> tuple[bytes, dict]:
     """Scan `pdf` as `spec` says; return the scanned PDF and the normalised spec to record.
 
-    With `text_layer = "drifted"`, the answer's values in the text layer are replaced and the
-    mapping is recorded as `spec["drifted"]`; a short expected answer, drifted, becomes a
-    forbidden answer of `key` (the trap a text pipeline falls for).
+    With `text_layer = "drifted"`, the answer's values in the text layer are replaced: the mapping
+    is recorded as `spec["drifted"]` ({original: replacement}), and a short expected answer as the
+    drifted layer reads it as `spec["drifted_answer"]` (what a reader of the text layer answers).
+    `key` is read, never changed.
     """
     norm = normalise_spec(spec)
     knobs = norm["knobs"]
@@ -600,9 +601,8 @@ def apply_degrade(pdf: bytes, spec: Mapping[str, Any], seed: int, key: AnswerKey
         drifted_answer = " ".join(
             re.sub(re.escape(t.strip(_PUNCT)), mapping.get(t.strip(_PUNCT), t.strip(_PUNCT)), t)
             if t.strip(_PUNCT) in mapping else t for t in key.expected_answer.split())
-        if len(key.expected_answer.split()) <= 4 and drifted_answer != key.expected_answer \
-                and drifted_answer not in key.forbidden_answers:
-            key.forbidden_answers.append(drifted_answer)
+        if len(key.expected_answer.split()) <= 4 and drifted_answer != key.expected_answer:
+            norm["drifted_answer"] = drifted_answer
 
     pages = []
     for (w, h), image, page_words in zip(sizes, images, words, strict=True):
