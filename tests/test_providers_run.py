@@ -285,3 +285,22 @@ def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
         assert recs and all(r["status"] == "ok" and r["provenance"] == "observed" for r in recs)
         overall = json.loads(stdout)["runs"][0]["overall"]
         assert overall["calls"] == len(recs) and overall["fell_for_trap"] >= 1
+
+
+def test_run_without_out_writes_into_the_suite_where_the_workbench_finds_it(env, cli, suite_dir):
+    from workbench.core.runindex import suite_run_paths
+
+    code, _, err = cli("run", suite_dir, "--reader", "probe:pypdf")
+    assert code == 0, err
+    [run] = suite_run_paths(suite_dir)
+    assert run.parent == suite_dir / "runs" and "probe-pypdf" in run.name
+    code, stdout, _ = cli("report", run)  # finds the suite on its own
+    assert code == 0 and "run mini-probe-pypdf-text" in stdout and "6 finished" in stdout
+
+
+def test_fail_threshold_never_counts_provider_errors_as_wrong(env, cli, suite_dir):
+    with FakeServer() as server:
+        code, _, err = cli("run", suite_dir, "--reader", "openai:gpt-4o+500xall", "--modality", "text",
+                           "--base-url", server.base_url("openai"), "--fail-threshold", "0.1")
+    # Every call failed: nothing could be scored, which is below any threshold, and says so.
+    assert code == 1 and "nothing could be scored" in err

@@ -31,21 +31,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     _reader_args(p)
     p.add_argument("--workers", type=int, default=4, help="calls in flight at once (default 4)")
     p.add_argument("--shard", help="run only shard i/n of the cases")
-    p.add_argument("--out", type=Path, help="run file (JSON Lines); default runs/<suite>-<reader>-<modality>.jsonl")
+    p.add_argument("--out", type=Path,
+                   help="run file (JSON Lines); default SUITE/runs/<suite>-<reader>-<modality>.jsonl, "
+                        "where the workbench and `report` find it")
     p.add_argument("--resume", action="store_true", help="complete an interrupted run file without "
                                                          "repeating finished calls")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
-    p.add_argument("--fail-threshold", type=float, metavar="X",
-                   help="exit 1 when more than X (0-1) of the calls did not pass "
-                        "(wrong answers plus calls that did not finish)")
+    p.add_argument("--fail-threshold", metavar="X",
+                   help="exit 1 when the pass rate is below X (0.8 or 80%%); calls that did not "
+                        "finish are reported, never scored as wrong")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("ask", help="ask one case's question of one reader; record it in a run file")
     p.add_argument("case", type=Path, help="case JSON")
     _reader_args(p)
-    p.add_argument("--out", type=Path, default=Path("runs/ask.jsonl"),
-                   help="run file to append the record to (default runs/ask.jsonl)")
+    p.add_argument("--out", type=Path,
+                   help="run file to append the record to (default: runs/asked.jsonl in the case's suite)")
     p.add_argument("--json", action="store_true", help="print the run record")
     p.set_defaults(handler=cmd_ask)
 
@@ -78,13 +80,15 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "run"
 
 
-def default_out(suite_name: str, reader: str, modality: str, dpi: int | None, shard: str | None) -> Path:
+def default_out(suite_dir: Path, suite_name: str, reader: str, modality: str, dpi: int | None,
+                shard: str | None) -> Path:
+    """`SUITE/runs/<name>.jsonl`: beside the cases, where the workbench and `report` look."""
     parts = [suite_name, reader.replace(":", "-"), modality]
     if dpi:
         parts.append(f"{dpi}dpi")
     if shard:
         parts.append("shard" + shard.replace("/", "of"))
-    return Path("runs") / (_slug("-".join(parts)) + ".jsonl")
+    return Path(suite_dir) / "runs" / (_slug("-".join(parts)) + ".jsonl")
 
 
 class _ProgressLine:
@@ -109,8 +113,8 @@ class _ProgressLine:
             sys.stderr.write("\n")
 
 
-def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None) -> tuple[int, int]:
-    """Print the grading report; return (calls, passed)."""
+def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None) -> float | None:
+    """Print the grading report; return the pass rate (None when nothing could be scored)."""
     try:
         from workbench.grading import build_report, render_report_text, write_junit
     except ImportError:  # grading not installed: a minimal summary
@@ -123,7 +127,7 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
             print(f"{len(records)} calls: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
         if junit:
             raise UserError("--junit needs workbench.grading, which is not installed") from None
-        return len(records), counts.get("ok", 0)
+        return None
     report = build_report(records, cases_by_id)
     if json_out:
         print_json(report.to_json())
@@ -131,22 +135,21 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
         print(render_report_text(report))
     if junit:
         write_junit(report, junit)
-    overall = report.runs[0].overall if report.runs else None
-    return (overall.calls, overall.passed) if overall else (0, 0)
+    return report.runs[0].overall.pass_rate if report.runs else None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from workbench.cli.grading import _threshold
     from workbench.core.suite import load_suite
     from workbench.providers.base import parse_reader
     from workbench.providers.batch import RunInterrupted, RunPlan, effective_modality, run_suite
 
-    if args.fail_threshold is not None and not 0 <= args.fail_threshold <= 1:
-        raise UserError("--fail-threshold is a fraction between 0 and 1, e.g. 0.2")
+    threshold = _threshold(args.fail_threshold)
     plan = RunPlan(parse_reader(args.reader), args.modality, args.dpi, args.workers, args.prompt,
                    _options(args), not args.no_cache, args.base_url)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
-    out = args.out or default_out(suite.name, str(plan.reader), modality, dpi, args.shard)
+    out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard)
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard, on_progress=line)
@@ -157,11 +160,11 @@ def cmd_run(args: argparse.Namespace) -> int:
              f"run again with --resume to complete it")
         return 130
     line.end()
-    calls, passed = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit)
+    pass_rate = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit)
     note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before)")
-    if args.fail_threshold is not None and calls and (calls - passed) / calls > args.fail_threshold:
-        note(f"pdfworkbench: {calls - passed} of {calls} calls did not pass, "
-             f"more than --fail-threshold {args.fail_threshold:g}")
+    if threshold is not None and (pass_rate is None or pass_rate < threshold):
+        shown = "nothing could be scored" if pass_rate is None else f"pass rate {pass_rate:.3f}"
+        note(f"pdfworkbench: {shown}, below --fail-threshold {threshold:.3f}")
         return 1
     return 0
 
@@ -174,9 +177,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from workbench.providers.reading import read
 
     case = load_case(args.case)
+    out = args.out or case.json_path.parent / "runs" / "asked.jsonl"
     rec = asyncio.run(read(case, None, args.reader, args.modality, args.dpi, args.prompt, _options(args),
                            not args.no_cache, base_url=args.base_url))
-    with RunWriter(args.out) as writer:
+    with RunWriter(out) as writer:
         writer.append(rec)
     if args.json:
         print_json(rec.to_json())
