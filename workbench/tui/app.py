@@ -58,6 +58,27 @@ class WorkbenchApp(App):
         except OSError as exc:
             self.notify(f"could not save settings: {exc}", severity="warning")
 
+    def open_author(self, case=None) -> None:
+        """Push the authoring screen, filled from `case` (its params, seed and scan) when given."""
+        from workbench.tui.screens.author import AuthorScreen, draft_from_case
+
+        self.push_screen(AuthorScreen(draft_from_case(case)))
+
+    def open_suite(self, folder) -> None:
+        """Leave authoring for Inspect on a suite folder (after saving a case into it)."""
+        from workbench.core.errors import UserError
+        from workbench.core.source import open_source
+        from workbench.tui.screens.inspect import InspectScreen
+
+        try:
+            source = open_source(folder)
+        except UserError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if type(self.screen).__name__ == "AuthorScreen":
+            self.pop_screen()
+        self.push_screen(InspectScreen(source))
+
     def action_toggle_help(self) -> None:
         if self.screen.query("HelpPanel"):
             self.action_hide_help_panel()

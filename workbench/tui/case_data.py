@@ -40,7 +40,8 @@ def load_case_data(case: Case, dpi: int) -> CaseData:
     return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
 
 
-def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None) -> CaseData:
+def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
+                         lint: bool = True) -> CaseData:
     """Everything shown for a case whose PDF is in memory (a file's, or an authoring preview's)."""
     from workbench.pdf.textlayer import extract
 
@@ -65,7 +66,7 @@ def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = No
                     data.boxes.append(Box(hit.page, tuple(rect), kind, needle))
     except Exception as exc:
         data.problems.append(f"evidence search failed: {exc}")
-    if case.question:
+    if lint and case.question:
         try:
             from workbench.pdf.lint import lint_case
 

@@ -1,0 +1,453 @@
+"""Author: turn a family's parameters, its seed and the scan degradation; the case follows live.
+
+Every edit restarts a short timer (DEBOUNCE); when it fires, the draft is generated in a worker
+thread, tagged with a generation number, and only the newest generation's result is shown, so
+the last change wins. A result that fails keeps the last good preview on screen with the error
+above it. While a user family is shown, its file is polled and reloaded when it changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from generators.base import Family
+from workbench.core.authoring import (
+    Draft,
+    Preview,
+    existing_case_ids,
+    family_file_stamp,
+    make_preview,
+    reload_user_family,
+    save_preview,
+)
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.make import family_registry
+from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
+from workbench.tui.widgets.author_form import AuthorForm, DegradeForm
+from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
+from workbench.tui.widgets.page_view import PageView
+from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
+
+DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
+WATCH_INTERVAL = 0.3   # seconds between looks at a user family's file
+VIEWS = ("scan", "clean", "both")
+
+
+def family_options(families: Iterable[Family]) -> list[tuple[str, str]]:
+    return [(f.name if f.origin == "builtin" else f"{f.name} (user)", f.name) for f in families]
+
+
+class AuthorScreen(Screen):
+    HELP = """
+## Author
+
+Pick a family, turn its parameters, its seed and the scan degradation: the page, the text
+layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case into a suite.
+
+- **[ / ]**: previous / next seed · **F3**: scan, clean, or both pages side by side
+- **F5**: generate again (and reload a user family's file) · **Escape**: back
+- A user family (`pdfworkbench new-family NAME`) reloads whenever its file is saved.
+"""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="author_save", priority=True,
+                tooltip="Save this case and its answer key into a suite"),
+        Binding("left_square_bracket", "seed(-1)", "Seed -", id="seed_down", priority=True,
+                tooltip="Previous seed"),
+        Binding("right_square_bracket", "seed(1)", "Seed +", id="seed_up", priority=True,
+                tooltip="Next seed"),
+        Binding("f3", "cycle_view", "Scan/clean", id="author_view",
+                tooltip="Show the scanned page, the clean page, or both side by side"),
+        Binding("f5", "regenerate", "Regenerate", id="author_regenerate",
+                tooltip="Generate again; reload a user family's module"),
+        Binding("escape", "back", "Back", id="author_back", tooltip="Back to the previous screen"),
+    ]
+
+    @dataclass
+    class Regenerating(Message):
+        """A regeneration started (after the debounce): one per burst of edits."""
+
+        generation: int
+
+    @dataclass
+    class PreviewReady(Message):
+        generation: int
+        preview: Preview
+        data: CaseData
+        clean: CaseData | None
+
+    @dataclass
+    class PreviewFailed(Message):
+        generation: int
+        error: str
+
+    @dataclass
+    class FamilyReloaded(Message):
+        family: Family
+
+    @dataclass
+    class FamilyBroken(Message):
+        path: Path
+        error: str
+
+    def __init__(self, draft: Draft | None = None, save_folder: Path | None = None) -> None:
+        super().__init__()
+        self.draft_in = draft
+        self.family: Family | None = None
+        self.generation = 0
+        self.shown_generation = 0
+        self.preview: Preview | None = None
+        self.data: CaseData | None = None
+        self.clean: CaseData | None = None
+        self.gen_error: str | None = None
+        self.load_error: str | None = None
+        self.view = "scan"
+        self.save_folder = save_folder or Path.cwd() / "authored"
+        self._debounce: Timer | None = None
+        self._stamp: tuple[int, int] | None = None
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="author-body"):
+            yield AuthorForm(family_options(family_registry().families.values()), id="author-form")
+            with Vertical(id="author-main"):
+                yield Static("", id="author-error", markup=False)
+                with Horizontal(id="author-pages"):
+                    yield PageView(id="author-page-clean")
+                    yield PageView(id="author-page")
+            with TabbedContent(id="author-side", initial="author-tab-pymupdf"):
+                for name in EXTRACTORS:
+                    with TabPane(name, id=f"author-tab-{name}"):
+                        yield TextLayerView(name, id=f"author-text-{name}")
+                with TabPane("Key", id="author-tab-key"):
+                    yield AnswerKeyView(id="author-key")
+                with TabPane("Lint", id="author-tab-lint"):
+                    yield LintView(id="author-lint")
+        yield Footer()
+
+    @property
+    def form(self) -> AuthorForm:
+        return self.query_one(AuthorForm)
+
+    @property
+    def page(self) -> PageView:
+        return self.query_one("#author-page", PageView)
+
+    @property
+    def clean_page(self) -> PageView:
+        return self.query_one("#author-page-clean", PageView)
+
+    async def on_mount(self) -> None:
+        self.title = "pdfworkbench · author"
+        dpi = self.app.settings.dpi
+        self.page.dpi = dpi
+        self.clean_page.dpi = dpi
+        self.clean_page.display = False
+        reg = family_registry()
+        for problem in reg.problems:
+            self.notify(f"family module not loaded: {problem.message}", severity="warning", timeout=10)
+        draft = self.draft_in
+        if draft is not None and draft.family not in reg.families:
+            self.notify(f"family {draft.family!r} is not installed; pick one", severity="warning")
+            draft = None
+        if draft is None:
+            name = "hidden_ocr_mismatch" if "hidden_ocr_mismatch" in reg.families else reg.names()[0]
+            draft = Draft(name, 1)
+        await self._load_family(reg.get(draft.family), draft)
+        self.set_interval(WATCH_INTERVAL, self._watch_family_file)
+        self.form.query_one("#seed", Input).focus()
+
+    async def _load_family(self, family: Family, draft: Draft, resolved: dict[str, Any] | None = None) -> None:
+        self.family = family
+        self._stamp = family_file_stamp(family)
+        await self.form.load(family, draft, resolved)
+        self.sub_title = family.name
+        self.regenerate_now()
+
+    # ---- regenerating ---------------------------------------------------------------------
+
+    @on(AuthorForm.Changed)
+    def form_changed(self) -> None:
+        self.schedule()
+
+    def schedule(self) -> None:
+        """Regenerate once the edits pause: each edit restarts the timer."""
+        if self._debounce is not None:
+            self._debounce.stop()
+        self._debounce = self.set_timer(DEBOUNCE, self.regenerate_now)
+
+    def regenerate_now(self) -> None:
+        if self._debounce is not None:
+            self._debounce.stop()
+            self._debounce = None
+        if self.family is None:
+            return
+        self.generation += 1
+        draft = self.form.draft()
+        self.post_message(self.Regenerating(self.generation))
+        self.page.border_title = f"{self.family.name} · seed {draft.seed} · generating…"
+        self._generate(self.generation, self.family, draft, self.app.settings.dpi)
+
+    @work(thread=True, exclusive=True, group="author-preview", exit_on_error=False)
+    def _generate(self, generation: int, family: Family, draft: Draft, dpi: int) -> None:
+        worker = get_current_worker()
+        try:
+            preview = make_preview(family, draft)
+        except UserError as exc:
+            self.post_message(self.PreviewFailed(generation, str(exc)))
+            return
+        if worker.is_cancelled:
+            return
+        data = case_data_from_bytes(preview.case, preview.pdf, dpi)
+        clean = None
+        if preview.degraded and not worker.is_cancelled:
+            # The unscanned page, with its hidden text and evidence marked; linted with the scan.
+            clean_case = replace(preview.case, degrade=None, sha256=None)
+            clean = case_data_from_bytes(clean_case, preview.clean_pdf, dpi, lint=False)
+        if not worker.is_cancelled:
+            self.post_message(self.PreviewReady(generation, preview, data, clean))
+
+    def on_author_screen_preview_ready(self, message: PreviewReady) -> None:
+        if message.generation != self.generation:
+            return  # a newer edit won
+        self.shown_generation = message.generation
+        self.preview, self.data, self.clean = message.preview, message.data, message.clean
+        self.gen_error = None
+        self._show_errors()
+        case = message.preview.case
+        self.form.show_resolved(message.preview.params)
+        for name in EXTRACTORS:
+            self.query_one(f"#author-text-{name}", TextLayerView).show(
+                message.data.layers[name], message.data.hidden_texts)
+        self.query_one(AnswerKeyView).show(case)
+        self.query_one(LintView).show(message.data.findings, message.data.problems)
+        self._show_pages()
+        ms = sum(message.preview.seconds.values()) * 1000
+        verdict = {"ok": "lint ✔", "warning": "lint: warnings", "error": "lint: ERRORS"}[
+            lint_status(message.data.findings)]
+        self.sub_title = f"{case.trap_family} · seed {case.seed} · generated in {ms:.0f} ms · {verdict}"
+
+    def on_author_screen_preview_failed(self, message: PreviewFailed) -> None:
+        if message.generation != self.generation:
+            return
+        self.gen_error = message.error
+        self._show_errors()
+        self.form.mark_errors(message.error)
+        if self.preview is not None:
+            self.page.border_title = self._page_title(self.preview, scanned=self.view != "clean")
+
+    def _show_errors(self) -> None:
+        parts = []
+        if self.load_error:
+            parts.append(f"✖ family module: {self.load_error}")
+        if self.gen_error:
+            parts.append(f"✖ {self.gen_error}")
+        if parts and self.preview is not None:
+            parts.append("(showing the last good preview)")
+        banner = self.query_one("#author-error", Static)
+        banner.update("\n".join(parts))
+        banner.set_class(bool(parts), "-shown")
+
+    # ---- pages ----------------------------------------------------------------------------
+
+    def _page_title(self, preview: Preview, scanned: bool) -> str:
+        case = preview.case
+        if scanned and case.degrade:
+            return f"scan · {case.degrade.get('tier')} · text {case.degrade.get('text_layer')}"
+        return f"{case.trap_family} · seed {case.seed}" + (" · clean" if case.degrade else "")
+
+    def _show_pages(self) -> None:
+        if self.preview is None or self.data is None:
+            return
+        degraded = self.preview.degraded and self.clean is not None
+        both = degraded and self.view == "both"
+        self.clean_page.display = both
+        if degraded and self.view == "clean":
+            main, scanned = self.clean, False
+        else:
+            main, scanned = self.data, degraded
+        assert main is not None
+        self.page.border_title = self._page_title(self.preview, scanned)
+        self.page.show_pdf(main.pdf, main.page_count, main.boxes)
+        if both and self.clean is not None:
+            self.clean_page.border_title = self._page_title(self.preview, False)
+            self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes)
+
+    def action_cycle_view(self) -> None:
+        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        if self.preview is not None and not self.preview.degraded:
+            self.notify(f"view: {self.view} (no scan: choose a degradation tier to compare)", timeout=3)
+        else:
+            self.notify(f"view: {self.view}", timeout=2)
+        self._show_pages()
+
+    # ---- seed, family, reload ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "seed":
+            focused = self.focused
+            if isinstance(focused, Input) and focused.type == "text":
+                return False  # let a text field take the bracket
+        return True
+
+    def action_seed(self, step: int) -> None:
+        self.form.set_seed(max(0, self.form.seed() + step))
+        self.schedule()
+
+    def action_regenerate(self) -> None:
+        if self.family is not None and self.family.origin != "builtin":
+            self._reload(Path(self.family.origin))
+        else:
+            self.regenerate_now()
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+
+    @on(AuthorForm.FamilyChosen)
+    async def family_chosen(self, event: AuthorForm.FamilyChosen) -> None:
+        reg = family_registry()
+        family = reg.families.get(event.name)
+        if family is None:
+            self.notify(f"family {event.name!r} did not load", severity="error")
+            return
+        degrade = self.form.query_one(DegradeForm).spec()
+        self.load_error = None
+        await self._load_family(family, Draft(family.name, self.form.seed(), {}, degrade))
+
+    def _watch_family_file(self) -> None:
+        if self.family is None or self.family.origin == "builtin":
+            return
+        stamp = family_file_stamp(self.family)
+        if stamp is not None and stamp != self._stamp:
+            self._stamp = stamp
+            self._reload(Path(self.family.origin))
+
+    @work(thread=True, exclusive=True, group="author-reload", exit_on_error=False)
+    def _reload(self, path: Path) -> None:
+        try:
+            family = reload_user_family(path)
+        except UserError as exc:
+            self.post_message(self.FamilyBroken(path, str(exc)))
+            return
+        self.post_message(self.FamilyReloaded(family))
+
+    async def on_author_screen_family_reloaded(self, message: FamilyReloaded) -> None:
+        old, family = self.family, message.family
+        self.load_error = None
+        self._show_errors()
+        self.form.set_families(family_options(family_registry().families.values()))
+        if old is not None and [p.describe() for p in old.params] == [p.describe() for p in family.params] \
+                and old.name == family.name:
+            self.family = family
+            self.form.family = family
+            self._stamp = family_file_stamp(family)
+            self.regenerate_now()
+        else:
+            draft = self.form.draft()
+            names = {p.name for p in family.params}
+            pinned = {k: v for k, v in draft.pinned.items() if k in names}
+            resolved = self.preview.params if self.preview else None
+            await self._load_family(family, Draft(family.name, draft.seed, pinned, draft.degrade), resolved)
+        self.notify(f"reloaded {Path(family.origin).name}", timeout=2)
+
+    def on_author_screen_family_broken(self, message: FamilyBroken) -> None:
+        self.load_error = message.error
+        self._show_errors()
+        self.form.set_families(family_options(family_registry().families.values()))
+        self.notify(f"{message.error} (the last good version stays)", severity="error", timeout=6)
+
+    # ---- saving -----------------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if self.preview is None or self.data is None:
+            self.notify("nothing to save yet", severity="warning")
+            return
+        if self.gen_error or self.load_error:
+            self.notify("the current settings do not generate; fix the error first", severity="error")
+            return
+        if self._debounce is not None or self.shown_generation != self.generation:
+            self.notify("still generating; save again in a moment", severity="warning")
+            return
+        self._save_flow(self.preview, self.data)
+
+    @work(exclusive=True, group="author-save", exit_on_error=False)
+    async def _save_flow(self, preview: Preview, data: CaseData) -> None:
+        summary = (f"{preview.case.trap_family} · seed {preview.case.seed} · "
+                   f"{len(preview.draft.pinned)} pinned · "
+                   + (f"scan {preview.case.degrade['tier']}" if preview.case.degrade else "no scan"))
+        choice = await self.app.push_screen_wait(SaveCaseScreen(self.save_folder, preview.case.id, summary))
+        if choice is None:
+            return
+        folder, case_id = choice
+        try:
+            taken = await asyncio.to_thread(existing_case_ids, folder)
+        except UserError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        errors = [f for f in data.findings if getattr(f, "severity", "") == "error"]
+        if errors:
+            detail = "\n".join(f"{f.code}: {f.message}" for f in errors[:5])
+            if not await self.app.push_screen_wait(ConfirmScreen(
+                    f"This case has {len(errors)} lint error(s): its trap may not be armed. Save anyway?",
+                    yes="Save anyway", no="Cancel", detail=detail)):
+                return
+        overwrite = False
+        if case_id in taken:
+            if not await self.app.push_screen_wait(ConfirmScreen(
+                    f"{folder} already has a case {case_id!r}. Overwrite it?", yes="Overwrite", no="Cancel")):
+                self.notify("not saved: choose another id", timeout=4)
+                return
+            overwrite = True
+        try:
+            path, digest = await asyncio.to_thread(save_preview, preview, folder, case_id, overwrite)
+        except UserError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.save_folder = folder
+        self.last_saved = path
+        self.notify(f"saved {path.name} into {folder} (suite hash {digest[:12]})", timeout=6)
+        if await self.app.push_screen_wait(ConfirmScreen(
+                f"Saved {case_id} into {folder}. Open the suite in Inspect?", yes="Open", no="Keep authoring")):
+            open_suite = getattr(self.app, "open_suite", None)
+            if open_suite is not None:
+                open_suite(folder)
+
+    # ---- palette ------------------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand("Save case", "Save this case into a suite (ctrl+s)", self.action_save)
+        yield SystemCommand("Scan / clean / both", "Switch the page view (F3)", self.action_cycle_view)
+        yield SystemCommand("Regenerate", "Generate again, reloading a user family (F5)", self.action_regenerate)
+        for tier in ("off", "clean", "mild", "moderate", "heavy"):
+            yield SystemCommand(f"Tier: {tier}", "Scan degradation tier",
+                                lambda t=tier: self.form.query_one(DegradeForm).set_tier(t), discover=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A failure nobody caused must not take the app down: say it, keep the last preview.
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.notify(f"{type(event.worker.error).__name__}: {event.worker.error}", severity="error", timeout=10)
+
+
+def draft_from_case(case: Case | None) -> Draft | None:
+    """The draft to start authoring from a case (None for a PDF without a family)."""
+    if case is None or case.params is None:
+        return None
+    return Draft.from_case(case)
