@@ -41,7 +41,7 @@ def main() -> int:
 
     spec = tmp / "spec.toml"
     spec.write_text(f'name = "bench"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = "1..{args.cases}"\n'
-                    'params = { hidden_offset = 5000.0 }\n')
+                    'params = { hidden_change_pct = 40.0 }\n')
     t0 = time.perf_counter()
     build_suite(spec, tmp / "suite")
     print(f"built {args.cases} cases in {time.perf_counter() - t0:.2f} s", file=sys.stderr)

@@ -183,6 +183,12 @@ class Family:
     contract: tuple[Arming, ...]
     generate: GenerateFn
     origin: str = "builtin"   # "builtin" or the path of a user module
+    # Optional: the contract for one set of resolved params, where a param changes which layer an
+    # answer lives in (a figure drawn as text or as pixels). Defaults to `contract`.
+    contract_for: Callable[[Mapping[str, Any]], tuple[Arming, ...]] | None = None
+
+    def contract_of(self, params: Mapping[str, Any]) -> tuple[Arming, ...]:
+        return tuple(self.contract_for(params)) if self.contract_for else self.contract
 
     def param(self, name: str) -> Param:
         for p in self.params:

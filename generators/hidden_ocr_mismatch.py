@@ -10,18 +10,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import kit
-from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "hidden_ocr_mismatch"
-VERSION = 2
+VERSION = 3
 DESCRIPTION = "Invoice whose printed total differs from an invisible text-layer total at the same spot"
 
 CURRENCIES = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 PARAMS = (
     Param("visible_total", "float", 12345.67, "the printed TOTAL DUE (the right answer)", min=100, max=99999.99),
-    Param("hidden_offset", "float", 10000.0, "hidden total minus visible total (must not be 0)",
-          min=-50000, max=50000),
+    Param("hidden_change_pct", "float", 81.0,
+          "how far the hidden total is from the printed one, in percent", min=5, max=400, decimals=1),
+    Param("hidden_direction", "choice", "higher", "whether the hidden total is higher or lower",
+          choices=("higher", "lower")),
     Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
     Param("invoice_number", "int", 250785, "invoice number, printed as INV-NNNNNN", min=100000, max=999999),
     Param("line_items", "int", 4, "number of line items (they add up to the subtotal)", min=1, max=8),
@@ -46,14 +48,19 @@ CONTRACT = (
 )
 
 
+def contract_for(p: Mapping[str, Any]) -> tuple[Arming, ...]:
+    """Printed as pixels (the default, like a scan), the total is in no text layer at all."""
+    if p["visible_total_layer"] == "pixels":
+        return (Arming("expected", "pixels_only", "the printed total is an image, as on a scan"),
+                *CONTRACT[1:])
+    return CONTRACT
+
+
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     visible = round(float(p["visible_total"]), 2)
-    offset = round(float(p["hidden_offset"]), 2)
-    if abs(offset) < 0.01:
-        raise GenerationError("hidden_offset must not be 0: the hidden total would equal the visible one")
-    hidden = round(visible + offset, 2)
-    if hidden <= 0:
-        raise GenerationError(f"visible_total + hidden_offset = {hidden:.2f}; the hidden total must be positive")
+    # A ratio, not a difference: the hidden total is always positive and always differs.
+    factor = 1 + float(p["hidden_change_pct"]) / 100
+    hidden = round(visible * factor if p["hidden_direction"] == "higher" else visible / factor, 2)
     code = p["currency"]
     sym = kit.money(0, CURRENCIES[code])[0]
 

@@ -44,6 +44,7 @@ def family_from_module(module: ModuleType, origin: str) -> Family:
         contract=tuple(getattr(module, "CONTRACT", ())),
         generate=module.generate,
         origin=origin,
+        contract_for=getattr(module, "contract_for", None),
     )
 
 

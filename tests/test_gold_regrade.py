@@ -21,11 +21,11 @@ def _runs(suite):
     a = write_run(suite / "runs" / "model-a.jsonl", [
         record(inv, invoice_json(inv)),                                   # 1 pass
         record(inv, invoice_json(inv, vendor_phone=direct)),              # 2 trap (the direct line)
-        record(tot, "€13,144.73"),                                        # 3 pass
+        record(tot, tot.expected_answer),                                 # 3 pass
         record(tot, None, status="error"),                                # 4 not graded
     ])
     b = write_run(suite / "runs" / "model-b.jsonl", [
-        record(tot, "€61,271.52", reader="test:other"),                  # 1 trap (the hidden total)
+        record(tot, tot.forbidden_answers[0], reader="test:other"),      # 1 trap (the hidden total)
         record(inv, invoice_json(inv, total=1.0), reader="test:other"),  # 2 fail
     ])
     return [a, b]
@@ -36,7 +36,8 @@ def test_regrade_lists_exactly_the_verdicts_that_flip(tmp_path):
     runs = _runs(suite)
     inv = load(suite, INVOICE)
     d1 = add_dispute(suite, INVOICE, "invoice.total", 1.0, "the total is printed as 1.00", who="ann")
-    d2 = add_dispute(suite, TOTAL, "expected_answer", "€61,271.52", "the text layer says so", who="ann")
+    d2 = add_dispute(suite, TOTAL, "expected_answer", load(suite, TOTAL).forbidden_answers[0],
+                     "the text layer says so", who="ann")
     d3 = add_dispute(suite, INVOICE, "invoice.vendor_phone", inv.metadata["direct_line"], "call this", who="ann")
     decide(suite, d1.id, "accept", "checked the page", who="bob")
     decide(suite, d2.id, "reject", "the printed total is the answer", who="bob")
@@ -63,7 +64,8 @@ def test_triage_queue_puts_open_disputes_first_by_impact(tmp_path):
     _runs(suite)
     inv = load(suite, INVOICE)
     low = add_dispute(suite, INVOICE, "invoice.currency", "EUR", "the page says euro", who="ann")
-    high = add_dispute(suite, TOTAL, "expected_answer", "€61,271.52", "text layer", who="ann")
+    high = add_dispute(suite, TOTAL, "expected_answer", load(suite, TOTAL).forbidden_answers[0],
+                       "text layer", who="ann")
     mid = add_dispute(suite, INVOICE, "invoice.total", 1.0, "rounding", who="ann")
     done = add_dispute(suite, INVOICE, "invoice.vendor_phone", inv.metadata["direct_line"], "call this", who="ann")
     later = add_dispute(suite, INVOICE, "invoice.tax", 0.0, "tax exempt", who="ann")

@@ -23,7 +23,7 @@ SPEC = """name = "mini"
 [[families]]
 name = "hidden_ocr_mismatch"
 seeds = "1..3"
-params = { hidden_offset = 5000.0 }
+params = { hidden_change_pct = 40.0 }
 """
 
 

@@ -19,10 +19,24 @@ def private_settings(tmp_path, monkeypatch):
         monkeypatch.delenv(var, raising=False)
 
 
+SMALL_SPEC = 'name = "small"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = [1, 2, 3]\n'
+
+
+@pytest.fixture(scope="session")
+def _small_suite(tmp_path_factory) -> Path:
+    from workbench.core.suite import build_suite
+
+    folder = tmp_path_factory.mktemp("small")
+    (folder / "spec.toml").write_text(SMALL_SPEC)
+    build_suite(folder / "spec.toml", folder / "suite")
+    return folder / "suite"
+
+
 @pytest.fixture
-def suite_copy(tmp_path) -> Path:
+def suite_copy(tmp_path, _small_suite) -> Path:
+    """A private three-case suite of hidden_ocr_mismatch (seeds 1-3), without runs."""
     dest = tmp_path / "suite"
-    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
+    shutil.copytree(_small_suite, dest, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
     return dest
 
 

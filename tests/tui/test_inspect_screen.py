@@ -22,8 +22,8 @@ async def _settle(pilot) -> None:
     await pilot.pause()
 
 
-async def test_moving_to_the_second_case_updates_the_text_layer_and_key():
-    source = open_source(SAMPLE)
+async def test_moving_to_the_second_case_updates_the_text_layer_and_key(suite_copy):
+    source = open_source(suite_copy)
     first, second = source.cases[0], source.cases[1]
     app = WorkbenchApp(source)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -47,15 +47,10 @@ async def test_moving_to_the_second_case_updates_the_text_layer_and_key():
         assert second.forbidden_answers[0] in shown
 
 
-async def test_a_broken_pdf_in_the_suite_is_a_notification_not_a_crash(tmp_path):
-    import json
-    import shutil
-
-    for f in SAMPLE.glob("hidden_ocr_mismatch-000[12].*"):
-        shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "hidden_ocr_mismatch-0001.pdf").write_bytes(b"not a pdf at all")
-    json.loads((tmp_path / "hidden_ocr_mismatch-0001.json").read_text())
-    app = WorkbenchApp(open_source(tmp_path))
+async def test_a_broken_pdf_in_the_suite_is_a_notification_not_a_crash(suite_copy):
+    (suite_copy / "suite.json").unlink()  # a plain folder of cases, as pdfhell ships them
+    (suite_copy / "hidden_ocr_mismatch-0001.pdf").write_bytes(b"not a pdf at all")
+    app = WorkbenchApp(open_source(suite_copy))
     async with app.run_test(size=(160, 48)) as pilot:
         await _settle(pilot)
         assert any("not a PDF" in n.message for n in app._notifications)

@@ -94,7 +94,7 @@ def generate_case(
         generator={"name": fam.name, "version": fam.version, "pinned": sorted(pinned)},
         matcher=dict(key.matcher),
         gold=key.gold,
-        contract=[asdict(c) for c in fam.contract],
+        contract=[asdict(c) for c in fam.contract_of(params)],
         sha256=sha256_hex(pdf),
     )
     return case, pdf

@@ -231,7 +231,12 @@ def find_forbidden(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
     """The forbidden answers that `answer` contains, found the way the matcher finds the expected one."""
     out = []
     numeric = _numeric_finder(case, spec) if spec.get("type") == "numeric" else None
-    for f in case.forbidden_answers:
+    forbidden = list(case.forbidden_answers)
+    # A scan with a drifted text layer elicits the drifted value: answering it is falling for the trap.
+    drifted = (case.degrade or {}).get("drifted_answer")
+    if drifted and drifted not in forbidden:
+        forbidden.append(str(drifted))
+    for f in forbidden:
         if numeric is not None and parse_money(f) is not None:
             part = numeric(answer, f)
         else:

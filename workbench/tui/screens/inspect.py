@@ -38,7 +38,7 @@ class InspectScreen(Screen):
         Binding("slash", "filter", "Filter", id="filter", tooltip="Filter cases by text"),
         Binding("f", "failures_only", "Failures", id="failures_only", tooltip="Show only failing cases"),
         Binding("r", "runs", "Runs", id="runs", tooltip="Open a run's report"),
-        Binding("t", "author", "Tweak", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
+        Binding("w", "author", "Tweak", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
         Binding("t", "triage", "Triage", id="triage", tooltip="Triage the suite's gold disputes"),
         Binding("D", "dispute", "Dispute", id="dispute", show=False, tooltip="Dispute a gold value of this case"),
         Binding("1", "show_tab(0)", show=False, id="tab_pypdf"),
@@ -405,7 +405,7 @@ class InspectScreen(Screen):
         yield SystemCommand("Ask a reader", "Send this case to a reader (a)", self.action_ask)
         yield SystemCommand("Open run report", "The report of a run file (r)", self.action_runs)
         yield SystemCommand("Run lint", "Lint every case of the suite again", self.action_relint)
-        yield SystemCommand("Author a case from this one", "Tweak its family, params, seed and scan (t)",
+        yield SystemCommand("Author a case from this one", "Tweak its family, params, seed and scan (w)",
                             self.action_author)
         yield SystemCommand("Author a new case", "Pick a family and turn its parameters",
                             lambda: self.app.open_author(None))

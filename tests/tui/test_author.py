@@ -1,0 +1,295 @@
+"""The authoring screen, driven with Pilot: what the screen shows and what is written."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.widgets import Input, Select
+from textual.worker import WorkerState
+
+from tests.tui.screen import screen_text
+from workbench.core.authoring import Draft, write_family_template
+from workbench.core.source import open_source
+from workbench.core.suite import load_suite, verify_suite
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.author import AuthorScreen
+from workbench.tui.screens.inspect import InspectScreen
+from workbench.tui.widgets.author_form import AuthorForm, ParamRow
+from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
+from workbench.tui.widgets.text_layers import TextLayerView
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
+SIZE = (160, 48)
+
+
+async def settle(pilot, rounds: int = 3) -> None:
+    """Let the debounce fire and every worker (generation, page render, reload) finish.
+
+    Superseded workers end cancelled, which `wait_for_complete` reports as an error, so wait by
+    looking instead.
+    """
+    for _ in range(rounds):
+        await pilot.pause(0.2)
+        for _ in range(1000):
+            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in pilot.app.workers):
+                break
+            await asyncio.sleep(0.01)
+    await pilot.pause()
+
+
+async def start(pilot, draft: Draft | None = None) -> AuthorScreen:
+    await settle(pilot, 1)
+    pilot.app.push_screen(AuthorScreen(draft))
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, AuthorScreen)
+    assert screen.preview is not None, screen.gen_error
+    return screen
+
+
+async def type_into(pilot, selector: str, text: str) -> None:
+    box = pilot.app.screen.query_one(selector, Input)
+    box.focus()
+    await pilot.pause()
+    box.value = ""                       # as if the author cleared the field
+    await pilot.press(*["space" if ch == " " else ch for ch in text])
+
+
+def layer(screen, name: str = "pymupdf") -> str:
+    return screen.query_one(f"#author-text-{name}", TextLayerView).plain
+
+
+def row(screen, name: str) -> ParamRow:
+    return screen.query_one(AuthorForm).row(name)
+
+
+async def show_tab(pilot, tab: str) -> str:
+    pilot.app.screen.query_one("#author-side").active = tab
+    await pilot.pause()
+    return screen_text(pilot.app)
+
+
+async def test_a_parameter_change_updates_the_page_the_text_layers_and_the_key():
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
+        before_pdf = screen.page.pdf
+        assert "pinned" not in row(screen, "vendor").query_one(".param-state").render().plain
+        await type_into(pilot, "#value-vendor", "Acme Test Widgets")
+        await type_into(pilot, "#value-visible_total", "1234.5")
+        await settle(pilot)
+        assert row(screen, "vendor").pinned and row(screen, "visible_total").pinned
+        assert "Acme Test Widgets" in layer(screen) and "Acme Test Widgets" in layer(screen, "pypdf")
+        assert screen.page.pdf != before_pdf and screen.page.rendered_page == 0
+        shown = await show_tab(pilot, "author-tab-key")
+        assert "Expected answer" in shown and "1,234.50" in shown
+        assert "Acme Test Widgets" in shown           # the question names the vendor
+        assert "lint" in screen.sub_title and "seed 3" in screen.sub_title
+
+
+async def test_pin_keeps_a_value_across_seeds_and_unpin_gives_it_back_to_the_seed():
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 5))
+        number = row(screen, "invoice_number")
+        drawn_at_5 = screen.preview.params["invoice_number"]
+        assert not number.pinned and number.widget.value == str(drawn_at_5)   # auto shows its value
+        await type_into(pilot, "#value-invoice_number", "111111")
+        screen.query_one(AuthorForm).focus()   # off the text field, so [ and ] step the seed
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.preview.case.seed == 6
+        assert number.pinned and "INV-111111" in layer(screen)
+        await pilot.click("#pin-invoice_number")   # unpin: the seed draws it again
+        await settle(pilot)
+        drawn_at_6 = screen.preview.params["invoice_number"]
+        assert not number.pinned and drawn_at_6 != 111111
+        assert number.widget.value == str(drawn_at_6)
+        assert f"INV-{drawn_at_6}" in layer(screen) and "INV-111111" not in layer(screen)
+        assert "auto" in number.query_one(".param-state").render().plain
+
+
+async def test_changing_the_tier_changes_the_page_and_the_views_toggle():
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        clean_pdf = screen.page.pdf
+        assert "TOTAL DUE" in layer(screen)
+        screen.query_one("#tier", Select).value = "heavy"
+        await settle(pilot)
+        assert screen.preview.case.degrade["tier"] == "heavy"
+        assert screen.page.pdf != clean_pdf
+        assert screen.page.border_title.startswith("scan · heavy")
+        assert "(no text on this page)" in screen_text(app)     # an image-only scan
+        await pilot.press("f3")                                    # the clean page
+        await settle(pilot, 1)
+        assert screen.page.pdf == clean_pdf and "clean" in screen.page.border_title
+        await pilot.press("f3")                                    # both, side by side
+        await settle(pilot, 1)
+        assert screen.clean_page.display and screen.clean_page.pdf == clean_pdf
+        assert screen.page.pdf != clean_pdf
+        screen.query_one("#text-layer", Select).value = "faithful"
+        await settle(pilot)
+        assert "TOTAL DUE" in layer(screen)                        # words behind the scan
+
+
+async def test_an_invalid_value_shows_its_error_and_keeps_the_last_good_preview():
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 4))
+        good_pdf, good_text = screen.page.pdf, layer(screen)
+        await type_into(pilot, "#value-visible_total", "5")
+        await settle(pilot)
+        shown = screen_text(app)
+        assert "visible_total" in shown and "between 100 and" in shown and "last good preview" in shown
+        assert screen.page.pdf == good_pdf and layer(screen) == good_text
+        assert row(screen, "visible_total").has_class("-error")
+        await pilot.press("0", "0")                                # 500: valid again
+        await settle(pilot)
+        assert "must be between" not in screen_text(app)
+        assert screen.page.pdf != good_pdf and not row(screen, "visible_total").has_class("-error")
+
+
+async def _save(pilot, folder: Path, case_id: str | None = None) -> None:
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, SaveCaseScreen)
+    dialog.query_one("#save-folder", Input).value = str(folder)
+    if case_id is not None:
+        dialog.query_one("#save-id", Input).value = case_id
+    await pilot.click("#save-ok")
+    await settle(pilot, 1)
+
+
+async def test_save_into_a_new_suite_then_an_existing_one_refuse_overwrite_then_open(tmp_path):
+    folder = tmp_path / "authored"
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 7, {"line_items": 2}))
+        first_id = screen.preview.case.id
+        await _save(pilot, folder)
+        assert isinstance(app.screen, ConfirmScreen) and "Open (y)" in screen_text(app)
+        await pilot.press("n")                                     # keep authoring
+        await settle(pilot, 1)
+        assert (folder / f"{first_id}.json").exists() and (folder / "suite.json").exists()
+
+        screen.query_one(AuthorForm).focus()
+        await pilot.press("right_square_bracket")                  # seed 8: another case
+        await settle(pilot)
+        second_id = screen.preview.case.id
+        assert second_id != first_id
+        await _save(pilot, folder)
+        await pilot.press("n")
+        await settle(pilot, 1)
+        assert sorted(c.id for c in load_suite(folder).cases) == sorted([first_id, second_id])
+        results, digest, recorded = verify_suite(folder)
+        assert all(r.ok for r in results) and digest == recorded
+
+        written = (folder / f"{first_id}.pdf").read_bytes()
+        await _save(pilot, folder, first_id)                       # seed 8's case under seed 7's id
+        assert isinstance(app.screen, ConfirmScreen) and "Overwrite (y)" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot, 1)
+        assert (folder / f"{first_id}.pdf").read_bytes() == written
+        assert isinstance(app.screen, AuthorScreen)
+
+        await _save(pilot, folder, first_id)
+        await pilot.press("y")                                     # overwrite this time
+        await settle(pilot, 1)
+        assert (folder / f"{first_id}.pdf").read_bytes() == (folder / f"{second_id}.pdf").read_bytes()
+        assert all(r.ok for r in verify_suite(folder)[0])
+        await pilot.press("y")                                     # open the suite in Inspect
+        await settle(pilot)
+        assert isinstance(app.screen, InspectScreen)
+        assert {c.id for c in app.screen.source.cases} == {first_id, second_id}
+
+
+async def test_start_from_the_case_open_in_inspect():
+    source = open_source(SAMPLE)
+    case = source.cases[0]
+    app = WorkbenchApp(source)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, 1)
+        await pilot.press("w")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AuthorScreen)
+        assert screen.preview.case.trap_family == case.trap_family
+        assert screen.preview.case.seed == case.seed
+        assert screen.preview.params == case.params
+        assert screen.query_one("#seed", Input).value == str(case.seed)
+
+
+async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_shows_its_line(tmp_path):
+    path = write_family_template("po_trap")                     # into the test's config folder
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("po_trap", 1))
+        assert "PURCHASE ORDER" in layer(screen)
+        families = [v for _, v in screen.query_one("#family", Select)._options]
+        assert "po_trap" in families and "hidden_ocr_mismatch" in families
+
+        source = path.read_text()
+        path.write_text(source.replace('"PURCHASE ORDER"', '"ORDER FORM"'))
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert "ORDER FORM" in layer(screen) and "PURCHASE ORDER" not in layer(screen)
+
+        lines = path.read_text().splitlines()
+        broken_at = next(i for i, line in enumerate(lines) if line.startswith("VERSION")) + 1
+        lines[broken_at - 1] = "VERSION = = 2"
+        path.write_text("\n".join(lines) + "\n")
+        await pilot.pause(0.5)
+        await settle(pilot)
+        shown = screen_text(app)
+        assert f"po_trap.py:{broken_at}: SyntaxError" in shown
+        assert "ORDER FORM" in layer(screen)                     # the last good preview stays
+        families = [v for _, v in screen.query_one("#family", Select)._options]
+        assert "hidden_ocr_mismatch" in families                 # the others are still there
+
+        # Fixed, but with a contract the page breaks: lint errors ask before saving.
+        fixed = source.replace('"PURCHASE ORDER"', '"ORDER FORM"')
+        path.write_text(fixed.replace('Arming("forbidden", "hidden"', 'Arming("forbidden", "visible"'))
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert "SyntaxError" not in screen_text(app)
+        assert "lint: ERRORS" in screen.sub_title
+        await _save(pilot, tmp_path / "mine")
+        assert isinstance(app.screen, ConfirmScreen) and "Save anyway (y)" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot, 1)
+        assert not (tmp_path / "mine").exists()
+
+        path.write_text(fixed)
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert "lint ✔" in screen.sub_title
+        await _save(pilot, tmp_path / "mine")
+        await pilot.press("n")
+        await settle(pilot, 1)
+    results, digest, recorded = verify_suite(tmp_path / "mine")
+    assert [r.ok for r in results] == [True] and digest == recorded
+    assert load_suite(tmp_path / "mine").cases[0].trap_family == "po_trap"
+
+
+async def test_four_quick_changes_make_one_regeneration():
+    seen: list[AuthorScreen.Regenerating] = []
+
+    def hook(message) -> None:
+        if isinstance(message, AuthorScreen.Regenerating):
+            seen.append(message)
+
+    app = WorkbenchApp(open_source(SAMPLE))
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 10))
+        assert len(seen) == 1                                    # the first preview
+        seen.clear()
+        screen.query_one(AuthorForm).focus()
+        await pilot.press("right_square_bracket", "right_square_bracket",
+                          "right_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        assert len(seen) == 1
+        assert screen.shown_generation == seen[0].generation
+        assert screen.preview.case.seed == 12
