@@ -126,7 +126,9 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="author-body"):
-            yield AuthorForm(family_options(family_registry().families.values()), id="author-form")
+            # Look again: a family may have been written since the app started.
+            families = family_registry(refresh=True).families.values()
+            yield AuthorForm(family_options(families), id="author-form")
             with Vertical(id="author-main"):
                 yield Static("", id="author-error", markup=False)
                 with Horizontal(id="author-pages"):
@@ -315,6 +317,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if self.family is not None and self.family.origin != "builtin":
             self._reload(Path(self.family.origin))
         else:
+            self.form.set_families(family_options(family_registry(refresh=True).families.values()))
             self.regenerate_now()
 
     def action_back(self) -> None:

@@ -16,6 +16,8 @@ from textual.widgets.option_list import Option
 from workbench.core.case import Case
 from workbench.core.runindex import SavedAnswer
 
+SHORT_MARKS = {"pass": ("✔", "bold green"), "fail": ("✘", "bold red"), "trap": ("◆", "bold red"),
+               "refused": ("⊘", "bold yellow"), None: ("!", "bold magenta")}
 OUTCOME_MARKS = {
     "pass": ("✔ pass", "bold green"),
     "fail": ("✘ fail", "bold red"),
@@ -118,9 +120,14 @@ Every recorded answer for this case: from the suite's run files and from calls m
 
     def _label(self, i: int) -> Text:
         saved, verdict = self.answers[i]
-        mark, style = OUTCOME_MARKS[outcome_of(verdict)]
+        mark, style = SHORT_MARKS[outcome_of(verdict)]
+        word = OUTCOME_MARKS[outcome_of(verdict)][0].split(" ", 1)[1]
         star = "● " if i in self.marked else "  "
-        return Text.assemble(star, (f"{mark:<16}", style), saved.label)
+        r = saved.record
+        when = (r.started_at or "")[5:16].replace("T", " ")
+        dpi = f" {r.dpi}dpi" if r.dpi else ""
+        return Text.assemble(star, (f"{mark} {word:<14}", style), (r.reader, "bold"),
+                             (f" {r.modality}{dpi} {when}", "dim"))
 
     def _fill(self, select: int | None = None) -> None:
         options = self.query_one(OptionList)

@@ -60,7 +60,12 @@ class ParamRow(Vertical):
         super().__init__(id=f"param-{param.name}", classes="param-row")
         self.param = param
         self.pinned = pinned
-        self.value = value          # the value shown: pinned (as the author typed it) or resolved
+        # The value shown, as its widget holds it: text for inputs, the choice, or a bool.
+        if param.type in ("int", "float", "str"):
+            value = _fmt(value)
+        elif param.type == "bool":
+            value = bool(value)
+        self.value = value
         self.error = False
 
     def compose(self) -> ComposeResult:
@@ -81,7 +86,7 @@ class ParamRow(Vertical):
             yield Switch(bool(self.value), animate=False, id=f"value-{p.name}", tooltip=tip)
         else:
             kind = {"int": "integer", "float": "number"}.get(p.type, "text")
-            yield Input(_fmt(self.value), type=kind, compact=True, id=f"value-{p.name}", tooltip=tip,
+            yield Input(self.value, type=kind, compact=True, id=f"value-{p.name}", tooltip=tip,
                         select_on_focus=False)
         yield Static(tip, classes="param-help", markup=False)
 
@@ -151,6 +156,8 @@ class ParamRow(Vertical):
     def _value_changed(self, event) -> None:
         event.stop()
         value = event.value
+        if value != event.control.value:
+            return  # a stale event: the widget has been set again since (e.g. on mount)
         if value == self.value or (isinstance(event, Select.Changed) and value == Select.NULL):
             return
         self.value = value
