@@ -274,7 +274,7 @@ class AuthorForm(VerticalScroll):
         super().__init__(**kwargs)
         self.families = families       # (label, name)
         self.family: Family | None = None
-        self._seed_shown = ""
+        self._seed_shown = "1"            # what the seed field is composed with
         self._family_shown = ""
 
     def compose(self) -> ComposeResult:
@@ -368,6 +368,8 @@ class AuthorForm(VerticalScroll):
     @on(Input.Changed, "#seed")
     def _seed_changed(self, event: Input.Changed) -> None:
         event.stop()
+        if event.value != event.input.value:
+            return  # stale: set again since
         if event.value.strip() != self._seed_shown:
             self._seed_shown = event.value.strip()
             self.post_message(self.Changed(self))
