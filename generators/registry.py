@@ -132,14 +132,30 @@ def discover(extra_dirs: list[Path] | None = None) -> Registry:
 
 
 _cached: Registry | None = None
-_cached_dirs: tuple[Path, ...] = ()
+_cached_key: tuple = ()
+
+
+def _user_files(dirs: list[Path]) -> tuple:
+    """Each user family file with its mtime and size: a change means the modules load again."""
+    out = []
+    for folder in user_family_dirs(dirs):
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.py")):
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                out.append((str(path), st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
 def registry(refresh: bool = False, extra_dirs: list[Path] | None = None) -> Registry:
-    """The families found (cached); other folders than last time, or `refresh`, look again."""
-    global _cached, _cached_dirs
-    dirs = tuple(Path(d) for d in extra_dirs or ())
-    if _cached is None or refresh or dirs != _cached_dirs:
-        _cached = discover(list(dirs))
-        _cached_dirs = dirs
+    """The families found (cached); user files added, removed or edited since, or `refresh`,
+    make it look again, so a long-running app sees a family saved a moment ago."""
+    global _cached, _cached_key
+    dirs = [Path(d) for d in extra_dirs or ()]
+    key = (tuple(dirs), _user_files(dirs))
+    if _cached is None or refresh or key != _cached_key:
+        _cached = discover(dirs)
+        _cached_key = key
     return _cached
