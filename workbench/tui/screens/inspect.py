@@ -95,8 +95,7 @@ class InspectScreen(Screen):
             self.notify(problem, severity="warning", timeout=8)
         self.query_one(CaseList).focus()
         self._index_runs(self._run_paths())
-        if any(c.question for c in self.source.cases):
-            self._lint_all(list(self.source.cases))
+        self._linted_all = False  # the whole suite is linted once the first case is on screen
 
     def _run_paths(self) -> list[Path]:
         paths = list(self.source.run_paths)
@@ -137,6 +136,12 @@ class InspectScreen(Screen):
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, data.boxes)
+        self._start_lint_all()
+
+    def _start_lint_all(self) -> None:
+        if not self._linted_all and any(c.question for c in self.source.cases):
+            self._linted_all = True
+            self._lint_all(list(self.source.cases))
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.case is not self.current:
@@ -146,6 +151,7 @@ class InspectScreen(Screen):
             self.query_one(f"#text-{name}", TextLayerView).show_message("(no text: the PDF could not be read)")
         self.query_one(LintView).show_message(message.error)
         self.notify(message.error, severity="error", timeout=8)
+        self._start_lint_all()
 
     # ---- lint marks for every case, in the background -----------------------------------
 
