@@ -65,3 +65,30 @@ async def test_decide_two_disputes_then_journal_and_regrade_follow(tmp_path):
     result = regrade(sorted((suite / "runs").glob("*.jsonl")), suite, gold="latest", against="v1")
     flipped = {(f.case_id, f.reader) for f in result.flips}
     assert flipped == {(f.case_id, f.reader) for f in first.flips}
+
+
+async def test_open_a_dispute_from_inspect_on_a_field_of_the_key(tmp_path):
+    from workbench.core.disputes import load_disputes
+    from workbench.tui.screens.triage import DisputeScreen
+
+    suite = _copy(tmp_path)
+    before = len(load_disputes(suite))
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        case = app.screen.current
+        await pilot.press("D")
+        await settle(pilot)
+        assert isinstance(app.screen, DisputeScreen)
+        field, original = app.screen.fields[0]
+        app.screen.query_one("#dispute-field").value = field
+        app.screen.query_one("#dispute-proposed").value = "a better value"
+        app.screen.query_one("#dispute-rationale").value = "the page says so"
+        await pilot.click("#dispute-open")
+        await settle(pilot)
+        assert not isinstance(app.screen, DisputeScreen)
+    disputes = load_disputes(suite)
+    assert len(disputes) == before + 1
+    new = disputes[-1]
+    assert (new.case_id, new.field, new.proposed, new.status) == (case.id, field, "a better value", "open")
+    assert new.original == original
