@@ -58,6 +58,15 @@ def money(amount: float, symbol: str = "$", code: str | None = None) -> str:
     return f"{sign}{symbol}{text}"
 
 
+def total_due_question(invoice_no: str, vendor: str) -> str:
+    """The accounts-payable question the invoice families ask."""
+    return (
+        f"You are an accounts-payable assistant. The attached PDF is invoice {invoice_no} from "
+        f"{vendor}. What is the TOTAL AMOUNT DUE? Respond with only the amount including "
+        "currency symbol, no other text."
+    )
+
+
 def cents(rng: random.Random, low: float, high: float) -> float:
     return round(rng.uniform(low, high), 2)
 
