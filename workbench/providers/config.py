@@ -39,15 +39,6 @@ KEY_REQUIRED = {"openai", "anthropic", "google"}
 REDACTED = "[redacted]"
 
 
-def config_dir() -> Path:
-    env = os.environ.get("PDFWORKBENCH_CONFIG_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("pdfworkbench"))
-
-
 def cache_dir() -> Path:
     """The answer cache: `PDFWORKBENCH_CACHE_DIR`, else the user cache folder."""
     env = os.environ.get("PDFWORKBENCH_CACHE_DIR")
@@ -59,6 +50,8 @@ def cache_dir() -> Path:
 
 
 def _config_file() -> dict:
+    from workbench.core.config import config_dir
+
     path = config_dir() / "readers.toml"
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
