@@ -14,7 +14,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "chart_axis_inversion"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Report chart with an inverted value axis: the visually highest point is the lowest value"
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -83,8 +83,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     y = kit.draw_paragraph(
         c, f"This review summarises {phrase} for the {region.lower()} region over the reporting period. "
         "Figure 1 plots the figures submitted by the regional office; the scale follows the layout of the "
-        "operations dashboard that the region reports from. Commentary on drivers and risks follows on "
-        "the next page.", L, y - 50, R - L, size=10)
+        "operations dashboard that the region reports from.", L, y - 50, R - L, size=10)
 
     # Plot area.
     x0, x1 = L + 70, R - 20
@@ -143,7 +142,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         c, "Source: regional operations dashboard, figures as submitted at period close. Figures are "
         "unaudited and may be restated.", L, bottom - 58, R - L, size=9)
     c.setFont("Helvetica", 8)
-    c.drawString(L, 50, f"{company} - {region} region review - page 1 of 2")
+    c.drawString(L, 50, f"{company} - {region} region review - page 1 of 1")
     pdf = kit.finish(c, buf)
 
     return Generated(
