@@ -67,6 +67,7 @@ class ParamRow(Vertical):
             value = bool(value)
         self.value = value
         self.error = False
+        self._state_shown = ""
 
     def compose(self) -> ComposeResult:
         p = self.param
@@ -99,7 +100,9 @@ class ParamRow(Vertical):
 
     def _show_state(self) -> None:
         state = "pinned" if self.pinned else "auto"
-        self.query_one(".param-state", Label).update(state)
+        if state != self._state_shown:   # an update re-lays the form out; most calls change nothing
+            self._state_shown = state
+            self.query_one(".param-state", Label).update(state)
         self.set_class(not self.pinned, "-auto")
         self.set_class(self.error, "-error")
 
