@@ -31,7 +31,6 @@ class WorkbenchApp(App):
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self.freeze_long_lived)
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
         if self.settings.problem:
@@ -46,14 +45,6 @@ class WorkbenchApp(App):
             from workbench.tui.screens.inspect import InspectScreen
 
             self.push_screen(InspectScreen(self.source))
-
-    def freeze_long_lived(self) -> None:
-        """Full garbage collections walk every widget and style of the app: up to 150 ms, the live
-        loop's worst pauses. What exists once a screen is built lives as long as the app, so take it
-        out of the collector's walk (objects made later are still collected)."""
-        import gc
-
-        gc.freeze()
 
     def watch_theme(self, theme: str) -> None:
         if theme and theme != self.settings.theme:

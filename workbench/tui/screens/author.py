@@ -9,6 +9,7 @@ above it. While a user family is shown, its file is polled and reloaded when it 
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -175,8 +176,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         await self._load_family(reg.get(draft.family), draft)
         self.set_interval(WATCH_INTERVAL, self._watch_family_file)
         self.form.query_one("#seed", Input).focus()
-        # The app's long-lived objects are kept out of full collections (see WorkbenchApp).
-        self.app.freeze_long_lived()
+        # Full garbage collections walk every widget and style of the app: up to 150 ms, the
+        # live loop's worst pauses. What exists now lives as long as the app, so take it out of
+        # the collector's walk (objects made later are still collected).
+        gc.freeze()
 
     async def _load_family(self, family: Family, draft: Draft, resolved: dict[str, Any] | None = None) -> None:
         self.family = family
