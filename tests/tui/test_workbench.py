@@ -190,3 +190,23 @@ async def test_user_key_remapping(suite_copy):
         page = app.screen.query_one(PageView)
         await pilot.press("x")
         assert page.show_evidence is False
+
+
+async def test_an_imported_pdfhell_run_opens_in_the_runs_screen(suite_copy, tmp_path, cli):
+    cases = open_source(suite_copy).cases
+    result = {"model": "anthropic:claude-opus-4-7", "suite": "mini", "modality": "pixels", "raster_dpi": 150,
+              "cases": [
+                  {"case_id": cases[0].id, "model_output": cases[0].forbidden_answers[0], "correct": False},
+                  {"case_id": cases[1].id, "model_output": "", "api_error": True, "correct": False},
+              ]}
+    src = tmp_path / "pdfhell-run.json"
+    src.write_text(json.dumps(result))
+    code, _, err = cli("import-run", src, "--suite", suite_copy)
+    assert code == 0, err
+    app = WorkbenchApp(open_source(tmp_path / "pdfhell-run.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, RunsScreen)
+        shown = screen_text(app)
+        assert "imported" in shown and "fell for trap" in shown
+        assert "1 errored" in shown or "errored" in shown

@@ -30,9 +30,20 @@ def bare_pdf_case(path: Path) -> Case:
 
 
 def _suite_for_run(run: Path) -> Path | None:
+    """The suite a run was made on: recorded in its records (an imported run names it), else a
+    suite.json beside the run or one folder up, else a folder of case JSONs one folder up."""
+    from workbench.core.runs import iter_records
+
+    for record in iter_records(run):
+        named = record.extra.get("suite_dir") or record.suite
+        if named and Path(named).is_dir():
+            return Path(named)
+        break
     for folder in (run.parent, run.parent.parent):
         if (folder / "suite.json").exists():
             return folder
+    if run.parent.name == "runs" and any(run.parent.parent.glob("*.json")):
+        return run.parent.parent
     return None
 
 
@@ -56,7 +67,8 @@ def open_source(path: Path) -> Source:
     if suffix == ".jsonl":
         folder = _suite_for_run(path)
         if folder is None:
-            raise UserError(f"{path}: no suite.json beside this run or one folder up; open the suite instead")
+            raise UserError(f"{path}: cannot tell which suite this run is from; open the suite folder "
+                            "instead, or import the run with --suite DIR")
         suite = load_suite(folder)
         return Source("run", path, f"{suite.name} · {path.name}", suite.cases, suite, [path], suite.problems)
     raise UserError(f"{path}: cannot open a {suffix or 'file without extension'}; give a suite folder, a case JSON, a PDF or a run .jsonl")
