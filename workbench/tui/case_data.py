@@ -20,7 +20,6 @@ class CaseData:
     hidden_texts: list[list[str]] = field(default_factory=list)   # per page: hidden span texts
     boxes: list[Box] = field(default_factory=list)
     findings: list[Any] = field(default_factory=list)             # lint findings
-    problems: list[str] = field(default_factory=list)             # what could not be computed
 
 
 def evidence_needles(case: Case) -> list[tuple[str, str]]:
@@ -47,30 +46,20 @@ def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = No
 
     layers = {n: extract(pdf, n, name or f"{case.id}.pdf") for n in EXTRACTORS}
     data = CaseData(case, pdf, len(layers["pymupdf"]), layers)
-    try:
-        from workbench.pdf.spans import analyze_document
+    # The PDF already opened above, so what follows raises only on a bug; a bug is reported by the
+    # worker that called this (a notification), never hidden as a "problem".
+    from workbench.pdf.evidence import find_evidence
+    from workbench.pdf.spans import analyze_document
 
-        analysis = analyze_document(pdf, dpi=dpi)
-        for pa in analysis.pages:
-            hidden = [s for s in pa.hidden if s.text.strip()]
-            data.hidden_texts.append([s.text for s in hidden])
-            data.boxes += [Box(pa.page, tuple(s.bbox), "hidden", s.text) for s in hidden]
-    except Exception as exc:  # forensics must never stop the page from showing
-        data.problems.append(f"span analysis failed: {exc}")
-    try:
-        from workbench.pdf.evidence import find_evidence
-
-        for kind, needle in evidence_needles(case):
-            for hit in find_evidence(pdf, needle, dpi=dpi):
-                for rect in hit.boxes:
-                    data.boxes.append(Box(hit.page, tuple(rect), kind, needle))
-    except Exception as exc:
-        data.problems.append(f"evidence search failed: {exc}")
+    for pa in analyze_document(pdf, dpi=dpi).pages:
+        hidden = [s for s in pa.hidden if s.text.strip()]
+        data.hidden_texts.append([s.text for s in hidden])
+        data.boxes += [Box(pa.page, tuple(s.bbox), "hidden", s.text) for s in hidden]
+    for kind, needle in evidence_needles(case):
+        for hit in find_evidence(pdf, needle, dpi=dpi):
+            data.boxes += [Box(hit.page, tuple(rect), kind, needle) for rect in hit.boxes]
     if lint and case.question:
-        try:
-            from workbench.pdf.lint import lint_case
+        from workbench.pdf.lint import lint_case
 
-            data.findings = lint_case(case, pdf)
-        except Exception as exc:
-            data.problems.append(f"lint failed: {exc}")
+        data.findings = lint_case(case, pdf)
     return data

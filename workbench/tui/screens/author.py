@@ -244,7 +244,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self.query_one(f"#author-text-{name}", TextLayerView).show(
                 message.data.layers[name], message.data.hidden_texts)
         self.query_one(AnswerKeyView).show(case)
-        self.query_one(LintView).show(message.data.findings, message.data.problems)
+        self.query_one(LintView).show(message.data.findings)
         self._show_pages()
         ms = sum(message.preview.seconds.values()) * 1000
         verdict = {"ok": "lint ✔", "warning": "lint: warnings", "error": "lint: ERRORS"}[

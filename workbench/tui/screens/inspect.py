@@ -132,7 +132,7 @@ class InspectScreen(Screen):
         self.data = data
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
-        self.query_one(LintView).show(data.findings, data.problems)
+        self.query_one(LintView).show(data.findings)
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, data.boxes)

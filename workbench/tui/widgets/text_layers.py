@@ -135,10 +135,8 @@ that looks at the page cannot answer it, or the trap is not there.
     def compose(self):
         yield Static(id="lint")
 
-    def show(self, findings: list[Any], problems: list[str] | None = None) -> None:
+    def show(self, findings: list[Any]) -> None:
         rows: list[Text] = []
-        for p in problems or []:
-            rows.append(Text(p, style="bold magenta"))
         if not findings:
             rows.append(Text("✔ no findings: the trap is armed as its contract says", style="green"))
         for f in findings:
