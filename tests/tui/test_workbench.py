@@ -106,6 +106,8 @@ async def test_cancel_a_slow_call(suite_copy, monkeypatch):
                 if server.requests:
                     break
             assert app.screen.asking
+            await pilot.pause(0.3)
+            assert "esc cancels · asking openai:gpt-4o" in screen_text(app)
             await pilot.press("escape")
             await pilot.pause(0.2)
             assert not app.screen.asking

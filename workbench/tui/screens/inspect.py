@@ -254,6 +254,7 @@ class InspectScreen(Screen):
             if result is None:
                 return
             self.settings.reader, self.settings.modality, self.settings.dpi = result.reader, result.modality, result.dpi
+            self.query_one(PageView).dpi = result.dpi  # the page as this reader will get it
             self.app.remember()
             self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
             self._ask(case, result)
@@ -275,7 +276,15 @@ class InspectScreen(Screen):
 
         self.asking = True
         self.query_one(TabbedContent).active = "tab-answers"
-        self.notify(f"asking {choice.reader} ({choice.modality}) about {case.id}...", timeout=4)
+        started = asyncio.get_running_loop().time()
+        answers = self.query_one(AnswersView)
+
+        def tick() -> None:
+            elapsed = asyncio.get_running_loop().time() - started
+            answers.set_status(f"⧗ {elapsed:.1f} s · esc cancels · asking {choice.reader} ({choice.modality})")
+
+        tick()
+        ticker = self.set_interval(0.2, tick)
         try:
             record = await read(case, None, choice.reader, choice.modality, choice.dpi)
         except UserError as exc:
@@ -286,6 +295,8 @@ class InspectScreen(Screen):
             raise
         finally:
             self.asking = False
+            ticker.stop()
+            answers.set_status("")
         if self.source.suite is not None:
             record.suite = self.source.suite.name
         path = self._ask_run_path()

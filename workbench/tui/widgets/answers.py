@@ -108,9 +108,16 @@ Every recorded answer for this case: from the suite's run files and from calls m
         self.marked: list[int] = []
 
     def compose(self) -> ComposeResult:
+        yield Static(id="ask-status")
         yield OptionList(id="answer-list")
         with VerticalScroll(id="answer-detail-scroll"):
             yield Static(id="answer-detail")
+
+    def set_status(self, text: str) -> None:
+        """A call in flight (or nothing): shown above the list."""
+        status = self.query_one("#ask-status", Static)
+        status.update(Text(text, style="bold yellow"))
+        status.display = bool(text)
 
     def show(self, case: Case, answers: list[tuple[SavedAnswer, object]], select: int | None = None) -> None:
         self.case = case
