@@ -407,6 +407,15 @@ class InspectScreen(Screen):
         page = self.query_one(PageView).page
         self.app.push_screen(DisputeScreen(self.source.suite.folder, self.current, key_fields(key), page))
 
+    def set_dpi(self, dpi: int) -> None:
+        """Show the page (and judge legibility) at the DPI a reader would get."""
+        self.settings.dpi = dpi
+        self.app.remember()
+        self.query_one(PageView).dpi = dpi
+        if self.current is not None:
+            self.data = None
+            self._load(self.current, dpi)
+
     def action_relint(self) -> None:
         self._lint_all(list(self.source.cases))
         if self.current is not None:
@@ -435,6 +444,9 @@ class InspectScreen(Screen):
         yield SystemCommand("Toggle hidden text", "Shade text that is in the layer but not visible (h)",
                             self.action_toggle_hidden)
         yield SystemCommand("Failures only", "Show only cases the reader got wrong (f)", self.action_failures_only)
+        for dpi in (72, 100, 150, 200, 300):
+            yield SystemCommand(f"DPI: {dpi}", "Render the page and judge legibility at this DPI",
+                                lambda d=dpi: self.set_dpi(d), discover=False)
         families = sorted({c.trap_family for c in self.source.cases})
         yield SystemCommand("Family: all", "Show every family", lambda: self.jump_to_family(None), discover=False)
         for family in families:
