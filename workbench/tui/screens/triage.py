@@ -46,7 +46,7 @@ shows the dispute's evidence box (blue), where the original value occurs (red) a
 proposed value occurs (green).
 
 - **↑ ↓**: move through the queue
-- **tab** to the rationale box, write why, then **ctrl+a** accept, **ctrl+r** reject, **ctrl+d** defer
+- **enter** (or **tab**) to the rationale box, write why, then **ctrl+a** accept, **ctrl+r** reject, **ctrl+d** defer
   (a rationale is required to decide); the next open dispute comes up
 - **e**: evidence boxes on the page; **escape**: back
 """
@@ -85,6 +85,8 @@ proposed value occurs (green).
 
     def on_mount(self) -> None:
         self.sub_title = f"disputes · {self.folder.name}"
+        # Tab goes from the queue straight to the rationale: the page here only shows evidence.
+        self.query_one(PageView).can_focus = False
         self.query_one("#triage-queue", OptionList).border_title = "Disputes"
         self.query_one(PageView).dpi = self.app.settings.dpi
         self.refresh_queue()
@@ -127,7 +129,12 @@ proposed value occurs (green).
             index = next((i for i, it in enumerate(queue) if it.dispute.id == select), 0)
         options.highlighted = index
         self._show(queue[index])
-        options.focus()
+        if not isinstance(self.focused, Input):  # never pull the user out of the rationale
+            options.focus()
+
+    @on(OptionList.OptionSelected, "#triage-queue")
+    def selected(self) -> None:
+        self.query_one("#triage-rationale", Input).focus()
 
     @on(OptionList.OptionHighlighted, "#triage-queue")
     def highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -199,6 +206,7 @@ proposed value occurs (green).
 
     def action_decide(self, decision: str) -> None:
         if self.current is None:
+            self.notify("the queue is still loading", severity="warning", timeout=2)
             return
         box = self.query_one("#triage-rationale", Input)
         rationale = box.value.strip()
@@ -221,6 +229,7 @@ proposed value occurs (green).
         after = ids[ids.index(dispute_id) + 1:] + ids[:ids.index(dispute_id)]
         nxt = next((i for i in after if next(it for it in self.queue if it.dispute.id == i).dispute.status == "open"),
                    dispute_id)
+        self.current = None  # no decision acts on a stale dispute while the queue reloads
         self.refresh_queue(select=nxt)
 
     def action_toggle_evidence(self) -> None:
