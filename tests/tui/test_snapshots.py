@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -50,3 +51,22 @@ def test_ask_dialog_snapshot(snap_compare, tmp_path):
         await settle(pilot)
 
     assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
+
+
+def test_author_screen_snapshot(snap_compare):
+    from tests.tui.test_author import ONE_CASE
+    from tests.tui.test_author import settle as settle_author
+    from workbench.core.authoring import Draft
+    from workbench.tui.screens.author import AuthorScreen
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(AuthorScreen(Draft("hidden_ocr_mismatch", 3)))
+        await settle_author(pilot)
+        await settle(pilot)
+        # The title says how long generation took: the one thing that differs run to run.
+        screen = pilot.app.screen
+        screen.sub_title = re.sub(r"generated in \d+ ms", "generated in N ms", screen.sub_title)
+        await pilot.pause()
+
+    assert snap_compare(WorkbenchApp(open_source(ONE_CASE)), terminal_size=SIZE, run_before=run_before)
