@@ -296,3 +296,14 @@ async def test_four_quick_changes_make_one_regeneration():
         assert screen.shown_generation == seen[0].generation
         assert screen.preview.case.seed == 12
         assert "seed 12" in screen.sub_title
+
+
+async def test_brackets_step_the_seed_even_while_the_seed_box_has_focus():
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        assert app.focused is screen.query_one("#seed", Input)
+        await pilot.press("right_square_bracket", "right_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        assert screen.query_one("#seed", Input).value == "3"
+        assert "seed 3" in screen.sub_title

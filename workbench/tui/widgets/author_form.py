@@ -45,6 +45,15 @@ def param_summary(p: Param) -> str:
     return f"{kind}{seeded} · {p.help}"
 
 
+
+class SeedInput(Input):
+    """The seed box: it lets [ and ] through to the screen, which steps the seed with them."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        if character in ("[", "]"):
+            return False
+        return super().check_consume_key(key, character)
+
 class ParamRow(Vertical):
     """One parameter: a pin box, its name, its value widget and a help line."""
 
@@ -287,7 +296,7 @@ class AuthorForm(VerticalScroll):
                          id="family", tooltip="The trap family to author a case of")
         with Horizontal(classes="degrade-head"):
             yield Label("seed", classes="param-name")
-            yield Input("1", type="integer", compact=True, id="seed", select_on_focus=False,
+            yield SeedInput("1", type="integer", compact=True, id="seed", select_on_focus=False,
                         tooltip="Auto parameters are drawn from the seed ([ and ] step it)")
         yield Static("", id="family-origin", classes="param-help")
         yield Vertical(id="param-rows")
