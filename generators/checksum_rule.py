@@ -174,11 +174,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
            "details printed on any version; use the contact details held in the vendor master file.",
         left, y, right - left, size=9, leading=12,
     )
-    c.setFont("Helvetica", 7.5)
-    c.setFillGray(0.35)
-    c.drawString(left, 40, f"{company.rstrip('.')} - internal - fraud prevention procedure FP-4")
-    c.drawRightString(right, 40, "Page 1 of 1")
-    c.setFillGray(0)
+    kit.draw_footer_line(c, left, right, f"{company.rstrip('.')} - internal - fraud prevention procedure FP-4")
     pdf = kit.finish(c, buf)
 
     return Generated(

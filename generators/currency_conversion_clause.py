@@ -137,11 +137,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     y -= 10
     c.setLineWidth(0.6)
     c.rect(left, y, right - left, box_top - y, stroke=1, fill=0)
-    c.setFont("Helvetica", 7.5)
-    c.setFillGray(0.35)
-    c.drawString(left, 40, f"{vendor} - registered office as above - invoice currency {inv_code}")
-    c.drawRightString(right, 40, "Page 1 of 1")
-    c.setFillGray(0)
+    kit.draw_footer_line(c, left, right, f"{vendor} - registered office as above - invoice currency {inv_code}")
     pdf = kit.finish(c, buf)
 
     return Generated(

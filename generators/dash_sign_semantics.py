@@ -150,11 +150,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont(regular, 8.5)
     c.drawString(left, y, f"Lines on this statement: {len(lines)}. Queries to credit control within 14 days, "
                           f"quoting account {account}.")
-    c.setFont(regular, 7.5)
-    c.setFillGray(0.35)
-    c.drawString(left, 40, f"{vendor} - statement of adjustments - not a VAT invoice")
-    c.drawRightString(right, 40, "Page 1 of 1")
-    c.setFillGray(0)
+    kit.draw_footer_line(c, left, right, f"{vendor} - statement of adjustments - not a VAT invoice", font=regular)
     pdf = kit.finish(c, buf)
 
     return Generated(

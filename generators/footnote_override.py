@@ -213,9 +213,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     for line in fn_lines:
         c.drawString(left + 6, fy, line)
         fy -= fn_lead
-    c.setFont("Helvetica", 8)
-    c.drawString(left, 40, f"{supplier} / {customer} - Master Services Agreement")
-    c.drawRightString(right, 40, "Page 1 of 1")
+    kit.draw_footer_line(c, left, right, f"{supplier} / {customer} - Master Services Agreement", size=8, gray=0)
     pdf = kit.finish(c, buf)
 
     question = (spec["carve_question"] if ask_carve else spec["question"]).format(supplier=supplier)

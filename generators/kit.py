@@ -113,6 +113,20 @@ def draw_paragraph(
     return y
 
 
+def draw_footer_line(
+    c: Canvas, left: float, right: float, text: str, font: str = "Helvetica", size: float = 7.5,
+    gray: float = 0.35, page: str = "Page 1 of 1", y: float = 40,
+) -> None:
+    """The one-line page footer most documents carry: `text` on the left, the page on the right."""
+    c.setFont(font, size)
+    if gray:
+        c.setFillGray(gray)
+    c.drawString(left, y, text)
+    c.drawRightString(right, y, page)
+    if gray:
+        c.setFillGray(0)
+
+
 def pick(rng: random.Random, pool: Sequence[str]) -> str:
     return rng.choice(list(pool))
 

@@ -149,9 +149,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont("Helvetica", 9.5)
     if y > 60:
         c.drawString(left, y, f"Issued by {kit.pick(rng, kit.PEOPLE)}, Account Director, on behalf of {vendor.rstrip('.')}.")
-    c.setFont("Helvetica", 8)
-    c.drawString(left, 40, f"{vendor} - {quote_no} - Commercial in confidence")
-    c.drawRightString(right, 40, "Page 1 of 1")
+    kit.draw_footer_line(c, left, right, f"{vendor} - {quote_no} - Commercial in confidence", size=8, gray=0)
     pdf = kit.finish(c, buf)
 
     region, plan = regions[g_ask], plans[r_ask]

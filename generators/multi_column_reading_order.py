@@ -174,11 +174,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         mid = left + col_w + gutter / 2
         c.setLineWidth(0.5)
         c.line(mid, top + lead, mid, top - rows * lead)
-    c.setFont("Helvetica", 7.5)
-    c.setFillGray(0.35)
-    c.drawString(left, 40, f"{assoc} - registered charity - newsletter for members")
-    c.drawRightString(right, 40, "Page 1 of 1")
-    c.setFillGray(0)
+    kit.draw_footer_line(c, left, right, f"{assoc} - registered charity - newsletter for members")
     pdf = kit.finish(c, buf)
 
     return Generated(

@@ -128,9 +128,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     ):
         c.drawString(left, y, line)
         y -= 12
-    c.setFont("Helvetica", 8)
-    c.drawString(left, 40, f"{company} - Aged debtors - generated for month-end close")
-    c.drawRightString(right, 40, "Page 1 of 1")
+    kit.draw_footer_line(c, left, right, f"{company} - Aged debtors - generated for month-end close", size=8, gray=0)
     pdf = kit.finish(c, buf)
 
     t_total, d_total = by_name[target][3], by_name[decoy][3]
