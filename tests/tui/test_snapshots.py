@@ -6,6 +6,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.tui.conftest import settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -20,34 +22,14 @@ def _extraction(tmp_path: Path) -> Path:
     return dest
 
 
-def test_runs_screen_snapshot(snap_compare, tmp_path):
+@pytest.mark.parametrize("key", ["r", "t", "a"], ids=["runs", "triage", "ask"])
+def test_screen_snapshot(snap_compare, tmp_path, key):
+    """Runs (r), Triage (t) and the Ask dialog (a), each opened from Inspect on the extraction sample."""
     suite = _extraction(tmp_path)
 
     async def run_before(pilot) -> None:
         await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-
-    assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
-
-
-def test_triage_screen_snapshot(snap_compare, tmp_path):
-    suite = _extraction(tmp_path)
-
-    async def run_before(pilot) -> None:
-        await settle(pilot)
-        await pilot.press("t")
-        await settle(pilot)
-
-    assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
-
-
-def test_ask_dialog_snapshot(snap_compare, tmp_path):
-    suite = _extraction(tmp_path)
-
-    async def run_before(pilot) -> None:
-        await settle(pilot)
-        await pilot.press("a")
+        await pilot.press(key)
         await settle(pilot)
 
     assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
