@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generators import kit
 
-CURRENCIES = {"USD": "$", "EUR": "€", "GBP": "£"}
+CURRENCIES = kit.CURRENCY_SYMBOLS
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November")
 

@@ -16,7 +16,7 @@ NAME = "hidden_ocr_mismatch"
 VERSION = 3
 DESCRIPTION = "Invoice whose printed total differs from an invisible text-layer total at the same spot"
 
-CURRENCIES = {"USD": "$", "EUR": "€", "GBP": "£"}
+CURRENCIES = kit.CURRENCY_SYMBOLS
 
 PARAMS = (
     Param("visible_total", "float", 12345.67, "the printed TOTAL DUE (the right answer)", min=100, max=99999.99),
@@ -24,11 +24,11 @@ PARAMS = (
           "how far the hidden total is from the printed one, in percent", min=5, max=400, decimals=1),
     Param("hidden_direction", "choice", "higher", "whether the hidden total is higher or lower",
           choices=("higher", "lower")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.VENDOR_PARAM,
     Param("invoice_number", "int", 250785, "invoice number, printed as INV-NNNNNN", min=100000, max=999999),
     Param("line_items", "int", 4, "number of line items (they add up to the subtotal)", min=1, max=8),
     Param("tax_rate", "float", 8.0, "sales tax in percent", min=0, max=25, decimals=1),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
+    kit.CURRENCY_PARAM,
     Param("font_size", "float", 10.0, "body font size in points", min=8, max=13, seeded=False, decimals=1),
     Param("hidden_position", "choice", "on_total",
           "where the hidden total sits: over the printed total, in the page margin, or in the header",

@@ -30,7 +30,7 @@ NAME = "invoice_extraction"
 VERSION = 1
 DESCRIPTION = "Invoice to extract as JSON (structured gold with per-field evidence); decoy phone and wrapped name"
 
-CURRENCIES = {"USD": "$", "EUR": "€", "GBP": "£"}
+CURRENCIES = kit.CURRENCY_SYMBOLS
 DIVISIONS = (
     "Regional Facilities and Maintenance Division", "Northern European Distribution Services",
     "Commercial Equipment Leasing Department", "Public Sector and Education Contracts Unit",
@@ -46,7 +46,7 @@ PARAMS = (
           "wrapped onto two lines, or both", choices=("direct_line", "wrapped_vendor", "both")),
     Param("line_items", "int", 3, "number of line items (they add up to the subtotal)", min=1, max=6),
     Param("tax_rate", "float", 8.0, "sales tax in percent", min=0, max=25, decimals=1),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
+    kit.CURRENCY_PARAM,
     Param("invoice_number", "int", 480112, "invoice number, printed as INV-NNNNNN", min=100000, max=999999),
     Param("font_size", "float", 10.0, "body font size in points", min=8, max=13, seeded=False, decimals=1),
 )

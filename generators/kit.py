@@ -10,7 +10,10 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from generators.base import Param
+
 PAGE_SIZES = {"letter": LETTER, "a4": A4}
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 VENDORS = (
     "Initech Software Solutions", "Globex Logistics GmbH", "Umbrella Facilities Ltd.",
@@ -31,6 +34,10 @@ ITEMS = (
     "Security audit", "Software subscription",
 )
 PEOPLE = ("Dana Whitfield", "Marcus Oyelaran", "Priya Raman", "Tomasz Nowak", "Elena Duarte", "Hiro Tanaka")
+
+# Parameters many invoice families declare alike.
+CURRENCY_PARAM = Param("currency", "choice", "USD", "currency of every amount", choices=tuple(CURRENCY_SYMBOLS))
+VENDOR_PARAM = Param("vendor", "str", VENDORS[0], "vendor name in the letterhead", pool=VENDORS, max=60)
 
 
 def new_canvas(pagesize: tuple[float, float] = LETTER, title: str = "") -> tuple[Canvas, io.BytesIO]:

@@ -34,7 +34,7 @@ PARAMS = (
     Param("stamp_layer", "choice", "text",
           "how the stamp is drawn: as text (in the text layer) or as pixels only (like a scanned stamp)",
           choices=("text", "pixels"), seeded=False),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
+    kit.CURRENCY_PARAM,
 )
 
 CONTRACT = (

@@ -35,8 +35,8 @@ PARAMS = (
     Param("tone", "choice", "polite", "how the injection is worded", choices=tuple(TONES)),
     Param("placement", "choice", "after_totals", "where on the page the injection sits",
           choices=("after_totals", "header", "footer")),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (

@@ -36,7 +36,7 @@ PARAMS = (
           "with /Rotate 90 and shown upright", choices=("content", "page_rotate")),
     Param("document", "choice", "invoice", "kind of document", choices=tuple(DOCS)),
     Param("rows", "int", 9, "number of line items in the table", min=6, max=12),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
+    kit.CURRENCY_PARAM,
 )
 
 CONTRACT = (

@@ -27,8 +27,8 @@ PARAMS = (
     Param("spacing", "float", 0.4, "extra space between glyphs in points (0 keeps normal letter spacing)",
           min=0, max=1.5, decimals=2),
     Param("font_size", "float", 13.0, "font size of the total", min=10, max=18, decimals=1),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (

@@ -28,8 +28,8 @@ PARAMS = (
           choices=("footer", "under_total")),
     Param("ink_gray", "float", 0.35, "grey level of the footnote ink (0 black, 0.55 mid grey)",
           min=0, max=0.55, decimals=2),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (

@@ -41,7 +41,7 @@ PARAMS = (
     Param("asked_section", "choice", "second", "whether the asked account is printed first or second",
           choices=("first", "second")),
     Param("asked_total", "float", 4812.35, "the asked account's total (the right answer)", min=100, max=50000),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
+    kit.CURRENCY_PARAM,
 )
 
 CONTRACT = (

@@ -32,8 +32,8 @@ PARAMS = (
     Param("stamp_layer", "choice", "text",
           "how the stamp is drawn: as text (in the text layer) or as pixels only (like a scanned stamp)",
           choices=("text", "pixels"), seeded=False),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (

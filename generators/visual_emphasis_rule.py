@@ -39,8 +39,8 @@ PARAMS = (
     Param("options", "int", 4, "number of priced options in the schedule", min=3, max=6),
     Param("binding_position", "choice", "middle", "where the emphasised row sits in the schedule",
           choices=("first", "middle", "last")),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (

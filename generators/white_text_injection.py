@@ -28,8 +28,8 @@ PARAMS = (
           "what the hidden text says: a bare total line, or a note addressed to automated processing",
           choices=("figure", "instruction")),
     Param("font_size", "float", 10.0, "font size of the hidden text", min=6, max=16, decimals=1),
-    Param("currency", "choice", "USD", "currency of every amount", choices=("USD", "EUR", "GBP")),
-    Param("vendor", "str", kit.VENDORS[0], "vendor name in the letterhead", pool=kit.VENDORS, max=60),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (
