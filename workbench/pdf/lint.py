@@ -67,12 +67,14 @@ def _short(text: str, n: int = 60) -> str:
 
 
 class _Evidence:
-    """Evidence for one PDF, computed once per needle."""
+    """Evidence for one PDF, computed once per needle, found the way the case's matcher finds it."""
 
-    def __init__(self, data: bytes, dpi: int, name: str):
+    def __init__(self, data: bytes, dpi: int, name: str, case=None):
+        from workbench.grading.matchers import find_all, needle_finder
         from workbench.pdf.spans import analyze_document
 
         self.data, self.dpi, self.name = data, dpi, name
+        self.find = needle_finder(case) if case is not None else find_all
         self.analysis = analyze_document(data, dpi, name)
         self._hits: dict[str, list] = {}
         self._layers: dict[str, dict[str, list[int]]] = {}
@@ -81,14 +83,14 @@ class _Evidence:
         from workbench.pdf.evidence import find_evidence
 
         if needle not in self._hits:
-            self._hits[needle] = find_evidence(self.data, needle, self.dpi, self.name)
+            self._hits[needle] = find_evidence(self.data, needle, self.dpi, self.name, find=self.find)
         return self._hits[needle]
 
     def layers(self, needle: str) -> dict[str, list[int]]:
         from workbench.pdf.evidence import find_in_layers
 
         if needle not in self._layers:
-            self._layers[needle] = find_in_layers(self.data, needle, self.name)
+            self._layers[needle] = find_in_layers(self.data, needle, self.name, find=self.find)
         return self._layers[needle]
 
     def ink_pages(self) -> list[int]:
@@ -174,17 +176,27 @@ def _check(case_id: str, kind: str, value: str, where: str, ev: _Evidence, prefi
     return None
 
 
-def _same_answer(a: str, b: str) -> bool:
-    from workbench.pdf.evidence import search_text
+def _answer_is_trapped(case) -> bool:
+    """The grader's view of the expected answer itself: all of it found, yet not correct because
+    it contains a forbidden answer (so no answer can be right)."""
+    from workbench.grading.matchers import grade
 
-    if " ".join(a.split()).lower() == " ".join(b.split()).lower():
-        return True
-    return bool(search_text(a, b)) and bool(search_text(b, a)) and len(a) <= 40
+    if case.matcher_spec.get("type") == "fields" or not case.expected_answer.strip():
+        return False
+    try:
+        v = grade(case, case.expected_answer)
+    except UserError:
+        return False
+    return v.matched_expected and bool(v.forbidden) and not v.correct
 
 
 def _key_findings(case) -> list[Finding]:
+    from workbench.grading.matchers import find_forbidden
+
     out: list[Finding] = []
     cid = case.id
+    trapped = (find_forbidden(case, case.matcher_spec, case.expected_answer)
+               if _answer_is_trapped(case) else [])
     if not case.expected_answer.strip() and not case.expected_tokens:
         out.append(Finding(cid, "error", "expected-empty", "the case has no expected answer and no tokens"))
     for i, t in enumerate(case.expected_tokens):
@@ -194,7 +206,7 @@ def _key_findings(case) -> list[Finding]:
         if not str(f).strip():
             out.append(Finding(cid, "error", "forbidden-empty",
                                f"forbidden answer #{i} is empty: it would match every answer"))
-        elif case.expected_answer.strip() and _same_answer(case.expected_answer, f):
+        elif trapped and any(p.expected == f for p in trapped):
             out.append(Finding(cid, "error", "expected-is-forbidden",
                                f"the expected answer {_short(case.expected_answer)!r} is also forbidden "
                                f"(#{i} {_short(f)!r}): no answer can be right"))
@@ -205,18 +217,22 @@ _SALIENT = re.compile(r"[$€£¥]?\d[\d,.]*\d|[$€£¥]?\d")
 
 
 def _default_findings(case, ev: _Evidence, prefix: str) -> list[Finding]:
+    """No contract: would an answer made of the visible page text pass the key's matcher?"""
+    from workbench.grading.matchers import matcher_needles
+
     out: list[Finding] = []
     cid = case.id
-    if case.expected_tokens:
-        for t in case.expected_tokens:
-            if str(t).strip():
-                f = _check(cid, "tokens", str(t), "visible", ev, prefix, "")
-                if f:
-                    out.append(f)
-    elif case.expected_answer.strip():
-        f = _check(cid, "expected", case.expected_answer, "visible", ev, prefix, "")
-        if f and f.severity == "error" and len(case.expected_answer.split()) > 6:
-            figures = [m.group().rstrip(".,") for m in _SALIENT.finditer(case.expected_answer)]
+    kind = "tokens" if case.matcher_spec.get("type") in ("tokens_all", "keywords_all") else "expected"
+    try:
+        needles = matcher_needles(case)
+    except UserError as exc:
+        return [Finding(cid, "error", "matcher-invalid", str(exc))]
+    for needle in needles:
+        if not str(needle).strip():
+            continue
+        f = _check(cid, kind, str(needle), "visible", ev, prefix, "")
+        if f and kind == "expected" and f.severity == "error" and len(needle.split()) > 6:
+            figures = [m.group().rstrip(".,") for m in _SALIENT.finditer(needle)]
             if figures and all(any(h.visible for h in ev.hits(x)) for x in figures):
                 f = Finding(cid, "warning", "expected-paraphrase",
                             f"{prefix}the expected answer is prose not printed on the page; its figures "
@@ -292,7 +308,7 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
                            "a scanned case: the contract was checked on its unscanned generation "
                            "(reading the scan itself needs OCR)"))
     try:
-        ev = _Evidence(data, dpi, name)
+        ev = _Evidence(data, dpi, name, case)
     except UserError as exc:
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
         return out

@@ -35,13 +35,12 @@ hide a span, but can never make visible a span whose box shows no ink of its own
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.grading.matchers import is_format_char, read_glyphs
 from workbench.pdf.document import open_fitz
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
@@ -61,81 +60,19 @@ HIDDEN_REASONS = (
     "clipped", "no-ink",
 )
 
-ZERO_WIDTH = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\u2061",
-              "\u2062", "\u2063", "\u2064"}
-
-# Letters of other scripts (and compatibility forms) that look like ASCII ones.
-CONFUSABLES = {
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
-    "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
-    # Look-alike digits and punctuation
-    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-    "\u2024": ".", "\u201a": ",", "\uff0c": ",", "\uff0e": ".", "\u066b": ".", "\u066c": ",",
-}
+# Dashes and points from other blocks read the same as ASCII ones: not worth flagging.
 _NOT_CONFUSING = set("\u2010\u2011\u2012\u2013\u2014\u2212\u2024\u201a")
-# Latin letters that read as digits when they sit between digits.
-_DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
-_DIGIT_LOOKALIKE_RE = re.compile(r"(?<=\d)[OolI](?=\d)")
-
-
-def fold_char(ch: str) -> str:
-    """What a reader of the glyph sees: '' for zero-width characters, ASCII for look-alikes."""
-    if ch in ZERO_WIDTH:
-        return ""
-    mapped = CONFUSABLES.get(ch)
-    if mapped is not None:
-        return mapped
-    if "\uff10" <= ch <= "\uff5e":  # fullwidth forms
-        return chr(ord(ch) - 0xFEE0)
-    if unicodedata.category(ch) == "Cf":
-        return ""
-    return ch
-
-
-def fold_text(text: str) -> tuple[str, list[int]]:
-    """`text` as its glyphs read, and for each output character the index of its source.
-
-    Zero-width characters are dropped. Look-alike letters are folded to ASCII only in words that
-    mix them with ASCII letters or digits, or that are made of look-alikes only: a Russian word
-    with letters that have no Latin twin stays Russian.
-    """
-    if text.isascii():  # nothing to fold but O and l between digits; lengths stay the same
-        return _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], text), list(range(len(text)))
-    out: list[str] = []
-    where: list[int] = []
-    for m in re.finditer(r"\S+|\s+", text):
-        word = m.group()
-        letters = [c for c in word if c.isalpha()]
-        mixed = any(c.isascii() and c.isalnum() for c in word) or (
-            bool(letters) and all(c in CONFUSABLES for c in letters))
-        for j, ch in enumerate(word):
-            if ch in ZERO_WIDTH or unicodedata.category(ch) == "Cf":
-                continue
-            if mixed:
-                ch = fold_char(ch)
-            out.append(ch)
-            where.append(m.start() + j)
-    folded = "".join(out)
-    # O and l between digits read as 0 and 1.
-    folded = _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], folded)
-    return folded, where
 
 
 def seen_text(text: str) -> str:
     """`text` as its glyphs read: zero-width characters dropped, look-alikes folded to ASCII."""
-    return fold_text(text)[0]
+    return read_glyphs(text)[0]
 
 
 def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
     """Ways the text layer of a span differs from what its glyphs show."""
     issues: list[str] = []
-    fmt = [i for i, c in enumerate(text) if c in ZERO_WIDTH or unicodedata.category(c) == "Cf"]
+    fmt = [i for i, c in enumerate(text) if is_format_char(c)]
     if fmt:
         drawn = char_widths is not None and size > 0 and any(
             i < len(char_widths) and char_widths[i] > 0.2 * size for i in fmt)
@@ -147,7 +84,7 @@ def layer_issues(text: str, char_widths: list[float] | None = None, size: float 
 
 def _has_confusable(text: str) -> bool:
     """Look-alike letters where the glyphs read as ASCII (dashes and minus signs don't count)."""
-    plain = "".join(c for c in text if c not in ZERO_WIDTH and unicodedata.category(c) != "Cf")
+    plain = "".join(c for c in text if not is_format_char(c))
     folded = seen_text(text)
     if folded == plain:
         return False
@@ -385,7 +322,7 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
     for raw in trace:
         chars = raw.get("chars") or ()
         text = "".join(chr(c[0]) for c in chars)
-        if not text.strip() and not any(c in ZERO_WIDTH for c in text):
+        if not text.strip() and not any(is_format_char(c) for c in text):
             continue
         bbox = to_page(raw["bbox"])
         boxes = [to_page(c[3]) for c in chars]
