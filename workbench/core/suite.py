@@ -170,6 +170,7 @@ def add_to_suite(
     from workbench.core.make import write_case
 
     folder = Path(folder).expanduser()
+    given = case
     cid = check_case_id(case.id if case_id is None else case_id)
     case = replace(case, id=cid, pdf_path=f"{cid}.pdf", json_path=None)
     if lint_errors and not save_with_lint_errors:
@@ -198,6 +199,8 @@ def add_to_suite(
         write_case(case, pdf, folder)
         entries = [e for e in existing if e["id"] != case.id] + [case_entry(case, pdf)]
         digest = write_manifest(folder, suite_name, version, entries)
+    if given.id == cid:  # as `write_case` does: the caller's case now knows where it lives
+        given.json_path = case.json_path
     return Added(folder / f"{case.id}.json", digest, new_suite, replaced)
 
 
