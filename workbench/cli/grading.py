@@ -88,13 +88,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     runs = load_runs(args.runs)
     all_records = [r for recs in runs.values() for r in recs]
     folders = find_suite_folders(args.runs, all_records, args.suite)
+    recorded_hashes = {str((r.extra or {}).get("suite_hash")) for r in all_records if (r.extra or {}).get("suite_hash")}
+    recorded_hash = recorded_hashes.pop() if len(recorded_hashes) == 1 else None
     if not folders:
-        raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
-    cases, suites = load_cases(folders)
+        from workbench.grading.report import source_verdict
+
+        if not all_records or any(source_verdict(r) is None for r in all_records if r.status == "ok"):
+            raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
+        cases, suites = {}, []
+    else:
+        cases, suites = load_cases(folders)
     report = build_report(runs, cases, by=args.by)
     if len(suites) == 1:
         s = suites[0]
-        report.suite = {"name": s.name, "hash": s.recorded_hash, "folder": str(s.folder)}
+        report.suite = {"name": s.name, "hash": s.recorded_hash or recorded_hash, "folder": str(s.folder)}
+        if not s.recorded_hash and recorded_hash:
+            report.suite["hash_from"] = "the run"
+    elif not folders:
+        names = {r.suite for r in all_records if r.suite}
+        report.suite = {"name": names.pop() if len(names) == 1 else "(unknown)", "hash": recorded_hash,
+                        "hash_from": "the run", "folder": None, "graded_by": "source"}
     if args.json:
         print_json(report.to_json())
     else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +93,7 @@ def generate_case(
         generator={"name": fam.name, "version": fam.version, "pinned": sorted(pinned)},
         matcher=dict(key.matcher),
         gold=key.gold,
-        contract=[asdict(c) for c in fam.contract_of(params)],
+        contract=[c.describe() for c in fam.contract_of(params)],
         sha256=sha256_hex(pdf),
     )
     return case, pdf

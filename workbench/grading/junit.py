@@ -26,8 +26,8 @@ def _testcase(row: Row) -> ET.Element:
     reason = row.reason
     if row.outcome == "pass":
         pass
-    elif row.outcome in ("fail", "trap", "refused"):
-        kind = {"fail": "wrong", "trap": "fell_for_trap", "refused": "refusal"}[row.outcome]
+    elif row.outcome in ("fail", "trap", "refused", "unparsable"):
+        kind = {"fail": "wrong", "trap": "fell_for_trap", "refused": "refusal", "unparsable": "unparsable"}[row.outcome]
         el = ET.SubElement(tc, "failure", {"type": kind, "message": reason})
         el.text = f"answer: {row.answer!r}\n{reason}"
     elif row.outcome == "no_key":

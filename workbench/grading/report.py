@@ -44,7 +44,7 @@ class Row:
     execution: str
     gradable: bool
     complete: bool
-    outcome: str        # pass | fail | trap | refused | truncated | errored | timed_out | blocked | cancelled | no_key
+    outcome: str        # pass | fail | trap | refused | unparsable | truncated | errored | timed_out | blocked | cancelled | no_key
     verdict: Verdict | None
     answer: str | None
     error: str | None
@@ -234,15 +234,42 @@ def _error_line(record: Any) -> str | None:
     return f"{kind}{http}: {message[:160]}" if message else f"{kind}{http}"
 
 
+def source_verdict(record: Any) -> Verdict | None:
+    """The verdict an imported record carries from the tool that graded it (pdfhell), for a run
+    reported without its cases; labelled as the source's, never regraded."""
+    extra = getattr(record, "extra", None) or {}
+    graded = extra.get("pdfhell")
+    if getattr(record, "provenance", "") != "imported" or not isinstance(graded, dict) or "correct" not in graded:
+        return None
+    correct = bool(graded.get("correct"))
+    fell = bool(graded.get("fell_for_trap")) and not correct
+    refused = bool(graded.get("refused")) and not correct
+    matched = graded.get("matched_forbidden") or []
+    if correct:
+        reason = "correct"
+    elif fell:
+        names = ", ".join(map(str, matched if isinstance(matched, list) else [matched])) or "a forbidden answer"
+        reason = f"fell for the trap: answered {names}"
+    elif refused:
+        reason = "refused"
+    else:
+        reason = f"wrong (expected {graded.get('expected')!r})" if graded.get("expected") else "wrong"
+    return Verdict(case_id=str(record.case_id), matcher="source", correct=correct, fell_for_trap=fell,
+                   refused=refused, reason=f"as the source graded it: {reason}",
+                   details={"graded_by": "source"})
+
+
 def make_row(label: str, record: Any, case: Case | None, by: str | None) -> Row:
     status = str(record.status)
     execution = execution_state(status)
     verdict = grade_record(case, record) if case is not None else None
-    gradable = verdict is not None
+    if case is None and execution == "finished":
+        verdict = source_verdict(record)
+    gradable = verdict is not None and not verdict.unparsable
     complete = not is_truncated(status, getattr(record, "finish_reason", None))
     if execution != "finished":
         outcome = execution
-    elif case is None:
+    elif case is None and verdict is None:
         outcome = "no_key"
     elif not complete:
         outcome = "truncated"
@@ -345,7 +372,14 @@ def _short(text: str | None, limit: int) -> str:
 def render_report_text(report: Report, max_rows: int = 25) -> str:
     lines: list[str] = []
     if report.suite:
-        lines.append(f"suite: {report.suite.get('name')} (hash {str(report.suite.get('hash') or 'not recorded')[:12]})")
+        hash_ = report.suite.get("hash")
+        shown = str(hash_)[:12] if hash_ else "not recorded"
+        if hash_ and report.suite.get("hash_from"):
+            shown += f", as {report.suite['hash_from']} records it"
+        lines.append(f"suite: {report.suite.get('name')} (hash {shown})")
+        if report.suite.get("graded_by") == "source":
+            lines.append("verdicts: as the source graded them (no suite folder, so nothing was regraded; "
+                         "give --suite DIR to regrade against the answer keys)")
     for run in report.runs:
         s = run.overall
         dpis = ", ".join(f"{d} dpi" for d in run.dpis if d)
@@ -354,7 +388,9 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
                      f"{s.calls} calls; {', '.join(run.provenance)})")
         ex = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in s.execution.items() if n or k == "finished")
         lines.append(f"  execution   {ex}")
-        lines.append(f"  grading     {s.gradable} gradable, {s.calls - s.gradable} not gradable")
+        unparsable = sum(r.outcome == "unparsable" for r in run.rows)
+        lines.append(f"  grading     {s.gradable} gradable, {s.calls - s.gradable} not gradable"
+                     + (f" ({unparsable} unparsable)" if unparsable else ""))
         lines.append(f"  complete    {s.gradable - s.truncated} complete, {s.truncated} truncated")
         if s.scored:
             lines.append(
@@ -384,7 +420,7 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
             lines.append("")
             lines.append("  not passed:")
             for r in sorted(bad, key=lambda r: r.case_id)[:max_rows]:
-                lines.append(f"    {r.case_id:<{width}}  {r.outcome:<9}  {_short(r.reason, 100)}")
+                lines.append(f"    {r.case_id:<{width}}  {r.outcome:<10}  {_short(r.reason, 100)}")
             if len(bad) > max_rows:
                 lines.append(f"    … {len(bad) - max_rows} more (use --json)")
     if report.differences:

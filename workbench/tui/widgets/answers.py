@@ -17,12 +17,13 @@ from workbench.core.case import Case
 from workbench.core.runindex import SavedAnswer
 
 SHORT_MARKS = {"pass": ("✔", "bold green"), "fail": ("✘", "bold red"), "trap": ("◆", "bold red"),
-               "refused": ("⊘", "bold yellow"), None: ("!", "bold magenta")}
+               "refused": ("⊘", "bold yellow"), "unparsable": ("?", "bold yellow"), None: ("!", "bold magenta")}
 OUTCOME_MARKS = {
     "pass": ("✔ pass", "bold green"),
     "fail": ("✘ fail", "bold red"),
     "trap": ("✘ fell for trap", "bold red"),
     "refused": ("⊘ refused", "bold yellow"),
+    "unparsable": ("? unparsable", "bold yellow"),
     None: ("! not graded", "bold magenta"),
 }
 

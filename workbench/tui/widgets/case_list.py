@@ -14,8 +14,9 @@ from workbench.core.case import Case
 
 LINT_MARKS = {"ok": ("✔", "green"), "warning": ("▲", "yellow"), "error": ("✘", "bold red"), None: ("·", "dim")}
 VERDICT_MARKS = {"pass": ("●", "green"), "fail": ("●", "red"), "trap": ("◆", "bold red"),
-                 "refused": ("⊘", "yellow"), "error": ("!", "magenta"), None: (" ", "")}
-FAILING = {"fail", "trap", "refused", "error"}
+                 "refused": ("⊘", "yellow"), "unparsable": ("?", "yellow"), "error": ("!", "magenta"),
+                 None: (" ", "")}
+FAILING = {"fail", "trap", "refused", "unparsable", "error"}
 
 
 class CaseList(Tree[Case]):
@@ -26,7 +27,7 @@ class CaseList(Tree[Case]):
 
 The suite's cases, grouped by family. The first mark is the lint status (✔ armed, ▲ warning,
 ✘ broken); the second the latest verdict of the current reader (● green pass, ● red wrong,
-◆ fell for the trap, ⊘ refused, ! the call failed).
+◆ fell for the trap, ⊘ refused, ? unparsable, ! the call failed).
 
 - **↑ ↓ / j k**: move through cases (the page and panes follow)
 - **/**: filter by text; **f**: failures only; **escape** clears the filter
