@@ -14,7 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("grade", help="grade one answer against a case's key (exit 0 if correct, 1 if not)")
     p.add_argument("case", type=Path, help="case JSON")
     p.add_argument("--answer", required=True, metavar="TEXT", help="the answer text; - reads it from stdin")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the verdict as JSON, with the attribution of each value")
+    p.add_argument("--explain", action="store_true",
+                   help="say where in the document each value of the answer came from")
     p.set_defaults(handler=cmd_grade)
 
     p = sub.add_parser("report", help="score run records against their answer keys")
@@ -45,8 +48,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
     case = load_case(args.case)
     answer = sys.stdin.read() if args.answer == "-" else args.answer
     verdict = grade(case, answer)
+    attributions = _attribute(case, answer) if (args.explain or args.json) else None
     if args.json:
-        print_json(verdict.to_json())
+        out = verdict.to_json()
+        out["attribution"] = [a.to_json() for a in attributions or []]
+        print_json(out)
     else:
         print(f"{verdict.outcome.upper()}  {verdict.reason}")
         flags = [name for name in ("fell_for_trap", "refused", "hedged") if getattr(verdict, name)]
@@ -60,7 +66,28 @@ def cmd_grade(args: argparse.Namespace) -> int:
         for part in verdict.forbidden:
             where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
             print(f"  trap    {part.expected} as {part.found!r}{where}")
+        if attributions is not None:
+            print(render_attribution(attributions))
     return 0 if verdict.correct else 1
+
+
+def _attribute(case, answer: str):
+    from workbench.pdf.attribution import attribute
+    from workbench.pdf.document import read_pdf_bytes
+
+    return attribute(case, read_pdf_bytes(case.pdf_file), answer)
+
+
+def render_attribution(attributions) -> str:
+    """One line per value of the answer: the value, its source, where and why."""
+    if not attributions:
+        return "  where from: the answer states no value to look for"
+    lines = ["  where from:"]
+    width = min(24, max(len(a.value) for a in attributions))
+    for a in attributions:
+        where = f" p{a.page + 1}" if a.page is not None else ""
+        lines.append(f"    {a.value[:40]:<{width}}  {a.source:<12}{where}  {a.detail}")
+    return "\n".join(lines)
 
 
 def _threshold(raw: str | None) -> float | None:

@@ -133,7 +133,7 @@ def _reasons(hits) -> str:
 _TARGET_PREFIXES = ("expected", "tokens", "forbidden", "meta:")
 
 
-def _targets(case, target: str) -> tuple[str, list[str]] | None:
+def contract_targets(case, target: str) -> tuple[str, list[str]] | None:
     """(kind, values) for a contract target, or None if the target is malformed."""
     if target == "expected":
         return "expected", [case.expected_answer] if case.expected_answer.strip() else []
@@ -337,7 +337,7 @@ def _derived_findings(case, n: int, clause: dict[str, Any], kind: str, values: l
     out: list[Finding] = []
     shown: list[str] = []
     for part in parts:
-        resolved = _targets(case, part) if part.startswith(_TARGET_PREFIXES) else ("part", [part])
+        resolved = contract_targets(case, part) if part.startswith(_TARGET_PREFIXES) else ("part", [part])
         if resolved is None or resolved[1] is None:
             out.append(Finding(cid, "error", "contract-invalid",
                                f"contract clause #{n}: part {part!r} names no value of the case"))
@@ -372,7 +372,7 @@ def _contract_findings(case, contract: list[Any], sub: _Subject) -> list[Finding
             out.append(Finding(cid, "error", "contract-invalid",
                                f"contract clause #{n}: where {where!r} is not one of {', '.join(WHERE)}"))
             continue
-        resolved = _targets(case, target)
+        resolved = contract_targets(case, target)
         if resolved is None:
             out.append(Finding(cid, "error", "contract-invalid",
                                f"contract clause #{n}: target {target!r} is not expected, tokens, "

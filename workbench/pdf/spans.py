@@ -112,6 +112,7 @@ class Span:
     reasons: list[str] = field(default_factory=list)
     layer_issues: list[str] = field(default_factory=list)
     ink: int = 0                                # ink pixels of its own measured in its box
+    direction: tuple[float, float] = (1.0, 0.0)  # the baseline's unit vector (y down)
     char_boxes: list[tuple[float, float, float, float]] = field(default_factory=list, repr=False)
 
     @property
@@ -365,7 +366,7 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
             font=str(raw.get("font", "")), size=size,
             color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
             render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
-            char_boxes=boxes,
+            char_boxes=boxes, direction=tuple(raw.get("dir") or (1.0, 0.0)),
         )
         widths = [b[2] - b[0] for b in boxes]
         span.layer_issues = layer_issues(text, widths, size)
