@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("runs", type=Path, nargs="+", metavar="RUN.jsonl")
     p.add_argument("--suite", type=Path, action="append", default=[], metavar="DIR",
                    help="suite folder with the answer keys (default: recorded in the run, or beside it)")
-    p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality or param:NAME")
+    p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality or param:NAME; `source` says where "
+                        "each wrong answer came from in the document (hidden text, another page, ...)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
     p.add_argument("--fail-threshold", metavar="X",
@@ -108,6 +109,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     from workbench.grading.report import build_report, check_grouping, render_report_text
 
     threshold = _threshold(args.fail_threshold)
+    by_source = args.by == "source"
+    if by_source:
+        args.by = None
     try:
         check_grouping(args.by)
     except ValueError as exc:
@@ -126,6 +130,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         cases, suites = load_cases(folders)
     report = build_report(runs, cases, by=args.by)
+    if by_source:
+        from workbench.pdf.attribution import attribute_rows
+
+        attribute_rows(report, cases)
+        report.by = "source"
     if len(suites) == 1:
         s = suites[0]
         report.suite = {"name": s.name, "hash": s.recorded_hash or recorded_hash, "folder": str(s.folder)}

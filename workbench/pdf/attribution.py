@@ -24,13 +24,16 @@ question is about is the page where the expected answer is printed (none for der
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from workbench.core.case import Case
+from workbench.core.errors import UserError
 from workbench.grading.matchers import find_all
 from workbench.grading.money import find_money
-from workbench.pdf.document import open_fitz
+from workbench.grading.report import WRONG_ANSWERS, Report
+from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.evidence import Hit, find_evidence, find_in_layers
 from workbench.pdf.lint import contract_targets
 from workbench.pdf.spans import Span, analyze_page
@@ -160,6 +163,7 @@ class _Document:
         self._hits: dict[str, list[Hit]] = {}
         self._layers: dict[str, dict[str, list[int]]] = {}
         self.values: list[tuple[int, str]] | None = None
+        self._body: dict[int, float] = {}
         self.question_pages = self._question_pages()
 
     def page_count(self) -> int:
@@ -184,6 +188,13 @@ class _Document:
             self._spans[page] = analyze_page(self.data, page, self.dpi, self.case.id)
         return self._spans[page]
 
+    def body_size(self, page: int) -> float:
+        """The page's median visible type size: what counts as body text there."""
+        if page not in self._body:
+            sizes = sorted(s.size for s in self.spans(page) if s.visible and s.size > 0)
+            self._body[page] = sizes[len(sizes) // 2] if sizes else 0.0
+        return self._body[page]
+
     def _question_pages(self) -> set[int]:
         expected = self.case.expected_answer.strip()
         if not expected or self.case.gold:
@@ -195,8 +206,7 @@ class _Document:
         spans = [s for s in self.spans(hit.page) if any(_overlap(s.bbox, b) for b in hit.boxes)]
         if not spans:
             return None
-        sizes = sorted(s.size for s in self.spans(hit.page) if s.visible and s.size > 0)
-        median = sizes[len(sizes) // 2] if sizes else 0.0
+        median = self.body_size(hit.page)
         size = min(s.size for s in spans)
         if median and size < SMALL_PRINT_RATIO * median and size < SMALL_PRINT_MAX_PT:
             return "small_print", f"{size:.1f} pt type (the page's body is {median:.1f} pt)"
@@ -377,8 +387,39 @@ def attribute(case: Case, data: bytes, answer: str, dpi: int = 150) -> list[Attr
 
 
 def wrong_answer_source(attributions: list[Attribution]) -> str:
-    """The source a wrong answer counts under: its first value that is not `visible`."""
-    for a in attributions:
-        if a.source != "visible":
-            return a.source
-    return "visible" if attributions else "no-value"
+    """The source a wrong answer counts under: its first value that is not `visible`. A value
+    echoed from the question is context (the invoice number asked about), so it counts only
+    when the answer holds nothing else."""
+    sources = [a.source for a in attributions]
+    for source in sources:
+        if source not in ("visible", "question"):
+            return source
+    if "visible" in sources:
+        return "visible"
+    return "question" if sources else "no-value"
+
+
+def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 150) -> int:
+    """Give every wrong answer in `report` its source and attribution; the count traced.
+
+    Each case's PDF is read once. A case whose PDF cannot be read is left untraced."""
+    data_of: dict[str, bytes | None] = {}
+    traced = 0
+    for run in report.runs:
+        for row in run.rows:
+            case = cases_by_id.get(row.case_id)
+            if row.outcome not in WRONG_ANSWERS or not row.answer or case is None:
+                continue
+            if case.id not in data_of:
+                try:
+                    data_of[case.id] = read_pdf_bytes(case.pdf_file)
+                except UserError:
+                    data_of[case.id] = None
+            data = data_of[case.id]
+            if data is None:
+                continue
+            found = attribute(case, data, row.answer, dpi)
+            row.source = wrong_answer_source(found)
+            row.attribution = [a.to_json() for a in found]
+            traced += 1
+    return traced
