@@ -23,6 +23,7 @@ question is about is the page where the expected answer is printed (none for der
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -69,6 +70,7 @@ _SECTION = re.compile(r"(?:\b(?:clause|section|article|schedule|annex|table|figu
                       r"\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
 _IDENT = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
                     r"|\b[A-Z]{1,4}\d{1,6}\b|\b\d{3,}-\d{2,}\b")
+_PHONE = re.compile(r"(?<![\w+])\+?\(?\d{1,4}\)?(?:[ .-]?\(?\d{2,5}\)?){2,4}(?![\w])")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 _QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|\u201c([^\u201d\n]{3,120})\u201d")
 # A short answer with no value in it is one phrase ("Email", "Q4 2023"), up to this many words.
@@ -98,6 +100,31 @@ class Attribution:
         }
 
 
+def _json_leaves(answer: str) -> list[str]:
+    """The string and number values of a JSON object or array in the answer (not its keys)."""
+    start = min((i for i in (answer.find("{"), answer.find("[")) if i >= 0), default=-1)
+    if start < 0:
+        return []
+    try:
+        data, _ = json.JSONDecoder().raw_decode(answer[start:])
+    except ValueError:
+        return []
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, str | int | float) and not isinstance(node, bool) and str(node).strip():
+            out.append(str(node))
+
+    walk(data)
+    return out
+
+
 def answer_values(answer: str) -> list[tuple[int, int, str]]:
     """(start, end, text) of each value the answer states, in the answer's order."""
     taken: list[tuple[int, int]] = []
@@ -108,17 +135,31 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
             taken.append((a, b))
             out.append((a, b, answer[a:b]))
 
+    leaves = _json_leaves(answer)
+    if leaves:  # an extraction answer: each field's value is one value
+        pos = 0
+        for leaf in leaves:
+            at = answer.find(leaf, pos)
+            if at >= 0:
+                take(at, at + len(leaf))
+                pos = at + len(leaf)
+        return sorted(out)
+
     for m in _QUOTED.finditer(answer):
         g = 1 if m.group(1) is not None else 2
         take(m.start(g), m.end(g))
     for pattern in (_DATE, _SECTION):
         for m in pattern.finditer(answer):
             take(m.start(), m.end())
+    for m in _PHONE.finditer(answer):
+        if sum(c.isdigit() for c in m.group(0)) >= 9 and (" " in m.group(0) or m.group(0).startswith("+")):
+            take(m.start(), m.end())
+    for m in _IDENT.finditer(answer):
+        take(m.start(), m.end())
     for mention in find_money(answer):
         take(mention.start, mention.end)
-    for pattern in (_IDENT, _NUMBER):
-        for m in pattern.finditer(answer):
-            take(m.start(), m.end())
+    for m in _NUMBER.finditer(answer):
+        take(m.start(), m.end())
     if not out:
         text = answer.strip().strip(".!")
         if text and len(text.split()) <= PHRASE_WORDS:
@@ -299,8 +340,8 @@ def _printed_as_pixels(case: Case) -> bool:
     """The key's answer is printed as an image (a scan, or a contract saying pixels only)."""
     if case.degrade:
         return True
-    return any(isinstance(c, dict) and c.get("target") == "expected" and c.get("where") == "pixels_only"
-               for c in case.contract or [])
+    return any(isinstance(c, dict) and c.get("target") in ("expected", "tokens")
+               and c.get("where") == "pixels_only" for c in case.contract or [])
 
 
 def _computed_by_contract(case: Case) -> bool:
