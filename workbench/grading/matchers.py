@@ -21,6 +21,7 @@ rule), so it is listed in `details["forbidden_ignored"]` instead.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -96,11 +97,22 @@ def read_glyphs(text: str) -> tuple[str, list[int]]:
     return folded, where
 
 
+_CHUNK = re.compile(r"\s+|\S+")
+
+
 def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
     """Text as the grader compares it: lower-cased, NFKC, every kind of space (no-break, thin,
     line breaks) collapsed to one, look-alike quotes and dashes unified, format characters
     dropped; and for each folded character the index of the original it came from. With
-    `glyphs`, read as a person sees the glyphs first (see `read_glyphs`)."""
+    `glyphs`, read as a person sees the glyphs first (see `read_glyphs`). Cached: the lint asks
+    many needles of one page's text. The index list is shared: do not change it."""
+    return _fold(text, glyphs)
+
+
+@functools.lru_cache(maxsize=256)
+def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
+    if text.isascii() and not (glyphs and _DIGIT_LOOKALIKE_RE.search(text)):
+        return _fold_ascii(text)
     if glyphs:
         text, src = read_glyphs(text)
     else:
@@ -121,6 +133,24 @@ def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
             out.append(ch)
             index.append(i if src is None else src[i])
     while out and out[-1] == " ":
+        out.pop()
+        index.pop()
+    return "".join(out), index
+
+
+def _fold_ascii(text: str) -> tuple[str, list[int]]:
+    """`fold` of ASCII text, by chunks: only case and spacing change."""
+    out: list[str] = []
+    index: list[int] = []
+    for m in _CHUNK.finditer(text):
+        if m.group()[0].isspace():
+            if out:
+                out.append(" ")
+                index.append(m.start())
+        else:
+            out.append(m.group().lower())
+            index.extend(range(m.start(), m.end()))
+    if out and out[-1] == " ":
         out.pop()
         index.pop()
     return "".join(out), index
