@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("spec", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--shard", help="build only shard i/n of the cases")
+    p.add_argument("--json", action="store_true", help="print the suite folder, hash and case count as JSON")
     p.set_defaults(handler=cmd_build)
 
     p = sub.add_parser("verify", help="regenerate every case of a suite and compare bytes and keys")
@@ -154,6 +155,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     from workbench.core.suite import build_suite
 
     digest, count = build_suite(args.spec, args.out, shard=args.shard)
+    if args.json:
+        print_json({"suite": str(args.out), "suite_hash": digest, "cases": count, "shard": args.shard})
+        return 0
     print(f"built {count} cases into {args.out}")
     print(f"suite hash {digest}")
     return 0
