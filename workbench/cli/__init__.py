@@ -17,6 +17,7 @@ from workbench.core.errors import UserError
 # Modules with a `register(subparsers)` function, in the order their commands are listed.
 COMMAND_MODULES = (
     "workbench.cli.cases",
+    "workbench.cli.adopt",
     "workbench.cli.forensics",
     "workbench.cli.grading",
     "workbench.cli.readers",
