@@ -48,7 +48,8 @@ Codes (stable):
   warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
            contract-target-empty, pdf-changed, degraded-unchecked
   info     forbidden-hidden-only, forbidden-layer-only, forbidden-scan-unlayered, <kind>-derived,
-           degraded-layer-clauses, hidden-text, layer-differs
+           degraded-layer-clauses, hidden-text, layer-differs,
+           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
 """
 
 from __future__ import annotations
@@ -507,8 +508,10 @@ def _unscanned(case) -> bytes | None:
 
 
 def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
-    """A bare PDF without a key: what is hidden and where the layer differs from the glyphs."""
+    """A bare PDF without a key: what is hidden, where the layer differs from the glyphs, and what
+    the file's structure holds apart from its pages (later revisions, form field values)."""
     from workbench.pdf.spans import analyze_document
+    from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
     for pa in analyze_document(data, dpi, case_id).pages:
@@ -520,6 +523,19 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
                 out.append(Finding(case_id, "info", "layer-differs",
                                    f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
                                    f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
+    report = structure_report(data, case_id)
+    for r in report.revisions[1:]:
+        what = "; ".join(f"{label} {', '.join(repr(_short(t, 40)) for t in texts[:4])}"
+                         for label, texts in (("removed", r.removed), ("added", r.added)) if texts)
+        out.append(Finding(case_id, "info", "revision-changed",
+                           f"revision {r.number} (an incremental update) changed "
+                           f"{_pages(r.pages_changed) if r.pages_changed else 'no page text'}"
+                           f"{': ' + what if what else ''}"))
+    for f in report.fields:
+        if f.differs:
+            out.append(Finding(case_id, "info", "field-value-differs",
+                               f"page {f.page + 1}: form field {f.name!r} holds {_short(f.value)!r}; "
+                               f"its appearance shows {_short(f.appearance) or 'nothing'!r}"))
     return out
 
 
