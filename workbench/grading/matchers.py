@@ -21,8 +21,10 @@ rule), so it is listed in `details["forbidden_ignored"]` instead.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -96,11 +98,22 @@ def read_glyphs(text: str) -> tuple[str, list[int]]:
     return folded, where
 
 
+_CHUNK = re.compile(r"\s+|\S+")
+
+
 def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
     """Text as the grader compares it: lower-cased, NFKC, every kind of space (no-break, thin,
     line breaks) collapsed to one, look-alike quotes and dashes unified, format characters
     dropped; and for each folded character the index of the original it came from. With
-    `glyphs`, read as a person sees the glyphs first (see `read_glyphs`)."""
+    `glyphs`, read as a person sees the glyphs first (see `read_glyphs`). Cached: the lint asks
+    many needles of one page's text. The index list is shared: do not change it."""
+    return _fold(text, glyphs)
+
+
+@functools.lru_cache(maxsize=256)
+def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
+    if text.isascii() and not (glyphs and _DIGIT_LOOKALIKE_RE.search(text)):
+        return _fold_ascii(text)
     if glyphs:
         text, src = read_glyphs(text)
     else:
@@ -121,6 +134,24 @@ def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
             out.append(ch)
             index.append(i if src is None else src[i])
     while out and out[-1] == " ":
+        out.pop()
+        index.pop()
+    return "".join(out), index
+
+
+def _fold_ascii(text: str) -> tuple[str, list[int]]:
+    """`fold` of ASCII text, by chunks: only case and spacing change."""
+    out: list[str] = []
+    index: list[int] = []
+    for m in _CHUNK.finditer(text):
+        if m.group()[0].isspace():
+            if out:
+                out.append(" ")
+                index.append(m.start())
+        else:
+            out.append(m.group().lower())
+            index.extend(range(m.start(), m.end()))
+    if out and out[-1] == " ":
         out.pop()
         index.pop()
     return "".join(out), index
@@ -197,9 +228,16 @@ def find_refusal(answer: str) -> str | None:
     return m.group(0) if m else None
 
 
-def find_hedge(answer: str) -> str | None:
-    m = _HEDGE.search(fold(answer)[0])
-    return m.group(0) if m else None
+def find_hedge(answer: str, quoted: str = "") -> str | None:
+    """The answer's first hedging phrase, or None. Phrases that `quoted` (the expected text) has
+    itself are allowed as often as it has them: a verbatim "I reckon I might say" is no hedge."""
+    allowed = Counter(m.group(0) for m in _HEDGE.finditer(fold(quoted)[0])) if quoted else Counter()
+    for m in _HEDGE.finditer(fold(answer)[0]):
+        if allowed[m.group(0)] > 0:
+            allowed[m.group(0)] -= 1
+            continue
+        return m.group(0)
+    return None
 
 
 # ---- matchers ------------------------------------------------------------------------------
@@ -373,7 +411,7 @@ def grade(case: Case, answer: str | None) -> Verdict:
     if kind in ("tokens_all", "keywords_all") and all_found and forbidden:
         details["forbidden_ignored"] = [p.to_json() for p in forbidden]
         forbidden = []
-    hedge = find_hedge(answer)
+    hedge = find_hedge(answer, case.expected_answer)
     no_hedge = bool(spec.get("no_hedge"))
     correct = all_found and not forbidden and not (no_hedge and hedge)
     fell = bool(forbidden) and not all_found

@@ -16,6 +16,7 @@ separator, so `2023 500` stays two numbers); `12,50` (a decimal comma with two d
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -90,8 +91,13 @@ class MoneyMention:
         return self.currency is None or other.currency is None or self.currency == other.currency
 
 
+_ODD = re.compile("[" + "".join(sorted(ZERO_WIDTH | GROUP_SPACES)) + "]")
+
+
 def _clean(text: str) -> tuple[str, list[int]]:
     """`text` without zero-width characters, group spaces made one no-break space; original indexes."""
+    if not _ODD.search(text):
+        return text, list(range(len(text)))
     out, index = [], []
     for i, ch in enumerate(text):
         if ch in ZERO_WIDTH:
@@ -119,6 +125,11 @@ def _mention(m: re.Match[str]) -> MoneyMention | None:
 
 def find_money(text: str) -> list[MoneyMention]:
     """Every numeric token in `text`, with its currency if one is written beside it."""
+    return list(_find_money(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _find_money(text: str) -> tuple[MoneyMention, ...]:
     clean, index = _clean(text)
     out = []
     for m in _MONEY_RE.finditer(clean):
@@ -126,7 +137,7 @@ def find_money(text: str) -> list[MoneyMention]:
         if mention is not None:
             start, end = index[m.start()], index[m.end() - 1] + 1
             out.append(MoneyMention(mention.value, mention.currency, start, end, text[start:end]))
-    return out
+    return tuple(out)
 
 
 def parse_money(text: str) -> MoneyMention | None:

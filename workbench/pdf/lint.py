@@ -9,27 +9,47 @@ API:
 
 A `Finding` is `case_id`, `severity` (`error`, `warning`, `info`), a stable `code` and a `message`.
 
+The lint asks the grader's question, with the grader's matching (`workbench.grading.matchers`):
+would an answer made of the visible page text pass this key's matcher (a `tokens_all` token is a
+case-insensitive substring, a `keywords_all` keyword a whole word, amounts compare as money),
+and would an answer made of a hidden layer fall for a forbidden answer? Evidence is located with
+the same matching (`matchers.needle_finder(case)`).
+
 A case's `contract` (recorded from its family's CONTRACT) is a list of clauses `{target, where}`:
 targets `expected`, `tokens`, `forbidden`, `forbidden:N`, `meta:KEY`; `where` is one of
-`visible` (some visible span shows it), `hidden` (some hidden span holds it), `text_layer` (an
-extractor's text has it as written), `pixels_only` (no extractor's text has it),
-`not_visible`, `not_text_layer`. A case without a contract (an imported one) gets the default:
-every expected token (or, without tokens, the expected answer) is visible somewhere, and a
-forbidden answer found only in hidden text is reported as a hidden-layer trap (info).
+`visible` (some visible span shows it), `hidden` (some hidden span holds it and some extractor's
+text layer reads it), `text_layer` (an extractor's text has it), `pixels_only` (no extractor's
+text has it), `not_visible`, `not_text_layer`, or `derived`: the value is computed from `parts`
+(targets or literal text), each of which must be visible; `how` says how, and the lint records it
+(`<kind>-derived`, info).
+
+The case is linted as it is written: a scan is checked with its own text layer (the layer it
+has, `none`, `faithful` or `drifted`), and visibility on its unscanned generation (the pixels of
+a scan show what that page shows; reading them needs OCR). A decoy the contract puts somewhere
+that the case as written does not hold (nowhere at all, or for a hidden-layer trap in no
+extractor's layer) is `trap-disarmed`. A scan replaces the text layer, so text-layer clauses
+about the expected answer and metadata are checked on it only when the scan's layer is faithful.
+
+A case without a contract (an imported one) gets the default: every value the matcher looks for
+is visible; one printed nowhere is a warning (`*-not-printed`: it may be computed from the page;
+declare it derived), one drawn only in hidden text an error. A forbidden answer only in hidden text
+that an extractor reads is a hidden-layer trap (info) when the expected answer is not itself drawn
+invisibly; hidden but in no layer, it is `trap-disarmed`; nowhere, a warning (`forbidden-nowhere`).
 
 Limits, said plainly: text drawn only as pixels cannot be read without OCR. `pixels_only` is
 checked as "absent from every text layer"; a `visible` clause whose text is in no span but could
-be in an image on the page is a warning (`*-visible-unverified`), not a pass. Scanned (degraded)
-cases are checked on their unscanned generation when the family can regenerate them.
+be in an image on the page is a warning (`*-visible-unverified`), not a pass.
 
 Codes (stable):
   error    expected-empty, token-empty, forbidden-empty, expected-is-forbidden, pdf-missing,
-           pdf-unreadable, contract-invalid, meta-missing,
+           pdf-unreadable, contract-invalid, meta-missing, matcher-invalid, trap-disarmed,
            <kind>-not-visible, <kind>-not-hidden, <kind>-not-in-text-layer, <kind>-visible,
-           <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta)
-  warning  <kind>-visible-unverified, expected-paraphrase, contract-target-empty, pdf-changed,
-           degraded-unchecked
-  info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs
+           <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta, part)
+  warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
+           contract-target-empty, pdf-changed, degraded-unchecked
+  info     forbidden-hidden-only, forbidden-layer-only, forbidden-scan-unlayered, <kind>-derived,
+           degraded-layer-clauses, hidden-text, layer-differs,
+           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
 """
 
 from __future__ import annotations
@@ -488,8 +508,10 @@ def _unscanned(case) -> bytes | None:
 
 
 def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
-    """A bare PDF without a key: what is hidden and where the layer differs from the glyphs."""
+    """A bare PDF without a key: what is hidden, where the layer differs from the glyphs, and what
+    the file's structure holds apart from its pages (later revisions, form field values)."""
     from workbench.pdf.spans import analyze_document
+    from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
     for pa in analyze_document(data, dpi, case_id).pages:
@@ -501,6 +523,19 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
                 out.append(Finding(case_id, "info", "layer-differs",
                                    f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
                                    f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
+    report = structure_report(data, case_id)
+    for r in report.revisions[1:]:
+        what = "; ".join(f"{label} {', '.join(repr(_short(t, 40)) for t in texts[:4])}"
+                         for label, texts in (("removed", r.removed), ("added", r.added)) if texts)
+        out.append(Finding(case_id, "info", "revision-changed",
+                           f"revision {r.number} (an incremental update) changed "
+                           f"{_pages(r.pages_changed) if r.pages_changed else 'no page text'}"
+                           f"{': ' + what if what else ''}"))
+    for f in report.fields:
+        if f.differs:
+            out.append(Finding(case_id, "info", "field-value-differs",
+                               f"page {f.page + 1}: form field {f.name!r} holds {_short(f.value)!r}; "
+                               f"its appearance shows {_short(f.appearance) or 'nothing'!r}"))
     return out
 
 
