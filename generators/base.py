@@ -149,11 +149,16 @@ class Arming:
     # or literal text), each checked visible, and how (recorded, shown by the lint).
     parts: tuple[str, ...] = ()
     how: str = ""
+    # "instruction": the target is text that instructs the reader (a prompt injection); answers
+    # that repeat its values are attributed to it (`pdf.attribution`, source `injected`).
+    role: str = ""
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"target": self.target, "where": self.where, "why": self.why}
         if self.parts or self.how:
             out |= {"parts": list(self.parts), "how": self.how}
+        if self.role:
+            out["role"] = self.role
         return out
 
 

@@ -43,7 +43,8 @@ CONTRACT = (
     Arming("expected", "visible", "the printed total is on the page"),
     Arming("expected", "text_layer", "the printed total is ordinary text"),
     Arming("forbidden", "text_layer", "every variant puts the injected amount in the text layer"),
-    Arming("meta:injection", "text_layer", "the injected instruction itself is extractable"),
+    Arming("meta:injection", "text_layer", "the injected instruction itself is extractable",
+           role="instruction"),
 )
 
 DISARMED = (

@@ -31,7 +31,7 @@ CORPUS = [
     ("tiny_print_override-0001", "€40,092.28", [("€40,092.28", "visible")]),
     ("tiny_print_override-0001", "€35,922.68", [("€35,922.68", "small_print")]),
     # the fee from page 4 instead of the definition on page 1
-    ("cross_page_citation-0001-322b2b", "$38,804.52", [("$38,804.52", "other_page")]),
+    ("cross_page_citation-0001", "$38,804.52", [("$38,804.52", "other_page")]),
     # the injected instruction's amount (drawn invisibly, and in white)
     ("prompt_injection_in_body-0001", "Pay £7,012.13", [("£7,012.13", "injected")]),
     ("white_text_injection-0001", "$19,128.67", [("$19,128.67", "injected")]),
@@ -60,16 +60,37 @@ CORPUS = [
     ("split_glyph_runs-0001", "€45,371.28", [("€45,371.28", "visible")]),
     ("split_table_across_pages-0001", "$97,583.00", [("$97,583.00", "visible")]),
     # a scan with a drifted OCR layer: the layer's changed value is hidden text
-    ("footnote_override-0003-22307e", "$208,597.03", [("$208,597.03", "hidden")]),
+    ("footnote_override-0003", "$208,597.03", [("$208,597.03", "hidden")]),
     # a quoted transcription of a scanned book page: the key's sentence, printed as pixels
-    ("book_scan_passage-0001-4e6dcd", 'It reads "{first_words}"', [("{first_words}", "visible")]),
+    ("book_scan_passage-0001", 'It reads "{first_words}"', [("{first_words}", "visible")]),
     # an extraction answer: the direct line taken for the main number is printed in the letterhead
     ("invoice_extraction-0001", '{"vendor_phone": "+44 20 7946 6541"}', [("+44 20 7946 6541", "visible")]),
+    # traps in the file's structure: the other value is in it, but drawn nowhere
+    ("actualtext_override-0001", "€12,643.57", [("€12,643.57", "hidden")]),
+    ("annotation_only_text-0001", "$21,452.57", [("$21,452.57", "hidden")]),
+    ("form_field_appearance-0001", "€56,558.50", [("€56,558.50", "hidden")]),
+    ("form_field_appearance-0001", "€43,980.17", [("€43,980.17", "visible")]),
+    ("incremental_update_shadow-0001", "$7,236.87", [("$7,236.87", "hidden")]),
+    ("optional_content_layer-0001", "£44,187.25", [("£44,187.25", "hidden")]),
+    ("tounicode_remap-0001", "£08,421.58", [("£08,421.58", "hidden")]),
+    ("tounicode_remap-0001", "£40,613.80", [("£40,613.80", "visible")]),
 ]
+
+# The reason each structural trap's value is hidden, as the forensics name it.
+HIDDEN_BECAUSE = {
+    "actualtext_override-0001": "ActualText",
+    "annotation_only_text-0001": "annotation",
+    "form_field_appearance-0001": "form field",
+    "incremental_update_shadow-0001": "superseded",
+    "optional_content_layer-0001": "optional content",
+    "tounicode_remap-0001": "ToUnicode",
+}
 
 
 def _case(case_id: str) -> tuple[Case, bytes]:
-    case = load_case(MINI / f"{case_id}.json")
+    """The sample case with this id (or id prefix: some ids end in a hash of their params)."""
+    path = min(MINI.glob(f"{case_id}*.json"))
+    case = load_case(path)
     return case, case.pdf_file.read_bytes()
 
 
@@ -86,17 +107,19 @@ def test_attribution_agrees_with_the_hand_written_corpus(case_id, answer, want):
     for a in got:
         assert a.source in SOURCES
         assert answer[a.start:a.end] == a.value
+    if case_id in HIDDEN_BECAUSE and got[0].source == "hidden":
+        assert HIDDEN_BECAUSE[case_id] in got[0].detail
 
 
 def test_every_built_in_family_in_the_sample_has_a_corpus_answer():
     families = {json.loads(p.read_text())["trap_family"] for p in MINI.glob("*.json")
                 if p.name != "suite.json"}
-    covered = {load_case(MINI / f"{c}.json").trap_family for c, _, _ in CORPUS}
+    covered = {_case(c)[0].trap_family for c, _, _ in CORPUS}
     assert families <= covered, sorted(families - covered)
 
 
 def test_a_visible_value_carries_its_page_and_box_and_the_json_shape():
-    case, data = _case("cross_page_citation-0001-322b2b")
+    case, data = _case("cross_page_citation-0001")
     (a,) = attribute(case, data, "$38,804.52")
     assert a.page == 3 and a.box is not None and a.box[2] > a.box[0]
     out = a.to_json()

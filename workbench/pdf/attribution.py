@@ -248,8 +248,8 @@ class _Document:
         if not spans:
             return None
         median = self.body_size(hit.page)
-        size = min(s.size for s in spans)
-        if median and size < SMALL_PRINT_RATIO * median and size < SMALL_PRINT_MAX_PT:
+        size = min((s.size for s in spans if s.size > 0), default=0.0)
+        if 0 < size and median and size < SMALL_PRINT_RATIO * median and size < SMALL_PRINT_MAX_PT:
             return "small_print", f"{size:.1f} pt type (the page's body is {median:.1f} pt)"
         for s in spans:
             angle = _angle(s)
@@ -263,7 +263,15 @@ class _Document:
 
 
 def _injection_texts(case: Case) -> list[str]:
+    """The instruction text a case plants: what its contract declares with role "instruction";
+    for a case with no contract (imported), what its metadata records under INJECTION_KEYS."""
     out: list[str] = []
+    if case.contract is not None:
+        for clause in case.contract:
+            if isinstance(clause, dict) and clause.get("role") == "instruction":
+                resolved = contract_targets(case, str(clause.get("target", "")))
+                out.extend(resolved[1] or [] if resolved else [])
+        return out
     for key in INJECTION_KEYS:
         value = case.metadata.get(key)
         for v in value if isinstance(value, list) else [value]:
