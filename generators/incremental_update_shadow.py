@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, GenerationError, Param
+from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param
 
 NAME = "incremental_update_shadow"
 VERSION = 1
@@ -46,6 +46,9 @@ _COMMON = (
     Arming("forbidden", "not_visible", "no viewer shows the first revision's total"),
 )
 CONTRACT = _COMMON
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("a scan keeps the latest revision's pixels, not the earlier revision", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def contract_for(p: Mapping[str, Any]) -> tuple[Arming, ...]:

@@ -178,7 +178,8 @@ DISARM = {
                              "forbidden-visible"),
     "incremental_update_shadow": ({}, lambda pdf: pdf[: pdf.index(b"%%EOF") + 6], "expected-not-visible"),
     "tounicode_remap": ({}, lambda pdf: _rewrite(pdf, _honest_map), "expected-in-text-layer"),
-    "actualtext_override": ({}, lambda pdf: _rewrite(pdf, _no_actualtext), "forbidden-not-in-text-layer"),
+    # Without its ActualText the decoy is nowhere in the case as written: the trap is disarmed.
+    "actualtext_override": ({}, lambda pdf: _rewrite(pdf, _no_actualtext), "trap-disarmed"),
 }
 
 

@@ -177,12 +177,20 @@ def _targets(case, target: str) -> tuple[str, list[str]] | None:
 
 def _where_found(value: str, sub: _Subject) -> dict[str, Any]:
     """Where a value is, in the case as written: visible and hidden hits, extractors' layers."""
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
     page_hits = sub.page.hits(value)
     written_hits = sub.written.hits(value)
+    hidden = [h for h in (written_hits if sub.scan else page_hits) if not h.visible]
+    layers = sub.written.layers(value)
+    # Text the file's structure holds (an annotation, a field value, an earlier revision, a layer
+    # switched off) reaches the readers that read that structure, though no page text has it.
+    structural = sorted({h.page for h in hidden if any(r in STRUCTURE_REASONS for r in h.reasons)})
     return {
         "shown": [h for h in page_hits if h.visible],
-        "hidden": [h for h in (written_hits if sub.scan else page_hits) if not h.visible],
-        "layers": sub.written.layers(value),
+        "hidden": hidden,
+        "layers": layers,
+        "readers": {**layers, "the file's structure": structural} if structural else layers,
     }
 
 
@@ -211,7 +219,7 @@ def _check(case_id: str, kind: str, value: str, where: str, sub: _Subject, why: 
                        f"{_pages(ink)}, which lint cannot read without OCR", "warning")
         return err("not-visible", f"{label} is nowhere on the pages")
     if where == "hidden":
-        if hidden and layers:
+        if hidden and found["readers"]:
             return None
         if hidden:
             return err("not-in-text-layer", f"{label} is hidden on {_pages(h.page for h in hidden)} "
@@ -316,7 +324,7 @@ def _default_findings(case, sub: _Subject) -> list[Finding]:
 def _trap_finding(cid: str, ans: str, sub: _Subject, expected_hidden: bool) -> list[Finding]:
     """What a forbidden answer of a case without a contract is, from where it actually is."""
     found = _where_found(ans, sub)
-    shown, hidden, layers = found["shown"], found["hidden"], found["layers"]
+    shown, hidden, layers = found["shown"], found["hidden"], found["readers"]
     label = f"forbidden {_short(ans)!r}"
     if shown:
         return []  # printed: a trap of reading, not of layers
@@ -440,8 +448,8 @@ def _forbidden_present(cid: str, value: str, clauses: list[tuple[str, str]], sub
     if not failed:
         return []
     hidden_trap = any(w == "hidden" for w, _ in clauses)
-    nowhere = not found["shown"] and not found["layers"] and not (found["hidden"] and not hidden_trap)
-    if nowhere or (hidden_trap and not found["layers"]):
+    nowhere = not found["shown"] and not found["readers"] and not (found["hidden"] and not hidden_trap)
+    if nowhere or (hidden_trap and not found["readers"]):
         because = "; ".join(why for _, why in clauses if why)
         if sub.scan and (sub.page.layers(value) or any(not h.visible for h in sub.page.hits(value))):
             cause = f"{sub.scan_label} removes it: it is in no extractor's text layer of the case as written"
