@@ -270,6 +270,33 @@ def test_readme_command_section_matches_help():
     assert in_readme - commands == set(), "the README lists commands that do not exist"
 
 
+def test_readme_command_lines_name_only_real_subcommands_and_options():
+    from workbench.cli import _subparsers, _walk, build_parser
+
+    parser = build_parser()
+    block = (ROOT / "README.md").read_text().split("## Command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    entries: list[str] = []
+    for line in block.splitlines():
+        if line.startswith("pdfworkbench "):
+            entries.append(line)
+        elif line.strip() and entries:
+            entries[-1] += " " + line
+    problems = []
+    for entry in entries:
+        command = entry.split()[1]
+        top = _subparsers(parser)[command]
+        known = {s for _, p in [((), top), *_walk(top)] for a in p._actions for s in a.option_strings}
+        words = entry.split("#", 1)[0].split()
+        if _subparsers(top) and len(words) > 2:
+            named = set(words[2].split("|"))
+            if not named <= set(_subparsers(top)):
+                problems.append(f"{command}: {sorted(named - set(_subparsers(top)))}")
+        for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]*", entry):
+            if flag not in known:
+                problems.append(f"{command} {flag}")
+    assert not problems, f"the README's command lines disagree with --help: {problems}"
+
+
 # ---- readers ------------------------------------------------------------------------------------
 
 def test_ollama_reader_defaults_to_page_images(tmp_path):
