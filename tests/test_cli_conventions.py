@@ -49,6 +49,12 @@ def test_unknown_word_with_no_close_command_still_says_unknown(home):
     assert "no such file" not in proc.stderr
 
 
+def test_a_mistyped_family_suggests_the_right_one(tmp_path):
+    proc = run("make", "footnote_overide", "--out", tmp_path)
+    assert proc.returncode == 2 and "did you mean 'footnote_override'?" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_mistyped_option_suggests_the_right_one():
     proc = run("families", "--jsn")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
