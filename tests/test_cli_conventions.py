@@ -204,6 +204,22 @@ def test_quiet_hides_progress_but_keeps_results(tmp_path):
     assert "run file:" in noisy.stderr
 
 
+def test_verbose_shows_http_requests_and_never_a_key(tmp_path):
+    from workbench.providers.fakeserver import FakeServer
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('name = "v"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')
+    assert run("build", spec, "--out", tmp_path / "s").returncode == 0
+    with FakeServer() as server:
+        # The fake's 401 echoes the key it got, as careless servers do.
+        proc = run("-v", "run", tmp_path / "s", "--reader", "openai:fake+401xall", "--out", tmp_path / "r.jsonl",
+                   env={"OPENAI_API_KEY": PLANTED, "OPENAI_BASE_URL": server.url + "/v1",
+                        "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
+    assert "httpx: INFO: HTTP Request: POST" in proc.stderr and "run: 1 case(s)" in proc.stderr
+    assert PLANTED not in proc.stderr + proc.stdout
+    assert PLANTED not in (tmp_path / "r.jsonl").read_text()
+
+
 def test_verbose_flag_goes_before_or_after_the_command():
     for argv in (["-v", "families"], ["families", "-v"], ["families", "--verbose"], ["--quiet", "families"]):
         proc = run(*argv)
