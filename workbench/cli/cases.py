@@ -208,4 +208,22 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         for name in ("pypdf", "pymupdf"):
             print(f"--- text layer ({name}) ---")
             print(page["text"][name].rstrip() or "(empty)")
+    _print_structure(report["structure"])
     return 0
+
+
+def _print_structure(structure: dict) -> None:
+    """Revisions and form fields, when the file has more than one of the first or any of the second."""
+    revisions = structure["revisions"]
+    if len(revisions) > 1:
+        print("\n=== revisions (incremental updates) ===")
+        for r in revisions:
+            change = (f"changed page(s) {', '.join(map(str, r['pages_changed']))}: removed {r['removed'][:4]},"
+                      f" added {r['added'][:4]}" if r["pages_changed"] else "the original" if r["number"] == 1
+                      else "no page text changed")
+            print(f"revision {r['number']} (to byte {r['end']}, {r['objects']} objects): {change}")
+    if structure["fields"]:
+        print("\n=== form fields ===")
+        for f in structure["fields"]:
+            mark = "  <- differs" if f["differs"] else ""
+            print(f"page {f['page_number']} {f['name']!r}: value {f['value']!r}, appearance {f['appearance']!r}{mark}")
