@@ -160,7 +160,11 @@ def free_band(page, near, height: float, width: float, where: str = "near"):
 
     taken = occupied(page)
     pr = page.rect
-    x0 = max(pr.x0 + 18, min(near.x0, pr.x1 - 18 - width))
+    # Start where the value's line starts (its label), as a footnote to that line would.
+    line = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")
+            if b[1] < near.y1 and b[3] > near.y0 and b[0] <= near.x0]
+    left = min([r.x0 for r in line] + [near.x0])
+    x0 = max(pr.x0 + 18, min(left, pr.x1 - 18 - width))
     candidates = []
     if where == "near":
         for dy in (2, 2 + height, 2 + 2 * height):
