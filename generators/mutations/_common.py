@@ -27,7 +27,8 @@ def open_doc(pdf: bytes):
     from workbench.pdf.document import open_fitz
 
     doc = open_fitz(pdf, "PDF to mutate")
-    if doc.is_encrypted or doc.needs_pass:
+    # Encrypted, even with an owner password only: writing a changed copy would drop its protection.
+    if doc.is_encrypted or doc.needs_pass or (doc.metadata or {}).get("encryption"):
         doc.close()
         raise GenerationError("the PDF is encrypted; decrypt it first (qpdf --decrypt IN.pdf OUT.pdf) "
                               "and adopt that")
