@@ -183,6 +183,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     from workbench.core.case import load_case
     from workbench.core.runs import RunWriter
+    from workbench.grading.outcome import outcome_of
     from workbench.providers.reading import default_modality, read
 
     case = load_case(args.case)
@@ -200,9 +201,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if rec.status == "ok":
         note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}")
         return 0
-    err = rec.error or {}
-    detail = " ".join(str(x) for x in (err.get("http_status"), err.get("type"), err.get("message")) if x)
-    note(f"{rec.reader} {rec.modality}: {rec.status}" + (f": {detail}" if detail else "")
+    outcome = outcome_of(rec, case)
+    note(f"{rec.reader} {rec.modality}: {outcome.kind}: {outcome.reason}"
          + (f" (finish reason {rec.finish_reason})" if rec.finish_reason else "") + cached)
     return 1
 

@@ -6,7 +6,6 @@ The authoring screen and the `new-family` command both call these; nothing here 
 
 from __future__ import annotations
 
-import time
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.base import Family
+from generators.degrade import DegradeSpec
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 
@@ -25,7 +25,7 @@ class Draft:
     family: str
     seed: int = 1
     pinned: dict[str, Any] = field(default_factory=dict)
-    degrade: dict[str, Any] | None = None  # {tier, overrides, text_layer[, dpi]}; None: no scan
+    degrade: DegradeSpec | None = None     # None: no scan
 
     @classmethod
     def from_case(cls, case: Case) -> Draft:
@@ -33,14 +33,8 @@ class Draft:
         params = dict(case.params or {})
         names = (case.generator or {}).get("pinned")
         pinned = {k: params[k] for k in names if k in params} if names is not None else params
-        degrade = None
-        if case.degrade:
-            degrade = {"tier": case.degrade.get("tier") or "clean",
-                       "overrides": dict(case.degrade.get("overrides") or {}),
-                       "text_layer": case.degrade.get("text_layer") or "none"}
-            if case.degrade.get("dpi") is not None:
-                degrade["dpi"] = case.degrade["dpi"]
-        return cls(case.trap_family, case.seed, pinned, degrade)
+        degrade = DegradeSpec.parse_optional(case.degrade)
+        return cls(case.trap_family, case.seed, pinned, degrade.request() if degrade else None)
 
 
 @dataclass
@@ -83,23 +77,15 @@ def make_preview(family: Family, draft: Draft) -> Preview:
 
     An exception in a family's own code (a user module's bug) becomes a UserError with its line.
     """
-    from workbench.core.make import generate_case
+    from workbench.core.make import make_case
 
-    seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
     try:
-        case, clean = generate_case(family.name, draft.seed, draft.pinned, None, family=family)
-        seconds["generate"] = time.perf_counter() - t0
-        pdf = clean
-        if draft.degrade:
-            t1 = time.perf_counter()
-            case, pdf = generate_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
-            seconds["degrade"] = time.perf_counter() - t1
+        made = make_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
     except UserError:
         raise
     except Exception as exc:  # a family's own bug: shown where the preview is, never a crash
         raise UserError(describe_error(exc, family.origin)) from None
-    return Preview(draft, family, case, pdf, clean, seconds)
+    return Preview(draft, family, made.case, made.pdf, made.clean_pdf, made.seconds)
 
 
 # ---- saving ---------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from generators.degrade import DegradeSpec
 from workbench.core import atomic
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
@@ -233,7 +234,7 @@ class BuildItem:
     family: str
     seed: int
     params: dict[str, Any]
-    degrade: dict[str, Any] | None
+    degrade: DegradeSpec | None
 
 
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
@@ -258,10 +259,11 @@ def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
         for tier in tiers:
             degrade = None
             if tier is not None or g.get("degrade") or g.get("text_layer"):
-                degrade = {"tier": tier or "clean", "overrides": dict(g.get("degrade") or {}),
-                           "text_layer": g.get("text_layer", "none")}
-                if "dpi" in g:
-                    degrade["dpi"] = g["dpi"]
+                try:
+                    degrade = DegradeSpec.parse({"tier": tier, "overrides": g.get("degrade"),
+                                                 "text_layer": g.get("text_layer"), "dpi": g.get("dpi")})
+                except UserError as exc:
+                    raise UserError(f"{where}: {exc}") from None
             items.extend(BuildItem(str(g["name"]), s, params, degrade) for s in seeds)
     return str(spec.get("name", path.stem)), str(spec.get("version", "1")), items
 
