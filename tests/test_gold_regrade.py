@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.test_gold_support import (
+from tests.fixtures import (
     INVOICE,
     TOTAL,
     invoice_json,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.tui.conftest import settle
-from tests.tui.screen import screen_text
+from tests.fixtures import screen_text, settle
 from workbench.core.config import config_path
-from workbench.core.runindex import ASK_RUN, RUNS_DIR
+from workbench.core.layout import ASK_RUN, RUNS_DIR
 from workbench.core.runs import RunWriter, iter_records
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp

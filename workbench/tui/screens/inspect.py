@@ -15,7 +15,8 @@ from textual.worker import Worker, WorkerState
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runindex import ASK_RUN, RUNS_DIR, RunIndex, SavedAnswer, suite_run_paths
+from workbench.core.layout import run_files
+from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
 from workbench.grading.outcome import Outcome, outcome_of
 from workbench.tui.case_data import EXTRACTORS, CaseData, load_case_data
@@ -102,7 +103,7 @@ class InspectScreen(Screen):
     def _run_paths(self) -> list[Path]:
         paths = list(self.source.run_paths)
         if self.source.suite is not None:
-            paths += [p for p in suite_run_paths(self.source.suite.folder) if p not in paths]
+            paths += [p for p in run_files(self.source.suite.folder) if p not in paths]
         return paths
 
     # ---- selecting and loading a case ---------------------------------------------------
@@ -261,18 +262,11 @@ class InspectScreen(Screen):
 
         self.app.push_screen(AskScreen(known_readers(), choice, case.id), chosen)
 
-    def _ask_run_path(self) -> Path:
-        if self.source.suite is not None:
-            return self.source.suite.folder / RUNS_DIR / ASK_RUN
-        assert self.current is not None
-        return self.current.pdf_file.parent / RUNS_DIR / ASK_RUN
-
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _ask(self, case: Case, choice: AskChoice) -> None:
         import asyncio
 
-        from workbench.core.runs import RunWriter
-        from workbench.providers import read
+        from workbench.providers.asking import ask
 
         self.asking = True
         self.query_one(TabbedContent).active = "tab-answers"
@@ -286,7 +280,7 @@ class InspectScreen(Screen):
         tick()
         ticker = self.set_interval(0.2, tick)
         try:
-            record = await read(case, None, choice.reader, choice.modality, choice.dpi)
+            record, path = await ask(case, choice.reader, choice.modality, choice.dpi, suite=self.source.suite)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
@@ -297,15 +291,6 @@ class InspectScreen(Screen):
             self.asking = False
             ticker.stop()
             answers.set_status("")
-        if self.source.suite is not None:
-            record.suite = self.source.suite.name
-        path = self._ask_run_path()
-
-        def append() -> None:
-            with RunWriter(path) as writer:
-                writer.append(record)
-
-        await asyncio.to_thread(append)
         saved = self.index.add(record, path)
         self.post_message(AnswerArrived(case, saved))
 
