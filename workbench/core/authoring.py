@@ -137,6 +137,7 @@ def write_family_template(name: str, folder: Path | None = None) -> Path:
     if path.exists():
         raise UserError(f"{path} already exists; refusing to overwrite it (choose another name or delete it)")
     atomic.write_bytes(path, template.render(name).encode("utf-8"))
+    family_registry(refresh=True)   # the held registry sees the new family
     return path
 
 
@@ -148,7 +149,7 @@ def reload_user_family(path: Path) -> Family:
     from workbench.core.make import family_registry
 
     target = Path(path).resolve()
-    reg = family_registry(refresh=True)
+    reg = family_registry(force=True)
     for fam in reg.families.values():
         if fam.origin != "builtin" and Path(fam.origin).resolve() == target:
             return fam

@@ -12,18 +12,31 @@ from typing import Any
 
 from generators.base import Family, GenerationError, ParamError
 from generators.degrade import DegradeSpec
-from generators.registry import Registry, UnknownFamily, registry
+from generators.registry import Registry, UnknownFamily, discover
 from workbench.core import atomic
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 
+_families: Registry | None = None
 
-def family_registry(refresh: bool = False) -> Registry:
+
+def family_registry(refresh: bool = False, force: bool = False) -> Registry:
     """Every family: the package's own, plus user modules in the config folder, the settings'
-    `family_dirs` and `PDFWORKBENCH_FAMILY_PATH` (generators read only the variable)."""
+    `family_dirs` and `PDFWORKBENCH_FAMILY_PATH` (generators read only the variable).
+
+    Loaded once per process and held; `refresh` (the Author screen, after a save) looks at the
+    user family files again and reloads them if they changed (`force`: reloads them anyway).
+    Getting a family never stats them.
+    """
     from workbench.core.config import family_dirs
 
-    return registry(refresh, extra_dirs=family_dirs())
+    global _families
+    dirs = tuple(family_dirs())
+    if _families is None or _families.dirs != dirs:
+        _families = discover(list(dirs))
+    elif refresh or force:
+        _families = _families.reloaded(force)
+    return _families
 
 
 def get_family(name: str) -> Family:
