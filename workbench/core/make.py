@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -14,7 +12,7 @@ from generators.base import Family, GenerationError, ParamError
 from generators.degrade import DegradeSpec
 from generators.registry import Registry, UnknownFamily, discover
 from workbench.core import atomic
-from workbench.core.case import Case, sha256_hex
+from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
 
 _families: Registry | None = None
@@ -55,14 +53,6 @@ def parse_param_args(items: list[str]) -> dict[str, str]:
             raise UserError(f"--param {item!r}: write it as NAME=VALUE")
         out[name.strip()] = value
     return out
-
-
-def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: Mapping[str, Any] | None) -> str:
-    base = f"{family}-{seed:04d}"
-    if not pinned and not degrade:
-        return base
-    blob = json.dumps({"p": dict(pinned), "d": degrade}, sort_keys=True, default=str)
-    return f"{base}-{hashlib.sha256(blob.encode()).hexdigest()[:6]}"
 
 
 @dataclass
