@@ -105,9 +105,9 @@ def typeset(p: Mapping[str, Any]) -> bytes:
     """The printed page before scanning: a born-digital PDF with a text layer."""
     passage = PASSAGES[p["passage"]]
     font = _font(p["font"])
-    size, margins = float(p["size"]), float(p["margins"])
-    leading = size * float(p["leading"])
-    number = int(p["page_number"])
+    size, margins = p["size"], p["margins"]
+    leading = size * p["leading"]
+    number = p["page_number"]
     width, height = PAGE
     left, right = margins, width - margins
     if right - left < size * 12:
@@ -152,10 +152,10 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         metadata={
             "passage": passage.id, "author": passage.author, "book": passage.title,
             "chapter": passage.chapter, "year": passage.year, "tier": p["tier"],
-            "page_number": int(p["page_number"]),
+            "page_number": p["page_number"],
         },
     )
     scan_seed = rng_for(seed, NAME, "scan").getrandbits(31)
-    scanned, _ = apply_degrade(pdf, DegradeSpec(tier=p["tier"], text_layer="none", dpi=int(p["dpi"])),
+    scanned, _ = apply_degrade(pdf, DegradeSpec(tier=p["tier"], text_layer="none", dpi=p["dpi"]),
                                scan_seed, key)
     return Generated(pdf=scanned, key=key)

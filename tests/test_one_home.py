@@ -71,3 +71,19 @@ def test_ask_records_the_suite_in_the_suite_s_ask_run(tmp_path, cli):
     assert rec.suite == "gold-test" and rec.case_id == TOTAL
     # The pymupdf probe reads the hidden total of the text layer: the trap.
     assert outcome_of(rec, case).kind == "trap" and "trap" in err
+
+
+def test_resolved_params_arrive_typed_however_they_were_given():
+    from workbench.core.make import family_registry
+
+    kinds = {"int": int, "float": float, "str": str, "bool": bool}
+    for fam in family_registry().families.values():
+        drawn = fam.resolve({}, 7)
+        # As typed on a command line, and as read back from a case JSON: the same values, same types.
+        for values in (drawn, fam.resolve({k: str(v).lower() if isinstance(v, bool) else str(v)
+                                           for k, v in drawn.items()}, 7),
+                       fam.resolve(json.loads(json.dumps(drawn)), 7)):
+            for p in fam.params:
+                want = kinds.get(p.type) or type(p.choices[0])
+                assert type(values[p.name]) is want, (fam.name, p.name, values[p.name])
+            assert values == drawn
