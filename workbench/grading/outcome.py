@@ -69,15 +69,10 @@ class Outcome:
 
 def error_line(record: RunRecord) -> str | None:
     """The record's error as one line: `type (HTTP n): message`; None for a call that finished."""
-    err = record.error
-    if not err:
+    err = record.call_error
+    if err is None:
         return None if record.status == "ok" else record.status
-    if not isinstance(err, dict):
-        return str(err)
-    kind = err.get("type") or record.status
-    http = f" (HTTP {err['http_status']})" if err.get("http_status") else ""
-    message = " ".join(str(err.get("message") or "").split())
-    return f"{kind}{http}: {message[:160]}" if message else f"{kind}{http}"
+    return err.line(record.status)
 
 
 def has_key(case: Case | None) -> bool:
