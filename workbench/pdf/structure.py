@@ -452,8 +452,11 @@ def _revision_traces(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
     start = 0
     for end in ends:
         doc = _quiet_open(data[:end])
-        if doc is None:
-            start = end
+        if doc is None or doc.is_repaired:
+            # Not a revision that stands alone: a linearized file's first-page section, say,
+            # which only opens by rebuilding the cross-reference table.
+            if doc is not None:
+                doc.close()
             continue
         try:
             pages = [_trace_spans(p) for p in doc]
