@@ -21,6 +21,7 @@ it; open it with `pdfworkbench`, press `n` on any case, and pick this family):
 - generate(params, seed): draw the page, return the PDF bytes and the answer key. Use only
   rng_for(seed, ...) for randomness and kit.new_canvas() for the canvas: same inputs, same bytes.
 - CONTRACT: where each answer must (and must not) be found; `pdfworkbench lint` checks it.
+- DISARMED: settings that remove the trap (the lint must report them; the tests check it does).
 - VERSION: bump it whenever the bytes you generate change.
 """
 
@@ -30,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import kit
-from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param, rng_for
 
 NAME = "__NAME__"
 VERSION = 1
@@ -56,13 +57,18 @@ CONTRACT = (
     Arming("forbidden", "not_visible", "the wrong PO number never shows on the page"),
 )
 
+# Settings that remove the trap; the lint must report them (a scan without a text layer drops
+# a hidden decoy).
+DISARMED = (Disarm("a scan without a text layer drops the hidden PO number",
+                   degrade={"tier": "mild", "text_layer": "none"}),)
+
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    printed, hidden = f"PO-{int(p['po_number'])}", f"PO-{int(p['hidden_po_number'])}"
+    printed, hidden = f"PO-{p['po_number']}", f"PO-{p['hidden_po_number']}"
     if printed == hidden:
         raise GenerationError("hidden_po_number must differ from po_number, or there is no trap")
     rng = rng_for(seed, NAME, "content")
-    size = float(p["font_size"])
+    size = p["font_size"]
     vendor = kit.pick(rng, kit.VENDORS)
 
     c, buf = kit.new_canvas(title=f"Purchase order {printed}")
@@ -96,7 +102,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawString(left, y, "Item")
     c.drawRightString(right, y, "Amount")
     c.setFont("Helvetica", size)
-    for item in rng.sample(kit.ITEMS, int(p["lines"])):
+    for item in rng.sample(kit.ITEMS, p["lines"]):
         y -= size * 1.8
         c.drawString(left, y, item)
         c.drawRightString(right, y, kit.money(kit.cents(rng, 40, 900)))

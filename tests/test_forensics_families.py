@@ -2,7 +2,8 @@
 finds an error on every setting the family declares to remove its trap (DISARMED).
 
 PDFWORKBENCH_LINT_SEEDS=N sweeps seeds 1..N instead (a quicker local run). A seed whose drawn
-parameters the family rejects is reported as a warning.
+parameters the family rejects is reported as a warning; a family that rejects every seed fails
+(it would otherwise pass with nothing linted).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def test_family_lints_without_error(family):
             rejected.append(f"seed {seed}: {exc}")
             continue
         errors += [f"seed {seed} {f.code}: {f.message}" for f in lint_case(case, pdf) if f.severity == "error"]
+    assert len(rejected) < len(SEEDS), f"{family} rejects every seed: {rejected[:3]}"
     if rejected:
         warnings.warn(f"{family} rejects its own seeded parameters: {rejected[:3]}", stacklevel=1)
     assert errors == []

@@ -131,11 +131,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     runs = load_runs(args.runs)
     all_records = [r for recs in runs.values() for r in recs]
-    folders = find_suite_folders(args.runs, all_records, args.suite)
+    folders = find_suite_folders(args.runs, args.suite)
     recorded_hashes = {str((r.extra or {}).get("suite_hash")) for r in all_records if (r.extra or {}).get("suite_hash")}
     recorded_hash = recorded_hashes.pop() if len(recorded_hashes) == 1 else None
     if not folders:
-        from workbench.grading.report import source_verdict
+        from workbench.grading.outcome import source_verdict
 
         if not all_records or any(source_verdict(r) is None for r in all_records if r.status == "ok"):
             raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
@@ -167,7 +167,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         write_junit(report, args.junit)
         note(f"wrote JUnit XML to {args.junit}")
     if args.audit_pack:
-        from workbench.core.suite import SUITE_FILE
+        from workbench.core.layout import SUITE_FILE
         from workbench.grading.auditpack import write_audit_pack
 
         suite_json = None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.base import Family
+from generators.degrade import DegradeSpec
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 
@@ -25,22 +26,33 @@ class Draft:
     family: str
     seed: int = 1
     pinned: dict[str, Any] = field(default_factory=dict)
-    degrade: dict[str, Any] | None = None  # {tier, overrides, text_layer[, dpi]}; None: no scan
+    degrade: DegradeSpec | None = None     # None: no scan
+    # Mutation mode: `family` names a mutation armed in `base` (an adopted case, or a mutated one
+    # a step back) at `target` (a generators.mutations.Target; None: the mutation needs none).
+    base: Case | None = None
+    target: Any = None
+
+    @property
+    def mutating(self) -> bool:
+        return self.base is not None
 
     @classmethod
     def from_case(cls, case: Case) -> Draft:
-        """The draft that made a case: its pinned parameters (or all of them), seed and degradation."""
+        """The draft that made a case: its pinned parameters (or all of them), seed and degradation.
+        An adopted case opens in mutation mode: its last mutation (or hidden_layer) on the case one
+        step back."""
+        if case.source is not None:
+            from workbench.core.adopted import parent_and_step
+
+            parent, step = parent_and_step(case)
+            if step is None:
+                return cls("hidden_layer", 1, {}, None, base=case)
+            return cls(step.mutation, step.seed, dict(step.pinned), None, base=parent, target=step.target)
         params = dict(case.params or {})
         names = (case.generator or {}).get("pinned")
         pinned = {k: params[k] for k in names if k in params} if names is not None else params
-        degrade = None
-        if case.degrade:
-            degrade = {"tier": case.degrade.get("tier") or "clean",
-                       "overrides": dict(case.degrade.get("overrides") or {}),
-                       "text_layer": case.degrade.get("text_layer") or "none"}
-            if case.degrade.get("dpi") is not None:
-                degrade["dpi"] = case.degrade["dpi"]
-        return cls(case.trap_family, case.seed, pinned, degrade)
+        degrade = DegradeSpec.parse_optional(case.degrade)
+        return cls(case.trap_family, case.seed, pinned, degrade.request() if degrade else None)
 
 
 @dataclass
@@ -83,23 +95,49 @@ def make_preview(family: Family, draft: Draft) -> Preview:
 
     An exception in a family's own code (a user module's bug) becomes a UserError with its line.
     """
-    from workbench.core.make import generate_case
+    from workbench.core.make import make_case
 
-    seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
+    if draft.base is not None:
+        return _mutation_preview(family, draft)
     try:
-        case, clean = generate_case(family.name, draft.seed, draft.pinned, None, family=family)
-        seconds["generate"] = time.perf_counter() - t0
-        pdf = clean
-        if draft.degrade:
-            t1 = time.perf_counter()
-            case, pdf = generate_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
-            seconds["degrade"] = time.perf_counter() - t1
+        made = make_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
     except UserError:
         raise
     except Exception as exc:  # a family's own bug: shown where the preview is, never a crash
         raise UserError(describe_error(exc, family.origin)) from None
-    return Preview(draft, family, case, pdf, clean, seconds)
+    return Preview(draft, family, made.case, made.pdf, made.clean_pdf, made.seconds)
+
+
+def scan_pins(degrade: DegradeSpec) -> dict[str, Any]:
+    """The Author form's scan section as the `scan` mutation's pinned params."""
+    pins: dict[str, Any] = {"tier": degrade.tier, "text_layer": degrade.text_layer,
+                            "knobs": " ".join(f"{k}={v:g}" for k, v in degrade.overrides) or "-"}
+    if degrade.dpi is not None:
+        pins["dpi"] = degrade.dpi
+    return pins
+
+
+def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
+    """The draft's mutation armed in its base case (then scanned, when the scan section is on)."""
+    from workbench.core.adopted import Step, mutated_case, read_source
+
+    assert draft.base is not None
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    source = read_source(draft.base)
+    steps = [Step(mutation.name, mutation.version, draft.seed, dict(draft.pinned), target=draft.target)]
+    case, pdf, extra = mutated_case(draft.base, source, steps)
+    seconds["mutate"] = time.perf_counter() - t0
+    clean = pdf
+    if draft.degrade:
+        from generators.mutations import get_mutation
+
+        t1 = time.perf_counter()
+        scan = get_mutation("scan")
+        steps.append(Step(scan.name, scan.version, draft.seed, scan_pins(draft.degrade)))
+        case, pdf, extra = mutated_case(draft.base, source, steps)
+        seconds["degrade"] = time.perf_counter() - t1
+    return Preview(draft, mutation, case, pdf, clean, seconds, extra)
 
 
 # ---- saving ---------------------------------------------------------------------------------
@@ -151,6 +189,7 @@ def write_family_template(name: str, folder: Path | None = None) -> Path:
     if path.exists():
         raise UserError(f"{path} already exists; refusing to overwrite it (choose another name or delete it)")
     atomic.write_bytes(path, template.render(name).encode("utf-8"))
+    family_registry(refresh=True)   # the held registry sees the new family
     return path
 
 
@@ -162,7 +201,7 @@ def reload_user_family(path: Path) -> Family:
     from workbench.core.make import family_registry
 
     target = Path(path).resolve()
-    reg = family_registry(refresh=True)
+    reg = family_registry(force=True)
     for fam in reg.families.values():
         if fam.origin != "builtin" and Path(fam.origin).resolve() == target:
             return fam

@@ -49,7 +49,8 @@ Codes (stable):
            contract-target-empty, pdf-changed, degraded-unchecked
   info     forbidden-hidden-only, forbidden-layer-only, forbidden-scan-unlayered, <kind>-derived,
            degraded-layer-clauses, hidden-text, layer-differs,
-           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
+           revision-changed, field-value-differs   (the file's structure: workbench.pdf.structure;
+           a case lists hidden-text only for spans its structure hides)
 """
 
 from __future__ import annotations
@@ -177,12 +178,20 @@ def contract_targets(case, target: str) -> tuple[str, list[str]] | None:
 
 def _where_found(value: str, sub: _Subject) -> dict[str, Any]:
     """Where a value is, in the case as written: visible and hidden hits, extractors' layers."""
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
     page_hits = sub.page.hits(value)
     written_hits = sub.written.hits(value)
+    hidden = [h for h in (written_hits if sub.scan else page_hits) if not h.visible]
+    layers = sub.written.layers(value)
+    # Text the file's structure holds (an annotation, a field value, an earlier revision, a layer
+    # switched off) reaches the readers that read that structure, though no page text has it.
+    structural = sorted({h.page for h in hidden if any(r in STRUCTURE_REASONS for r in h.reasons)})
     return {
         "shown": [h for h in page_hits if h.visible],
-        "hidden": [h for h in (written_hits if sub.scan else page_hits) if not h.visible],
-        "layers": sub.written.layers(value),
+        "hidden": hidden,
+        "layers": layers,
+        "readers": {**layers, "the file's structure": structural} if structural else layers,
     }
 
 
@@ -211,7 +220,7 @@ def _check(case_id: str, kind: str, value: str, where: str, sub: _Subject, why: 
                        f"{_pages(ink)}, which lint cannot read without OCR", "warning")
         return err("not-visible", f"{label} is nowhere on the pages")
     if where == "hidden":
-        if hidden and layers:
+        if hidden and found["readers"]:
             return None
         if hidden:
             return err("not-in-text-layer", f"{label} is hidden on {_pages(h.page for h in hidden)} "
@@ -316,7 +325,7 @@ def _default_findings(case, sub: _Subject) -> list[Finding]:
 def _trap_finding(cid: str, ans: str, sub: _Subject, expected_hidden: bool) -> list[Finding]:
     """What a forbidden answer of a case without a contract is, from where it actually is."""
     found = _where_found(ans, sub)
-    shown, hidden, layers = found["shown"], found["hidden"], found["layers"]
+    shown, hidden, layers = found["shown"], found["hidden"], found["readers"]
     label = f"forbidden {_short(ans)!r}"
     if shown:
         return []  # printed: a trap of reading, not of layers
@@ -440,8 +449,8 @@ def _forbidden_present(cid: str, value: str, clauses: list[tuple[str, str]], sub
     if not failed:
         return []
     hidden_trap = any(w == "hidden" for w, _ in clauses)
-    nowhere = not found["shown"] and not found["layers"] and not (found["hidden"] and not hidden_trap)
-    if nowhere or (hidden_trap and not found["layers"]):
+    nowhere = not found["shown"] and not found["readers"] and not (found["hidden"] and not hidden_trap)
+    if nowhere or (hidden_trap and not found["readers"]):
         because = "; ".join(why for _, why in clauses if why)
         if sub.scan and (sub.page.layers(value) or any(not h.visible for h in sub.page.hits(value))):
             cause = f"{sub.scan_label} removes it: it is in no extractor's text layer of the case as written"
@@ -492,7 +501,18 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
         out.extend(_contract_findings(case, case.contract, sub))
     else:
         out.extend(_default_findings(case, sub))
+    out.extend(_structure_hidden(case.id, written.analysis) + _structure_findings(case.id, written.data))
     return out
+
+
+def _structure_hidden(case_id: str, analysis) -> list[Finding]:
+    """Spans the file's structure hides (a layer that is off, an annotation, a font map, ...)."""
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
+    return [Finding(case_id, "info", "hidden-text",
+                    f"page {pa.page + 1}: {_short(s.text)!r} is hidden ({', '.join(s.reasons)})")
+            for pa in analysis.pages for s in pa.spans
+            if not s.visible and any(r in STRUCTURE_REASONS for r in s.reasons)]
 
 
 def _unscanned(case) -> bytes | None:
@@ -511,7 +531,6 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
     """A bare PDF without a key: what is hidden, where the layer differs from the glyphs, and what
     the file's structure holds apart from its pages (later revisions, form field values)."""
     from workbench.pdf.spans import analyze_document
-    from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
     for pa in analyze_document(data, dpi, case_id).pages:
@@ -523,6 +542,14 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
                 out.append(Finding(case_id, "info", "layer-differs",
                                    f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
                                    f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
+    return out + _structure_findings(case_id, data)
+
+
+def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
+    """What the file's structure holds apart from its pages: later revisions, form field values."""
+    from workbench.pdf.structure import structure_report
+
+    out: list[Finding] = []
     report = structure_report(data, case_id)
     for r in report.revisions[1:]:
         what = "; ".join(f"{label} {', '.join(repr(_short(t, 40)) for t in texts[:4])}"

@@ -39,7 +39,7 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.make import family_registry
 from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
-from workbench.tui.widgets.author_form import AuthorForm, DegradeForm
+from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.page_view import PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
@@ -77,6 +77,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         Binding("f5", "regenerate", "Regenerate", id="author_regenerate",
                 tooltip="Generate again; reload a user family's module"),
         Binding("escape", "back", "Back", id="author_back", tooltip="Back to the previous screen"),
+        Binding("ctrl+t", "next_target", "Next value", id="author_next_target", priority=True,
+                tooltip="Mutation mode: attack the next place the answer is printed"),
     ]
 
     @dataclass
@@ -119,6 +121,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.load_error: str | None = None
         self.view = "scan"
         self.save_folder = save_folder or Path.cwd() / "authored"
+        # Mutation mode (an adopted case): the form lists mutations, each armed in `base`.
+        self.base: Case | None = draft.base if draft is not None else None
+        if self.base is not None and save_folder is None and self.base.json_path is not None:
+            self.save_folder = self.base.json_path.parent
+        self.target = draft.target if draft is not None else None
         self._debounce: Timer | None = None
         self._stamp: tuple[int, int] | None = None
 
@@ -167,6 +174,15 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         for problem in reg.problems:
             self.notify(f"family module not loaded: {problem.message}", severity="warning", timeout=10)
         draft = self.draft_in
+        if self.base is not None and draft is not None:
+            muts = self._choices()
+            self.form.set_families(family_options(muts.values()))
+            self.form.query(".degrade-head > .param-name").first().update("mutation")
+            await self._load_family(muts.get(draft.family) or muts["hidden_layer"], draft)
+            self.set_interval(WATCH_INTERVAL, self._watch_family_file)
+            self.form.query_one("#seed", Input).focus()
+            gc.freeze()
+            return
         if draft is not None and draft.family not in reg.families:
             self.notify(f"family {draft.family!r} is not installed; pick one", severity="warning")
             draft = None
@@ -185,8 +201,20 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.family = family
         self._stamp = family_file_stamp(family)
         await self.form.load(family, draft, resolved)
+        if self.base is not None:
+            self.form.query_one("#family-origin", Static).update(
+                f"mutation v{family.version} of {self.base.id} (adopted {self.base.source.get('name', '')})"
+                f"\n{family.description}")
         self.sub_title = family.name
         self.regenerate_now()
+
+    def _choices(self) -> dict[str, Family]:
+        """What the form's first select offers: the families, or (mutation mode) the mutations."""
+        if self.base is not None:
+            from generators.mutations import mutations
+
+            return dict(mutations())
+        return dict(family_registry().families)
 
     # ---- regenerating ---------------------------------------------------------------------
 
@@ -207,7 +235,13 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if self.family is None:
             return
         self.generation += 1
-        draft = self.form.draft()
+        try:
+            draft = self.form.draft()
+        except UserError as exc:   # a knob typed wrong: said where the preview is
+            self.post_message(self.PreviewFailed(self.generation, str(exc)))
+            return
+        if self.base is not None:
+            draft = replace(draft, base=self.base, target=self.target)
         self.post_message(self.Regenerating(self.generation))
         self.page.border_title = f"{self.family.name} · seed {draft.seed} · generating…"
         self._generate(self.generation, self.family, draft, self.app.settings.dpi)
@@ -216,7 +250,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def _generate(self, generation: int, family: Family, draft: Draft, dpi: int) -> None:
         worker = get_current_worker()
         try:
-            preview = make_preview(family, draft)
+            preview = make_preview(family, _located(draft, family))
         except UserError as exc:
             self.post_message(self.PreviewFailed(generation, str(exc)))
             return
@@ -308,6 +342,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     # ---- seed, family, reload ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_target":
+            return self.base is not None   # only a mutation attacks a value
         if action == "seed":
             focused = self.focused
             if isinstance(focused, Input) and focused.type == "text":
@@ -321,6 +357,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def action_regenerate(self) -> None:
         if self.family is not None and self.family.origin != "builtin":
             self._reload(Path(self.family.origin))
+        elif self.base is not None:
+            self.regenerate_now()
         else:
             self.form.set_families(family_options(family_registry(refresh=True).families.values()))
             self.regenerate_now()
@@ -331,12 +369,14 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     @on(AuthorForm.FamilyChosen)
     async def family_chosen(self, event: AuthorForm.FamilyChosen) -> None:
-        reg = family_registry()
-        family = reg.families.get(event.name)
+        family = self._choices().get(event.name)
         if family is None:
             self.notify(f"family {event.name!r} did not load", severity="error")
             return
-        degrade = self.form.query_one(DegradeForm).spec()
+        try:
+            degrade = self.form.query_one(DegradeForm).spec()
+        except UserError:
+            degrade = None   # a knob typed wrong: the new family starts without a scan
         self.load_error = None
         await self._load_family(family, Draft(family.name, self.form.seed(), {}, degrade))
 
@@ -369,7 +409,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self._stamp = family_file_stamp(family)
             self.regenerate_now()
         else:
-            draft = self.form.draft()
+            try:
+                draft = self.form.draft()
+            except UserError:
+                draft = Draft(family.name, self.form.seed())
             names = {p.name for p in family.params}
             pinned = {k: v for k, v in draft.pinned.items() if k in names}
             resolved = self.preview.params if self.preview else None
@@ -381,6 +424,41 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._show_errors()
         self.form.set_families(family_options(family_registry().families.values()))
         self.notify(f"{message.error} (the last good version stays)", severity="error", timeout=6)
+
+    # ---- the value a mutation attacks --------------------------------------------------------
+
+    def action_next_target(self) -> None:
+        if self.base is None:
+            self.notify("only a mutation of an adopted case attacks a value", severity="warning")
+            return
+        current = self.target
+        if current is None and self.preview is not None and self.preview.case.mutations:
+            from generators.mutations import Target
+
+            # The value located on its own: the last step that attacks one (a scan attacks none).
+            shown = next((m["target"] for m in reversed(self.preview.case.mutations) if m.get("target")), None)
+            current = Target.from_json(shown) if shown else None
+        self._next_target(self.base, current)
+
+    @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
+    def _next_target(self, base: Case, current: Any) -> None:
+        from generators.mutations import Target
+        from workbench.pdf.document import read_pdf_bytes
+        from workbench.pdf.locate import locate_all
+
+        needle = base.expected_answer or (base.expected_tokens[0] if base.expected_tokens else "")
+        places = [Target(h.page, h.box, h.text) for h in locate_all(read_pdf_bytes(base.pdf_file), needle, base.id)]
+        if not places:
+            self.app.call_from_thread(self.notify, f"{needle!r} is printed nowhere else", severity="warning")
+            return
+        at = next((i for i, t in enumerate(places) if current is not None and t.page == current.page
+                   and t.box == current.box), -1)
+        self.app.call_from_thread(self._set_target, places[(at + 1) % len(places)], len(places))
+
+    def _set_target(self, target: Any, count: int) -> None:
+        self.target = target
+        self.notify(f"attacking {target.text!r} on page {target.page + 1} ({count} place(s))", timeout=3)
+        self.regenerate_now()
 
     # ---- saving -----------------------------------------------------------------------------
 
@@ -401,6 +479,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         summary = (f"{preview.case.trap_family} · seed {preview.case.seed} · "
                    f"{len(preview.draft.pinned)} pinned · "
                    + (f"scan {preview.case.degrade['tier']}" if preview.case.degrade else "no scan"))
+        if preview.case.mutations:
+            root = (preview.case.source or {}).get("root_id", "")
+            summary = (f"adopted {root} · " + " → ".join(m["mutation"] for m in preview.case.mutations)
+                       + f" · seed {preview.case.seed} · {len(preview.draft.pinned)} pinned")
         choice = await self.app.push_screen_wait(SaveCaseScreen(self.save_folder, preview.case.id, summary))
         if choice is None:
             return
@@ -446,7 +528,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         yield SystemCommand("Save case", "Save this case into a suite (ctrl+s)", self.action_save)
         yield SystemCommand("Scan / clean / both", "Switch the page view (F3)", self.action_cycle_view)
         yield SystemCommand("Regenerate", "Generate again, reloading a user family (F5)", self.action_regenerate)
-        for tier in ("off", "clean", "mild", "moderate", "heavy"):
+        for tier in TIER_CHOICES:
             yield SystemCommand(f"Tier: {tier}", "Scan degradation tier",
                                 lambda t=tier: self.form.query_one(DegradeForm).set_tier(t), discover=False)
 
@@ -457,7 +539,21 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
 
 def draft_from_case(case: Case | None) -> Draft | None:
-    """The draft to start authoring from a case (None for a PDF without a family)."""
-    if case is None or case.params is None:
+    """The draft to start authoring from a case (None for a PDF without a family). An adopted
+    case gives a draft in mutation mode: the mutations instead of a family's params."""
+    if case is None or (case.params is None and case.source is None):
         return None
     return Draft.from_case(case)
+
+
+def _located(draft: Draft, mutation: Family) -> Draft:
+    """The draft with its target: the expected answer located on the base case's page (evidence
+    search), when the mutation needs one and none is set. Runs in the preview worker."""
+    from generators.mutations import Target
+    from workbench.pdf.document import read_pdf_bytes
+    from workbench.pdf.locate import locate_for
+
+    if draft.base is None or draft.target is not None or not getattr(mutation, "needs_target", False):
+        return draft
+    hit = locate_for(draft.base, read_pdf_bytes(draft.base.pdf_file))
+    return replace(draft, target=Target(hit.page, hit.box, hit.text))
