@@ -37,7 +37,7 @@ CONTRACT = (
     Arming("expected", "text_layer", "the printed total is ordinary text"),
     Arming("forbidden", "hidden", "the competing total is in the text layer but not visible"),
     Arming("forbidden", "not_visible", "no person can see the competing total"),
-    Arming("meta:hidden_text", "hidden", "the planted line tells a text reader what the total is",
+    Arming("meta:hidden_text", "text_layer", "the planted line tells a text reader what the total is",
            role="instruction"),
 )
 
