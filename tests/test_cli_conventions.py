@@ -463,11 +463,7 @@ def test_bash_completes_through_the_generated_script(tmp_path):
     bash = shutil.which("bash")
     if not bash:
         pytest.skip("no bash")
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    exe = bindir / "pdfworkbench"
-    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
-    exe.chmod(0o755)
+    env = _wrapper_on_path(tmp_path)
     script = run("completion", "bash").stdout
     (tmp_path / "complete.bash").write_text(script)
     line = "pdfworkbench make footnote_ov"
@@ -475,6 +471,5 @@ def test_bash_completes_through_the_generated_script(tmp_path):
             f"COMP_LINE='{line}'; COMP_POINT={len(line)}; COMP_WORDS=(pdfworkbench make footnote_ov); COMP_CWORD=2\n"
             "_python_argcomplete pdfworkbench\n"
             'printf "%s\\n" "${COMPREPLY[@]}"\n')
-    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"})
+    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60, env=env)
     assert "footnote_override" in proc.stdout, proc.stderr
