@@ -239,3 +239,15 @@ def test_the_shipped_adopted_sample_verifies_and_lints_clean():
     kinds = sorted(c.trap_family for c in load_suite(folder).cases)
     assert kinds == ["adopted", "hidden_layer", "redact_overlay", "tiny_print"]
     assert STATEMENT.statement_pdf() == (folder / "statement.pdf").read_bytes()
+
+
+def test_families_json_lists_the_mutations_with_their_declared_params(cli):
+    code, out, _ = cli("families", "--json")
+    assert code == 0
+    muts = {f["name"]: f for f in json.loads(out) if f.get("kind") == "mutation"}
+    assert sorted(muts) == ["hidden_layer", "redact_overlay", "scan", "tiny_print", "white_text"]
+    params = {p["name"]: p for p in muts["hidden_layer"]["params"]}
+    assert params["style"]["choices"] == ["invisible", "colour"] and params["change_pct"]["range"] == [1, 400]
+    assert {c["where"] for c in muts["hidden_layer"]["contract"]} == {"hidden", "not_visible", "text_layer"}
+    code, out, _ = cli("families")
+    assert "mutations (pdfworkbench mutate CASE --trap NAME" in out and "redact_overlay" in out

@@ -13,7 +13,7 @@ from workbench.core.suite import load_suite, verify_suite
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.screens.inspect import InspectScreen
-from workbench.tui.widgets.author_form import AuthorForm, ParamRow
+from workbench.tui.widgets.author_form import AuthorForm, DegradeForm, ParamRow
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.text_layers import TextLayerView
 
@@ -307,3 +307,19 @@ async def test_a_scan_that_removes_the_trap_shows_trap_disarmed_live():
         screen.query_one("#text-layer", Select).value = "faithful"   # the hidden total comes back
         await settle(pilot)
         assert "trap-disarmed" not in await show_tab(pilot, "author-tab-lint")
+
+
+async def test_a_knob_out_of_range_says_so_where_the_preview_is_and_keeps_the_last_page():
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        screen.query_one(DegradeForm).set_tier("mild")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert screen.preview.case.degrade["tier"] == "mild"
+        screen.query_one("#knob-rotation", Input).value = "99"
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert "rotation" in screen.gen_error and "between" in screen.gen_error
+        assert screen.preview.case.degrade["tier"] == "mild"     # the last good preview stays
+        screen.query_one("#knob-rotation", Input).value = "3"
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert not screen.gen_error and screen.preview.case.degrade["knobs"]["rotation"] == 3.0
