@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from workbench.cli.output import note, print_json
+from workbench.cli.output import add_jobs_option, note, print_json
 from workbench.core.errors import UserError
 
 
@@ -33,11 +33,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("spec", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--shard", help="build only shard i/n of the cases")
+    add_jobs_option(p, "generating the cases")
     p.set_defaults(handler=cmd_build)
 
     p = sub.add_parser("verify", help="regenerate every case of a suite and compare bytes and keys")
     p.add_argument("suite", type=Path)
     p.add_argument("--json", action="store_true")
+    add_jobs_option(p, "regenerating the cases")
     p.set_defaults(handler=cmd_verify)
 
     p = sub.add_parser("inspect", help="page sizes and text layers of a PDF or a case")
@@ -92,7 +94,7 @@ def cmd_make(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from workbench.core.suite import build_suite
 
-    digest, count = build_suite(args.spec, args.out, shard=args.shard)
+    digest, count = build_suite(args.spec, args.out, shard=args.shard, jobs=args.jobs)
     print(f"built {count} cases into {args.out}")
     print(f"suite hash {digest}")
     return 0
@@ -101,7 +103,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from workbench.core.suite import verify_suite
 
-    results, digest, recorded = verify_suite(args.suite)
+    results, digest, recorded = verify_suite(args.suite, jobs=args.jobs)
     bad = [r for r in results if not r.ok]
     if args.json:
         print_json({"suite_hash": digest, "recorded_hash": recorded, "ok": not bad,

@@ -362,9 +362,14 @@ def _key_case(pdf: Path, key: Path):
     return Case.from_json(raw, source=f"--key {key}")
 
 
-def lint_path(path: Path, key: Path | None = None, dpi: int = 150) -> list[Finding]:
-    """Findings for a case JSON, a suite folder, or a PDF (with an optional key JSON)."""
+def lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: int | None = 1) -> list[Finding]:
+    """Findings for a case JSON, a suite folder, or a PDF (with an optional key JSON).
+
+    A suite's cases are linted on `jobs` processes (None: every core), findings in suite order."""
+    import functools
+
     from workbench.core.case import load_case
+    from workbench.core.pool import map_ordered
     from workbench.core.suite import load_suite
     from workbench.pdf.document import read_pdf_bytes
 
@@ -374,8 +379,8 @@ def lint_path(path: Path, key: Path | None = None, dpi: int = 150) -> list[Findi
             raise UserError("--key goes with a PDF, not a suite folder")
         suite = load_suite(path)
         out = [Finding("-", "error", "case-unreadable", p) for p in suite.problems]
-        for case in suite.cases:
-            out.extend(_lint_loaded(case, dpi))
+        for found in map_ordered(functools.partial(_lint_loaded, dpi=dpi), suite.cases, jobs, chunksize=4):
+            out.extend(found)
         return out
     if not path.exists():
         raise UserError(f"{path}: no such file or folder")
