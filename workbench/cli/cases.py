@@ -46,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", type=Path)
     p.add_argument("--json", action="store_true")
     p.add_argument("--dpi", type=int, default=150, help="DPI for the visibility checks")
+    p.add_argument("--pages", metavar="LIST",
+                   help="pages to inspect, as 1-5,12 or all (default: a bare PDF's first 1000)")
+    add_jobs_option(p, "analysing the pages")
     p.set_defaults(handler=cmd_inspect)
 
 
@@ -129,20 +132,32 @@ def load_target(path: Path):
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from workbench.pdf.inspect import inspect_document
+    from workbench.cli.output import print_json_stream
+    from workbench.pdf.pages import DEFAULT_PAGE_CAP, PdfPages, evidence_needles, inspect_stream, parse_pages
 
     data, case = load_target(args.path)
-    report = inspect_document(data, name=str(args.path), dpi=args.dpi)
-    if case is not None:
-        report["case_id"] = case.id
+    name = str(args.path)
+    with PdfPages(data, name, args.dpi, cache_pages=1) as doc:
+        count = doc.page_count
+    # A case's PDF is inspected whole; a bare PDF stops at the cap unless --pages says otherwise.
+    chosen, left_out = parse_pages(args.pages, count, None if case is not None else DEFAULT_PAGE_CAP)
+    needles = evidence_needles(case) if case is not None else []
+    pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs)
+    if left_out:
+        note(f"pdfworkbench: {name}: {left_out}")
     if args.json:
-        print_json(report)
+        head = {"page_count": count, "dpi": args.dpi}
+        if left_out:
+            head["pages_left_out"] = left_out
+        print_json_stream(head, "pages", pages, {"case_id": case.id} if case is not None else {})
         return 0
-    print(f"{args.path}: {report['page_count']} page(s)")
-    for page in report["pages"]:
+    print(f"{args.path}: {count} page(s)" + (f" ({left_out})" if left_out else ""))
+    for page in pages:
         print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
               f" (rotation {page['rotation']})")
-        for name in ("pypdf", "pymupdf"):
-            print(f"--- text layer ({name}) ---")
-            print(page["text"][name].rstrip() or "(empty)")
+        if page.get("skipped"):
+            print(f"(pixels not checked: {page['skipped']})")
+        for extractor in ("pypdf", "pymupdf"):
+            print(f"--- text layer ({extractor}) ---")
+            print(page["text"][extractor].rstrip() or "(empty)", flush=True)
     return 0
