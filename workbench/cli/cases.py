@@ -133,14 +133,14 @@ def load_target(path: Path):
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from workbench.cli.output import print_json_stream
-    from workbench.pdf.pages import DEFAULT_PAGE_CAP, PdfPages, evidence_needles, inspect_stream, parse_pages
+    from workbench.pdf.pages import PdfPages, evidence_needles, inspect_stream, parse_pages
 
     data, case = load_target(args.path)
     name = str(args.path)
     with PdfPages(data, name, args.dpi, cache_pages=1) as doc:
         count = doc.page_count
     # A case's PDF is inspected whole; a bare PDF stops at the cap unless --pages says otherwise.
-    chosen, left_out = parse_pages(args.pages, count, None if case is not None else DEFAULT_PAGE_CAP)
+    chosen, left_out = parse_pages(args.pages, count, None if case is not None else "default")
     needles = evidence_needles(case) if case is not None else []
     pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs)
     if left_out:

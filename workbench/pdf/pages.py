@@ -87,7 +87,6 @@ class PdfPages:
         self._edits = 0
         self._edited: set[int] = set()
         self._reader = None
-        self._reader_pages = 0
         self._cache: OrderedDict[int, PageForensics] = OrderedDict()
         self._ahead: ThreadPoolExecutor | None = None
         self._pending: dict[int, Future] = {}
@@ -188,11 +187,10 @@ class PdfPages:
         from pypdf.errors import PdfReadError
 
         try:
-            # pypdf keeps every object it has read; a fresh reader now and then bounds memory.
-            if self._reader is None or self._reader_pages >= 256:
+            # One reader for the document: its first page costs a walk of the whole page tree
+            # (about 1.5 s for 10,000 pages), and what it keeps per page read is small.
+            if self._reader is None:
                 self._reader = PdfReader(io.BytesIO(self.data))
-                self._reader_pages = 0
-            self._reader_pages += 1
             return self._reader.pages[index].extract_text() or ""
         except (PdfReadError, ValueError, KeyError, IndexError) as exc:
             raise UserError(f"{self.name}: pypdf cannot read this PDF ({exc})") from None
@@ -203,8 +201,11 @@ class PdfPages:
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
 
-def parse_pages(spec: str | None, page_count: int, cap: int | None = DEFAULT_PAGE_CAP) -> tuple[list[int], str]:
-    """(0-based page indices, a line saying what was left out or ''). `spec` is `--pages`."""
+def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "default") -> tuple[list[int], str]:
+    """(0-based page indices, a line saying what was left out or ''). `spec` is `--pages`; with
+    none, the first `cap` pages (default `DEFAULT_PAGE_CAP`; None: every page)."""
+    if cap == "default":
+        cap = DEFAULT_PAGE_CAP
     if spec is None or spec.strip() == "":
         if cap is not None and page_count > cap:
             return list(range(cap)), (f"stopped at the first {cap} pages of {page_count}; "
