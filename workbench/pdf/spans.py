@@ -35,8 +35,8 @@ hide a span, but can never make visible a span whose box shows no ink of its own
 from __future__ import annotations
 
 import hashlib
-import time
 import re
+import time
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
