@@ -6,12 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean package-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,serve]"
+	$(BIN)/python -m pip install --quiet -e ".[test,serve,ocr]"
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -25,6 +25,10 @@ test: $(STAMP)
 # make bench [BENCH_ARGS=--quick]: one table of every measurement, figures in bench-results.json
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+# Build the sdist and the wheel, install each in a fresh virtualenv, run the installed command.
+package-check: $(STAMP)
+	PYTHON=$(BIN)/python .ci/package-check
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Iterable
 from typing import Any
+
+log = logging.getLogger("workbench.cli")
 
 
 def print_json(obj: Any) -> None:
@@ -37,7 +40,10 @@ def print_json_stream(head: dict[str, Any], key: str, items: Iterable[Any],
 
 
 def note(message: str) -> None:
-    print(message, file=sys.stderr)
+    """One line on stderr through logging. Lines that begin "pdfworkbench:" report a problem
+    (a warning, a failed gate) and show even under --quiet; other notes are progress."""
+    level = logging.WARNING if message.startswith("pdfworkbench:") else logging.INFO
+    log.log(level, message)
 
 
 def add_jobs_option(p: Any, what: str = "local work") -> None:
