@@ -8,6 +8,7 @@ With `jobs` 1, or a single item, everything runs in this process (no pool, no pi
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import sys
@@ -82,8 +83,45 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = Non
             nxt = next(it, None)
             if nxt is not None:
                 pending.append(pool.submit(_run_chunk, fn, nxt))
-            yield from done.result()
+            results, records = done.result()
+            for record in records:  # a worker's log lines (and library warnings), logged here
+                logging.getLogger(record.name).handle(record)
+            yield from results
 
 
-def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
-    return [fn(x) for x in chunk]
+class _Capture(logging.Handler):
+    """Keeps the log records a worker emits, made picklable, to hand back with its results."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # Library objects in the arguments may not survive the trip (pypdf's do not): keep plain
+        # values, so a message template still counts as one warning, and format anything else.
+        plain = (str, int, float, bool, type(None))
+        args = record.args
+        if isinstance(args, tuple):
+            args = tuple(a if type(a) in plain else str(a) for a in args)
+        elif isinstance(args, dict):
+            args = {k: v if type(v) in plain else str(v) for k, v in args.items()}
+        try:
+            str(record.msg) % args if args else None
+            record.msg, record.args = str(record.msg), args
+        except (TypeError, ValueError, KeyError):
+            record.msg, record.args = record.getMessage(), None
+        record.exc_info = record.exc_text = None
+        self.records.append(record)
+
+
+def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> tuple[list[R], list[logging.LogRecord]]:
+    capture = _Capture()
+    loggers = [logging.getLogger()] + [logging.getLogger(n) for n in ("workbench", "generators")]
+    saved = [lg.handlers[:] for lg in loggers]
+    for lg in loggers:
+        lg.handlers = [capture]
+    try:
+        return [fn(x) for x in chunk], capture.records
+    finally:
+        for lg, handlers in zip(loggers, saved, strict=True):
+            lg.handlers = handlers
