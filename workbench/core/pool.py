@@ -71,7 +71,8 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = Non
         return
     chunks = [items[i:i + chunksize] for i in range(0, len(items), chunksize)]
     ahead = 2 * jobs
-    with process_pool(jobs, initializer, initargs) as pool:
+    pool = process_pool(jobs, initializer, initargs)
+    try:
         pending = []
         it = iter(chunks)
         for chunk in it:
@@ -87,6 +88,8 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = Non
             for record in records:  # a worker's log lines (and library warnings), logged here
                 logging.getLogger(record.name).handle(record)
             yield from results
+    finally:  # also when the consumer stops early: queued chunks are dropped, not run
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Capture(logging.Handler):

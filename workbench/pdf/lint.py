@@ -370,7 +370,8 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
         yield from found
 
 
-def _lint_loaded(case, dpi: int) -> list[Finding]:
+def lint_case_file(case, dpi: int = 150) -> list[Finding]:
+    """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding)."""
     path = case.pdf_file
     try:
         data = path.read_bytes()
@@ -426,7 +427,7 @@ def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: in
             raise UserError("--key goes with a PDF, not a suite folder")
         suite = load_suite(path)
         yield from (Finding("-", "error", "case-unreadable", p) for p in suite.problems)
-        for found in map_ordered(functools.partial(_lint_loaded, dpi=dpi), suite.cases, jobs, chunksize=4):
+        for found in map_ordered(functools.partial(lint_case_file, dpi=dpi), suite.cases, jobs, chunksize=4):
             yield from found
         return
     if not path.exists():
@@ -434,7 +435,7 @@ def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: in
     if path.suffix.lower() == ".json":
         if key is not None:
             raise UserError("--key goes with a PDF; a case JSON is its own key")
-        yield from _lint_loaded(load_case(path), dpi)
+        yield from lint_case_file(load_case(path), dpi)
         return
     data = read_pdf_bytes(path)
     if key is None:

@@ -25,6 +25,9 @@ from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.page_view import PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
+# Suites of more cases than this are linted for their marks in other processes.
+LINT_IN_PROCESSES = 100
+
 TABS = ("tab-pypdf", "tab-pymupdf", "tab-key", "tab-lint", "tab-answers")
 
 
@@ -159,23 +162,25 @@ class InspectScreen(Screen):
     def _lint_all(self, cases: list[Case]) -> None:
         from textual.worker import get_current_worker
 
-        from workbench.pdf.document import read_pdf_bytes
-        from workbench.pdf.lint import lint_case
+        from workbench.core.pool import cores, map_ordered
+        from workbench.pdf.lint import lint_case_file
 
         worker = get_current_worker()
+        todo = [c for c in cases if c.question]
+        # A large suite is linted in other processes, leaving this one (and a core) to the screen.
+        jobs = max(1, cores() - 1) if len(todo) > LINT_IN_PROCESSES else 1
         marks: dict[str, str] = {}
-        for case in cases:
-            if worker.is_cancelled:
-                return
-            if not case.question:
-                continue
-            try:
-                marks[case.id] = lint_status(lint_case(case, read_pdf_bytes(case.pdf_file)))
-            except UserError:
-                marks[case.id] = "error"
-            if len(marks) >= 8:
-                self.post_message(LintMarks(marks))
-                marks = {}
+        found = map_ordered(lint_case_file, todo, jobs, chunksize=8)
+        try:
+            for case, findings in zip(todo, found, strict=True):
+                if worker.is_cancelled:
+                    return
+                marks[case.id] = lint_status(findings)
+                if len(marks) >= 8:
+                    self.post_message(LintMarks(marks))
+                    marks = {}
+        finally:
+            found.close()
         if marks:
             self.post_message(LintMarks(marks))
 
