@@ -19,7 +19,8 @@ from workbench.pdf.textlayer import EXTRACTORS
 # shows every page of a preview at once); longer documents page by page.
 EAGER_PAGES = 8
 
-__all__ = ["EXTRACTORS", "CaseData", "PageData", "case_data_from_bytes", "load_case_data", "load_page"]
+__all__ = ["EXTRACTORS", "CaseData", "PageData", "case_data_from_bytes", "finish_case_data", "load_case_data",
+           "load_page", "open_case_data"]
 
 
 @dataclass
@@ -67,25 +68,35 @@ def load_case_data(case: Case, dpi: int, eager: int = EAGER_PAGES) -> CaseData:
     return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name, eager=eager)
 
 
+def open_case_data(case: Case, pdf: bytes, dpi: int, name: str | None = None) -> CaseData:
+    """The case's PDF opened: its page count, nothing analysed yet (enough to show the page)."""
+    pages = PdfPages(pdf, name or f"{case.id}.pdf", dpi)
+    count = pages.page_count
+    return CaseData(case, pdf, count, pages, evidence_needles(case) if case.question else [],
+                    layers={n: [None] * count for n in EXTRACTORS}, hidden_texts=[None] * count)
+
+
+def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True) -> CaseData:
+    """Analyse a PDF of up to `eager` pages whole, a longer one's first page (the next one ahead),
+    and lint the case. Called from a worker, before the screen is handed the data."""
+    # The PDF opened already, so what follows raises only on a bug; a bug is reported by the
+    # worker that called this (a notification), never hidden as a "problem".
+    for i in range(data.page_count if data.page_count <= eager else 1):
+        data.apply(load_page(data, i, prefetch=False))
+    if len(data.loaded) < data.page_count:
+        data.pages.prefetch(len(data.loaded))
+    if lint and data.case.question:
+        from workbench.pdf.lint import lint_case
+
+        data.findings = lint_case(data.case, data.pdf)
+    return data
+
+
 def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
                          lint: bool = True, eager: int = EAGER_PAGES) -> CaseData:
     """What is shown for a case whose PDF is in memory (a file's, or an authoring preview's): the
     page count and, for a PDF of up to `eager` pages, every page; else the first page only."""
-    pages = PdfPages(pdf, name or f"{case.id}.pdf", dpi)
-    count = pages.page_count
-    data = CaseData(case, pdf, count, pages, evidence_needles(case) if case.question else [],
-                    layers={n: [None] * count for n in EXTRACTORS}, hidden_texts=[None] * count)
-    # The PDF opened above, so what follows raises only on a bug; a bug is reported by the worker
-    # that called this (a notification), never hidden as a "problem".
-    for i in range(count if count <= eager else 1):
-        data.apply(load_page(data, i, prefetch=False))
-    if len(data.loaded) < count:
-        pages.prefetch(len(data.loaded))
-    if lint and case.question:
-        from workbench.pdf.lint import lint_case
-
-        data.findings = lint_case(case, pdf)
-    return data
+    return finish_case_data(open_case_data(case, pdf, dpi, name), eager, lint)
 
 
 def load_page(data: CaseData, index: int, prefetch: bool = True) -> PageData:

@@ -11,6 +11,21 @@ from workbench.core.case import Case
 
 
 @dataclass
+class CaseOpened(Message):
+    """A case's PDF is open (its page count known): the page can go on screen."""
+
+    data: Any  # workbench.tui.case_data.CaseData
+
+
+@dataclass
+class PageLoaded(Message):
+    """One more page of a case analysed (its layers, hidden spans and boxes)."""
+
+    data: Any  # workbench.tui.case_data.CaseData
+    page: Any  # workbench.tui.case_data.PageData
+
+
+@dataclass
 class CaseLoaded(Message):
     """Everything about one case is ready (read, extracted, analysed and linted in a worker)."""
 

@@ -17,8 +17,23 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runindex import ASK_RUN, RUNS_DIR, RunIndex, SavedAnswer, suite_run_paths
 from workbench.core.source import Source
-from workbench.tui.case_data import EXTRACTORS, CaseData, load_case_data
-from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFailed, RunsIndexed
+from workbench.tui.case_data import (
+    EXTRACTORS,
+    CaseData,
+    PageData,
+    finish_case_data,
+    load_page,
+    open_case_data,
+)
+from workbench.tui.messages import (
+    AnswerArrived,
+    CaseLoaded,
+    CaseOpened,
+    LintMarks,
+    LoadFailed,
+    PageLoaded,
+    RunsIndexed,
+)
 from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail, grade_saved, outcome_of
 from workbench.tui.widgets.case_list import CaseList
@@ -121,25 +136,85 @@ class InspectScreen(Screen):
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int) -> None:
+        from workbench.pdf.document import read_pdf_bytes
+
         try:
-            data = load_case_data(case, dpi)
+            data = open_case_data(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
+            self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
+            finish_case_data(data, eager=1)       # the first page; the others when shown
         except UserError as exc:
             self.post_message(LoadFailed(case, str(exc)))
             return
         self.post_message(CaseLoaded(data))
+
+    def on_case_opened(self, message: CaseOpened) -> None:
+        data: CaseData = message.data
+        if data.case is not self.current:
+            return
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
+        self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
 
     def on_case_loaded(self, message: CaseLoaded) -> None:
         data: CaseData = message.data
         if data.case is not self.current:
             return  # a newer selection won
         self.data = data
+        view = self.query_one(PageView)
+        if view.pdf is not data.pdf:  # the page is not on screen yet (opened and loaded at once)
+            view.show_pdf(data.pdf, data.page_count, [])
         for name in EXTRACTORS:
-            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts, view.page)
         self.query_one(LintView).show(data.findings)
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
-        self.query_one(PageView).show_pdf(data.pdf, data.page_count, data.boxes)
+        view.set_boxes(list(data.boxes))
+        self._notify_skipped(data)
+        self._follow_page(view.page)
         self._start_lint_all()
+
+    @on(PageView.PageChanged)
+    def page_changed(self, event: PageView.PageChanged) -> None:
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).show_page(event.page)
+        self._follow_page(event.page)
+
+    def _follow_page(self, page: int) -> None:
+        """The page shown is analysed (in a worker) unless it is already; the next one ahead."""
+        data = self.data
+        if data is None or data.case is not self.current:
+            return
+        if page not in data.loaded:
+            self._load_page(data, page)
+        elif page + 1 < data.page_count:
+            data.pages.prefetch(page + 1)
+
+    @work(thread=True, group="page-load", exit_on_error=False)
+    def _load_page(self, data: CaseData, page: int) -> None:
+        try:
+            self.post_message(PageLoaded(data, load_page(data, page)))
+        except UserError as exc:
+            self.post_message(LoadFailed(data.case, str(exc)))
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        data: CaseData = message.data
+        loaded: PageData = message.page
+        if data is not self.data or loaded.page in data.loaded:
+            return
+        data.apply(loaded)
+        view = self.query_one(PageView)
+        if loaded.page == view.page:
+            for name in EXTRACTORS:
+                self.query_one(f"#text-{name}", TextLayerView).show_page(loaded.page, force=True)
+            view.set_boxes(list(data.boxes))
+        else:
+            view.boxes = list(data.boxes)  # drawn when that page is shown
+        self._notify_skipped(data, loaded.page)
+
+    def _notify_skipped(self, data: CaseData, page: int | None = None) -> None:
+        for i, why in data.skipped.items():
+            if page is None or i == page:
+                self.notify(f"page {i + 1}: pixels not checked: {why}", severity="warning", timeout=8)
 
     def _start_lint_all(self) -> None:
         if not self._linted_all and any(c.question for c in self.source.cases):
