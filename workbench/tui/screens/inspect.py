@@ -40,6 +40,8 @@ from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.page_view import PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
+# Seconds a page must stay shown before it is analysed (its image is on screen before that).
+PAGE_SETTLE = 0.06
 # Suites of more cases than this are linted for their marks in other processes.
 LINT_IN_PROCESSES = 100
 
@@ -74,6 +76,7 @@ class InspectScreen(Screen):
         self.index = RunIndex()
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
+        self._page_timer = None
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -184,10 +187,24 @@ class InspectScreen(Screen):
         data = self.data
         if data is None or data.case is not self.current:
             return
-        if page not in data.loaded:
+        if page in data.loaded:
+            if page + 1 < data.page_count:
+                data.pages.prefetch(page + 1)
+            return
+        cached = data.pages.cached(page)
+        if cached is not None and cached.texts is not None:
+            self._load_page(data, page)  # analysed ahead: only its boxes are left to find
+            return
+        # Analysed after a short pause, so the page image (a thread of its own) goes on screen
+        # first, and paging fast through a long document analyses only where it stops.
+        if self._page_timer is not None:
+            self._page_timer.stop()
+        self._page_timer = self.set_timer(PAGE_SETTLE, lambda: self._settled(data, page))
+
+    def _settled(self, data: CaseData, page: int) -> None:
+        self._page_timer = None
+        if data is self.data and page == self.query_one(PageView).page and page not in data.loaded:
             self._load_page(data, page)
-        elif page + 1 < data.page_count:
-            data.pages.prefetch(page + 1)
 
     @work(thread=True, group="page-load", exit_on_error=False)
     def _load_page(self, data: CaseData, page: int) -> None:
