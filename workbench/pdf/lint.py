@@ -33,7 +33,8 @@ Codes (stable):
            degraded-unchecked
   warning  page-skipped (a page over a per-page bound: its pixels were not checked)
   info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs,
-           pages-limited (a bare PDF linted on its first pages only)
+           pages-limited (a bare PDF linted on its first pages only),
+           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
 """
 
 from __future__ import annotations
@@ -320,13 +321,24 @@ def _unscanned(case) -> bytes | None:
     return pdf
 
 
-def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
-    """A bare PDF without a key: what is hidden and where the layer differs from the glyphs."""
-    from workbench.pdf.spans import analyze_document
+def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
+    """A bare PDF's structure, for the whole file: its revisions and form fields."""
+    from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
-    for pa in analyze_document(data, dpi, case_id).pages:
-        out.extend(_span_findings(case_id, pa))
+    report = structure_report(data, case_id)
+    for r in report.revisions[1:]:
+        what = "; ".join(f"{label} {', '.join(repr(_short(t, 40)) for t in texts[:4])}"
+                         for label, texts in (("removed", r.removed), ("added", r.added)) if texts)
+        out.append(Finding(case_id, "info", "revision-changed",
+                           f"revision {r.number} (an incremental update) changed "
+                           f"{_pages(r.pages_changed) if r.pages_changed else 'no page text'}"
+                           f"{': ' + what if what else ''}"))
+    for f in report.fields:
+        if f.differs:
+            out.append(Finding(case_id, "info", "field-value-differs",
+                               f"page {f.page + 1}: form field {f.name!r} holds {_short(f.value)!r}; "
+                               f"its appearance shows {_short(f.appearance) or 'nothing'!r}"))
     return out
 
 
@@ -368,6 +380,7 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
         yield Finding(case_id, "info", "pages-limited", left_out)
     for found, _skipped in lint_stream(data, chosen, case_id, dpi, jobs):
         yield from found
+    yield from _structure_findings(case_id, data)
 
 
 def lint_case_file(case, dpi: int = 150) -> list[Finding]:
