@@ -145,6 +145,8 @@ def seen_text(text: str) -> str:
 
 def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
     """Ways the text layer of a span differs from what its glyphs show."""
+    if text.isascii():  # no format characters; only O and l between digits read otherwise
+        return ["confusable"] if _DIGIT_LOOKALIKE_RE.search(text) else []
     issues: list[str] = []
     fmt = [i for i, c in enumerate(text) if c in ZERO_WIDTH or unicodedata.category(c) == "Cf"]
     if fmt:
@@ -411,7 +413,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
     spans: list[Span] = []
     for raw in trace:
         chars = raw.get("chars") or ()
-        text = "".join(chr(c[0]) for c in chars)
+        text = "".join([chr(c[0]) for c in chars])
         if not text.strip() and not any(c in ZERO_WIDTH for c in text):
             continue
         bbox = to_page(raw["bbox"])
