@@ -41,7 +41,10 @@ def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float
         msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
         return [Row(group, what, "s", [], target_s, error=msg)]
     note = check(results[-1]) if check else ""
-    rows = [Row(group, what, "s", [r.seconds for r in results], target_s, note=note)]
+    cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
+    note = "; ".join(x for x in (note, f"CPU {cpu:.1f} s") if x)
+    rows = [Row(group, what, "s", [r.seconds for r in results], target_s, note=note,
+                extra={"cpu_s": [r.cpu_s for r in results]})]
     rows.append(Row(group, f"{what}: peak RSS (process tree)", "MB", [r.peak_mb for r in results],
                     target_mb))
     return rows
@@ -180,8 +183,10 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
                 continue
             times[(cmd, jobs)] = [r.seconds for r in results]
             hashes[(cmd, jobs)] = _suite_hash(results[-1])
-            stdout[(cmd, jobs)] = results[-1].stdout
-            rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", times[(cmd, jobs)], None))
+            stdout[(cmd, jobs)] = results[-1].stdout.replace(f"suite-{jobs}", "suite-N")
+            cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
+            rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", times[(cmd, jobs)], None, note=f"CPU {cpu:.1f} s",
+                            extra={"cpu_s": [r.cpu_s for r in results]}))
     for cmd, target in (("lint", 1.7), ("verify", None), ("build", None)):
         if (cmd, 1) in times and (cmd, 2) in times:
             one, two = times[(cmd, 1)], times[(cmd, 2)]

@@ -114,6 +114,7 @@ def tree_rss_mb(pid: int) -> float:
 class Ran:
     seconds: float
     peak_mb: float
+    cpu_s: float          # user + system time of the command and every process it waited for
     stdout: str
     stderr: str
     code: int
@@ -128,7 +129,11 @@ def run_cli(args: list[str], env: dict[str, str] | None = None, timeout: float =
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=full_env)
         peak = 0.0
-        while proc.poll() is None:
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                break
             peak = max(peak, tree_rss_mb(proc.pid))
             if time.perf_counter() - t0 > timeout:
                 proc.kill()
@@ -136,11 +141,12 @@ def run_cli(args: list[str], env: dict[str, str] | None = None, timeout: float =
                 raise TimeoutError(f"{' '.join(args)}: still running after {timeout:.0f} s")
             time.sleep(0.05)
         seconds = time.perf_counter() - t0
+        cpu = usage.ru_utime + usage.ru_stime
         err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
         out.seek(0)
         text = out.read().decode(errors="replace")
     out_path.unlink(missing_ok=True)
-    return Ran(seconds, peak, text, err, proc.returncode)
+    return Ran(seconds, peak, cpu, text, err, proc.returncode)
 
 
 def repeat(fn: Callable[[], Any], runs: int, warmup: int = 1) -> list[Any]:
