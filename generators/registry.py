@@ -94,8 +94,12 @@ class Registry:
         try:
             return self.families[name]
         except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(str(name), self.families, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
             raise UnknownFamily(
-                f"unknown family {name!r}; run 'pdfworkbench families' to list them"
+                f"unknown family {name!r}; {hint}run 'pdfworkbench families' to list them"
             ) from None
 
     def names(self) -> list[str]:

@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from workbench.cli.output import add_jobs_option, note, print_json
+from workbench.cli.output import add_jobs_option, log, note, print_json
 from workbench.core.errors import UserError
 
 
@@ -160,6 +160,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
     out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard)
+    log.debug("run: %d case(s) of %s, reader %s, modality %s%s, %d worker(s), run file %s",
+              len(suite.cases), args.suite, plan.reader, modality, f" at {dpi} dpi" if dpi else "",
+              plan.workers, out)
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard, on_progress=line)
