@@ -77,10 +77,10 @@ class PageForensics:
 class PdfPages:
     """One PDF opened for per-page forensics (see the module docstring). Thread-safe."""
 
-    def __init__(self, data: bytes, name: str = "PDF", dpi: int = 150, cache_pages: int = CACHE_PAGES):
+    def __init__(self, data: bytes, name: str = "PDF", dpi: int = 150, cache_pages: int | None = None):
         check_dpi(dpi)
         self.data, self.name, self.dpi = data, name, dpi
-        self.cache_pages = max(1, cache_pages)
+        self.cache_pages = max(1, CACHE_PAGES if cache_pages is None else cache_pages)
         self._lock = threading.RLock()
         self._doc = open_fitz(data, name)
         self.page_count = self._doc.page_count
