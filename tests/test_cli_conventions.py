@@ -258,10 +258,11 @@ NO_JSON = {"open", "serve", "fake-server", "completion", "config path", "config 
 
 
 def test_every_command_that_prints_data_takes_json():
-    from workbench.cli import _subparsers, _walk, build_parser
+    from workbench.cli import build_parser
+    from workbench.cli.tree import subparsers, walk
 
-    lacking = [" ".join(path) for path, p in _walk(build_parser())
-               if not _subparsers(p) and " ".join(path) not in NO_JSON
+    lacking = [" ".join(path) for path, p in walk(build_parser())
+               if not subparsers(p) and " ".join(path) not in NO_JSON
                and not any("--json" in a.option_strings for a in p._actions)]
     assert not lacking, f"give these --json (or add them to NO_JSON with a reason): {lacking}"
 
@@ -275,9 +276,10 @@ def test_exit_codes_are_documented_in_help_and_readme():
 
 
 def test_every_command_has_examples_in_its_help():
-    from workbench.cli import _walk, build_parser
+    from workbench.cli import build_parser
+    from workbench.cli.tree import walk
 
-    missing = [" ".join(path) for path, p in _walk(build_parser()) if "pdfworkbench" not in (p.epilog or "")]
+    missing = [" ".join(path) for path, p in walk(build_parser()) if "pdfworkbench" not in (p.epilog or "")]
     assert not missing, f"add examples for {missing} to workbench/cli/examples.py"
     assert "examples:" in run("make", "--help").stdout
 
@@ -293,7 +295,8 @@ def test_readme_command_section_matches_help():
 
 
 def test_readme_command_lines_name_only_real_subcommands_and_options():
-    from workbench.cli import _subparsers, _walk, build_parser
+    from workbench.cli import build_parser
+    from workbench.cli.tree import subparsers, walk
 
     parser = build_parser()
     block = (ROOT / "README.md").read_text().split("## Command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
@@ -306,13 +309,13 @@ def test_readme_command_lines_name_only_real_subcommands_and_options():
     problems = []
     for entry in entries:
         command = entry.split()[1]
-        top = _subparsers(parser)[command]
-        known = {s for _, p in [((), top), *_walk(top)] for a in p._actions for s in a.option_strings}
+        top = subparsers(parser)[command]
+        known = {s for _, p in [((), top), *walk(top)] for a in p._actions for s in a.option_strings}
         words = entry.split("#", 1)[0].split()
-        if _subparsers(top) and len(words) > 2:
+        if subparsers(top) and len(words) > 2:
             named = set(words[2].split("|"))
-            if not named <= set(_subparsers(top)):
-                problems.append(f"{command}: {sorted(named - set(_subparsers(top)))}")
+            if not named <= set(subparsers(top)):
+                problems.append(f"{command}: {sorted(named - set(subparsers(top)))}")
         for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]*", entry):
             if flag not in known:
                 problems.append(f"{command} {flag}")

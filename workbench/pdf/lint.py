@@ -34,7 +34,8 @@ Codes (stable):
   warning  page-skipped (a page over a per-page bound: its pixels were not checked)
   info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs,
            pages-limited (a bare PDF linted on its first pages only),
-           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
+           revision-changed, field-value-differs   (the file's structure: workbench.pdf.structure;
+           a case lists hidden-text only for spans its structure hides)
 """
 
 from __future__ import annotations
@@ -306,7 +307,18 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
         out.extend(_contract_findings(case, case.contract, ev, prefix))
     else:
         out.extend(_default_findings(case, ev, prefix))
+    out.extend(_structure_hidden(case.id, ev.analysis) + _structure_findings(case.id, data))
     return out
+
+
+def _structure_hidden(case_id: str, analysis) -> list[Finding]:
+    """Spans the file's structure hides (a layer that is off, an annotation, a font map, ...)."""
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
+    return [Finding(case_id, "info", "hidden-text",
+                    f"page {pa.page + 1}: {_short(s.text)!r} is hidden ({', '.join(s.reasons)})")
+            for pa in analysis.pages for s in pa.spans
+            if not s.visible and any(r in STRUCTURE_REASONS for r in s.reasons)]
 
 
 def _unscanned(case) -> bytes | None:
@@ -322,7 +334,7 @@ def _unscanned(case) -> bytes | None:
 
 
 def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
-    """A bare PDF's structure, for the whole file: its revisions and form fields."""
+    """What the file's structure holds apart from its pages: later revisions, form field values."""
     from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
