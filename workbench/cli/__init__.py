@@ -63,6 +63,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        from workbench.pdf.document import is_pdf_error
+
+        if not is_pdf_error(exc):
+            raise  # a bug: keep the traceback
+        # A PDF library tripping over a hostile file somewhere past the opening checks.
+        print(f"pdfworkbench: error: broken PDF ({str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__});"
+              " check the file or regenerate it", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

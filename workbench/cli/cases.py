@@ -44,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", type=Path)
     p.add_argument("--json", action="store_true")
     p.add_argument("--dpi", type=int, default=150, help="DPI for the visibility checks")
+    p.add_argument("--password", help="password of an encrypted PDF")
     p.set_defaults(handler=cmd_inspect)
 
 
@@ -65,23 +66,24 @@ def cmd_families(args: argparse.Namespace) -> int:
 def _degrade_spec(args: argparse.Namespace) -> dict | None:
     from workbench.core.make import parse_param_args
 
-    if not (args.tier or args.degrade or args.text_layer or args.dpi):
+    if not (args.tier or args.degrade or args.text_layer or args.dpi is not None):
         return None
     spec: dict = {"tier": args.tier or "clean", "overrides": parse_param_args(args.degrade),
                   "text_layer": args.text_layer or "none"}
-    if args.dpi:
+    if args.dpi is not None:
         spec["dpi"] = args.dpi
     return spec
 
 
 def cmd_make(args: argparse.Namespace) -> int:
+    from workbench.core.atomic import ensure_folder
     from workbench.core.make import generate_case, parse_param_args, write_case
 
     pinned = parse_param_args(args.param)
-    case, pdf = generate_case(args.family, args.seed, pinned, _degrade_spec(args), case_id=args.case_id)
     if args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out}: exists and is not a folder")
-    path = write_case(case, pdf, args.out)
+    case, pdf = generate_case(args.family, args.seed, pinned, _degrade_spec(args), case_id=args.case_id)
+    path = write_case(case, pdf, ensure_folder(args.out, "--out"))
     if args.json:
         print_json(case.to_json())
     else:
@@ -92,6 +94,8 @@ def cmd_make(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from workbench.core.suite import build_suite
 
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out}: exists and is not a folder; give a folder for the suite")
     digest, count = build_suite(args.spec, args.out, shard=args.shard)
     print(f"built {count} cases into {args.out}")
     print(f"suite hash {digest}")
@@ -115,21 +119,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if not bad else 1
 
 
-def load_target(path: Path):
+def load_target(path: Path, password: str | None = None):
     """A PDF path or a case JSON path -> (pdf bytes, case or None)."""
     from workbench.core.case import load_case
     from workbench.pdf.document import read_pdf_bytes
 
     if path.suffix.lower() == ".json":
         case = load_case(path)
-        return read_pdf_bytes(case.pdf_file), case
-    return read_pdf_bytes(path), None
+        return read_pdf_bytes(case.pdf_file, password), case
+    return read_pdf_bytes(path, password), None
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from workbench.pdf.inspect import inspect_document
 
-    data, case = load_target(args.path)
+    data, case = load_target(args.path, args.password)
     report = inspect_document(data, name=str(args.path), dpi=args.dpi)
     if case is not None:
         report["case_id"] = case.id

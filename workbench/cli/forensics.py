@@ -18,13 +18,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--key", type=Path, help="answer key JSON for a bare PDF (a case JSON will do)")
     p.add_argument("--json", action="store_true", help="print the findings as a JSON list")
     p.add_argument("--dpi", type=int, default=150, help="DPI at which visibility is judged (default 150)")
+    p.add_argument("--password", help="password of an encrypted PDF")
     p.set_defaults(handler=cmd_lint)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from workbench.pdf.lint import has_errors, lint_path
 
-    findings = lint_path(args.path, key=args.key, dpi=args.dpi)
+    findings = lint_path(args.path, key=args.key, dpi=args.dpi, password=args.password)
     if args.json:
         print_json([f.to_json() for f in findings])
     else:

@@ -59,6 +59,12 @@ def generate_case(
     family: Family | None = None,
 ) -> tuple[Case, bytes]:
     """Generate one case in memory: the case record (with resolved params) and the PDF bytes."""
+    from workbench.core.schema import MAX_SEED, plain_id
+
+    if case_id is not None:
+        plain_id(case_id, "--id")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise UserError(f"seed {seed!r}: give a whole number between 0 and {MAX_SEED}")
     pinned = dict(pinned or {})
     fam = family or get_family(family_name)
     try:
@@ -102,7 +108,10 @@ def generate_case(
 
 def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:
     """Write `<id>.pdf` then `<id>.json`, each atomically; return the JSON path."""
+    from workbench.core.schema import plain_id
+
     out_dir = Path(out_dir)
+    plain_id(case.id, "case id")  # never a path: the files land in out_dir and nowhere else
     atomic.write_bytes(out_dir / f"{case.id}.pdf", pdf)
     json_path = out_dir / f"{case.id}.json"
     atomic.write_json(json_path, case.to_json())
@@ -114,7 +123,7 @@ def regenerate(case: Case) -> tuple[Case, bytes]:
     """Generate a case again from what its JSON records (family, version, resolved params, degrade)."""
     fam = get_family(case.trap_family)
     recorded = (case.generator or {}).get("version")
-    if recorded is not None and int(recorded) != fam.version:
+    if recorded is not None and recorded != fam.version:
         raise UserError(
             f"{case.id}: made by {fam.name} version {recorded}, installed version is {fam.version}"
         )

@@ -332,14 +332,16 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
     return out
 
 
-def _lint_loaded(case, dpi: int) -> list[Finding]:
+def _lint_loaded(case, dpi: int, password: str | None = None) -> list[Finding]:
+    from workbench.pdf.document import read_pdf_bytes
+
     path = case.pdf_file
-    try:
-        data = path.read_bytes()
-    except OSError:
+    if not path.exists():
         return _key_findings(case) + [Finding(case.id, "error", "pdf-missing", f"PDF {path} is missing")]
-    if not data.lstrip()[:5].startswith(b"%PDF-"):
-        return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", f"{path} is not a PDF")]
+    try:
+        data = read_pdf_bytes(path, password)
+    except UserError as exc:
+        return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", str(exc))]
     return lint_case(case, data, dpi)
 
 
@@ -362,7 +364,8 @@ def _key_case(pdf: Path, key: Path):
     return Case.from_json(raw, source=f"--key {key}")
 
 
-def lint_path(path: Path, key: Path | None = None, dpi: int = 150) -> list[Finding]:
+def lint_path(path: Path, key: Path | None = None, dpi: int = 150,
+              password: str | None = None) -> list[Finding]:
     """Findings for a case JSON, a suite folder, or a PDF (with an optional key JSON)."""
     from workbench.core.case import load_case
     from workbench.core.suite import load_suite
@@ -375,15 +378,15 @@ def lint_path(path: Path, key: Path | None = None, dpi: int = 150) -> list[Findi
         suite = load_suite(path)
         out = [Finding("-", "error", "case-unreadable", p) for p in suite.problems]
         for case in suite.cases:
-            out.extend(_lint_loaded(case, dpi))
+            out.extend(_lint_loaded(case, dpi, password))
         return out
     if not path.exists():
         raise UserError(f"{path}: no such file or folder")
     if path.suffix.lower() == ".json":
         if key is not None:
             raise UserError("--key goes with a PDF; a case JSON is its own key")
-        return _lint_loaded(load_case(path), dpi)
-    data = read_pdf_bytes(path)
+        return _lint_loaded(load_case(path), dpi, password)
+    data = read_pdf_bytes(path, password)
     if key is None:
         return _pdf_findings(path.stem, data, dpi)
     return lint_case(_key_case(path, key), data, dpi)
