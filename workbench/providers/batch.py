@@ -180,6 +180,10 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                 async with write_lock:
                     await asyncio.to_thread(writer.append, rec)
                 out.append(rec)
+                if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
+                    # Nobody is listening: every other call would fail the same way.
+                    raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
+                                    "Check --base-url, then run again with --resume")
                 progress.done += 1
                 if rec.status in ("error", "timeout"):
                     progress.errors += 1
