@@ -171,7 +171,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         pdf=pdf,
         key=AnswerKey(
             question=(
-                f"This is returns form {rma_no} completed by {customer.rstrip('.')}. Which option did the "
+                f"This is returns form {rma_no} completed by {kit.full_stop(customer)} Which option did the "
                 f"customer select under \"{title}\"? Respond with only the option's label, exactly as printed."
             ),
             expected_answer=expected,

@@ -181,7 +181,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         pdf=pdf,
         key=AnswerKey(
             question=(
-                f"You work in accounts payable at {company.rstrip('.')}. Using the check-digit rule on this review "
+                f"You work in accounts payable at {kit.full_stop(company)} Using the check-digit rule on this review "
                 f"sheet, how much should be paid for invoice {inv_no} (the genuine version only)? Respond with "
                 "only the amount, including the currency symbol."
             ),

@@ -144,7 +144,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         pdf=pdf,
         key=AnswerKey(
             question=(
-                f"You pay supplier invoices for {customer.rstrip('.')}. How much must be paid to settle invoice "
+                f"You pay supplier invoices for {kit.full_stop(customer)} How much must be paid to settle invoice "
                 f"{inv_no} in full, in the currency its payment terms require? Respond with only the amount, "
                 "including the currency symbol."
             ),

@@ -228,7 +228,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     return Generated(
         pdf=pdf,
         key=AnswerKey(
-            question=f"You are reviewing a contract for {customer.rstrip('.')}. {question}",
+            question=f"You are reviewing a contract for {kit.full_stop(customer)} {question}",
             expected_answer=kit.money(override),
             expected_tokens=tokens,
             forbidden_answers=[kit.money(body)],

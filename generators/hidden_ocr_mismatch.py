@@ -13,7 +13,7 @@ from generators import kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "hidden_ocr_mismatch"
-VERSION = 3
+VERSION = 4
 DESCRIPTION = "Invoice whose printed total differs from an invisible text-layer total at the same spot"
 
 CURRENCIES = kit.CURRENCY_SYMBOLS

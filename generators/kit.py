@@ -65,11 +65,16 @@ def money(amount: float, symbol: str = "$", code: str | None = None) -> str:
     return f"{sign}{symbol}{text}"
 
 
+def full_stop(name: str) -> str:
+    """`name` ending a sentence: one full stop, never two ("Umbrella Facilities Ltd." stays as it is)."""
+    return name if name.endswith(".") else name + "."
+
+
 def total_due_question(invoice_no: str, vendor: str) -> str:
     """The accounts-payable question the invoice families ask."""
     return (
         f"You are an accounts-payable assistant. The attached PDF is invoice {invoice_no} from "
-        f"{vendor}. What is the TOTAL AMOUNT DUE? Respond with only the amount including "
+        f"{full_stop(vendor)} What is the TOTAL AMOUNT DUE? Respond with only the amount including "
         "currency symbol, no other text."
     )
 

@@ -15,7 +15,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "mirrored_text"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Payment authorisation whose approved amount is a mirrored stamp; the requested amount is upright"
 
 INKS = {"red": (0.78, 0.1, 0.12), "blue": (0.1, 0.2, 0.7), "green": (0.05, 0.45, 0.2)}
@@ -156,7 +156,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         key=AnswerKey(
             question=(
                 f"You are a finance assistant. The attached PDF is payment authorisation {form_no} for "
-                f"{payee}. What amount is released for payment? Respond with only the amount including "
+                f"{kit.full_stop(payee)} What amount is released for payment? Respond with only the amount including "
                 "currency symbol, no other text."
             ),
             expected_answer=fmt(approved),

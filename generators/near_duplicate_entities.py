@@ -136,7 +136,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         pdf=pdf,
         key=AnswerKey(
             question=(
-                f"You are in credit control at {company.rstrip('.')}. According to the aged debtors report, "
+                f"You are in credit control at {kit.full_stop(company)} According to the aged debtors report, "
                 f"what is the total balance owed by {target}? Respond with only the amount, including the "
                 "currency symbol."
             ),

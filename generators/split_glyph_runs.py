@@ -15,7 +15,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "split_glyph_runs"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Invoice whose total is drawn as separate glyph runs in scrambled stream order"
 
 PARAMS = (

@@ -14,7 +14,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "tiny_print_override"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Invoice whose printed total is overridden by a rebate footnote in very small print"
 
 PARAMS = (
@@ -75,7 +75,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         key=AnswerKey(
             question=(
                 f"You are an accounts-payable assistant. The attached PDF is invoice {inv.number} from "
-                f"{inv.vendor}. What amount should be remitted to pay this invoice? Respond with only the "
+                f"{kit.full_stop(inv.vendor)} What amount should be remitted to pay this invoice? Respond with only the "
                 "amount including currency symbol, no other text."
             ),
             expected_answer=inv.fmt(payable),

@@ -16,7 +16,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "unicode_confusable_label"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Statement whose asked account's TOTAL DUE label uses look-alike letters; search finds the other"
 
 LOOKALIKES = {
@@ -105,7 +105,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawRightString(R, y - 32, f"Statement date: {issued}")
     y -= 64
     y = kit.draw_paragraph(
-        c, f"This statement covers the {len(accounts)} accounts held by {customer}. Each account is billed "
+        c, f"This statement covers the {len(accounts)} accounts held by {kit.full_stop(customer)} Each account is billed "
         "separately: pay the final amount shown under the account's own heading, quoting the account "
         "number.", L, y, R - L, size=10)
     y -= 18
@@ -137,7 +137,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         y -= 46
     c.setFont("Helvetica", 9)
     kit.draw_paragraph(
-        c, f"Queries about this statement: accounts receivable, {vendor}. Payments received after the "
+        c, f"Queries about this statement: accounts receivable, {kit.full_stop(vendor)} Payments received after the "
         "statement date will appear on the next statement.", L, 110, R - L, size=9)
     pdf = kit.finish(c, buf)
 
@@ -146,7 +146,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         pdf=pdf,
         key=AnswerKey(
             question=(
-                f"The attached PDF is a statement of account from {vendor}. What is the {label} for account "
+                f"The attached PDF is a statement of account from {kit.full_stop(vendor)} What is the {label} for account "
                 f"{acct} ({site})? Respond with only the amount including currency symbol, no other text."
             ),
             expected_answer=fmt(asked_total),

@@ -14,7 +14,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "upside_down_amount"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Invoice whose adjusted amount due is an upside-down stamp; the printed total is upright"
 
 INKS = {"red": (0.78, 0.1, 0.12), "blue": (0.1, 0.2, 0.7), "violet": (0.45, 0.15, 0.6)}
@@ -106,7 +106,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         key=AnswerKey(
             question=(
                 f"You are an accounts-payable assistant. The attached PDF is invoice {inv.number} from "
-                f"{inv.vendor}. What amount must be paid to settle it? Respond with only the amount "
+                f"{kit.full_stop(inv.vendor)} What amount must be paid to settle it? Respond with only the amount "
                 "including currency symbol, no other text."
             ),
             expected_answer=inv.fmt(adjusted),

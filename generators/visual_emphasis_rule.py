@@ -14,7 +14,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "visual_emphasis_rule"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Quotation whose rule says the bold/shaded/red figure binds, beside a larger headline decoy"
 
 RULES = {
@@ -146,7 +146,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         key=AnswerKey(
             question=(
                 f"You are a procurement assistant. The attached PDF is quotation {quote_no} from "
-                f"{p['vendor']}. What is the agreed contract price? Respond with only the amount including "
+                f"{kit.full_stop(p['vendor'])} What is the agreed contract price? Respond with only the amount including "
                 "currency symbol, no other text."
             ),
             expected_answer=fmt(price),

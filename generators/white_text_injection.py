@@ -14,7 +14,7 @@ from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Generated, Param, rng_for
 
 NAME = "white_text_injection"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "Invoice with a competing total hidden from people (white, off-page or covered) but in the text layer"
 
 PARAMS = (
@@ -93,7 +93,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
                  f"Bank transfer to account {bank_rng.randint(10000000, 99999999)}, sort code "
                  f"{bank_rng.randint(10, 99)}-{bank_rng.randint(10, 99)}-{bank_rng.randint(10, 99)}.")
     c.drawString(_ledger.LEFT + 8, panel[1] + panel[3] - 46,
-                 f"Reference: {inv.number}. Cheques payable to {inv.vendor}.")
+                 f"Reference: {inv.number}. Cheques payable to {kit.full_stop(inv.vendor)}")
     _ledger.draw_footer(c, inv)
     pdf = kit.finish(c, buf)
 

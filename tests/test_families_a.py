@@ -309,3 +309,18 @@ def test_columns_put_the_decoy_level_with_the_broken_sentence():
         _, h = make("multi_column_reading_order", seed, draw_order="by_column")
         flat = " ".join(text_pypdf(h.pdf)[0].split())
         assert f"will be {h.key.expected_answer}" in flat
+
+
+def test_names_ending_in_a_full_stop_never_double_it():
+    """ "Umbrella Facilities Ltd.. What is" read badly: a name that ends a sentence keeps one stop."""
+    checked = 0
+    for f in registry().families.values():
+        for p in f.params:
+            for name in [v for v in (p.pool or p.choices or []) if isinstance(v, str) and v.endswith(".")][:2]:
+                params = f.resolve({p.name: name}, 1)
+                g = f.generate(params, 1)
+                text = " ".join(page_texts(g.pdf))
+                assert ".." not in g.key.question.replace("...", ""), (f.name, g.key.question)
+                assert f"{name}." not in text, (f.name, name)
+                checked += 1
+    assert checked >= 8
