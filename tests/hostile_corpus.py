@@ -117,9 +117,9 @@ def huge_page_pdf() -> bytes:
     return _pymupdf_page(width=200 * 72, height=200 * 72)
 
 
-def image_bomb_pdf(side: int = 40_000) -> bytes:
-    """A page whose one image is side x side RGB pixels of zeros (4.8 GB decompressed at 40,000)
-    in about 5 MB of Flate. The stream is one full-flushed deflate block repeated, so making it
+def image_bomb_pdf(side: int = 20_000) -> bytes:
+    """A page whose one image is side x side RGB pixels of zeros (1.2 GB decompressed at 20,000)
+    in about 1.2 MB of Flate. The stream is one full-flushed deflate block repeated, so making it
     costs milliseconds; Adler-32 of n zero bytes is (n mod 65521) << 16 | 1."""
     rows = 100
     chunk = zlib.compressobj(9, zlib.DEFLATED, -15)

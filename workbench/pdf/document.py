@@ -50,6 +50,38 @@ def readable_pdf_bytes(data: bytes, name: str = "PDF", password: str | None = No
         doc.close()
 
 
+# Whole-document forensics (every span's visibility, rendered) costs about 0.1 s a page: past this
+# many pages a command would run for minutes. PDFWORKBENCH_MAX_PAGES raises it.
+MAX_FORENSIC_PAGES = 500
+
+
+def check_page_budget(count: int, name: str = "PDF") -> None:
+    """A PdfError when a document is too long to analyse whole (one line saying how to go on)."""
+    import os
+
+    try:
+        limit = int(os.environ.get("PDFWORKBENCH_MAX_PAGES", "") or MAX_FORENSIC_PAGES)
+    except ValueError:
+        raise UserError("PDFWORKBENCH_MAX_PAGES must be a whole number of pages") from None
+    if count > limit:
+        raise PdfError(f"{name}: {count:,} pages, more than the {limit:,} that page forensics reads "
+                       "at once; set PDFWORKBENCH_MAX_PAGES to raise the limit")
+
+
+# A render larger than this many pixels is made at a lower DPI: a 200-inch page at 150 DPI would
+# be 900 Mpx (2.7 GB of RGB). 40 Mpx is a US Letter page at 700 DPI, above any reader's raster.
+MAX_RENDER_PIXELS = 40_000_000
+
+
+def render_dpi(page: Any, dpi: float) -> int:
+    """`dpi`, lowered so `page` renders to at most MAX_RENDER_PIXELS (never below 1)."""
+    w_in, h_in = page.rect.width / 72, page.rect.height / 72
+    if w_in <= 0 or h_in <= 0:
+        return max(1, int(dpi))
+    most = (MAX_RENDER_PIXELS / (w_in * h_in)) ** 0.5
+    return max(1, int(min(dpi, most)))
+
+
 def check_pdf_bytes(data: bytes, name: str = "PDF") -> None:
     if not data:
         raise PdfError(f"{name}: empty file (0 bytes); give a PDF")

@@ -9,10 +9,12 @@ from workbench.pdf.textlayer import page_info
 
 
 def inspect_document(data: bytes, name: str = "PDF", dpi: int = 150) -> dict[str, Any]:
+    from workbench.pdf.document import check_page_budget
     from workbench.pdf.layers import document_diffs, page_texts
     from workbench.pdf.spans import analyze_document
 
     infos = page_info(data, name)
+    check_page_budget(len(infos), name)  # before any layer is read, not after minutes of it
     layers = page_texts(data, name)
     analysis = analyze_document(data, dpi, name)
     diffs = document_diffs(data, dpi, name)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.pdf.document import open_fitz
+from workbench.pdf.document import check_page_budget, open_fitz, render_dpi
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
 MIN_EM_PX = 6.0
@@ -404,6 +404,7 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
     covers = [(q, to_page(r)) for q, r in _opaque_covers(page.get_drawings())] if spans else []
     ink_boxes: list[tuple[float, float, float, float]] = []
     if spans or log:
+        dpi = render_dpi(page, dpi)  # a 200-inch page is judged at a lower DPI, not in gigabytes
         scale = pymupdf.Matrix(dpi / 72, dpi / 72)
         full, bare, _keep = _page_arrays(page, dpi)
         h_px, w_px = full.shape[0], full.shape[1]
@@ -473,6 +474,7 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
         return hit
     doc = open_fitz(data, name)
     try:
+        check_page_budget(doc.page_count, name)
         pages = [_analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
     finally:
         doc.close()

@@ -56,11 +56,12 @@ def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
         # A neutral filename: the case id would tell the model which trap it faces.
         return [Part("pdf", data=pdf, mime="application/pdf", filename="document.pdf")]
     if modality == "pixels":
-        from workbench.pdf.document import open_fitz
+        from workbench.pdf.document import open_fitz, render_dpi
 
         doc = open_fitz(pdf)
         try:
-            return [Part("image", data=page.get_pixmap(dpi=dpi or DEFAULT_DPI, alpha=False).tobytes("png"),
+            return [Part("image", data=page.get_pixmap(dpi=render_dpi(page, dpi or DEFAULT_DPI),
+                                                       alpha=False).tobytes("png"),
                          mime="image/png", filename=f"page-{i}.png") for i, page in enumerate(doc, 1)]
         finally:
             doc.close()

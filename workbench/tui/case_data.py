@@ -42,8 +42,11 @@ def load_case_data(case: Case, dpi: int) -> CaseData:
 def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
                          lint: bool = True) -> CaseData:
     """Everything shown for a case whose PDF is in memory (a file's, or an authoring preview's)."""
+    from workbench.pdf.document import check_page_budget, open_fitz
     from workbench.pdf.textlayer import extract
 
+    with open_fitz(pdf, name or f"{case.id}.pdf") as doc:
+        check_page_budget(doc.page_count, name or f"{case.id}.pdf")  # before minutes of extraction
     layers = {n: extract(pdf, n, name or f"{case.id}.pdf") for n in EXTRACTORS}
     data = CaseData(case, pdf, len(layers["pymupdf"]), layers)
     # The PDF already opened above, so what follows raises only on a bug; a bug is reported by the
