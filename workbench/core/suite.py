@@ -368,6 +368,8 @@ def verify_suite(folder: Path) -> tuple[list[VerifyResult], str, str | None]:
             problems.append(f"answer key differs in {', '.join(changed)}")
         results.append(VerifyResult(case.id, not problems, problems))
     digest = suite_hash(entries)
+    if suite.problems:  # cases the manifest does not list, case files that do not load
+        results.append(VerifyResult("suite.json", False, list(suite.problems)))
     if suite.recorded_hash and suite.recorded_hash != digest:
         results.append(VerifyResult("suite.json", False, [f"recorded suite hash {suite.recorded_hash[:12]} differs from content {digest[:12]}"]))
     return results, digest, suite.recorded_hash

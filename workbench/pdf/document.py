@@ -113,9 +113,10 @@ def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> A
         raise _encrypted(name, password) from None
     except DependencyError as exc:
         raise PdfError(f"{name}: pypdf cannot decrypt this PDF ({exc})") from None
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, RecursionError,
-            OSError, IndexError) as exc:
+    except PdfReadError as exc:
         raise PdfError(f"{name}: pypdf cannot read this PDF ({_short(exc)})") from None
+    except Exception as exc:  # pypdf on a hostile file raises anything (KeyError, IndexError, ...)
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {_short(exc)})") from None
     return reader
 
 

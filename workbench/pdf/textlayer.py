@@ -40,8 +40,10 @@ def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
     reader = open_pypdf(data, name)
     try:
         return [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+    except PdfReadError as exc:
         raise PdfError(f"{name}: pypdf cannot read this PDF ({exc})") from None
+    except Exception as exc:  # pypdf on a hostile file raises anything (NotImplementedError, ...)
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
 def extract(data: bytes, extractor: str, name: str = "PDF") -> list[str]:
