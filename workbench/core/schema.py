@@ -201,6 +201,8 @@ CASE = {
     "gold": Field((dict, type(None))),
     "contract": Field((list, type(None)), check=_contract),
     "sha256": Field((str, type(None))),
+    "source": Field((dict, type(None))),
+    "mutations": Field((list, type(None)), items=(dict,)),
 }
 
 SUITE = {
