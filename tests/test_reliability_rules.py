@@ -204,3 +204,16 @@ def test_the_lock_module_imports_nothing_posix_only():
             "print(sorted(m for m in ('fcntl', 'termios', 'pwd', 'grp') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_huge_answer_from_a_run_file_is_graded_on_its_first_megabyte(cli, tmp_path):
+    from workbench.core.case import load_case
+    from workbench.grading import grade
+
+    case = load_case(SAMPLE_SUITE / "footnote_override-0001.json")
+    huge = case.expected_answer + " " + "x" * 50_000_000
+    assert grade(case, huge).correct                     # no MemoryError, the answer is at the start
+    from workbench.tui.widgets.answers import highlighted_answer
+
+    shown = highlighted_answer(huge, None)
+    assert len(shown.plain) < 30_000 and "more characters not shown" in shown.plain

@@ -20,6 +20,10 @@ from workbench.core.errors import UserError
 from workbench.core.schema import check_record, parse_json
 
 RECORD_FORMAT = "pdfworkbench-run/1"
+# Grading reads at most this much of an answer and a screen shows at most SHOWN_ANSWER_CHARS: a
+# run file from elsewhere may hold an answer of any size (the body cap only bounds our own calls).
+MAX_GRADED_CHARS = 1_000_000
+SHOWN_ANSWER_CHARS = 20_000
 STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancelled")
 MODALITIES = ("pdf", "pixels", "text")
 

@@ -97,13 +97,11 @@ def open_fitz(data: bytes, name: str = "PDF", password: str | None = None) -> An
 def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> Any:
     """A pypdf PdfReader for `data` (owner-only encryption decrypted), or a PdfError."""
     import io
-    import logging
 
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
     check_pdf_bytes(data, name)
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # repair chatter, not the user's business
     try:
         reader = PdfReader(io.BytesIO(data), password=password)
         if reader.is_encrypted and not password:
