@@ -249,7 +249,7 @@ RUN_RECORD = {
     "answer": Field((str, type(None))),
     "case_sha256": Field((str, type(None))),
     "key_sha256": Field((str, type(None))),
-    "error": Field((dict, type(None))),
+    "error": Field((dict, str, type(None))),   # an imported run may hold a plain string
     "finish_reason": Field((str, type(None))),
     "latency_ms": Field((*NUM, type(None)), check=_finite),
     "attempts": Field((int,)),

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from generators.degrade import DegradeSpec
 from workbench.core import atomic
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.layout import SUITE_FILE, case_files, holds_suite
 from workbench.core.schema import (
     MAX_SEEDS,
     SPEC,
@@ -27,10 +29,7 @@ from workbench.core.schema import (
     read_json_file,
 )
 
-SUITE_FILE = "suite.json"
 SUITE_FORMAT = "pdfworkbench-suite/1"
-# JSON files in a suite folder that are not cases.
-_NOT_CASES = {SUITE_FILE, "gold.json", "disputes.jsonl", "manifest.json"}
 
 
 @dataclass
@@ -101,9 +100,7 @@ def load_suite(folder: Path) -> Suite:
         return Suite(folder, str(manifest.get("name", folder.name)), str(manifest.get("version", "1")),
                      cases, True, manifest.get("suite_hash"), problems)
     cases = []
-    for path in sorted(folder.glob("*.json")):
-        if path.name in _NOT_CASES or path.name.startswith("."):
-            continue
+    for path in case_files(folder):
         try:
             cases.append(load_case(path, root=folder))
         except UserError as exc:
@@ -116,9 +113,8 @@ def load_suite(folder: Path) -> Suite:
 def unlisted_cases(folder: Path, listed: set[str]) -> list[str]:
     """Stems of `<x>.json` beside `<x>.pdf` in `folder` that the manifest does not list (a second
     writer's cases, or a manifest from an older build)."""
-    return sorted(p.stem for p in folder.glob("*.json")
-                  if p.name not in _NOT_CASES and not p.name.startswith(".") and p.stem not in listed
-                  and p.with_suffix(".pdf").exists())
+    return sorted(p.stem for p in case_files(folder)
+                  if p.stem not in listed and p.with_suffix(".pdf").exists())
 
 
 def compute_entries(suite: Suite) -> list[dict[str, Any]]:
@@ -200,7 +196,7 @@ def add_to_suite(
         existing: list[dict[str, Any]] = []
         suite_name, version = name or folder.name, "1"
         new_suite = True
-        if (folder / SUITE_FILE).exists() or any(p.name not in _NOT_CASES for p in folder.glob("*.json")):
+        if holds_suite(folder):
             suite = load_suite(folder)
             if suite.has_manifest:
                 suite_name, version = suite.name, suite.version
@@ -234,11 +230,11 @@ class BuildItem:
     family: str
     seed: int
     params: dict[str, Any]
-    degrade: dict[str, Any] | None
+    degrade: DegradeSpec | None
 
 
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
-    from generators.degrade import TEXT_LAYERS, TIERS, resolve_knobs
+    from generators.degrade import TEXT_LAYERS, TIERS
 
     path = Path(path)
     try:
@@ -274,12 +270,9 @@ def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
         for tier in tiers:
             degrade = None
             if tier is not None or g.get("degrade") or g.get("text_layer") or "dpi" in g:
-                degrade = {"tier": tier or "clean", "overrides": dict(g.get("degrade") or {}),
-                           "text_layer": g.get("text_layer", "none")}
-                if "dpi" in g:
-                    degrade["dpi"] = g["dpi"]
                 try:
-                    resolve_knobs(degrade)  # a knob out of range is the spec's mistake: say so now
+                    degrade = DegradeSpec.parse({"tier": tier, "overrides": g.get("degrade"),
+                                                 "text_layer": g.get("text_layer"), "dpi": g.get("dpi")})
                 except UserError as exc:
                     raise UserError(f"{where}: {exc}") from None
             items.extend(BuildItem(str(g["name"]), s, params, degrade) for s in seeds)

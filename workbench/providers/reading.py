@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import json
 import time
 from typing import Any
 
+from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runs import MODALITIES, RunRecord, utc_now
+from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
 from workbench.providers import config
 from workbench.providers.base import (
     DEFAULT_DPI,
@@ -95,9 +97,8 @@ def _body_value(raw: bytes) -> Any:
 
 
 def _error(etype: str | None, message: str, http_status: int | None = None,
-           code: str | None = None) -> dict[str, Any]:
-    return {"type": etype, "message": (config.redact(message) or "")[:MAX_ERROR_TEXT],
-            "http_status": http_status, "code": code}
+           code: str | None = None) -> CallError:
+    return CallError(etype, (config.redact(message) or "")[:MAX_ERROR_TEXT], http_status, code)
 
 
 class _BodyTooLarge(Exception):
@@ -131,8 +132,8 @@ def _redact_result(result: ReadResult, keys: list[str]) -> ReadResult:
         result.answer = config.redact(result.answer, keys)
     if result.request_id:
         result.request_id = config.redact(result.request_id, keys)
-    if result.error and isinstance(result.error.get("message"), str):
-        result.error["message"] = config.redact(result.error["message"], keys)
+    if result.error and result.error.message:
+        result.error = dataclasses.replace(result.error, message=config.redact(result.error.message, keys) or "")
     if result.extra:
         text = json.dumps(result.extra, ensure_ascii=False, default=str)
         clean = config.redact(text, keys) or text
@@ -218,18 +219,18 @@ def _call_keys(call: Any) -> list[str]:
     return out
 
 
-def _record(case: Any, pdf_sha: str, reader: str, modality: str, dpi: int | None, prompt: str,
+def _record(case: Case, pdf_sha: str, reader: str, modality: str, dpi: int | None, prompt: str,
             result: ReadResult, latency_ms: float, attempts: int, started_at: str) -> RunRecord:
     return RunRecord(
         case_id=case.id, case_sha256=pdf_sha, key_sha256=case.key_sha256(), reader=reader,
         modality=modality, dpi=dpi, prompt=prompt, answer=result.answer, status=result.status,
-        error=result.error, finish_reason=result.finish_reason, latency_ms=round(latency_ms, 1),
+        error=result.error.to_json() if result.error else None, finish_reason=result.finish_reason, latency_ms=round(latency_ms, 1),
         attempts=attempts, usage=result.usage, request_id=result.request_id, started_at=started_at,
         trap_family=case.trap_family, extra=dict(result.extra),
     )
 
 
-async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
+async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
                options: dict[str, Any] | None = None, cache: bool = True, *,
                client: Any = None, base_url: str | None = None,
@@ -308,13 +309,13 @@ async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, mod
     return rec
 
 
-def _read_pdf(case: Any) -> bytes:
+def _read_pdf(case: Case) -> bytes:
     from workbench.pdf.document import read_pdf_bytes
 
     return read_pdf_bytes(case.pdf_file)
 
 
-def _from_cache(hit: RunRecord, case: Any, prompt: str, started_at: str) -> RunRecord:
+def _from_cache(hit: RunRecord, case: Case, prompt: str, started_at: str) -> RunRecord:
     hit.case_id, hit.key_sha256, hit.trap_family = case.id, case.key_sha256(), case.trap_family
     hit.prompt = prompt
     hit.extra = {**hit.extra, "cached": True, "cached_from": hit.started_at}
