@@ -55,6 +55,7 @@ class RunPlan:
     base_url: str | None = None
     policy: RetryPolicy | None = None
     jobs: int = 1             # processes for local work (pixels, probes); 0: every core
+    password: str | None = None       # of encrypted PDFs; they are sent decrypted
 
 
 def effective_modality(plan: RunPlan) -> tuple[str, int | None]:
@@ -259,7 +260,7 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
-    with RunWriter(out) as writer, _local_pool(plan, len(todo)) as local:
+    with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
         try:
             asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local))
         except KeyboardInterrupt:
