@@ -32,7 +32,7 @@ NAMES = [*HOSTILE_PDFS, *hostile_case_texts(Path("x")), *hostile_suite_manifests
 INSPECT_EXPECT = {
     "zero-byte": "empty file", "not-a-pdf": "not a PDF", "truncated": "cannot read",
     "broken-xref": "ok", "garbage-xref": "ok", "user-password": "--password", "owner-only": "ok",
-    "cyclic-pages": "cycle in page tree", "ten-thousand-pages": "PDFWORKBENCH_MAX_PAGES",
+    "cyclic-pages": "cycle in page tree", "ten-thousand-pages": "ok",  # read lazily, page by page
     "huge-page": "ok", "image-bomb": "ok", "actions": "ok",
     "case-absolute-path": "points outside", "case-climbing-path": "points outside",
     "case-id-climbs": "'id'", "case-id-dotted": "'id'", "case-id-slash": "'id'",
