@@ -279,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
                 got = globals()[f"bench_{group}"](tmp, runs, args.quick)
             rows += got
             print(f"[bench] {group}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            # What is measured so far is kept, should a later group be stopped.
+            args.json.write_text(json.dumps({"partial": True, "rows": [r.to_json() for r in rows]},
+                                            indent=2) + "\n", encoding="utf-8")
     load_after = os.getloadavg()
     print(table(rows))
     for name, text in texts.items():
