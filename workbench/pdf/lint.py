@@ -594,15 +594,17 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
     yield from _structure_findings(case_id, data)
 
 
-def lint_case_file(case, dpi: int = 150) -> list[Finding]:
+def lint_case_file(case, dpi: int = 150, password: str | None = None) -> list[Finding]:
     """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding)."""
+    from workbench.pdf.document import read_pdf_bytes
+
     path = case.pdf_file
-    try:
-        data = path.read_bytes()
-    except OSError:
+    if not path.exists():
         return _key_findings(case) + [Finding(case.id, "error", "pdf-missing", f"PDF {path} is missing")]
-    if not data.lstrip()[:5].startswith(b"%PDF-"):
-        return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", f"{path} is not a PDF")]
+    try:
+        data = read_pdf_bytes(path, password)
+    except UserError as exc:
+        return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", str(exc))]
     return lint_case(case, data, dpi)
 
 

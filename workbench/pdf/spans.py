@@ -314,9 +314,7 @@ def _to_px(box, matrix, width: int, height: int) -> tuple[int, int, int, int]:
 
 def _clipped_out(data: bytes, span: Span) -> bool:
     """True if pymupdf's clip-aware extraction drops the span's characters (a rare, slow path)."""
-    import pymupdf
-
-    with pymupdf.open(stream=data, filetype="pdf") as doc:
+    with open_fitz(data) as doc:
         return _clip_drops(doc[span.page], span)
 
 
