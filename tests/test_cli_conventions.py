@@ -431,15 +431,42 @@ def test_completion_scripts_are_generated_for_each_shell(shell):
     assert "_ARGCOMPLETE" in proc.stdout
 
 
+def _wrapper_on_path(tmp_path: Path) -> dict[str, str]:
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    exe = bindir / "pdfworkbench"
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
+    exe.chmod(0o755)
+    return {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"}
+
+
+def test_fish_completes_through_the_generated_script(tmp_path):
+    fish = shutil.which("fish")
+    if not fish:
+        pytest.skip("no fish shell here (apt-get install fish)")
+    env = _wrapper_on_path(tmp_path)
+    (tmp_path / "c.fish").write_text(run("completion", "fish").stdout)
+    proc = subprocess.run([fish, "-c", f"source {tmp_path / 'c.fish'}; complete -C 'pdfworkbench make footnote_ov';"
+                           " complete -C 'pdfworkbench ask x --reader probe:'"],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert "footnote_override" in proc.stdout and "probe:pypdf" in proc.stdout, proc.stderr
+
+
+def test_zsh_gets_its_own_answer_format(tmp_path):
+    line = "pdfworkbench make footnote_ov"
+    out = tmp_path / "zsh.txt"
+    env = {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_SHELL": "zsh", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line,
+           "COMP_POINT": str(len(line)), "_ARGCOMPLETE_STDOUT_FILENAME": str(out)}
+    assert run(env=env, cwd=tmp_path).returncode == 0
+    assert out.read_text().startswith("footnote_override")  # zsh's "value:description" lines
+    assert "#compdef pdfworkbench" in run("completion", "zsh").stdout
+
+
 def test_bash_completes_through_the_generated_script(tmp_path):
     bash = shutil.which("bash")
     if not bash:
         pytest.skip("no bash")
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    exe = bindir / "pdfworkbench"
-    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
-    exe.chmod(0o755)
+    env = _wrapper_on_path(tmp_path)
     script = run("completion", "bash").stdout
     (tmp_path / "complete.bash").write_text(script)
     line = "pdfworkbench make footnote_ov"
@@ -447,6 +474,5 @@ def test_bash_completes_through_the_generated_script(tmp_path):
             f"COMP_LINE='{line}'; COMP_POINT={len(line)}; COMP_WORDS=(pdfworkbench make footnote_ov); COMP_CWORD=2\n"
             "_python_argcomplete pdfworkbench\n"
             'printf "%s\\n" "${COMPREPLY[@]}"\n')
-    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"})
+    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60, env=env)
     assert "footnote_override" in proc.stdout, proc.stderr

@@ -190,7 +190,7 @@ def test_report_command_finds_the_suite_beside_the_run(cli, suite, tmp_path):
     assert data["format"] == "pdfworkbench-report/1" and data["runs"][0]["overall"]["scored"] == 5
     assert (tmp_path / "j.xml").exists() and zipfile.is_zipfile(tmp_path / "a.zip")
     code, _, err = cli("report", run, "--fail-threshold", "0.7")
-    assert code == 1 and "below the threshold" in err
+    assert code == 1 and "below --fail-threshold 0.700" in err
     assert cli("report", run, "--fail-threshold", "50%")[0] == 0
     code, _, err = cli("report", run, "--by", "colour")
     assert code == 2 and "--by 'colour'" in err

@@ -32,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
     p.add_argument("--fail-threshold", metavar="X",
-                   help="exit 1 when a run's pass rate is below X (0.8 or 80%%)")
+                   help="exit 1 when a run's pass rate over scored calls is below X (0.8 or 80%%), "
+                        "or fewer than X of its calls were scored; without it, exit 1 when a run "
+                        "scored nothing")
     p.add_argument("--audit-pack", type=Path, metavar="PATH",
                    help="also write a reproducible zip of PDFs, keys, records and report")
     p.set_defaults(handler=cmd_report)
@@ -178,15 +180,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             suite_json = manifest.read_bytes() if manifest.exists() else None
         digest = write_audit_pack(report, runs, cases, args.audit_pack, suite_json, name)
         note(f"wrote audit pack {args.audit_pack} (sha256 {digest[:12]})")
-    if threshold is not None:
-        below = [(run.label, run.overall.pass_rate) for run in report.runs
-                 if run.overall.pass_rate is None or run.overall.pass_rate < threshold]
-        for label, pr in below:
-            shown = "nothing scored" if pr is None else f"pass rate {pr:.3f}"
-            note(f"pdfworkbench: {label}: {shown}, below the threshold {threshold:.3f}")
-        if below:
-            return 1
-    return 0
+    from workbench.grading.stats import gate_failure
+
+    failed = False
+    for run in report.runs:
+        o = run.overall
+        why = gate_failure(o.passed, o.scored, o.calls, threshold)
+        if why:
+            note(f"pdfworkbench: {run.label}: {why}")
+            failed = True
+    return 1 if failed else 0
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.runs import MAX_GRADED_CHARS
 from workbench.grading.money import ZERO_WIDTH, find_money, parse_money
 from workbench.grading.verdict import Part, Verdict
 
@@ -395,6 +396,8 @@ def _describe(part: Part) -> str:
 
 def grade(case: Case, answer: str | None) -> Verdict:
     """Grade one answer against the case's key. Pure: no I/O."""
+    if answer and len(answer) > MAX_GRADED_CHARS:
+        answer = answer[:MAX_GRADED_CHARS]  # a hostile answer must not cost gigabytes to grade
     spec = case.matcher_spec
     kind = str(spec.get("type", "contains"))
     if kind == "fields":

@@ -199,17 +199,25 @@ def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF",
     find = find or find_all
     hits: list[Hit] = []
     for pa in analyze_document(data, dpi, name).pages:
-        shown = [s for s in pa.spans if s.visible]
-        hidden = [s for s in pa.spans if not s.visible]
-        page_hits = _hits_in(shown, needle, find, pa.page, pa.streams, "shown")
-        page_hits += _hits_in(hidden, needle, find, pa.page, pa.streams, "hidden")
-        # Spans of both kinds together: a needle that straddles visible and hidden text.
-        seen_boxes = {tuple(b) for h in page_hits for b in h.boxes}
-        for h in _hits_in(pa.spans, needle, find, pa.page, pa.streams, "all"):
-            if not any(tuple(b) in seen_boxes for b in h.boxes):
-                page_hits.append(h)
-        hits.extend(page_hits)
+        hits.extend(evidence_on_page(pa, needle, find))
     return hits
+
+
+def evidence_on_page(pa, needle: str, find: Finder | None = None) -> list[Hit]:
+    """Every place `needle` is on one analysed page (a `spans.PageAnalysis`)."""
+    if not needle or not needle.strip():
+        return []
+    find = find or find_all
+    shown = [s for s in pa.spans if s.visible]
+    hidden = [s for s in pa.spans if not s.visible]
+    page_hits = _hits_in(shown, needle, find, pa.page, pa.streams, "shown")
+    page_hits += _hits_in(hidden, needle, find, pa.page, pa.streams, "hidden")
+    # Spans of both kinds together: a needle that straddles visible and hidden text.
+    seen_boxes = {tuple(b) for h in page_hits for b in h.boxes}
+    for h in _hits_in(pa.spans, needle, find, pa.page, pa.streams, "all"):
+        if not any(tuple(b) in seen_boxes for b in h.boxes):
+            page_hits.append(h)
+    return page_hits
 
 
 def find_in_layers(data: bytes, needle: str, name: str = "PDF",

@@ -49,7 +49,8 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("pdfworkbench")) / "answers"
 
 
-def _config_file() -> dict:
+def reader_settings() -> dict:
+    """readers.toml as a dict ({} when there is none); a broken file is a UserError."""
     from workbench.core.config import readers_path
 
     path = readers_path()
@@ -64,7 +65,7 @@ def _config_file() -> dict:
 def base_url(provider: str, flag: str | None = None) -> str:
     url = flag or os.environ.get(BASE_URL_ENV.get(provider, ""), "")
     if not url:
-        section = _config_file().get(provider)
+        section = reader_settings().get(provider)
         if isinstance(section, dict) and isinstance(section.get("base_url"), str):
             url = section["base_url"]
     url = (url or DEFAULT_BASE_URL[provider]).strip()

@@ -19,6 +19,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from workbench.pdf.pages import Box  # noqa: F401  (the boxes drawn, from the core)
+
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 # Overlay colours (RGBA): expected evidence, forbidden evidence, hidden text.
 OVERLAY_COLOURS = {
@@ -27,16 +29,6 @@ OVERLAY_COLOURS = {
     "hidden": (210, 153, 34, 110),
     "evidence": (88, 166, 255, 255),
 }
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle on a page, in PDF points from the top-left (pymupdf's coordinates)."""
-
-    page: int  # 0-based
-    rect: tuple[float, float, float, float]
-    kind: str  # expected | forbidden | hidden
-    label: str = ""
 
 
 @dataclass
@@ -111,10 +103,10 @@ def render_view(req: PageRequest, hires: bool = False):
     """
     from PIL import Image, ImageDraw
 
-    from workbench.pdf.document import open_fitz
+    from workbench.pdf.document import render_dpi
+    from workbench.pdf.render import shared_document
 
-    doc = open_fitz(req.pdf)
-    try:
+    with shared_document(req.pdf) as doc:
         page = doc[req.page]
         dpi = req.dpi
         if req.zoom <= 1 and not hires:
@@ -122,11 +114,10 @@ def render_view(req: PageRequest, hires: bool = False):
             # the pane's resolution (never above the reader's DPI) and let the resize antialias.
             fit_w, fit_h = fit_pixels(page.rect.width, page.rect.height, req.cols, req.rows)
             dpi = max(36, min(req.dpi, round(2 * fit_w / page.rect.width * 72)))
-        pix = page.get_pixmap(dpi=dpi, alpha=False)
+        pix = page.get_pixmap(dpi=render_dpi(page, dpi), alpha=False)
         img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
         scale = pix.width / page.rect.width
-    finally:
-        doc.close()
+        del page, pix
     crop = (0.0, 0.0, float(img.width), float(img.height))
     if req.zoom > 1:
         w, h = img.size
@@ -201,6 +192,18 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         page: int
         renderable: object
 
+    @dataclass
+    class PageChanged(Message):
+        """The page shown changed (a key, a new document): panes that follow the page listen."""
+
+        page_view: PageView
+        page: int
+        page_count: int
+
+        @property
+        def control(self) -> PageView:
+            return self.page_view
+
     def __init__(self, graphics: str = "halfblock", **kwargs) -> None:
         super().__init__(**kwargs)
         # "hires": a textual-image widget (Sixel or Kitty), imported before the app started.
@@ -225,6 +228,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.boxes = boxes or []
         self.center = (0.5, 0.5)
         self.set_reactive(PageView.page, 0)
+        self.post_message(self.PageChanged(self, self.page, page_count))
         self.refresh_page()
 
     def set_boxes(self, boxes: list[Box]) -> None:
@@ -243,6 +247,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.border_subtitle = ""
 
     def watch_page(self) -> None:
+        self.post_message(self.PageChanged(self, self.page, self.page_count))
         self.refresh_page()
 
     def watch_zoom_level(self) -> None:
