@@ -184,8 +184,6 @@ def test_verify_catches_an_edited_adopted_pdf(cli, tmp_path):
     assert code == 1 and "mine" in out and "was edited" in out
 
 
-@pytest.mark.xfail(strict=False, reason="fails in a fresh clone only (adopting the image-only PDF "
-                   "exits 2 there, 0 in the working tree); under investigation, see the session note")
 def test_mutation_errors_are_one_line(adopted, cli, tmp_path):
     import pymupdf
 
