@@ -31,7 +31,7 @@ def _errors(case, pdf: bytes) -> list[str]:
 
 
 def _in(amount: str, text: str) -> bool:
-    from workbench.grading.matchers import find_all
+    from workbench.grading.finding import find_all
 
     return bool(find_all(text, amount))
 
