@@ -22,13 +22,13 @@ from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFai
 from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail, grade_saved, outcome_of
 from workbench.tui.widgets.case_list import CaseList
-from workbench.tui.widgets.page_view import PageView
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
 TABS = ("tab-pypdf", "tab-pymupdf", "tab-key", "tab-lint", "tab-answers")
 
 
-class InspectScreen(Screen):
+class InspectScreen(PageKeys, Screen):
     BINDINGS = [
         Binding("q", "app.quit", "Quit", id="quit_inspect", tooltip="Quit the workbench"),
         Binding("a", "ask", "Ask", id="ask", tooltip="Ask a reader about this case"),
@@ -38,7 +38,7 @@ class InspectScreen(Screen):
         Binding("slash", "filter", "Filter", id="filter", tooltip="Filter cases by text"),
         Binding("f", "failures_only", "Failures", id="failures_only", tooltip="Show only failing cases"),
         Binding("r", "runs", "Runs", id="runs", tooltip="Open a run's report"),
-        Binding("w", "author", "Tweak", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
+        Binding("w", "author", "Author", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
         Binding("t", "triage", "Triage", id="triage", tooltip="Triage the suite's gold disputes"),
         Binding("D", "dispute", "Dispute", id="dispute", show=False, tooltip="Dispute a gold value of this case"),
         Binding("1", "show_tab(0)", show=False, id="tab_pypdf"),
@@ -46,6 +46,7 @@ class InspectScreen(Screen):
         Binding("3", "show_tab(2)", show=False, id="tab_key"),
         Binding("4", "show_tab(3)", show=False, id="tab_lint"),
         Binding("5", "show_tab(4)", show=False, id="tab_answers"),
+        *PAGE_BINDINGS,
     ]
 
     def __init__(self, source: Source) -> None:
@@ -137,6 +138,11 @@ class InspectScreen(Screen):
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, data.boxes)
         self._start_lint_all()
+
+    @on(PageView.PageChanged)
+    def page_changed(self, event: PageView.PageChanged) -> None:
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).show_page(event.page)
 
     def _start_lint_all(self) -> None:
         if not self._linted_all and any(c.question for c in self.source.cases):
@@ -431,7 +437,7 @@ class InspectScreen(Screen):
         yield SystemCommand("Ask a reader", "Send this case to a reader (a)", self.action_ask)
         yield SystemCommand("Open run report", "The report of a run file (r)", self.action_runs)
         yield SystemCommand("Run lint", "Lint every case of the suite again", self.action_relint)
-        yield SystemCommand("Author a case from this one", "Tweak its family, params, seed and scan (w)",
+        yield SystemCommand("Author a case from this one", "Its family, params, seed and scan, in Author (w)",
                             self.action_author)
         yield SystemCommand("Author a new case", "Pick a family and turn its parameters",
                             lambda: self.app.open_author(None))

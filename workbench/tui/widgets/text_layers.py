@@ -30,12 +30,13 @@ def mark_hidden(text: str, hidden: list[str]) -> Text:
 
 
 class TextLayerView(VerticalScroll):
-    """One extractor's text layer, page by page, with hidden text marked."""
+    """One extractor's text layer for the page shown, with hidden text marked; it follows the page."""
 
     HELP = """
 ## Text layer
 
-What a text pipeline reads: the PDF's text layer as this extractor returns it, page by page.
+What a text pipeline reads: the PDF's text layer as this extractor returns it, for the page shown
+beside it (its first line says which page; PgDn / PgUp turn both).
 Text highlighted in **amber** is in the layer but not visible on the page (invisible render mode,
 white on white, covered, off the page, too small): a vision reader never sees it.
 """
@@ -43,32 +44,42 @@ white on white, covered, off the page, too small): a vision reader never sees it
     def __init__(self, extractor: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.extractor = extractor
+        self.pages: list[str] = []
+        self.hidden: list[list[str]] = []
+        self.page = 0
         self.plain = ""  # the text shown, for tests and copying
         self.hidden_count = 0
 
     def compose(self):
         yield Static(id=f"layer-{self.extractor}")
 
-    def show(self, pages: list[str], hidden: list[list[str]] | None = None) -> None:
-        self.plain = "\n".join(pages)
-        hidden = hidden or []
-        parts: list[Text] = []
-        self.hidden_count = 0
-        for i, text in enumerate(pages):
-            marks = hidden[i] if i < len(hidden) else []
-            self.hidden_count += sum(1 for m in marks if m.strip() and m.strip() in text)
-            title = f"── page {i + 1} ──"
-            if marks:
-                title += f"  {len(marks)} hidden span(s)"
-            parts.append(Text(title, style="bold dim"))
-            if text.strip():
-                parts.append(mark_hidden(text.rstrip(), marks))
-            else:
-                parts.append(Text("(no text on this page)", style="dim italic"))
+    def show(self, pages: list[str], hidden: list[list[str]] | None = None, page: int = 0) -> None:
+        self.pages = pages
+        self.hidden = hidden or []
+        self.show_page(page, force=True)
+
+    def show_page(self, page: int, force: bool = False) -> None:
+        """Show one page of the layer (the page the page view shows)."""
+        if not self.pages or (page == self.page and not force):
+            return
+        self.page = page = min(max(page, 0), len(self.pages) - 1)
+        text = self.pages[page]
+        marks = self.hidden[page] if page < len(self.hidden) else []
+        self.plain = text
+        self.hidden_count = sum(1 for m in marks if m.strip() and m.strip() in text)
+        title = f"── page {page + 1} of {len(self.pages)} · {self.extractor} ──"
+        if marks:
+            title += f"  {len(marks)} hidden span(s)"
+        parts = [Text(title, style="bold dim")]
+        if text.strip():
+            parts.append(mark_hidden(text.rstrip(), marks))
+        else:
+            parts.append(Text("(no text on this page)", style="dim italic"))
         self.query_one(Static).update(Group(*parts))
         self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
+        self.pages, self.hidden = [], []
         self.plain = message
         self.query_one(Static).update(Text(message, style="dim"))
 
