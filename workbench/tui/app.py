@@ -18,6 +18,8 @@ class WorkbenchApp(App):
     TITLE = "pdfworkbench"
     BINDINGS = [
         Binding("f1", "toggle_help", "Help", id="help", tooltip="Show help for the focused pane"),
+        Binding("f2", "maximize_page", "Page", id="maximize_page",
+                tooltip="The page alone on the screen (F2 or escape brings the panes back)"),
         Binding("ctrl+q", "quit", "Quit", id="quit", show=False),
     ]
 
@@ -84,6 +86,18 @@ class WorkbenchApp(App):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()
+
+    def action_maximize_page(self) -> None:
+        """F2: the page fills the screen (the keys still go to the pane that has focus)."""
+        from workbench.tui.widgets.page_view import PageView
+
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+            return
+        pages = [p for p in screen.query(PageView) if p.display]
+        if pages:
+            screen.maximized = pages[-1]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -41,7 +41,8 @@ from workbench.core.make import family_registry
 from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
 from workbench.tui.widgets.author_form import AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
-from workbench.tui.widgets.page_view import PageView
+from workbench.tui.widgets.layout import PaneRow
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
 DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
@@ -53,7 +54,7 @@ def family_options(families: Iterable[Family]) -> list[tuple[str, str]]:
     return [(f.name if f.origin == "builtin" else f"{f.name} (user)", f.name) for f in families]
 
 
-class AuthorScreen(Screen):
+class AuthorScreen(PageKeys, Screen):
     HELP = """
 ## Author
 
@@ -77,6 +78,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         Binding("f5", "regenerate", "Regenerate", id="author_regenerate",
                 tooltip="Generate again; reload a user family's module"),
         Binding("escape", "back", "Back", id="author_back", tooltip="Back to the previous screen"),
+        *PAGE_BINDINGS,
     ]
 
     @dataclass
@@ -126,7 +128,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="author-body"):
+        with PaneRow(id="author-body"):
             # Look again: a family may have been written since the app started.
             families = family_registry(refresh=True).families.values()
             yield AuthorForm(family_options(families), id="author-form")
@@ -152,6 +154,16 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     @property
     def page(self) -> PageView:
         return self.query_one("#author-page", PageView)
+
+    def page_view(self) -> PageView:
+        return self.page
+
+    @on(PageView.PageChanged, "#author-page")
+    def page_changed(self, event: PageView.PageChanged) -> None:
+        for name in EXTRACTORS:
+            self.query_one(f"#author-text-{name}", TextLayerView).show_page(event.page)
+        if self.clean_page.display:
+            self.clean_page.go_to(event.page)
 
     @property
     def clean_page(self) -> PageView:
@@ -292,10 +304,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             main, scanned = self.data, degraded
         assert main is not None
         self.page.border_title = self._page_title(self.preview, scanned)
-        self.page.show_pdf(main.pdf, main.page_count, main.boxes)
+        self.page.show_pdf(main.pdf, main.page_count, main.boxes, keep_view=True)
         if both and self.clean is not None:
             self.clean_page.border_title = self._page_title(self.preview, False)
-            self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes)
+            self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes, keep_view=True)
 
     def action_cycle_view(self) -> None:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]

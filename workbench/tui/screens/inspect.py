@@ -8,7 +8,7 @@ from pathlib import Path
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -22,6 +22,7 @@ from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFai
 from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail, grade_saved, outcome_of
 from workbench.tui.widgets.case_list import CaseList
+from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
@@ -62,7 +63,7 @@ class InspectScreen(PageKeys, Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="body"):
+        with PaneRow(id="body"):
             with Vertical(id="left"):
                 yield Input(placeholder="filter: text in id, family or question", id="filter")
                 yield CaseList(self.source.cases, id="cases")

@@ -27,7 +27,8 @@ from textual.widgets.option_list import Option
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.tui.widgets.page_view import Box, PageView
+from workbench.tui.widgets.layout import PaneRow
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, Box, PageKeys, PageView
 
 STATUS_MARKS = {"open": ("○", "bold yellow"), "deferred": ("◔", "cyan"), "accepted": ("✔", "green"),
                 "rejected": ("✘", "red")}
@@ -37,7 +38,7 @@ def _value(v: Any) -> str:
     return "(none)" if v is None else str(v)
 
 
-class TriageScreen(Screen):
+class TriageScreen(PageKeys, Screen):
     HELP = """
 ## Triage
 
@@ -60,6 +61,7 @@ proposed value occurs (green).
         Binding("ctrl+d", "decide('defer')", "Defer", id="triage_defer", priority=True,
                 tooltip="Decide later (needs a rationale)"),
         Binding("e", "toggle_evidence", "Evidence", id="triage_evidence"),
+        *PAGE_BINDINGS,
     ]
 
     def __init__(self, folder: Path, cases: list[Case]) -> None:
@@ -74,7 +76,7 @@ proposed value occurs (green).
         with Horizontal(id="triage-top"):
             yield Label(id="triage-progress-label")
             yield ProgressBar(id="triage-progress", show_eta=False, show_percentage=False)
-        with Horizontal(id="triage-body"):
+        with PaneRow(id="triage-body"):
             yield OptionList(id="triage-queue")
             yield PageView(graphics=self.app.graphics, id="triage-page")
             with Vertical(id="triage-side"):

@@ -195,7 +195,7 @@ def render_view(req: PageRequest, hires: bool = False):
 
 
 PAGE_BINDINGS = [
-    Binding("pagedown", "page_step(1)", "Next page", id="next_page", priority=True,
+    Binding("pagedown", "page_step(1)", "Next page", id="next_page", priority=True, show=False,
             tooltip="Next page (whatever pane has focus)"),
     Binding("pageup", "page_step(-1)", "Prev page", id="previous_page", priority=True, show=False,
             tooltip="Previous page"),
