@@ -6,12 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean package-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,serve]"
+	$(BIN)/python -m pip install --quiet -e ".[test,serve,ocr]"
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -24,6 +24,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+# Build the sdist and the wheel, install each in a fresh virtualenv, run the installed command.
+package-check: $(STAMP)
+	PYTHON=$(BIN)/python .ci/package-check
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -17,7 +17,7 @@ from generators.base import AnswerKey, Arming, Generated, GenerationError, Param
 from generators.passages import PASSAGES, keywords
 
 NAME = "book_scan_passage"
-VERSION = 1
+VERSION = 2  # 2: three more passages, so a seed draws from eight
 DESCRIPTION = "Scanned book page (public-domain passage) at a degradation tier; transcribe the first sentence"
 
 PAGE = (432.0, 648.0)  # 6 x 9 inches, a common trade book size

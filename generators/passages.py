@@ -106,6 +106,51 @@ PASSAGES: dict[str, Passage] = {p.id: p for p in (
         "Saturday morning was come, and all the summer world was bright and fresh, and brimming with "
         "life.",
     ),
+    Passage(
+        "carroll", "Lewis Carroll", "Alice\u2019s Adventures in Wonderland", "Down the Rabbit-Hole", 1865,
+        (
+            "Either the well was very deep, or she fell very slowly, for she had plenty of time as she "
+            "went down to look about her and to wonder what was going to happen next. First, she tried "
+            "to look down and make out what she was coming to, but it was too dark to see anything; "
+            "then she looked at the sides of the well, and noticed that they were filled with cupboards "
+            "and book-shelves; here and there she saw maps and pictures hung upon pegs. She took down a "
+            "jar from one of the shelves as she passed; it was labelled \u201cORANGE MARMALADE\u201d, "
+            "but to her great disappointment it was empty: she did not like to drop the jar for fear of "
+            "killing somebody underneath, so managed to put it into one of the cupboards as she fell "
+            "past it.",
+        ),
+        "Either the well was very deep, or she fell very slowly, for she had plenty of time as she went "
+        "down to look about her and to wonder what was going to happen next.",
+    ),
+    Passage(
+        "twain_finn", "Mark Twain", "Adventures of Huckleberry Finn", "Chapter XIX", 1884,
+        (
+            "Two or three days and nights went by; I reckon I might say they swum by, they slid along so "
+            "quiet and smooth and lovely. Here is the way we put in the time. It was a monstrous big "
+            "river down there\u2014sometimes a mile and a half wide; we run nights, and laid up and hid "
+            "daytimes; soon as night was most gone we stopped navigating and tied up\u2014nearly always "
+            "in the dead water under a towhead; and then cut young cottonwoods and willows, and hid the "
+            "raft with them. Then we set out the lines. Next we slid into the river and had a swim, so as "
+            "to freshen up and cool off; then we set down on the sandy bottom where the water was about "
+            "knee deep, and watched the daylight come.",
+        ),
+        "Two or three days and nights went by; I reckon I might say they swum by, they slid along so "
+        "quiet and smooth and lovely.",
+    ),
+    Passage(
+        "stoker", "Bram Stoker", "Dracula", "Chapter II", 1897,
+        (
+            "Within, stood a tall old man, clean shaven save for a long white moustache, and clad in "
+            "black from head to foot, without a single speck of colour about him anywhere. He held in "
+            "his hand an antique silver lamp, in which the flame burned without chimney or globe of any "
+            "kind, throwing long quivering shadows as it flickered in the draught of the open door. The "
+            "old man motioned me in with his right hand with a courtly gesture, saying in excellent "
+            "English, but with a strange intonation:\u2014",
+            "\u201cWelcome to my house! Enter freely and of your own will!\u201d",
+        ),
+        "Within, stood a tall old man, clean shaven save for a long white moustache, and clad in black "
+        "from head to foot, without a single speck of colour about him anywhere.",
+    ),
 )}
 
 STOPWORDS = frozenset("""

@@ -16,6 +16,7 @@ from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "specs" / "ocr-tiers.toml"
+CORE_OCR = ROOT / "specs" / "core-pdf-ocr.toml"
 
 
 def test_at_least_five_passages_each_with_a_first_sentence_and_five_keywords():
@@ -87,7 +88,44 @@ def test_ocr_tiers_spec_has_every_passage_at_every_tier():
 
 
 def test_a_shard_of_ocr_tiers_builds_and_verifies(tmp_path):
-    _, count = build_suite(SPEC, tmp_path, shard="1/5")
+    _, count = build_suite(SPEC, tmp_path, shard="1/8")
     assert count == 4
     results, _, _ = verify_suite(tmp_path)
     assert results and all(r.ok for r in results), [r.problems for r in results]
+
+
+# The five books the OCR degradation benchmark names, by the titles our running heads print.
+BENCHMARK_BOOKS = {"Alice\u2019s Adventures in Wonderland", "The Adventures of Tom Sawyer",
+                   "Adventures of Huckleberry Finn", "Dracula", "Pride and Prejudice"}
+
+
+def test_core_pdf_ocr_spec_is_the_five_benchmark_books_at_four_tiers():
+    name, _, items = read_spec(CORE_OCR)
+    assert name == "core-pdf-ocr"
+    pairs = {(PASSAGES[i.params["passage"]].title, i.params["tier"]) for i in items}
+    assert pairs == {(b, t) for b in BENCHMARK_BOOKS for t in fam.TIERS}
+    assert len(items) == 20 and all(i.family == "book_scan_passage" for i in items)
+
+
+def test_core_pdf_ocr_builds_20_cases_that_verify_and_grade_first_sentences(tmp_path):
+    from workbench.core.suite import load_suite
+    from workbench.grading.matchers import grade
+
+    _, count = build_suite(CORE_OCR, tmp_path)
+    assert count == 20
+    results, _, _ = verify_suite(tmp_path)
+    assert len(results) == 20 and all(r.ok for r in results), [r.problems for r in results]
+    for case in load_suite(tmp_path).cases:
+        assert case.question.endswith("Transcribe the first sentence of the passage verbatim.")
+        assert case.matcher["type"] == "keywords_all" and case.matcher["no_hedge"] is True
+        assert len(case.matcher["keywords"]) == 5
+        assert grade(case, case.expected_answer).correct
+        assert not grade(case, "I cannot read the page clearly, but it seems to say: "
+                         + case.expected_answer).correct
+
+
+def test_the_readme_gates_core_pdf_ocr_at_080():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "pdfworkbench build specs/core-pdf-ocr.toml --out suites/core-pdf-ocr" in readme
+    assert "pdfworkbench run suites/core-pdf-ocr --reader" in readme
+    assert "--fail-threshold 0.8" in readme.split("core-pdf-ocr --reader", 1)[1].splitlines()[0]

@@ -192,3 +192,16 @@ def test_grade_record_marks_truncation_and_provider_refusals():
     assert v.correct and v.truncated
     r = grade_record(make(), _record("refused", None, finish_reason="refusal"))
     assert r.refused and not r.correct and "provider reports a refusal" in r.reason
+
+
+def test_a_hedge_word_the_expected_sentence_has_itself_is_no_hedge():
+    from workbench.core.case import Case
+    from workbench.grading.matchers import grade
+
+    sentence = "I reckon I might say they swum by, they slid along so quiet and smooth and lovely."
+    case = Case(id="c", trap_family="x", seed=1, question="q", expected_answer=sentence,
+                forbidden_answers=[], expected_tokens=[], pdf_path="c.pdf",
+                matcher={"type": "keywords_all", "keywords": ["reckon", "swum", "smooth"], "no_hedge": True})
+    assert grade(case, sentence).correct
+    assert not grade(case, f"It might say: {sentence}").correct  # one "might" more than the text
+    assert not grade(case, f"I think it reads: {sentence}").correct

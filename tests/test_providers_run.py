@@ -235,16 +235,30 @@ def test_probes_read_the_hidden_text_layer(env, cli, suite_dir, cases, probe, mo
     assert "fell for trap 6/6" in stdout
 
 
-def test_ocr_probe_names_the_extra_when_missing(env, cli, suite_dir):
-    pytest.importorskip("pymupdf")
-    try:
-        import rapidocr_onnxruntime  # noqa: F401
-    except ImportError:
-        code, _, err = cli("run", suite_dir, "--reader", "probe:ocr", "--out", env / "ocr.jsonl")
-        assert code == 2 and "pdfworkbench[ocr]" in err
-        assert not (env / "ocr.jsonl").exists()
-    else:
-        pytest.skip("rapidocr is installed")
+def test_ocr_probe_names_the_extra_when_missing(env, suite_dir):
+    # As on a machine without the extra: the import fails, the run refuses before any call.
+    out = env / "ocr.jsonl"
+    code = ("import sys; sys.modules['rapidocr'] = None; from workbench.cli import main; "
+            f"sys.exit(main(['run', {str(suite_dir)!r}, '--reader', 'probe:ocr', '--out', {str(out)!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "pdfworkbench[ocr]" in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()
+
+
+def test_ocr_probe_reads_the_pixels_not_the_text_layer(env, cli, cases):
+    """rapidocr 3 with its bundled models (the `ocr` extra, which `make test` installs), offline."""
+    pytest.importorskip("rapidocr")
+    pytest.importorskip("onnxruntime")
+    case = next(c for c in cases if c.trap_family == "hidden_ocr_mismatch")
+    code, out, err = cli("ask", case.json_path, "--reader", "probe:ocr", "--dpi", "100",
+                         "--out", env / "ocr.jsonl", "--json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["modality"] == "pixels" and rec["dpi"] == 100 and rec["status"] == "ok"
+    # The printed total is on the page; the wrong total hides in the text layer only.
+    amount = lambda s: s.replace(",", "").lstrip("$€£")  # noqa: E731
+    assert amount(case.expected_answer) in amount(rec["answer"])
+    assert amount(case.forbidden_answers[0]) not in amount(rec["answer"])
 
 
 def test_readers_lists_probes_and_key_state(env, cli, monkeypatch):

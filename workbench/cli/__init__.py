@@ -6,8 +6,10 @@ Each area registers its subcommands from its own module here, so areas don't col
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from workbench import __version__
 from workbench.core.errors import UserError
@@ -21,48 +23,217 @@ COMMAND_MODULES = (
     "workbench.cli.gold",
     "workbench.cli.authoring",
     "workbench.cli.app",
+    "workbench.cli.config",
+    "workbench.cli.completion",
 )
 
+EXIT_CODES = """\
+exit codes:
+  0    ok
+  1    findings: a wrong answer, lint errors, a mismatch, a gate (--fail-threshold) failed
+  2    usage or input error (one line on stderr says what to do)
+  130  interrupted (Ctrl-C)"""
+
+# Values of options that take text (answers, prompts, rationales) may begin with '-'.
+DASH_VALUES = """\
+a value that begins with '-' is taken as it is (--answer '-$1,234.56' or --answer=-$1,234.56);
+--answer - (and --prompt -, --rationale -) reads the text from stdin"""
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line and exit 2, like every other user error
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
+    # On every subcommand too, with SUPPRESS defaults so a flag given before the command stands.
+    default = {} if top else {"default": argparse.SUPPRESS}
+    g = p.add_argument_group("output") if top else p
+    g.add_argument("-v", "--verbose", action="count", help="more detail on stderr (-vv: every "
+                   "library message as it happens)", **({"default": 0} if top else default))
+    g.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors on stderr",
+                   **({"default": False} if top else default))
+    g.add_argument("--env-file", type=Path, metavar="FILE", help="load API keys and base URLs from "
+                   "this .env file (never written; variables already set win)", **default)
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    for name, child in _subparsers(parser).items():
+        yield (*path, name), child
+        yield from _walk(child, (*path, name))
+
+
 def build_parser() -> argparse.ArgumentParser:
     import importlib
 
+    from workbench.cli.examples import EXAMPLES
+
     parser = _Parser(
         prog="pdfworkbench",
-        description="A workbench for adversarial PDF test cases. With no command, opens the workbench.",
+        description="A workbench for adversarial PDF test cases. With no command, opens the workbench "
+                    "(`pdfworkbench PATH` opens PATH).",
+        epilog=f"{EXIT_CODES}\n\n{DASH_VALUES}\n\n`pdfworkbench COMMAND --help` shows a command's "
+               "options and examples.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"pdfworkbench {__version__}")
+    _add_global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for path, child in _walk(parser):
+        try:
+            _add_global_options(child, top=False)
+        except argparse.ArgumentError:  # a command that uses -v or -q for itself keeps them
+            pass
+        examples = EXAMPLES.get(" ".join(path))
+        if examples and not child.epilog:
+            lines = "\n".join(f"  {line}" for line in examples)
+            child.epilog = f"examples:\n{lines}\n\n{EXIT_CODES}"
+            child.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+def command_names(parser: argparse.ArgumentParser) -> list[str]:
+    return list(_subparsers(parser))
+
+
+def _open_or_unknown(argv: list[str], commands: list[str]) -> list[str]:
+    """`pdfworkbench PATH` is `pdfworkbench open PATH`; a word that is neither is an error."""
+    first = argv[0]
+    if first in commands:
+        return argv
+    looks_like_path = Path(first).exists() or os.sep in first or "/" in first or \
+        Path(first).suffix.lower() in {".pdf", ".json", ".jsonl", ".toml"}
+    if looks_like_path:
+        return ["open", *argv]
+    import difflib
+
+    close = difflib.get_close_matches(first, commands, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    raise UserError(f"unknown command {first!r} (and no file or folder of that name to open); "
+                    f"{hint}`pdfworkbench --help` lists the commands")
+
+
+def _join_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """`--answer -$5` -> `--answer=-$5`: an option that takes one value takes the next word,
+    as getopt does, even when it begins with '-' (argparse alone would call it an option)."""
+    takes_value: set[str] = set()
+    target = parser
+    for word in argv:
+        children = _subparsers(target)
+        if word not in children:
+            break
+        target = children[word]
+    for action in target._actions:
+        if action.option_strings and action.nargs is None and action.type in (None, str):
+            takes_value.update(s for s in action.option_strings if s.startswith("--"))
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if word == "--":
+            out.extend(argv[i:])
+            break
+        if word in takes_value and nxt is not None and nxt.startswith("-") and nxt != "-":
+            out.append(f"{word}={nxt}")
+            i += 2
+            continue
+        out.append(word)
+        i += 1
+    return out
+
+
+_STDIN_TEXT = ("answer", "prompt", "rationale")
+
+
+def _read_stdin_values(args: argparse.Namespace) -> None:
+    wanted = [name for name in _STDIN_TEXT if getattr(args, name, None) == "-"]
+    if len(wanted) > 1:
+        raise UserError(f"only one of {', '.join('--' + n for n in wanted)} can read stdin")
+    for name in wanted:
+        setattr(args, name, sys.stdin.read())
+
+
+def _leading_global_flags(argv: list[str]) -> int:
+    """How many words at the start are output flags (-v, -q, --env-file FILE) given before the command."""
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--env-file":
+            i += 2
+        elif word.startswith("--env-file=") or word in ("--verbose", "--quiet") or \
+                (len(word) > 1 and word[0] == "-" and word[1:] and set(word[1:]) <= {"v", "q"}):
+            i += 1
+        else:
+            break
+    return min(i, len(argv))
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
     parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
-    # `pdfworkbench [PATH]` is `pdfworkbench open [PATH]`.
-    global_flags = {"-h", "--help", "--version"}
-    if not argv or (argv[0] not in commands and argv[0] not in global_flags):
-        argv = ["open", *argv]
-    args = parser.parse_args(argv)
-    handler: Callable[[argparse.Namespace], int] = args.handler
+    if os.environ.get("_ARGCOMPLETE"):
+        from workbench.cli.completion import autocomplete
+
+        autocomplete(parser)
+    commands = command_names(parser)
+    i = _leading_global_flags(argv)
+    rest = argv[i:]
+    if not rest:
+        rest = ["open"]
+    elif rest[0] in ("-h", "--help", "--version"):
+        pass
+    elif rest[0].startswith("-"):
+        rest = ["open", *rest]  # `pdfworkbench --graphics hires`
+    else:
+        rest = _open_or_unknown(rest, commands)
+    return parser.parse_args(argv[:i] + _join_dash_values(rest, parser))
+
+
+def _load_env_file(args: argparse.Namespace) -> None:
+    """--env-file, else config.json's `env_file`: opt-in, read only."""
+    path = args.env_file
+    if path is None:
+        from workbench.core.config import load_settings
+
+        path = load_settings().env_file
+    if path:
+        from workbench.providers.envfile import load_env_file
+
+        load_env_file(Path(path))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from workbench.cli.logs import cli_logging
+
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return int(handler(args) or 0)
+        args = _parse(argv)
     except UserError as exc:
         print(f"pdfworkbench: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("pdfworkbench: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    verbosity = -1 if args.quiet else min(int(args.verbose or 0), 2)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    with cli_logging(verbosity):
+        try:
+            _load_env_file(args)
+            _read_stdin_values(args)
+            return int(handler(args) or 0)
+        except UserError as exc:
+            print(f"pdfworkbench: error: {exc}", file=sys.stderr)
+            return exc.exit_code
+        except KeyboardInterrupt:
+            print("pdfworkbench: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            return 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", help="family name: lower-case letters, digits and '_' (the module's file name)")
     p.add_argument("--dir", type=Path, dest="folder",
                    help="folder to write it in (default: <config dir>/families, always searched)")
+    p.add_argument("--json", action="store_true", help="print the file written and whether it is searched")
     p.set_defaults(handler=cmd_new_family)
 
 
@@ -20,8 +21,13 @@ def cmd_new_family(args: argparse.Namespace) -> int:
     from workbench.core.config import family_dirs
 
     path = write_family_template(args.name, args.folder)
-    print(f"wrote {path}")
     searched = [d.resolve() for d in [*family_dirs(), *user_family_dirs()]]
+    if args.json:
+        from workbench.cli.output import print_json
+
+        print_json({"family": args.name, "path": str(path), "searched": path.parent.resolve() in searched})
+        return 0
+    print(f"wrote {path}")
     if path.parent.resolve() not in searched and args.folder is not None:
         print(f"note: {path.parent} is not searched for families; add it to family_dirs in the config "
               f"or to PDFWORKBENCH_FAMILY_PATH (default folder: {user_family_folder()})")

@@ -25,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--text-layer", choices=["none", "faithful", "drifted"],
                    help="text layer of the scanned PDF")
     p.add_argument("--dpi", type=int, help="scan DPI for degradation")
-    p.add_argument("--out", type=Path, default=Path("."), help="output folder")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--out", type=Path, help="output folder for the two files (default: here)")
+    where.add_argument("--into", type=Path, metavar="SUITE",
+                       help="add the case to a suite (new or existing): lints it, updates suite.json")
+    add_suite_options(p)
     p.add_argument("--json", action="store_true", help="print the case JSON")
     p.set_defaults(handler=cmd_make)
 
@@ -33,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("spec", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--shard", help="build only shard i/n of the cases")
+    p.add_argument("--json", action="store_true", help="print the suite folder, hash and case count as JSON")
     p.set_defaults(handler=cmd_build)
 
     p = sub.add_parser("verify", help="regenerate every case of a suite and compare bytes and keys")
@@ -74,14 +79,53 @@ def _degrade_spec(args: argparse.Namespace) -> dict | None:
     return spec
 
 
-def cmd_make(args: argparse.Namespace) -> int:
-    from workbench.core.make import generate_case, parse_param_args, write_case
+def add_suite_options(p: argparse.ArgumentParser) -> None:
+    """The options of every command that adds a case to a suite or writes one."""
+    p.add_argument("--overwrite", action="store_true", help="replace a case with the same id")
+    p.add_argument("--allow-lint-errors", action="store_true",
+                   help="with --into: save even when the lint finds errors (the trap may not be armed)")
 
-    pinned = parse_param_args(args.param)
-    case, pdf = generate_case(args.family, args.seed, pinned, _degrade_spec(args), case_id=args.case_id)
-    if args.out.exists() and not args.out.is_dir():
-        raise UserError(f"--out {args.out}: exists and is not a folder")
-    path = write_case(case, pdf, args.out)
+
+def add_into_suite(args: argparse.Namespace, case, pdf: bytes, extra_files=None) -> int:
+    """Lint the case, add it to the suite `args.into` (see `core.suite.add_to_suite`), say so."""
+    from workbench.core.suite import add_to_suite
+    from workbench.pdf.lint import lint_case
+
+    findings = lint_case(case, pdf)
+    errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"]
+    added = add_to_suite(args.into, case, pdf, overwrite=args.overwrite, lint_errors=errors,
+                         save_with_lint_errors=args.allow_lint_errors, extra_files=extra_files)
+    if args.json:
+        print_json(case.to_json() | {"suite_hash": added.suite_hash, "json_path": str(added.json_path)})
+        return 0
+    what = "a new suite" if added.new_suite else "the suite"
+    verb = "replaced" if added.replaced else "added"
+    print(f"{verb} {case.id} in {what} {args.into} ({len(pdf):,} bytes, sha256 {sha_of(pdf)[:12]})")
+    for f in findings:
+        if f.severity in ("error", "warning"):
+            print(f"  lint {f.severity}: {f.code}: {f.message}")
+    print(f"suite hash {added.suite_hash}")
+    return 0
+
+
+def sha_of(pdf: bytes) -> str:
+    from workbench.core.case import sha256_hex
+
+    return sha256_hex(pdf)
+
+
+def write_pair(args: argparse.Namespace, case, pdf: bytes) -> int:
+    """Write `<id>.pdf` and `<id>.json` into `args.out` (no suite.json), refusing to overwrite."""
+    from workbench.core.make import write_case
+
+    out = args.out or Path(".")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: exists and is not a folder")
+    taken = [p for p in (out / f"{case.id}.json", out / f"{case.id}.pdf") if p.exists()]
+    if taken and not args.overwrite:
+        raise UserError(f"{taken[0]} already exists; choose another --id, add it to a suite with "
+                        "--into SUITE, or replace it with --overwrite")
+    path = write_case(case, pdf, out)
     if args.json:
         print_json(case.to_json())
     else:
@@ -89,10 +133,25 @@ def cmd_make(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_make(args: argparse.Namespace) -> int:
+    from workbench.core.make import generate_case, parse_param_args
+
+    pinned = parse_param_args(args.param)
+    case, pdf = generate_case(args.family, args.seed, pinned, _degrade_spec(args), case_id=args.case_id)
+    if args.into is not None:
+        return add_into_suite(args, case, pdf)
+    if args.allow_lint_errors:
+        raise UserError("--allow-lint-errors goes with --into SUITE (--out does not lint)")
+    return write_pair(args, case, pdf)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from workbench.core.suite import build_suite
 
     digest, count = build_suite(args.spec, args.out, shard=args.shard)
+    if args.json:
+        print_json({"suite": str(args.out), "suite_hash": digest, "cases": count, "shard": args.shard})
+        return 0
     print(f"built {count} cases into {args.out}")
     print(f"suite hash {digest}")
     return 0

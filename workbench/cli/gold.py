@@ -20,11 +20,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--case", required=True, dest="case_id", help="case id")
     q.add_argument("--field", required=True,
                    help="expected_answer, expected_tokens[N], forbidden_answers[N] or a gold path like invoice.vendor_phone")
-    q.add_argument("--proposed", required=True, help="the value gold should have (JSON for numbers and null)")
+    q.add_argument("--proposed", required=True,
+                   help="the value gold should have (JSON for numbers and null; may begin with '-')")
     q.add_argument("--page", type=int, help="evidence page, from 1")
     q.add_argument("--box", help="evidence box x0,y0,x1,y1 in points from the page's top-left")
     q.add_argument("--quote", help="the text on the page that shows the value")
-    q.add_argument("--rationale", required=True, help="why the gold value is wrong")
+    q.add_argument("--rationale", required=True,
+                   help="why the gold value is wrong (may begin with '-'; - reads it from stdin)")
     q.add_argument("--who", help="your name (default: $PDFWORKBENCH_USER or your login)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(handler=cmd_dispute_add)
@@ -48,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     group.add_argument("--accept", dest="decision", action="store_const", const="accepted")
     group.add_argument("--reject", dest="decision", action="store_const", const="rejected")
     group.add_argument("--defer", dest="decision", action="store_const", const="deferred")
-    q.add_argument("--rationale", required=True, help="why")
+    q.add_argument("--rationale", required=True, help="why (may begin with '-'; - reads it from stdin)")
     q.add_argument("--who", help="your name (default: $PDFWORKBENCH_USER or your login)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(handler=cmd_dispute_decide)

@@ -13,7 +13,10 @@ from workbench.core.errors import UserError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("grade", help="grade one answer against a case's key (exit 0 if correct, 1 if not)")
     p.add_argument("case", type=Path, help="case JSON")
-    p.add_argument("--answer", required=True, metavar="TEXT", help="the answer text; - reads it from stdin")
+    given = p.add_mutually_exclusive_group(required=True)
+    given.add_argument("--answer", metavar="TEXT",
+                       help="the answer text, which may begin with '-' (--answer '-$5'); - reads it from stdin")
+    given.add_argument("--answer-file", type=Path, metavar="FILE", help="read the answer from FILE")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.set_defaults(handler=cmd_grade)
 
@@ -35,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, metavar="RUN.jsonl", help="default: RESULT.jsonl beside the input")
     p.add_argument("--suite", type=Path, metavar="DIR", help="suite folder: adds hashes and questions")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--json", action="store_true", help="print what was imported as JSON")
     p.set_defaults(handler=cmd_import_run)
 
 
@@ -43,7 +47,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from workbench.grading import grade
 
     case = load_case(args.case)
-    answer = sys.stdin.read() if args.answer == "-" else args.answer
+    answer = args.answer if args.answer_file is None else _read_text(args.answer_file, "--answer-file")
     verdict = grade(case, answer)
     if args.json:
         print_json(verdict.to_json())
@@ -61,6 +65,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
             where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
             print(f"  trap    {part.expected} as {part.found!r}{where}")
     return 0 if verdict.correct else 1
+
+
+def _read_text(path: Path, flag: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{flag} {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{flag} {path}: cannot read it as UTF-8 text ({exc})") from None
 
 
 def _threshold(raw: str | None) -> float | None:
@@ -145,6 +158,10 @@ def cmd_import_run(args: argparse.Namespace) -> int:
     write_records(records, out)
     errors = sum(r.status != "ok" for r in records)
     unknown = sorted({r.case_id for r in records} - set(cases)) if args.suite else []
+    if args.json:
+        print_json({"out": str(out), "records": len(records), "provider_errors": errors,
+                    "source": str(args.result), "unknown_cases": unknown})
+        return 0
     print(f"imported {len(records)} records ({errors} provider errors) from {args.result} into {out}")
     if unknown:
         note(f"pdfworkbench: warning: {len(unknown)} case(s) not in {args.suite}: {', '.join(unknown[:5])}"

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from typing import Any
+
+log = logging.getLogger("workbench.cli")
 
 
 def print_json(obj: Any) -> None:
@@ -12,4 +15,7 @@ def print_json(obj: Any) -> None:
 
 
 def note(message: str) -> None:
-    print(message, file=sys.stderr)
+    """One line on stderr through logging. Lines that begin "pdfworkbench:" report a problem
+    (a warning, a failed gate) and show even under --quiet; other notes are progress."""
+    level = logging.WARNING if message.startswith("pdfworkbench:") else logging.INFO
+    log.log(level, message)

@@ -14,10 +14,12 @@ from workbench.core.errors import UserError
 def _reader_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reader", required=True, metavar="P:M",
                    help="provider:model, e.g. openai:gpt-4o, anthropic:claude-sonnet-4-5, probe:pymupdf")
-    p.add_argument("--modality", choices=["pdf", "pixels", "text"], default="pdf",
-                   help="send the PDF file, page images, or the extracted text layer (default pdf)")
+    p.add_argument("--modality", choices=["pdf", "pixels", "text"], default=None,
+                   help="send the PDF file, page images, or the extracted text layer (default: pdf "
+                        "where the provider takes PDF files, else pixels: ollama, openai-compatible)")
     p.add_argument("--dpi", type=int, default=150, help="DPI of page images for --modality pixels")
-    p.add_argument("--prompt", help="ask this instead of the default prompt around the case's question")
+    p.add_argument("--prompt", help="ask this instead of the default prompt around the case's question "
+                                    "(may begin with '-'; - reads it from stdin)")
     p.add_argument("--max-tokens", type=int, help="most tokens the model may answer with (default 1024)")
     p.add_argument("--temperature", type=float)
     p.add_argument("--no-cache", action="store_true", help="call the model even when the answer is cached")
@@ -95,13 +97,18 @@ class _ProgressLine:
     """Cases done, errors, tokens, elapsed: redrawn in place on a terminal, every 10% otherwise."""
 
     def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
+        from workbench.cli.logs import progress_shown
+
+        self.shown = progress_shown()
+        self.tty = sys.stderr.isatty() and self.shown
         self.last_decile = -1
 
     def __call__(self, progress) -> None:
         if self.tty:
             sys.stderr.write("\r\x1b[2K" + progress.line())
             sys.stderr.flush()
+            return
+        if not self.shown:
             return
         decile = (progress.done + progress.skipped) * 10 // max(1, progress.total)
         if decile != self.last_decile:
@@ -143,9 +150,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     from workbench.core.suite import load_suite
     from workbench.providers.base import parse_reader
     from workbench.providers.batch import RunInterrupted, RunPlan, effective_modality, run_suite
+    from workbench.providers.reading import default_modality
 
     threshold = _threshold(args.fail_threshold)
-    plan = RunPlan(parse_reader(args.reader), args.modality, args.dpi, args.workers, args.prompt,
+    reader = parse_reader(args.reader)
+    plan = RunPlan(reader, args.modality or default_modality(reader), args.dpi, args.workers, args.prompt,
                    _options(args), not args.no_cache, args.base_url)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
@@ -174,11 +183,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     from workbench.core.case import load_case
     from workbench.core.runs import RunWriter
-    from workbench.providers.reading import read
+    from workbench.providers.reading import default_modality, read
 
     case = load_case(args.case)
     out = args.out or case.json_path.parent / "runs" / "asked.jsonl"
-    rec = asyncio.run(read(case, None, args.reader, args.modality, args.dpi, args.prompt, _options(args),
+    modality = args.modality or default_modality(args.reader)
+    rec = asyncio.run(read(case, None, args.reader, modality, args.dpi, args.prompt, _options(args),
                            not args.no_cache, base_url=args.base_url))
     with RunWriter(out) as writer:
         writer.append(rec)

@@ -6,19 +6,16 @@ The authoring screen and the `new-family` command both call these; nothing here 
 
 from __future__ import annotations
 
-import re
 import time
 import traceback
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generators.base import Family
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-
-CASE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}\Z")
 
 
 @dataclass
@@ -54,6 +51,8 @@ class Preview:
     pdf: bytes          # the case's PDF
     clean_pdf: bytes    # the PDF before scanning (the same bytes when nothing is degraded)
     seconds: dict[str, float] = field(default_factory=dict)
+    # Files saved beside the case (path in the suite -> bytes): an adopted case's source PDF.
+    extra_files: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def params(self) -> dict[str, Any]:
@@ -105,36 +104,24 @@ def make_preview(family: Family, draft: Draft) -> Preview:
 
 # ---- saving ---------------------------------------------------------------------------------
 
-def check_case_id(case_id: str) -> str:
-    case_id = case_id.strip()
-    if not CASE_ID.match(case_id):
-        raise UserError(f"case id {case_id!r}: use letters, digits, '.', '_' and '-' (no spaces or slashes)")
-    return case_id
-
-
 def existing_case_ids(folder: Path) -> set[str]:
     """Ids of the cases already in a suite folder (none for a folder that does not exist yet)."""
-    from workbench.core.suite import load_suite
+    from workbench.core.suite import suite_case_ids
 
-    folder = Path(folder).expanduser()
-    if folder.exists() and not folder.is_dir():
-        raise UserError(f"{folder}: exists and is not a folder; choose a suite folder")
-    if not folder.is_dir() or not any(folder.glob("*.json")):
-        return set()
-    return {c.id for c in load_suite(folder).cases}
+    return suite_case_ids(folder)
 
 
-def save_preview(preview: Preview, folder: Path, case_id: str, overwrite: bool = False) -> tuple[Path, str]:
-    """Write the previewed case as `case_id` into a suite (new or existing) and update its
-    `suite.json`. Refuses an existing id unless `overwrite`. Returns (case JSON path, suite hash)."""
-    from workbench.core.suite import add_case
+def save_preview(preview: Preview, folder: Path, case_id: str, overwrite: bool = False,
+                 lint_errors: list[str] | None = None, save_with_lint_errors: bool = False,
+                 ) -> tuple[Path, str]:
+    """Write the previewed case as `case_id` into a suite through `add_to_suite` (which refuses
+    an existing id unless `overwrite`, and lint errors unless confirmed). Returns (JSON, hash)."""
+    from workbench.core.suite import add_to_suite
 
-    case_id = check_case_id(case_id)
-    folder = Path(folder).expanduser()
-    existing_case_ids(folder)  # a clear error for a file where a folder should be
-    case = replace(preview.case, id=case_id, pdf_path=f"{case_id}.pdf", json_path=None)
-    digest = add_case(folder, case, preview.pdf, overwrite=overwrite)
-    return folder / f"{case_id}.json", digest
+    added = add_to_suite(folder, preview.case, preview.pdf, case_id=case_id, overwrite=overwrite,
+                         lint_errors=lint_errors or (), save_with_lint_errors=save_with_lint_errors,
+                         extra_files=preview.extra_files)
+    return added.json_path, added.suite_hash
 
 
 # ---- user families --------------------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""The user's settings: default reader, DPI, theme and key map, in the platform's config folder.
+"""The user's settings, all in one folder: the platform's config folder, or `PDFWORKBENCH_CONFIG_DIR`.
 
-`PDFWORKBENCH_CONFIG_DIR` overrides the folder (tests point it at a temporary one). A broken
-config file never stops the app: its problem is reported and the defaults are used.
+`config.json` holds the workbench's settings (theme, reader, modality, DPI, key map, family
+folders, an opt-in .env file); `readers.toml` the providers' base URLs; `families/` the user's
+trap families. `pdfworkbench config show|path|edit|keys` shows and edits them. A broken config
+file never stops the app: its problem is reported and the defaults are used.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Settings:
     graphics: str = "halfblock"                            # halfblock | hires (textual-image)
     keymap: dict[str, str] = field(default_factory=dict)   # binding id -> keys, e.g. {"next_page": "ctrl+n"}
     family_dirs: list[str] = field(default_factory=list)   # extra folders searched for user families
+    env_file: str | None = None                            # opt-in .env read for keys (never written)
     problem: str | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -45,6 +48,11 @@ class Settings:
 
 def config_path() -> Path:
     return config_dir() / "config.json"
+
+
+def readers_path() -> Path:
+    """Providers' base URLs: `[openai] base_url = "..."` (keys never go here: environment only)."""
+    return config_dir() / "readers.toml"
 
 
 def load_settings() -> Settings:

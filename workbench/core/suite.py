@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from workbench.core import atomic
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
 
+CASE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}\Z")
 SUITE_FILE = "suite.json"
 SUITE_FORMAT = "pdfworkbench-suite/1"
 # JSON files in a suite folder that are not cases.
@@ -44,6 +46,14 @@ class Suite:
         for c in self.cases:
             out.setdefault(c.trap_family, []).append(c)
         return dict(sorted(out.items()))
+
+
+def check_case_id(case_id: str) -> str:
+    """A case id as given, if it is a plain file name; one line saying why not otherwise."""
+    case_id = case_id.strip()
+    if not CASE_ID.match(case_id):
+        raise UserError(f"case id {case_id!r}: use letters, digits, '.', '_' and '-' (no spaces or slashes)")
+    return case_id
 
 
 def case_entry(case: Case, pdf: bytes) -> dict[str, Any]:
@@ -116,26 +126,87 @@ def write_manifest(folder: Path, name: str, version: str, entries: list[dict[str
     return digest
 
 
-def add_case(folder: Path, case: Case, pdf: bytes, overwrite: bool = False, name: str | None = None) -> str:
-    """Write one case into a suite (new or existing) and update `suite.json`; return the suite hash."""
+@dataclass
+class Added:
+    """What adding a case to a suite did."""
+
+    json_path: Path
+    suite_hash: str
+    new_suite: bool     # the folder held no suite before
+    replaced: bool      # a case with this id was overwritten
+
+
+class CaseExists(UserError):
+    """The suite already has a case with this id (and overwriting was not asked for)."""
+
+
+class LintRefused(UserError):
+    """The case has lint errors (its trap may not be armed) and saving them was not confirmed."""
+
+
+def suite_case_ids(folder: Path) -> set[str]:
+    """Ids of the cases already in a suite folder (none for a folder that does not exist yet)."""
+    folder = Path(folder).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{folder}: exists and is not a folder; choose a suite folder")
+    if not folder.is_dir() or not any(folder.glob("*.json")):
+        return set()
+    return {c.id for c in load_suite(folder).cases}
+
+
+def add_to_suite(
+    folder: Path, case: Case, pdf: bytes, *, case_id: str | None = None, overwrite: bool = False,
+    lint_errors: Sequence[str] = (), save_with_lint_errors: bool = False,
+    extra_files: Mapping[str, bytes] | None = None, name: str | None = None,
+) -> Added:
+    """Add one case to a suite (a new or an existing folder) and rewrite its `suite.json`.
+
+    The one way every command and screen adds a case (`make --into`, `adopt`, `mutate`, the
+    Author screen's save). Refuses an id the suite already has unless `overwrite`, and a case
+    with `lint_errors` (one line each) unless `save_with_lint_errors` (the user confirmed).
+    `extra_files` (path relative to the folder -> bytes) are written too: an adopted source.
+    Nothing is written when it refuses.
+    """
     from workbench.core.make import write_case
 
-    folder = Path(folder)
+    folder = Path(folder).expanduser()
+    given = case
+    cid = check_case_id(case.id if case_id is None else case_id)
+    case = replace(case, id=cid, pdf_path=f"{cid}.pdf", json_path=None)
+    if lint_errors and not save_with_lint_errors:
+        more = f" (and {len(lint_errors) - 1} more)" if len(lint_errors) > 1 else ""
+        raise LintRefused(f"{case.id}: not saved: {len(lint_errors)} lint error(s), its trap may not be "
+                          f"armed: {lint_errors[0]}{more}; fix it, or save anyway with --allow-lint-errors")
+    suite_case_ids(folder)  # a clear error for a file where a folder should be
     with atomic.suite_lock(folder):
         existing: list[dict[str, Any]] = []
         suite_name, version = name or folder.name, "1"
-        if (folder / SUITE_FILE).exists():
+        new_suite = True
+        if (folder / SUITE_FILE).exists() or any(p.name not in _NOT_CASES for p in folder.glob("*.json")):
             suite = load_suite(folder)
-            suite_name, version = suite.name, suite.version
+            if suite.has_manifest:
+                suite_name, version = suite.name, suite.version
             existing = compute_entries(suite)
-        elif any(folder.glob("*.json")):
-            suite = load_suite(folder)
-            existing = compute_entries(suite)
-        if any(e["id"] == case.id for e in existing) and not overwrite:
-            raise UserError(f"{folder}: case {case.id!r} already exists; choose another id or overwrite")
+            new_suite = False
+        replaced = any(e["id"] == case.id for e in existing)
+        if replaced and not overwrite:
+            raise CaseExists(f"{folder}: case {case.id!r} already exists; choose another id, or replace "
+                             "it with --overwrite")
+        for rel, data in (extra_files or {}).items():
+            target = folder / rel
+            if not target.exists() or target.read_bytes() != data:
+                atomic.write_bytes(target, data)
         write_case(case, pdf, folder)
         entries = [e for e in existing if e["id"] != case.id] + [case_entry(case, pdf)]
-        return write_manifest(folder, suite_name, version, entries)
+        digest = write_manifest(folder, suite_name, version, entries)
+    if given.id == cid:  # as `write_case` does: the caller's case now knows where it lives
+        given.json_path = case.json_path
+    return Added(folder / f"{case.id}.json", digest, new_suite, replaced)
+
+
+def add_case(folder: Path, case: Case, pdf: bytes, overwrite: bool = False, name: str | None = None) -> str:
+    """`add_to_suite` without a lint check; returns the suite hash."""
+    return add_to_suite(folder, case, pdf, overwrite=overwrite, name=name).suite_hash
 
 
 # ---- build from a TOML spec ---------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -130,9 +131,16 @@ def find_refusal(answer: str) -> str | None:
     return m.group(0) if m else None
 
 
-def find_hedge(answer: str) -> str | None:
-    m = _HEDGE.search(fold(answer)[0])
-    return m.group(0) if m else None
+def find_hedge(answer: str, quoted: str = "") -> str | None:
+    """The answer's first hedging phrase, or None. Phrases that `quoted` (the expected text) has
+    itself are allowed as often as it has them: a verbatim "I reckon I might say" is no hedge."""
+    allowed = Counter(m.group(0) for m in _HEDGE.finditer(fold(quoted)[0])) if quoted else Counter()
+    for m in _HEDGE.finditer(fold(answer)[0]):
+        if allowed[m.group(0)] > 0:
+            allowed[m.group(0)] -= 1
+            continue
+        return m.group(0)
+    return None
 
 
 # ---- matchers ------------------------------------------------------------------------------
@@ -270,7 +278,7 @@ def grade(case: Case, answer: str | None) -> Verdict:
     if kind in ("tokens_all", "keywords_all") and all_found and forbidden:
         details["forbidden_ignored"] = [p.to_json() for p in forbidden]
         forbidden = []
-    hedge = find_hedge(answer)
+    hedge = find_hedge(answer, case.expected_answer)
     no_hedge = bool(spec.get("no_hedge"))
     correct = all_found and not forbidden and not (no_hedge and hedge)
     fell = bool(forbidden) and not all_found

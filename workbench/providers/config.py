@@ -50,9 +50,9 @@ def cache_dir() -> Path:
 
 
 def _config_file() -> dict:
-    from workbench.core.config import config_dir
+    from workbench.core.config import readers_path
 
-    path = config_dir() / "readers.toml"
+    path = readers_path()
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -1,7 +1,8 @@
 """Offline probes: readers that need no key and no network and answer deterministically.
 
 `probe:pypdf` and `probe:pymupdf` answer with the text layer as each extractor reads it;
-`probe:ocr` with OCR of the rendered pages (rapidocr-onnxruntime, the `ocr` extra).
+`probe:ocr` with OCR of the rendered pages: rapidocr 3 on onnxruntime (the `ocr` extra), with
+the models its wheel ships, so it runs offline.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ def _engine() -> Any:
     with _ocr_lock:
         if _ocr_engine is None:
             try:
-                from rapidocr_onnxruntime import RapidOCR
+                import onnxruntime  # noqa: F401  (rapidocr needs an inference runtime of its own)
+                from rapidocr import RapidOCR
             except ImportError:
                 raise UserError(
-                    "probe:ocr needs an OCR engine: pip install 'pdfworkbench[ocr]' (rapidocr-onnxruntime)"
+                    "probe:ocr needs an OCR engine: pip install 'pdfworkbench[ocr]' (rapidocr and onnxruntime)"
                 ) from None
-            _ocr_engine = RapidOCR()
+            # The models in rapidocr's wheel (nothing is downloaded); its INFO lines off.
+            _ocr_engine = RapidOCR(params={"Global.log_level": "warning"})
         return _ocr_engine
 
 
@@ -47,8 +50,8 @@ def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
             pix = page.get_pixmap(dpi=dpi, alpha=False)
             img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
             with _ocr_lock:
-                result, _ = engine(img[:, :, ::-1].copy())  # the engine wants BGR, as OpenCV reads
-            pages.append("\n".join(str(r[1]) for r in result or []))
+                result = engine(img[:, :, ::-1].copy())  # the engine wants BGR, as OpenCV reads
+            pages.append("\n".join(str(t) for t in (result.txts or ())))
     finally:
         doc.close()
     return pages

@@ -42,6 +42,17 @@ def adapter(provider: str) -> Any:
     return importlib.import_module(ADAPTER_MODULES[provider])
 
 
+def default_modality(reader: str | ReaderSpec) -> str:
+    """The modality a reader gets when none is asked for: one it supports (the PDF file where
+    the provider takes PDF files, else page images; a probe's own)."""
+    spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
+    if spec.is_probe:
+        from workbench.providers.probes import probe_modality
+
+        return probe_modality(spec.model)
+    return "pdf" if adapter(spec.provider).takes_pdf else "pixels"
+
+
 def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     options = dict(options or {})
     unknown = sorted(set(options) - set(KNOWN_OPTIONS))
@@ -138,7 +149,7 @@ def _record(case: Any, pdf_sha: str, reader: str, modality: str, dpi: int | None
     )
 
 
-async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str = "pdf",
+async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
                options: dict[str, Any] | None = None, cache: bool = True, *,
                client: Any = None, base_url: str | None = None,
@@ -153,6 +164,7 @@ async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, mod
     gate = gate or contextlib.nullcontext()
 
     spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
+    modality = modality or default_modality(spec)
     options = check_options(options)
     pdf = pdf_bytes if pdf_bytes is not None else _read_pdf(case)
     pdf_sha = sha256_hex(pdf)

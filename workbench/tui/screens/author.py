@@ -423,8 +423,9 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self.notify(str(exc), severity="error", timeout=8)
             return
         errors = [f for f in data.findings if getattr(f, "severity", "") == "error"]
+        error_lines = [f"{f.code}: {f.message}" for f in errors]
         if errors:
-            detail = "\n".join(f"{f.code}: {f.message}" for f in errors[:5])
+            detail = "\n".join(error_lines[:5])
             if not await self.app.push_screen_wait(ConfirmScreen(
                     f"This case has {len(errors)} lint error(s): its trap may not be armed. Save anyway?",
                     yes="Save anyway", no="Cancel", detail=detail)):
@@ -437,7 +438,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                 return
             overwrite = True
         try:
-            path, digest = await asyncio.to_thread(save_preview, preview, folder, case_id, overwrite)
+            path, digest = await asyncio.to_thread(save_preview, preview, folder, case_id, overwrite,
+                                                   error_lines, True)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return

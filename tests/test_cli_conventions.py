@@ -1,0 +1,377 @@
+"""The command line behaves like the tools people already use: run as a user would, in a new process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_cases" / "mini"
+CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"
+PLANTED = "sk-test-planted-key-0123456789abcdefXYZ"
+
+
+def run(*argv, input=None, env=None, cwd=None, timeout=120) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "workbench", *map(str, argv)], capture_output=True,
+                          text=True, input=input, env=full_env, cwd=cwd, timeout=timeout)
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A config folder and answer cache of our own, so no developer's settings leak in."""
+    env = {"PDFWORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
+           "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    return tmp_path
+
+
+# ---- unknown commands --------------------------------------------------------------------------
+
+def test_unknown_command_is_an_error_with_did_you_mean(home):
+    proc = run("famlies", cwd=home)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "unknown command 'famlies'" in proc.stderr and "did you mean 'families'?" in proc.stderr
+
+
+def test_unknown_word_with_no_close_command_still_says_unknown(home):
+    proc = run("frobnicate", cwd=home)
+    assert proc.returncode == 2 and "unknown command 'frobnicate'" in proc.stderr
+    assert "no such file" not in proc.stderr
+
+
+def test_a_path_that_exists_still_opens(home):
+    # A file that exists goes to `open`, which refuses it for what it is (not "unknown command").
+    (home / "frobnicate").write_text("not a pdf")
+    proc = run("frobnicate", cwd=home)
+    assert proc.returncode == 2 and "unknown command" not in proc.stderr
+    from workbench.cli import _parse
+
+    assert _parse([str(SAMPLE)]).command == "open"
+    assert _parse(["-q", str(SAMPLE)]).command == "open"
+    assert _parse([]).command == "open"
+
+
+# ---- values that begin with '-' ------------------------------------------------------------------
+
+@pytest.fixture
+def negative_case(tmp_path):
+    """A case whose right answer is a negative amount."""
+    doc = json.loads(CASE.read_text())
+    doc["expected_answer"], doc["forbidden_answers"] = "-$1,234.56", []
+    doc.pop("gold", None)
+    shutil.copy(CASE.with_suffix(".pdf"), tmp_path / CASE.with_suffix(".pdf").name)
+    path = tmp_path / CASE.name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize("how", ["next-word", "equals", "file", "stdin"])
+def test_answers_beginning_with_a_dash_are_graded(negative_case, tmp_path, how):
+    answer = "-$1,234.56"
+    args: list[str] = ["grade", negative_case, "--json"]
+    stdin = None
+    if how == "next-word":
+        args += ["--answer", answer]
+    elif how == "equals":
+        args += [f"--answer={answer}"]
+    elif how == "file":
+        (tmp_path / "answer.txt").write_text(answer + "\n")
+        args += ["--answer-file", tmp_path / "answer.txt"]
+    else:
+        args += ["--answer", "-"]
+        stdin = answer
+    proc = run(*args, input=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["correct"] is True
+
+
+def test_a_wrong_negative_answer_is_wrong_not_a_usage_error(negative_case):
+    proc = run("grade", negative_case, "--answer", "-$9.99")
+    assert proc.returncode == 1 and proc.stdout.startswith("FAIL")
+
+
+def test_grade_help_says_how_to_give_a_dash_answer():
+    proc = run("grade", "--help")
+    assert "--answer-file" in proc.stdout and "--answer '-$1,234.56'" in proc.stdout
+    assert "reads it from stdin" in proc.stdout
+
+
+def test_rationale_beginning_with_a_dash_is_accepted(tmp_path):
+    suite = tmp_path / "mini"
+    shutil.copytree(SAMPLE, suite)
+    (suite / "disputes.jsonl").unlink(missing_ok=True)
+    proc = run("dispute", "add", suite, "--case", "hidden_ocr_mismatch-0001", "--field", "expected_answer",
+               "--proposed", "-€13,144.73", "--rationale", "-- the credit note makes it negative", "--json")
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["proposed"] == "-€13,144.73"
+    assert "-- the credit note makes it negative" in json.dumps(d)
+
+
+# ---- --verbose, --quiet and library warnings -----------------------------------------------------
+
+def _cff_pdf(path: Path, pages: int) -> None:
+    """A pypdf-written PDF whose every page uses a CFF font: pypdf warns "fontTools is required"
+    once per page when fontTools is missing (the 117-page report printed 1,412 of them)."""
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    w = PdfWriter()
+    for i in range(pages):
+        page = w.add_blank_page(200, 200)
+        ff = DecodedStreamObject()
+        ff.set_data(b"\x01\x00\x04\x01")
+        ff[NameObject("/Subtype")] = NameObject("/Type1C")
+        desc = DictionaryObject({NameObject("/Type"): NameObject("/FontDescriptor"),
+                                 NameObject("/FontName"): NameObject("/Fake"),
+                                 NameObject("/FontFile3"): w._add_object(ff)})
+        font = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
+                                 NameObject("/Subtype"): NameObject("/Type1"),
+                                 NameObject("/BaseFont"): NameObject("/Fake"),
+                                 NameObject("/FontDescriptor"): w._add_object(desc)})
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): w._add_object(font)})})
+        content = DecodedStreamObject()
+        content.set_data(f"BT /F1 12 Tf 20 100 Td (page {i}) Tj ET".encode())
+        page[NameObject("/Contents")] = w._add_object(content)
+    with open(path, "wb") as fh:
+        w.write(fh)
+
+
+@pytest.fixture(scope="module")
+def cff_pdf(tmp_path_factory):
+    try:
+        import fontTools  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("fontTools is installed: pypdf has nothing to warn about")
+    path = tmp_path_factory.mktemp("cff") / "cff.pdf"
+    _cff_pdf(path, 25)
+    return path
+
+
+def test_repeated_library_warnings_are_shown_once_with_a_count(cff_pdf):
+    proc = run("inspect", cff_pdf)
+    assert proc.returncode == 0, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln]
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("pdfworkbench: warning: pypdf: fontTools is required")
+    assert lines[0].endswith("(25 times)")
+    assert "page 24" in proc.stdout
+
+
+def test_very_verbose_shows_every_library_warning_as_it_happens(cff_pdf):
+    proc = run("-vv", "inspect", cff_pdf)
+    assert proc.stderr.count("fontTools is required") == 25
+    assert "times)" not in proc.stderr
+
+
+def test_quiet_hides_progress_but_keeps_results(tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('name = "q"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')
+    built = run("build", spec, "--out", tmp_path / "s", "--quiet")
+    assert built.returncode == 0 and built.stderr == "" and "built 1 cases" in built.stdout
+    ran = run("run", tmp_path / "s", "--reader", "probe:pypdf", "-q",
+              env={"PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
+    assert ran.returncode in (0, 1) and "run file:" not in ran.stderr and "done" not in ran.stderr
+    noisy = run("run", tmp_path / "s", "--reader", "probe:pypdf", "--out", tmp_path / "again.jsonl",
+                env={"PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
+    assert "run file:" in noisy.stderr
+
+
+def test_verbose_flag_goes_before_or_after_the_command():
+    for argv in (["-v", "families"], ["families", "-v"], ["families", "--verbose"], ["--quiet", "families"]):
+        proc = run(*argv)
+        assert proc.returncode == 0 and "footnote_override" in proc.stdout, argv
+
+
+# ---- --json, exit codes, examples ---------------------------------------------------------------
+
+def test_build_import_run_and_new_family_print_json(tmp_path, home):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('name = "j"\n[[families]]\nname = "footnote_override"\nseeds = [1, 2]\n')
+    proc = run("build", spec, "--out", tmp_path / "suite", "--json")
+    doc = json.loads(proc.stdout)
+    assert doc["cases"] == 2 and len(doc["suite_hash"]) == 64
+    assert doc["suite_hash"] == json.loads((tmp_path / "suite" / "suite.json").read_text())["suite_hash"]
+
+    pdfhell = {"model": "m", "results": [{"case_id": "footnote_override-0001", "answer": "$1.00"}]}
+    (tmp_path / "r.json").write_text(json.dumps(pdfhell))
+    proc = run("import-run", tmp_path / "r.json", "--json")
+    if proc.returncode == 0:
+        doc = json.loads(proc.stdout)
+        assert doc["records"] >= 1 and Path(doc["out"]).exists()
+    else:  # a run shape the importer refuses still ends in one line
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+    proc = run("new-family", "receipt_rounding", "--json", cwd=tmp_path)
+    doc = json.loads(proc.stdout)
+    assert doc["family"] == "receipt_rounding" and doc["searched"] is True
+    assert Path(doc["path"]).read_text().strip()
+
+
+def test_exit_codes_are_documented_in_help_and_readme():
+    top = run("--help").stdout
+    readme = (ROOT / "README.md").read_text()
+    for code, word in (("0", "ok"), ("1", "findings"), ("2", "usage"), ("130", "interrupted")):
+        assert re.search(rf"^\s*{code}\s+{word}", top, re.M), code
+        assert re.search(rf"\|\s*`?{code}`?\s*\|[^|\n]*{word}", readme, re.I), code
+
+
+def test_every_command_has_examples_in_its_help():
+    from workbench.cli import _walk, build_parser
+
+    missing = [" ".join(path) for path, p in _walk(build_parser()) if "pdfworkbench" not in (p.epilog or "")]
+    assert not missing, f"add examples for {missing} to workbench/cli/examples.py"
+    assert "examples:" in run("make", "--help").stdout
+
+
+def test_readme_command_section_matches_help():
+    from workbench.cli import build_parser, command_names
+
+    commands = set(command_names(build_parser()))
+    block = (ROOT / "README.md").read_text().split("## Command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    in_readme = set(re.findall(r"^pdfworkbench ([a-z][a-z-]*)", block, re.M))
+    assert commands - in_readme == set(), "commands missing from the README's command section"
+    assert in_readme - commands == set(), "the README lists commands that do not exist"
+
+
+# ---- readers ------------------------------------------------------------------------------------
+
+def test_ollama_reader_defaults_to_page_images(tmp_path):
+    from workbench.providers.fakeserver import FakeServer
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('name = "o"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')
+    assert run("build", spec, "--out", tmp_path / "s").returncode == 0
+    with FakeServer() as server:
+        proc = run("run", tmp_path / "s", "--reader", "ollama:fake-vision", "--json",
+                   env={"OLLAMA_HOST": server.url, "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
+    assert "--modality" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
+    records = [json.loads(x) for x in next((tmp_path / "s" / "runs").glob("*.jsonl")).read_text().splitlines()]
+    assert [r["modality"] for r in records] == ["pixels"] and records[0]["status"] == "ok"
+    from workbench.providers.reading import default_modality
+
+    assert default_modality("openai:gpt-4o") == "pdf" and default_modality("probe:pypdf") == "text"
+
+
+# ---- .env, opt-in ---------------------------------------------------------------------------------
+
+def test_env_file_supplies_keys_only_when_asked_and_is_never_written(tmp_path, home):
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"# keys\nexport ANTHROPIC_API_KEY='{PLANTED}'\nUNRELATED=1\n")
+    before = env_file.read_bytes()
+    clean = {"ANTHROPIC_API_KEY": ""}
+    ready = lambda out: {r["reader"]: r["ready"] for r in json.loads(out)}["anthropic:claude-sonnet-4-5"]  # noqa: E731
+    assert ready(run("readers", "--json", env=clean, cwd=tmp_path).stdout) is False  # not loaded unasked
+    proc = run("--env-file", env_file, "readers", "--json", env=clean, cwd=tmp_path)
+    assert proc.returncode == 0 and ready(proc.stdout) is True
+    assert PLANTED not in proc.stdout + proc.stderr
+    proc = run("-v", "readers", "--env-file", env_file, env=clean, cwd=tmp_path)
+    assert PLANTED not in proc.stdout + proc.stderr
+    # opting in from config.json works the same
+    (home / "config").mkdir(exist_ok=True)
+    (home / "config" / "config.json").write_text(json.dumps({"env_file": str(env_file)}))
+    assert ready(run("readers", "--json", env=clean, cwd=tmp_path).stdout) is True
+    assert env_file.read_bytes() == before
+    bad = tmp_path / "bad.env"
+    bad.write_text("ANTHROPIC_API_KEY\n")
+    proc = run("--env-file", bad, "readers", env=clean)
+    assert proc.returncode == 2 and "bad.env:1" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+# ---- config ---------------------------------------------------------------------------------------
+
+def test_config_path_show_and_keys(home):
+    folder = home / "config"
+    assert run("config", "path").stdout.strip() == str(folder)
+    assert run("config", "path", "--file", "readers").stdout.strip() == str(folder / "readers.toml")
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"theme": "workbench-light", "keymap": {"toggle_evidence": "x"}}))
+    (folder / "readers.toml").write_text('[ollama]\nbase_url = "http://127.0.0.1:9"\n')
+    doc = json.loads(run("config", "show", "--json", env={"OPENAI_API_KEY": PLANTED}).stdout)
+    assert doc["settings"]["theme"] == "workbench-light" and doc["settings"]["keymap"] == {"toggle_evidence": "x"}
+    assert doc["readers"] == {"ollama": {"base_url": "http://127.0.0.1:9"}}
+    assert doc["environment"]["OPENAI_API_KEY"] is True
+    text = run("config", "show", env={"OPENAI_API_KEY": PLANTED}).stdout
+    assert PLANTED not in text and str(folder / "config.json") in text and "workbench-light" in text
+    keys = json.loads(run("config", "keys", "--json").stdout)
+    ids = {k["id"] for k in keys}
+    assert {"toggle_evidence", "next_page", "quit"} <= ids
+    assert len(ids) == len(keys)
+
+
+def test_config_edit_runs_the_editor_and_checks_the_result(home, tmp_path):
+    editor = tmp_path / "editor.py"
+    editor.write_text("import json, sys\np = sys.argv[1]\nd = json.load(open(p))\nd['dpi'] = 200\n"
+                      "json.dump(d, open(p, 'w'))\n")
+    proc = run("config", "edit", env={"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((home / "config" / "config.json").read_text())["dpi"] == 200
+    breaker = tmp_path / "breaker.py"
+    breaker.write_text("import sys\nopen(sys.argv[1], 'w').write('{not json')\n")
+    proc = run("config", "edit", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
+    assert proc.returncode == 2 and "config.json" in proc.stderr and proc.stderr.count("\n") == 1
+    proc = run("config", "edit", "--readers", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
+    assert proc.returncode == 2 and "not valid TOML" in proc.stderr
+
+
+# ---- shell completion ---------------------------------------------------------------------------
+
+def _complete(line: str, tmp_path: Path) -> list[str]:
+    """Ask for completions the way the shell scripts do (argcomplete's protocol)."""
+    out = tmp_path / "completions.txt"
+    env = {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line, "COMP_POINT": str(len(line)),
+           "_ARGCOMPLETE_STDOUT_FILENAME": str(out), "_ARGCOMPLETE_SUPPRESS_SPACE": "1"}
+    proc = run(env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return [c.strip() for c in out.read_text().split("\n") if c.strip()]
+
+
+def test_completion_knows_commands_families_readers_and_suites(tmp_path):
+    assert "families" in _complete("pdfworkbench fam", tmp_path)
+    assert "hidden_ocr_mismatch" in _complete("pdfworkbench make hidden_o", tmp_path)
+    assert {"probe:pypdf", "probe:pymupdf", "probe:ocr"} <= set(_complete("pdfworkbench ask X.json --reader probe:", tmp_path))
+    (tmp_path / "suites" / "mini").mkdir(parents=True)
+    (tmp_path / "suites" / "mini" / "suite.json").write_text("{}")
+    assert "suites/mini/" in _complete("pdfworkbench verify suites/m", tmp_path)
+    assert "--fail-threshold" in _complete("pdfworkbench run S --fail", tmp_path)
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_are_generated_for_each_shell(shell):
+    proc = run("completion", shell)
+    assert proc.returncode == 0 and "pdfworkbench" in proc.stdout
+    assert "_ARGCOMPLETE" in proc.stdout
+
+
+def test_bash_completes_through_the_generated_script(tmp_path):
+    bash = shutil.which("bash")
+    if not bash:
+        pytest.skip("no bash")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    exe = bindir / "pdfworkbench"
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
+    exe.chmod(0o755)
+    script = run("completion", "bash").stdout
+    (tmp_path / "complete.bash").write_text(script)
+    line = "pdfworkbench make footnote_ov"
+    test = (f"source {tmp_path / 'complete.bash'}\n"
+            f"COMP_LINE='{line}'; COMP_POINT={len(line)}; COMP_WORDS=(pdfworkbench make footnote_ov); COMP_CWORD=2\n"
+            "_python_argcomplete pdfworkbench\n"
+            'printf "%s\\n" "${COMPREPLY[@]}"\n')
+    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"})
+    assert "footnote_override" in proc.stdout, proc.stderr

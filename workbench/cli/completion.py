@@ -1,0 +1,80 @@
+"""Shell completion (bash, zsh, fish) generated from the parser by argcomplete.
+
+`pdfworkbench completion SHELL` prints the script; at each TAB the shell runs pdfworkbench with
+`_ARGCOMPLETE` set and `main` answers from the parser, completing family names, readers and
+suite folders as well as commands and options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+SHELLS = ("bash", "zsh", "fish")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("completion", help="print the shell completion script for bash, zsh or fish",
+                       description="Completes commands, options, family names, readers and suite "
+                                   "folders. Needs the argcomplete package (installed with pdfworkbench).")
+    p.add_argument("shell", choices=SHELLS)
+    p.set_defaults(handler=cmd_completion)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    import sys
+
+    from argcomplete import shellcode
+
+    sys.stdout.write(shellcode(["pdfworkbench"], shell=args.shell))
+    return 0
+
+
+def complete_family(prefix: str, **_: object) -> list[str]:
+    from workbench.core.make import family_registry
+
+    return [n for n in family_registry().families if n.startswith(prefix)]
+
+
+def complete_reader(prefix: str, **_: object) -> list[str]:
+    from workbench.providers.base import known_readers
+
+    return [r for r in known_readers() if r.startswith(prefix)]
+
+
+def complete_suite(prefix: str, **_: object) -> list[str]:
+    """Folders under the prefix's folder; suites (with suite.json) first, all folders to descend."""
+    base = Path(prefix).expanduser()
+    folder = base if prefix.endswith(os.sep) or prefix == "" else base.parent
+    start = "" if prefix.endswith(os.sep) or prefix == "" else base.name
+    try:
+        entries = sorted(p for p in folder.iterdir() if p.is_dir() and p.name.startswith(start)
+                         and not p.name.startswith("."))
+    except OSError:
+        return []
+    shown = (str(folder / p.name) if str(folder) != "." or prefix.startswith("./") else p.name
+             for p in entries)
+    return [name + os.sep for name in shown]
+
+
+# Which argument gets which completer: by dest, on every command that has one.
+COMPLETERS = {"family": complete_family, "reader": complete_reader, "suite": complete_suite}
+
+
+def attach_completers(parser: argparse.ArgumentParser) -> None:
+    from workbench.cli import _walk
+
+    for _, child in [((), parser), *_walk(parser)]:
+        for action in child._actions:
+            fn = COMPLETERS.get(action.dest)
+            if fn is not None:
+                action.completer = fn  # type: ignore[attr-defined]
+
+
+def autocomplete(parser: argparse.ArgumentParser) -> None:
+    """Answer a TAB (exits) when the shell asked for one; otherwise do nothing."""
+    import argcomplete
+
+    attach_completers(parser)
+    argcomplete.autocomplete(parser, always_complete_options="long")

@@ -1,0 +1,170 @@
+"""Commands for the user's settings: config show|path|edit|keys."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from workbench.cli.output import print_json
+from workbench.core.errors import UserError
+
+READERS_TEMPLATE = """\
+# Base URLs of model providers (keys never go here: they come from the environment).
+# [openai]
+# base_url = "https://api.openai.com/v1"
+# [ollama]
+# base_url = "http://127.0.0.1:11434"
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("config", help="show, locate and edit the settings (config.json, readers.toml)",
+                       description="Every setting lives in one folder: config.json (theme, reader, "
+                                   "modality, DPI, key map, family folders, env_file), readers.toml "
+                                   "(providers' base URLs) and families/ (your trap families). "
+                                   "PDFWORKBENCH_CONFIG_DIR moves the folder.")
+    csub = p.add_subparsers(dest="config_command", metavar="ACTION", required=True, parser_class=type(p))
+
+    q = csub.add_parser("show", help="the settings in effect, where each file is, which keys are set")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(handler=cmd_config_show)
+
+    q = csub.add_parser("path", help="print the config folder (or one file's path)")
+    q.add_argument("--file", choices=["config", "readers", "families"],
+                   help="print this file's path instead: config.json, readers.toml or families/")
+    q.set_defaults(handler=cmd_config_path)
+
+    q = csub.add_parser("edit", help="open config.json (or readers.toml) in $VISUAL or $EDITOR, then check it")
+    q.add_argument("--readers", action="store_true", help="edit readers.toml instead of config.json")
+    q.set_defaults(handler=cmd_config_edit)
+
+    q = csub.add_parser("keys", help="the key-binding ids that config.json's keymap can remap")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(handler=cmd_config_keys)
+
+
+def _state() -> dict:
+    from workbench.core.config import config_dir, config_path, load_settings, readers_path
+    from workbench.providers.config import BASE_URL_ENV, KEY_ENV, cache_dir
+
+    settings = load_settings()
+    readers: dict = {}
+    readers_problem = None
+    try:
+        from workbench.providers.config import _config_file
+
+        readers = _config_file()
+    except UserError as exc:
+        readers_problem = str(exc)
+    env_names = sorted({n for names in KEY_ENV.values() for n in names} | set(BASE_URL_ENV.values()))
+    return {
+        "folder": str(config_dir()),
+        "folder_from": "PDFWORKBENCH_CONFIG_DIR" if os.environ.get("PDFWORKBENCH_CONFIG_DIR") else "platform default",
+        "config_json": {"path": str(config_path()), "exists": config_path().exists(),
+                        "problem": settings.problem},
+        "readers_toml": {"path": str(readers_path()), "exists": readers_path().exists(),
+                         "problem": readers_problem},
+        "families": str(config_dir() / "families"),
+        "answer_cache": str(cache_dir()),
+        "settings": settings.to_json(),
+        "readers": readers,
+        # Whether each variable is set, never its value.
+        "environment": {name: bool(os.environ.get(name)) for name in env_names},
+    }
+
+
+def cmd_config_show(args: argparse.Namespace) -> int:
+    state = _state()
+    if args.json:
+        print_json(state)
+        return 0
+    print(f"config folder  {state['folder']}  ({state['folder_from']}; PDFWORKBENCH_CONFIG_DIR moves it)")
+    for label, key, missing in (("config.json ", "config_json", "not written yet: defaults"),
+                                ("readers.toml", "readers_toml", "none: default base URLs")):
+        f = state[key]
+        shown = f["problem"] or ("" if f["exists"] else missing)
+        print(f"{label}   {f['path']}" + (f"  ({shown})" if shown else ""))
+    print(f"families/      {state['families']}")
+    print(f"answer cache   {state['answer_cache']}")
+    print("\nsettings (config.json):")
+    for key, value in state["settings"].items():
+        print(f"  {key:<12} {value!r}")
+    if state["readers"]:
+        print("\nreaders (readers.toml):")
+        for provider, section in state["readers"].items():
+            print(f"  [{provider}] {section}")
+    print("\nenvironment (values never shown):")
+    for name, is_set in state["environment"].items():
+        print(f"  {name:<28} {'set' if is_set else '-'}")
+    return 0
+
+
+def cmd_config_path(args: argparse.Namespace) -> int:
+    from workbench.core.config import config_dir, config_path, readers_path
+
+    paths = {None: config_dir(), "config": config_path(), "readers": readers_path(),
+             "families": config_dir() / "families"}
+    print(paths[args.file])
+    return 0
+
+
+def _editor() -> list[str]:
+    import shlex
+    import shutil
+
+    for var in ("VISUAL", "EDITOR"):
+        if os.environ.get(var, "").strip():
+            return shlex.split(os.environ[var])
+    for name in ("nano", "vi"):
+        if shutil.which(name):
+            return [name]
+    raise UserError("no editor found: set EDITOR (e.g. EDITOR=nano), or edit the file named by "
+                    "`pdfworkbench config path --file config`")
+
+
+def cmd_config_edit(args: argparse.Namespace) -> int:
+    import subprocess
+    import tomllib
+
+    from workbench.core import atomic
+    from workbench.core.config import Settings, config_path, load_settings, readers_path
+
+    path = readers_path() if args.readers else config_path()
+    if not path.exists():
+        if args.readers:
+            atomic.write_bytes(path, READERS_TEMPLATE.encode("utf-8"))
+        else:
+            atomic.write_json(path, Settings().to_json())
+    editor = _editor()
+    try:
+        code = subprocess.call([*editor, str(path)])
+    except OSError as exc:
+        raise UserError(f"cannot run the editor {editor[0]!r} ({exc.strerror}); set EDITOR to one that exists") from None
+    if code != 0:
+        raise UserError(f"the editor {editor[0]!r} exited with code {code}; {path} is as it left it")
+    if args.readers:
+        try:
+            tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise UserError(f"{path}: not valid TOML ({exc}); readers will refuse it until it is "
+                            "fixed: run `pdfworkbench config edit --readers` again") from None
+    else:
+        problem = load_settings().problem
+        if problem:
+            raise UserError(f"{problem}: run `pdfworkbench config edit` again to fix it")
+    print(f"{path}: ok")
+    return 0
+
+
+def cmd_config_keys(args: argparse.Namespace) -> int:
+    from workbench.tui.keymap import remappable_bindings
+
+    rows = remappable_bindings()
+    if args.json:
+        print_json([b.to_json() for b in rows])
+        return 0
+    width = max(len(b.id) for b in rows)
+    for b in rows:
+        print(f"{b.id:<{width}}  {b.keys:<20} {b.description} ({b.where})")
+    print('\nremap in config.json, e.g. {"keymap": {"toggle_evidence": "x", "next_page": "ctrl+n"}}')
+    return 0
