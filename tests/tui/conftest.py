@@ -41,8 +41,13 @@ def suite_copy(tmp_path, _small_suite) -> Path:
 
 
 async def settle(pilot) -> None:
-    """Let every worker finish and the screen catch up."""
+    """Let every worker finish and the screen catch up; text cursors stop blinking (a blinking
+    cursor makes a snapshot depend on the moment it was taken)."""
+    from textual.widgets import Input
+
     for _ in range(3):
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
     await pilot.pause()
