@@ -1,9 +1,15 @@
-"""Core packages never import Textual: checked in a fresh interpreter."""
+"""The layering: core packages never import Textual (checked in a fresh interpreter), and the
+generators never import the model readers, gold, the TUI or the CLI (checked in the source, so an
+import inside a function counts too)."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
-CORE = ["workbench.core", "workbench.pdf", "workbench.grading", "workbench.providers", "generators"]
+CORE = ["workbench.core", "workbench.pdf", "workbench.grading", "workbench.gold", "workbench.providers",
+        "generators"]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_core_packages_do_not_import_textual():
@@ -19,3 +25,30 @@ def test_core_packages_do_not_import_textual():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == ""
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every module an `import` or `from ... import` in the file names, wherever it sits."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+    return names
+
+
+def test_generators_never_import_providers_gold_tui_or_cli():
+    above = ("workbench.providers", "workbench.gold", "workbench.tui", "workbench.cli")
+    files = sorted((ROOT / "generators").rglob("*.py"))
+    assert len(files) > 20
+    bad = {f"{p.relative_to(ROOT)}: {n}" for p in files for n in imported_names(p)
+           if any(n == a or n.startswith(a + ".") for a in above)}
+    assert not bad
+
+
+def test_the_check_sees_an_import_inside_a_function(tmp_path):
+    module = tmp_path / "fam.py"
+    module.write_text("def generate(p, seed):\n    from workbench.providers import reading\n")
+    assert "workbench.providers" in imported_names(module)

@@ -49,6 +49,14 @@ def test_unknown_word_with_no_close_command_still_says_unknown(home):
     assert "no such file" not in proc.stderr
 
 
+def test_a_mistyped_option_suggests_the_right_one():
+    proc = run("families", "--jsn")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "unrecognized arguments: --jsn; did you mean --json?" in proc.stderr
+    proc = run("dispute", "list", SAMPLE, "--stats")
+    assert proc.returncode == 2 and "did you mean --status?" in proc.stderr
+
+
 def test_a_path_that_exists_still_opens(home):
     # A file that exists goes to `open`, which refuses it for what it is (not "unknown command").
     (home / "frobnicate").write_text("not a pdf")
@@ -206,19 +214,34 @@ def test_build_import_run_and_new_family_print_json(tmp_path, home):
     assert doc["cases"] == 2 and len(doc["suite_hash"]) == 64
     assert doc["suite_hash"] == json.loads((tmp_path / "suite" / "suite.json").read_text())["suite_hash"]
 
-    pdfhell = {"model": "m", "results": [{"case_id": "footnote_override-0001", "answer": "$1.00"}]}
+    pdfhell = {"model": "openai:gpt-4o", "modality": "pdf", "cases": [
+        {"case_id": "footnote_override-0001", "model_output": "$1.00"},
+        {"case_id": "footnote_override-0002", "model_output": "[error] RateLimitError: slow down"}]}
     (tmp_path / "r.json").write_text(json.dumps(pdfhell))
-    proc = run("import-run", tmp_path / "r.json", "--json")
-    if proc.returncode == 0:
-        doc = json.loads(proc.stdout)
-        assert doc["records"] >= 1 and Path(doc["out"]).exists()
-    else:  # a run shape the importer refuses still ends in one line
-        assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    proc = run("import-run", tmp_path / "r.json", "--suite", tmp_path / "suite", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["records"] == 2 and doc["provider_errors"] == 1 and doc["unknown_cases"] == []
+    assert len(Path(doc["out"]).read_text().splitlines()) == 2
 
     proc = run("new-family", "receipt_rounding", "--json", cwd=tmp_path)
     doc = json.loads(proc.stdout)
     assert doc["family"] == "receipt_rounding" and doc["searched"] is True
     assert Path(doc["path"]).read_text().strip()
+
+
+# Commands that print no data of their own (a screen, a server, a script, a path, an editor) or
+# print JSON already (gold export).
+NO_JSON = {"open", "serve", "fake-server", "completion", "config path", "config edit", "gold export"}
+
+
+def test_every_command_that_prints_data_takes_json():
+    from workbench.cli import _subparsers, _walk, build_parser
+
+    lacking = [" ".join(path) for path, p in _walk(build_parser())
+               if not _subparsers(p) and " ".join(path) not in NO_JSON
+               and not any("--json" in a.option_strings for a in p._actions)]
+    assert not lacking, f"give these --json (or add them to NO_JSON with a reason): {lacking}"
 
 
 def test_exit_codes_are_documented_in_help_and_readme():

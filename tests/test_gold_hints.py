@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.test_gold_support import INVOICE, TOTAL, load, suite_copy
-from workbench.core.hints import audit_key, audit_suite
+from workbench.gold.hints import audit_key, audit_suite
 
 
 def _edit(suite, case_id, change):

@@ -13,15 +13,9 @@ import time
 import pytest
 
 from tests.test_gold_support import TOTAL, suite_copy
-from workbench.core.disputes import (
-    add_dispute,
-    append_event,
-    decide,
-    journal_path,
-    load_disputes,
-    read_events,
-)
 from workbench.core.errors import UserError
+from workbench.gold.disputes import add_dispute, decide
+from workbench.gold.journal import append_event, journal_path, load_disputes, read_events
 
 
 def test_each_event_is_one_line_appended_to_the_suite_journal(tmp_path):
@@ -69,7 +63,7 @@ CHILD = textwrap.dedent("""
     import sys
     from pathlib import Path
     from workbench.core.atomic import suite_lock
-    from workbench.core.disputes import append_event
+    from workbench.gold.journal import append_event
 
     folder = Path(sys.argv[1])
     pad = "x" * 20000            # big events, so the kill often lands inside a write

@@ -11,8 +11,9 @@ from tests.test_gold_support import (
     suite_copy,
     write_run,
 )
-from workbench.core.disputes import add_dispute, decide, evidence_for, progress, triage_queue
-from workbench.grading.regrade import regrade
+from workbench.gold.disputes import add_dispute, decide
+from workbench.gold.regrade import regrade
+from workbench.gold.triage import evidence_for, progress, triage_queue
 
 
 def _runs(suite):

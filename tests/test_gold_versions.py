@@ -8,9 +8,11 @@ import re
 import pytest
 
 from tests.test_gold_support import INVOICE, TOTAL, load, suite_copy
-from workbench.core import gold
-from workbench.core.disputes import add_dispute, decide, get_dispute, load_disputes, progress
 from workbench.core.errors import UserError
+from workbench.gold import versions as gold
+from workbench.gold.disputes import add_dispute, decide
+from workbench.gold.journal import get_dispute, load_disputes
+from workbench.gold.triage import progress
 
 
 def test_v1_is_the_answer_keys_as_generated(tmp_path):

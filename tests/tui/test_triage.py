@@ -23,8 +23,9 @@ def _copy(tmp_path: Path) -> Path:
 
 
 async def test_decide_two_disputes_then_journal_and_regrade_follow(tmp_path):
-    from workbench.core.disputes import load_disputes, triage_queue
-    from workbench.grading.regrade import regrade
+    from workbench.gold.journal import load_disputes
+    from workbench.gold.regrade import regrade
+    from workbench.gold.triage import triage_queue
 
     suite = _copy(tmp_path)
     queue = triage_queue(suite)
@@ -68,7 +69,7 @@ async def test_decide_two_disputes_then_journal_and_regrade_follow(tmp_path):
 
 
 async def test_open_a_dispute_from_inspect_on_a_field_of_the_key(tmp_path):
-    from workbench.core.disputes import load_disputes
+    from workbench.gold.journal import load_disputes
     from workbench.tui.screens.triage import DisputeScreen
 
     suite = _copy(tmp_path)

@@ -17,6 +17,7 @@ from workbench.core.errors import UserError
 # Modules with a `register(subparsers)` function, in the order their commands are listed.
 COMMAND_MODULES = (
     "workbench.cli.cases",
+    "workbench.cli.adopt",
     "workbench.cli.forensics",
     "workbench.cli.grading",
     "workbench.cli.readers",
@@ -121,17 +122,38 @@ def _open_or_unknown(argv: list[str], commands: list[str]) -> list[str]:
                     f"{hint}`pdfworkbench --help` lists the commands")
 
 
-def _join_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
-    """`--answer -$5` -> `--answer=-$5`: an option that takes one value takes the next word,
-    as getopt does, even when it begins with '-' (argparse alone would call it an option)."""
-    takes_value: set[str] = set()
+def _target(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser that the words name: `dispute add ...` -> the `dispute add` parser."""
     target = parser
     for word in argv:
         children = _subparsers(target)
         if word not in children:
             break
         target = children[word]
-    for action in target._actions:
+    return target
+
+
+def _unrecognised(parser: argparse.ArgumentParser, argv: list[str], extras: list[str]) -> UserError:
+    import difflib
+
+    target = _target(parser, argv)
+    options = [s for a in target._actions for s in a.option_strings if s.startswith("--")]
+    hint = ""
+    for word in extras:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1, cutoff=0.6)
+            if close:
+                hint = f"; did you mean {close[0]}?"
+                break
+    return UserError(f"unrecognized arguments: {' '.join(extras)}{hint} "
+                     f"(`{target.prog} --help` lists the options)")
+
+
+def _join_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """`--answer -$5` -> `--answer=-$5`: an option that takes one value takes the next word,
+    as getopt does, even when it begins with '-' (argparse alone would call it an option)."""
+    takes_value: set[str] = set()
+    for action in _target(parser, argv)._actions:
         if action.option_strings and action.nargs is None and action.type in (None, str):
             takes_value.update(s for s in action.option_strings if s.startswith("--"))
     out: list[str] = []
@@ -194,7 +216,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         rest = ["open", *rest]  # `pdfworkbench --graphics hires`
     else:
         rest = _open_or_unknown(rest, commands)
-    return parser.parse_args(argv[:i] + _join_dash_values(rest, parser))
+    words = argv[:i] + _join_dash_values(rest, parser)
+    args, extras = parser.parse_known_args(words)
+    if extras:
+        raise _unrecognised(parser, rest, extras)
+    return args
 
 
 def _load_env_file(args: argparse.Namespace) -> None:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.core.source import Source
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,12 +29,22 @@ def sample_suite_path() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
 
+def open_checked(path: Path) -> Source:
+    """What `path` opens as, with a clear error now (not on the screen) for a file that is not a PDF."""
+    from workbench.core.source import open_source
+    from workbench.pdf.document import read_pdf_bytes
+
+    source = open_source(path)
+    if source.kind == "pdf":
+        read_pdf_bytes(source.path)
+    return source
+
+
 def cmd_open(args: argparse.Namespace) -> int:
     from workbench.core.config import load_settings
     from workbench.core.errors import UserError
-    from workbench.core.source import open_source
 
-    source = open_source(args.path or sample_suite_path())  # errors out before the screen takes over
+    source = open_checked(args.path or sample_suite_path())  # errors out before the screen takes over
     settings = load_settings()
     graphics = args.graphics or getattr(settings, "graphics", "halfblock")
     if graphics == "hires":
@@ -50,10 +64,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import sys
 
     from workbench.core.errors import UserError
-    from workbench.core.source import open_source
 
     path = (args.path or sample_suite_path()).resolve()
-    open_source(path)  # a clear error now, not in the browser
+    open_checked(path)  # a clear error now, not in the browser
     try:
         from textual_serve.server import Server
     except ImportError:

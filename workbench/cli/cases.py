@@ -53,15 +53,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_families(args: argparse.Namespace) -> int:
+    from generators.mutations import mutations
     from workbench.core.make import family_registry
 
     reg = family_registry()
-    if args.json:
-        print_json([f.describe() for f in reg.families.values()])
+    muts = mutations()
+    if args.json:  # mutations declare params like families; "kind": "mutation" tells them apart
+        print_json([f.describe() for f in reg.families.values()] + [m.describe() for m in muts.values()])
     else:
-        width = max(len(n) for n in reg.families)
+        width = max(len(n) for n in [*reg.families, *muts])
         for fam in reg.families.values():
             print(f"{fam.name:<{width}}  v{fam.version}  {fam.description}")
+        print("\nmutations (pdfworkbench mutate CASE --trap NAME, on an adopted case):")
+        for mut in muts.values():
+            print(f"{mut.name:<{width}}  v{mut.version}  {mut.description}")
     for problem in reg.problems:
         note(f"pdfworkbench: warning: family module not loaded: {problem.message}")
     return 0
@@ -86,13 +91,14 @@ def add_suite_options(p: argparse.ArgumentParser) -> None:
                    help="with --into: save even when the lint finds errors (the trap may not be armed)")
 
 
-def add_into_suite(args: argparse.Namespace, case, pdf: bytes, extra_files=None) -> int:
+def add_into_suite(args: argparse.Namespace, case, pdf: bytes, extra_files=None,
+                   more_errors: list[str] | None = None) -> int:
     """Lint the case, add it to the suite `args.into` (see `core.suite.add_to_suite`), say so."""
     from workbench.core.suite import add_to_suite
     from workbench.pdf.lint import lint_case
 
     findings = lint_case(case, pdf)
-    errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"]
+    errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"] + (more_errors or [])
     added = add_to_suite(args.into, case, pdf, overwrite=args.overwrite, lint_errors=errors,
                          save_with_lint_errors=args.allow_lint_errors, extra_files=extra_files)
     if args.json:
@@ -202,4 +208,22 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         for name in ("pypdf", "pymupdf"):
             print(f"--- text layer ({name}) ---")
             print(page["text"][name].rstrip() or "(empty)")
+    _print_structure(report["structure"])
     return 0
+
+
+def _print_structure(structure: dict) -> None:
+    """Revisions and form fields, when the file has more than one of the first or any of the second."""
+    revisions = structure["revisions"]
+    if len(revisions) > 1:
+        print("\n=== revisions (incremental updates) ===")
+        for r in revisions:
+            change = (f"changed page(s) {', '.join(map(str, r['pages_changed']))}: removed {r['removed'][:4]},"
+                      f" added {r['added'][:4]}" if r["pages_changed"] else "the original" if r["number"] == 1
+                      else "no page text changed")
+            print(f"revision {r['number']} (to byte {r['end']}, {r['objects']} objects): {change}")
+    if structure["fields"]:
+        print("\n=== form fields ===")
+        for f in structure["fields"]:
+            mark = "  <- differs" if f["differs"] else ""
+            print(f"page {f['page_number']} {f['name']!r}: value {f['value']!r}, appearance {f['appearance']!r}{mark}")

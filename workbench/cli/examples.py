@@ -11,6 +11,13 @@ EXAMPLES: dict[str, list[str]] = {
     "make": ["pdfworkbench make footnote_override --seed 7 --out cases/",
              "pdfworkbench make hidden_ocr_mismatch --param currency=EUR --tier heavy --text-layer drifted",
              "pdfworkbench make book_scan_passage --seed 3 --json"],
+    "adopt": ["pdfworkbench adopt invoice.pdf --into suites/mine --question 'What is the total due?' "
+              "--expected '$1,234.56'",
+              "pdfworkbench adopt contract.pdf --into SUITE --question Q --token 12 --token months "
+              "--matcher tokens_all --id contract-term"],
+    "mutate": ["pdfworkbench mutate suites/mine/invoice.json --trap hidden_layer",
+               "pdfworkbench mutate CASE.json --trap tiny_print --param size=4.5 --seed 3 --into SUITE",
+               "pdfworkbench mutate CASE.json --trap redact_overlay --at 2:320,140,370,154"],
     "build": ["pdfworkbench build specs/ocr-tiers.toml --out suites/ocr",
               "pdfworkbench build SPEC.toml --out SUITE --shard 1/4 --json"],
     "verify": ["pdfworkbench verify suites/ocr",

@@ -92,7 +92,7 @@ def _short(v: Any, n: int = 40) -> str:
 
 
 def cmd_dispute_add(args: argparse.Namespace) -> int:
-    from workbench.core.disputes import add_dispute
+    from workbench.gold.disputes import add_dispute
 
     d = add_dispute(args.suite, args.case_id, args.field, args.proposed, args.rationale,
                     page=args.page, box=args.box, quote=args.quote, who=args.who)
@@ -104,7 +104,7 @@ def cmd_dispute_add(args: argparse.Namespace) -> int:
 
 
 def cmd_dispute_list(args: argparse.Namespace) -> int:
-    from workbench.core.disputes import progress, triage_queue
+    from workbench.gold.triage import progress, triage_queue
 
     queue = triage_queue(args.suite)
     if args.status:
@@ -125,7 +125,8 @@ def cmd_dispute_list(args: argparse.Namespace) -> int:
 
 
 def cmd_dispute_show(args: argparse.Namespace) -> int:
-    from workbench.core.disputes import acceptance_warnings, evidence_for, get_dispute, triage_queue
+    from workbench.gold.journal import get_dispute
+    from workbench.gold.triage import acceptance_warnings, evidence_for, triage_queue
 
     d = get_dispute(args.suite, args.id)
     item = next(it for it in triage_queue(args.suite) if it.dispute.id == d.id)
@@ -155,8 +156,9 @@ def cmd_dispute_show(args: argparse.Namespace) -> int:
 
 
 def cmd_dispute_decide(args: argparse.Namespace) -> int:
-    from workbench.core.disputes import decide, progress
-    from workbench.core.gold import versions
+    from workbench.gold.disputes import decide
+    from workbench.gold.triage import progress
+    from workbench.gold.versions import versions
 
     d = decide(args.suite, args.id, args.decision, args.rationale, who=args.who)
     if args.json:
@@ -167,7 +169,7 @@ def cmd_dispute_decide(args: argparse.Namespace) -> int:
 
 
 def cmd_gold_versions(args: argparse.Namespace) -> int:
-    from workbench.core.gold import versions
+    from workbench.gold.versions import versions
 
     vs = versions(args.suite)
     if args.json:
@@ -183,7 +185,7 @@ def cmd_gold_versions(args: argparse.Namespace) -> int:
 
 def cmd_gold_export(args: argparse.Namespace) -> int:
     from workbench.core import atomic
-    from workbench.core.gold import export
+    from workbench.gold.versions import export
 
     doc = export(args.suite, args.version)
     if args.out:
@@ -206,7 +208,7 @@ def _suite_for(args: argparse.Namespace) -> Path:
 
 
 def cmd_regrade(args: argparse.Namespace) -> int:
-    from workbench.grading.regrade import regrade
+    from workbench.gold.regrade import regrade
 
     result = regrade(args.runs, _suite_for(args), gold=args.gold, against=args.against)
     if args.json:
@@ -226,7 +228,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_audit_hints(args: argparse.Namespace) -> int:
-    from workbench.core.hints import audit_suite
+    from workbench.gold.hints import audit_suite
 
     hints = audit_suite(args.suite, args.gold)
     if args.json:

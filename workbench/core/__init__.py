@@ -1,1 +1,1 @@
-"""Cases, answer keys, suites, runs, gold and disputes: data and files only."""
+"""Cases, answer keys, suites and runs: data and files only (gold and disputes: workbench.gold)."""

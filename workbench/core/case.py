@@ -41,6 +41,11 @@ class Case:
     gold: dict[str, Any] | None = None
     contract: list[dict[str, Any]] | None = None
     sha256: str | None = None
+    # An adopted PDF (one the user brought): its sha256, file name and, for a mutated case, where
+    # the source is kept in the suite and the key it was adopted with. `mutations`: the steps that
+    # armed a trap in it, in order (mutation, version, seed, resolved params, target).
+    source: dict[str, Any] | None = None
+    mutations: list[dict[str, Any]] | None = None
     # Where the JSON was read from (not serialised).
     json_path: Path | None = field(default=None, compare=False, repr=False)
 
@@ -51,6 +56,11 @@ class Case:
     @property
     def expected_failure_mode(self) -> str:
         return str(self.metadata.get("expected_failure_mode", ""))
+
+    @property
+    def adopted(self) -> bool:
+        """Made from a PDF the user brought (`adopt`), mutated or not."""
+        return self.source is not None
 
     @property
     def matcher_spec(self) -> dict[str, Any]:
@@ -97,7 +107,8 @@ class Case:
             "pdf_path": self.pdf_path,
             "metadata": self.metadata,
         }
-        for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256"):
+        for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
+                     "source", "mutations"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -130,6 +141,8 @@ class Case:
                 gold=raw.get("gold"),
                 contract=raw.get("contract"),
                 sha256=raw.get("sha256"),
+                source=raw.get("source"),
+                mutations=raw.get("mutations"),
             )
         except (TypeError, ValueError) as exc:
             raise UserError(f"{source}: malformed case: {exc}") from None

@@ -111,7 +111,12 @@ def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:
 
 
 def regenerate(case: Case) -> tuple[Case, bytes]:
-    """Generate a case again from what its JSON records (family, version, resolved params, degrade)."""
+    """Generate a case again from what its JSON records (family, version, resolved params, degrade);
+    an adopted case from its source (and its mutation steps)."""
+    if case.source is not None:
+        from workbench.core.adopted import regenerate_adopted
+
+        return regenerate_adopted(case)
     fam = get_family(case.trap_family)
     recorded = (case.generator or {}).get("version")
     if recorded is not None and int(recorded) != fam.version:

@@ -60,9 +60,7 @@ def open_source(path: Path) -> Source:
         case = load_case(path)
         return Source("case", path, case.id, [case])
     if suffix == ".pdf":
-        from workbench.pdf.document import read_pdf_bytes
-
-        read_pdf_bytes(path)  # a clear error now for a file that is not a PDF
+        # Not read here: the core does not open PDFs; the CLI checks it before the screen starts.
         return Source("pdf", path, path.name, [bare_pdf_case(path)])
     if suffix == ".jsonl":
         folder = _suite_for_run(path)

@@ -1,5 +1,6 @@
 """What `inspect` reports for a PDF: pages, sizes, each extractor's text layer, and every text span
-with its visibility verdict (see `workbench.pdf.spans`) and where the layers differ."""
+with its visibility verdict (see `workbench.pdf.spans`) and where the layers differ, and the
+file's structure: its revisions and form fields (see `workbench.pdf.structure`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from workbench.pdf.textlayer import page_info
 def inspect_document(data: bytes, name: str = "PDF", dpi: int = 150) -> dict[str, Any]:
     from workbench.pdf.layers import document_diffs, page_texts
     from workbench.pdf.spans import analyze_document
+    from workbench.pdf.structure import structure_report
 
     infos = page_info(data, name)
     layers = page_texts(data, name)
@@ -33,4 +35,5 @@ def inspect_document(data: bytes, name: str = "PDF", dpi: int = 150) -> dict[str
             "hidden_spans": sum(not s.visible for s in spans),
             "layers": diff,
         })
-    return {"page_count": len(infos), "dpi": dpi, "pages": pages}
+    return {"page_count": len(infos), "dpi": dpi, "pages": pages,
+            "structure": structure_report(data, name).to_json()}

@@ -29,7 +29,8 @@ Codes (stable):
            <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta)
   warning  <kind>-visible-unverified, expected-paraphrase, contract-target-empty, pdf-changed,
            degraded-unchecked
-  info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs
+  info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs,
+           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
 """
 
 from __future__ import annotations
@@ -316,8 +317,10 @@ def _unscanned(case) -> bytes | None:
 
 
 def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
-    """A bare PDF without a key: what is hidden and where the layer differs from the glyphs."""
+    """A bare PDF without a key: what is hidden, where the layer differs from the glyphs, and what
+    the file's structure holds apart from its pages (later revisions, form field values)."""
     from workbench.pdf.spans import analyze_document
+    from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
     for pa in analyze_document(data, dpi, case_id).pages:
@@ -329,6 +332,19 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
                 out.append(Finding(case_id, "info", "layer-differs",
                                    f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
                                    f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
+    report = structure_report(data, case_id)
+    for r in report.revisions[1:]:
+        what = "; ".join(f"{label} {', '.join(repr(_short(t, 40)) for t in texts[:4])}"
+                         for label, texts in (("removed", r.removed), ("added", r.added)) if texts)
+        out.append(Finding(case_id, "info", "revision-changed",
+                           f"revision {r.number} (an incremental update) changed "
+                           f"{_pages(r.pages_changed) if r.pages_changed else 'no page text'}"
+                           f"{': ' + what if what else ''}"))
+    for f in report.fields:
+        if f.differs:
+            out.append(Finding(case_id, "info", "field-value-differs",
+                               f"page {f.page + 1}: form field {f.name!r} holds {_short(f.value)!r}; "
+                               f"its appearance shows {_short(f.appearance) or 'nothing'!r}"))
     return out
 
 

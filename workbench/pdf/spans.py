@@ -21,6 +21,10 @@ a verdict: `visible`, or hidden with `reasons`:
     clipped                a clip path removes it
     no-ink                 the pixels show nothing, cause unknown
 
+and the reasons `workbench.pdf.structure` finds in the file's structure rather than its drawing
+(optional content off, annotation or form field text, an earlier revision, a ToUnicode remap,
+ActualText): it marks spans and adds the text the drawing does not hold.
+
 `layer_issues` say where the text layer differs from the glyphs even when the span is visible:
 `zero-width` (invisible format characters such as U+200B inside the text), `confusable` (letters
 from another script that look like Latin ones, or O/l between digits), `drawn-format-char` (a
@@ -42,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.pdf import structure
 from workbench.pdf.document import open_fitz
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
@@ -440,6 +445,7 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
                     reasons.append(_why_no_ink(data, span, log, under))
             span.reasons = reasons
             span.visible = not reasons
+    structure.apply_to_page(doc, index, data, spans, Span)  # layers, annotations, fields, fonts, revisions
     return PageAnalysis(index, width, height, dpi, spans, ink_boxes)
 
 

@@ -403,7 +403,8 @@ class InspectScreen(PageKeys, Screen):
         if self.source.suite is None or self.current is None or not self.current.question:
             self.notify("disputes need a case with an answer key in a suite", severity="warning")
             return
-        from workbench.core.gold import gold_keys, key_fields
+        from workbench.gold.keys import key_fields
+        from workbench.gold.versions import gold_keys
         from workbench.tui.screens.triage import DisputeScreen
 
         try:

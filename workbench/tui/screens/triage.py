@@ -100,7 +100,7 @@ proposed value occurs (green).
 
     @work(thread=True, exclusive=True, group="triage-queue", exit_on_error=False)
     def _load_queue(self, select: str | None) -> None:
-        from workbench.core.disputes import progress, triage_queue
+        from workbench.gold.triage import progress, triage_queue
 
         queue = triage_queue(self.folder)
         prog = progress(self.folder)
@@ -173,7 +173,7 @@ proposed value occurs (green).
 
     @work(thread=True, exclusive=True, group="triage-evidence", exit_on_error=False)
     def _load_evidence(self, dispute_id: str, case_id: str) -> None:
-        from workbench.core.disputes import acceptance_warnings, evidence_for
+        from workbench.gold.triage import acceptance_warnings, evidence_for
         from workbench.pdf.document import read_pdf_bytes
 
         case = self.cases.get(case_id)
@@ -216,7 +216,7 @@ proposed value occurs (green).
             self.notify("write a rationale first: a decision needs one", severity="error")
             box.focus()
             return
-        from workbench.core.disputes import decide
+        from workbench.gold.disputes import decide
 
         dispute_id = self.current.dispute.id
         try:
@@ -269,7 +269,7 @@ class DisputeScreen(ModalScreen[bool]):
 
     @on(Button.Pressed, "#dispute-open")
     def open_dispute(self) -> None:
-        from workbench.core.disputes import add_dispute
+        from workbench.gold.disputes import add_dispute
 
         field = self.query_one("#dispute-field", Select).value
         proposed = self.query_one("#dispute-proposed", Input).value.strip()

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.gold.keys import key_fields
+from workbench.gold.versions import gold_keys
+
 MIN_LENGTH = 3
 # Schema keywords whose text is shown to a reader and may leak an answer.
 SCHEMA_HINT_KEYS = ("description", "examples", "example", "default", "title")
@@ -90,8 +93,6 @@ def schema_texts(schema: Any, path: str = "") -> list[tuple[str, str]]:
 
 def audit_key(case_id: str, key: dict[str, Any]) -> list[Hint]:
     """The hints in one answer key."""
-    from workbench.core.gold import key_fields
-
     places: list[tuple[str, str]] = [("question", key.get("question") or "")]
     gold = key.get("gold") if isinstance(key.get("gold"), dict) else {}
     if gold.get("schema") is not None:
@@ -114,8 +115,6 @@ def audit_key(case_id: str, key: dict[str, Any]) -> list[Hint]:
 
 def audit_suite(folder: Path, version: str | None = "latest") -> list[Hint]:
     """Every hint in the suite's gold at `version`."""
-    from workbench.core.gold import gold_keys
-
     keys = gold_keys(Path(folder), version).keys
     out: list[Hint] = []
     for case_id in sorted(keys):

@@ -12,17 +12,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.runs import RunRecord, iter_records
+from workbench.core.suite import Suite, load_suite
+from workbench.gold.journal import Dispute, load_disputes
+from workbench.gold.versions import apply_disputes, case_with_key, gold_keys
+from workbench.grading import grade_record
+from workbench.grading.verdict import Verdict
 
 
-def outcome(verdict: Any) -> str:
+def outcome(verdict: Verdict | None) -> str:
     """One word for a verdict: `pass`, `trap`, `refused`, `fail`, or `not graded` (None)."""
     if verdict is None:
         return "not graded"
     return str(verdict.outcome)
 
 
-def _reason(verdict: Any) -> str:
+def _reason(verdict: Verdict | None) -> str:
     return str(getattr(verdict, "reason", "") or "") if verdict is not None else "not graded"
 
 
@@ -64,12 +71,10 @@ class RegradeResult:
 class _Saved:
     run: str
     line: int
-    record: Any
+    record: RunRecord
 
 
 def saved_records(paths: Iterable[Path]) -> list[_Saved]:
-    from workbench.core.runs import iter_records
-
     out: list[_Saved] = []
     for path in paths:
         for n, rec in enumerate(iter_records(path), 1):
@@ -77,13 +82,11 @@ def saved_records(paths: Iterable[Path]) -> list[_Saved]:
     return out
 
 
-def _grade(case: Any, record: Any) -> Any:
-    from workbench.grading import grade_record
-
+def _grade(case: Case, record: RunRecord) -> Verdict | None:
     return grade_record(case, record)
 
 
-def _flip(s: _Saved, before: Any, after: Any) -> Flip | None:
+def _flip(s: _Saved, before: Verdict | None, after: Verdict | None) -> Flip | None:
     a, b = outcome(before), outcome(after)
     if a == b:
         return None
@@ -93,17 +96,14 @@ def _flip(s: _Saved, before: Any, after: Any) -> Flip | None:
 
 def regrade(run_paths: list[Path], folder: Path, gold: str = "latest", against: str = "v1") -> RegradeResult:
     """Grade every saved answer under `gold` and under `against`; report tallies and the flips."""
-    from workbench.core import gold as gold_mod
-    from workbench.core.suite import load_suite
-
     folder = Path(folder)
     if not run_paths:
         raise UserError("no run files to regrade; give RUN.jsonl (runs are JSON Lines from `pdfworkbench run`)")
     suite = load_suite(folder)
-    new = gold_mod.gold_keys(folder, gold, suite)
-    old = gold_mod.gold_keys(folder, against, suite)
-    new_cases = {c.id: gold_mod.case_with_key(c, new.keys[c.id]) for c in suite.cases}
-    old_cases = {c.id: gold_mod.case_with_key(c, old.keys[c.id]) for c in suite.cases}
+    new = gold_keys(folder, gold, suite)
+    old = gold_keys(folder, against, suite)
+    new_cases = {c.id: case_with_key(c, new.keys[c.id]) for c in suite.cases}
+    old_cases = {c.id: case_with_key(c, old.keys[c.id]) for c in suite.cases}
     saved = saved_records(run_paths)
     tallies: dict[str, dict[str, int]] = {new.version.name: {}, old.version.name: {}}
     flips: list[Flip] = []
@@ -125,32 +125,27 @@ def regrade(run_paths: list[Path], folder: Path, gold: str = "latest", against: 
     return RegradeResult(new.version.name, old.version.name, len(saved), tallies, flips, skipped, warnings)
 
 
-def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> dict[str, list[Flip]]:
+def dispute_flips(folder: Path, disputes: list[Dispute], run_paths: list[Path]) -> dict[str, list[Flip]]:
     """For each dispute, the saved verdicts its decision would flip, measured from latest gold.
 
     An accepted dispute is measured by taking it out of latest gold; any other by putting it in.
     """
-    from workbench.core import gold as gold_mod
-    from workbench.core.suite import load_suite
-
     folder = Path(folder)
     if not disputes or not run_paths:
         return {}
     suite = load_suite(folder)
-    latest = gold_mod.gold_keys(folder, "latest", suite)
+    latest = gold_keys(folder, "latest", suite)
     by_case: dict[str, list[_Saved]] = {}
     for s in saved_records(run_paths):
         by_case.setdefault(s.record.case_id, []).append(s)
     cases = {c.id: c for c in suite.cases}
-    from workbench.core.disputes import load_disputes
-
     all_disputes = {d.id: d for d in load_disputes(folder)}   # the caller may pass only some
     # Verdicts under latest gold, graded once per record and shared by every dispute of the case.
-    latest_verdicts: dict[str, list[Any]] = {}
+    latest_verdicts: dict[str, list[Verdict | None]] = {}
 
-    def under_latest(case_id: str) -> list[Any]:
+    def under_latest(case_id: str) -> list[Verdict | None]:
         if case_id not in latest_verdicts:
-            case = gold_mod.case_with_key(cases[case_id], latest.keys[case_id])
+            case = case_with_key(cases[case_id], latest.keys[case_id])
             latest_verdicts[case_id] = [_grade(case, s.record) for s in by_case[case_id]]
         return latest_verdicts[case_id]
 
@@ -166,7 +161,7 @@ def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> d
         if other_key is None:
             out[d.id] = []
             continue
-        other_case = gold_mod.case_with_key(cases[d.case_id], other_key)
+        other_case = case_with_key(cases[d.case_id], other_key)
         flips = []
         for s, base in zip(by_case[d.case_id], under_latest(d.case_id), strict=True):
             other = _grade(other_case, s.record)
@@ -178,18 +173,14 @@ def dispute_flips(folder: Path, disputes: list[Any], run_paths: list[Path]) -> d
     return out
 
 
-def _apply(key: dict[str, Any], dispute: Any) -> dict[str, Any] | None:
-    from workbench.core.gold import apply_disputes
-
+def _apply(key: dict[str, Any], dispute: Dispute) -> dict[str, Any] | None:
     out, warnings = apply_disputes(key, [dispute])
     return None if any(w.startswith(f"{dispute.id}: not applied") for w in warnings) else out
 
 
-def _key_without(suite: Any, disputes: dict[str, Any], applied: list[str], dispute_id: str,
+def _key_without(suite: Suite, disputes: dict[str, Dispute], applied: list[str], dispute_id: str,
                  case_id: str) -> dict[str, Any] | None:
     """Latest gold's key for `case_id` with every accepted dispute but `dispute_id` applied."""
-    from workbench.core.gold import apply_disputes
-
     keep = [disputes[did] for did in applied if did != dispute_id and did in disputes
             and disputes[did].case_id == case_id]
     return apply_disputes(suite.case(case_id).answer_key(), keep)[0]

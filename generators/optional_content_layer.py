@@ -1,0 +1,96 @@
+"""An invoice whose competing total lives in an optional content group (a layer) that is off.
+
+The page shows one TOTAL DUE. A layer named like a draft or an internal revision holds another
+one, either in place (a white patch and the other figure over the printed total, as an
+alternative version of the page would be drawn) or as a separate correction line. The layer is
+off in the document's default configuration (or on for printing only), so viewers and renderers
+do not draw it; an extractor that ignores optional content state, as pypdf does, reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from generators import _ledger, _structure, kit
+from generators.base import AnswerKey, Arming, Generated, Param
+
+NAME = "optional_content_layer"
+VERSION = 1
+DESCRIPTION = "Invoice with a competing total inside an optional content layer that is off for viewing"
+
+LAYER_NAMES = ("Draft", "Revision B", "Internal", "Superseded figures", "Print proof")
+
+PARAMS = (
+    _structure.TOTAL_PARAM,
+    _structure.CHANGE_PARAM,
+    Param("state", "choice", "off",
+          "how the layer hides: off in the default configuration, or on for printing only",
+          choices=("off", "print_only")),
+    Param("placement", "choice", "in_place",
+          "where the layer draws: over the printed total (with a white patch) or as its own line",
+          choices=("in_place", "note")),
+    Param("layer_name", "str", LAYER_NAMES[0], "the layer's name as a viewer's layer panel lists it",
+          pool=LAYER_NAMES, max=40),
+    kit.CURRENCY_PARAM,
+    kit.VENDOR_PARAM,
+)
+
+CONTRACT = (
+    Arming("expected", "visible", "the printed total is drawn"),
+    Arming("expected", "text_layer", "the printed total is ordinary text"),
+    Arming("forbidden", "hidden", "the competing total is in a layer that is off"),
+    Arming("forbidden", "not_visible", "no viewer draws a layer that is off"),
+    Arming("forbidden", "text_layer", "pypdf extracts text whatever the layer's state"),
+)
+
+
+def generate(p: Mapping[str, Any], seed: int) -> Generated:
+    c, buf = kit.new_canvas(title="Invoice")
+    page = _structure.draw_invoice(c, p, seed, NAME)
+    inv = page.inv
+    size = 13.0
+    if p["placement"] == "in_place":
+        hidden_text = inv.fmt(page.competing)
+        baseline = page.total_y
+    else:
+        hidden_text = f"Corrected TOTAL DUE {inv.fmt(page.competing)}"
+        baseline = page.below_totals
+    width = kit.text_width(hidden_text, "Helvetica-Bold", size)
+    # Drawn by reportlab inside marked content tagged /OC /Layer; pymupdf then declares the group.
+    c.addLiteral("/OC /Layer BDC")
+    if p["placement"] == "in_place":
+        c.setFillGray(1)
+        c.rect(_ledger.RIGHT - width - 4, baseline - 4, width + 6, size + 4, stroke=0, fill=1)
+        c.setFillGray(0)
+    c.setFont("Helvetica-Bold", size)
+    c.drawRightString(_ledger.RIGHT, baseline, hidden_text)
+    c.addLiteral("EMC")
+    base = kit.finish(c, buf)
+
+    def edit(doc) -> None:
+        ocg = doc.add_ocg(p["layer_name"], on=False)
+        if p["state"] == "print_only":
+            doc.xref_set_key(ocg, "Usage", "<</Print <</PrintState /ON>> /View <</ViewState /OFF>>>>")
+            doc.xref_set_key(doc.pdf_catalog(), "OCProperties/D/AS",
+                             f"[<</Event /Print /OCGs [{ocg} 0 R] /Category [/Print]>>"
+                             f" <</Event /View /OCGs [{ocg} 0 R] /Category [/View]>>]")
+        doc.xref_set_key(doc[0].xref, "Resources/Properties", f"<</Layer {ocg} 0 R>>")
+
+    pdf = _structure.edit_with_pymupdf(base, edit)
+    return Generated(
+        pdf=pdf,
+        key=AnswerKey(
+            question=kit.total_due_question(inv.number, inv.vendor),
+            expected_answer=inv.fmt(inv.total),
+            forbidden_answers=[inv.fmt(page.competing)],
+            expected_failure_mode=(
+                "Answers the total drawn in an optional content layer that is off: the reader's "
+                "text came from an extractor that ignores layer visibility."
+            ),
+            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": inv.total,
+                      "hidden_amount": page.competing, "hidden_text": hidden_text,
+                      "layer_name": p["layer_name"], "state": p["state"], "placement": p["placement"],
+                      "currency": p["currency"]},
+        ),
+    )

@@ -1,0 +1,199 @@
+"""Structure forensics on PDFs the tests write themselves (pymupdf, pypdf, reportlab, by hand),
+not through the family code: each mechanism is found, named and shown beside what is drawn."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pymupdf
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from workbench.pdf import structure
+from workbench.pdf.layers import layer_diff
+from workbench.pdf.lint import lint_path
+from workbench.pdf.spans import analyze_page
+from workbench.pdf.structure import structure_report
+
+
+def _hidden(pdf: bytes) -> dict[str, list[str]]:
+    return {s.text: s.reasons for s in analyze_page(pdf) if not s.visible}
+
+
+def _plain_page(text: str = "Amount due: 1,250.00") -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), text, fontsize=12)
+    return doc.tobytes()
+
+
+def test_text_in_a_layer_that_is_off_is_hidden_as_optional_content_off(tmp_path):
+    doc = pymupdf.open(stream=_plain_page())
+    ocg = doc.add_ocg("Old figures", on=False)
+    doc[0].insert_text((72, 140), "Amount due: 9,870.00", fontsize=12, oc=ocg)
+    pdf = doc.tobytes()
+    assert _hidden(pdf) == {"Amount due: 9,870.00": [structure.OCG_OFF]}
+    path = tmp_path / "layer.pdf"
+    path.write_bytes(pdf)
+    msgs = [f.message for f in lint_path(path) if f.code == "hidden-text"]
+    assert msgs == ["page 1: 'Amount due: 9,870.00' is hidden (optional content off)"]
+
+
+def test_a_layer_that_is_on_hides_nothing():
+    doc = pymupdf.open(stream=_plain_page())
+    ocg = doc.add_ocg("Shown", on=True)
+    doc[0].insert_text((72, 140), "Amount due: 9,870.00", fontsize=12, oc=ocg)
+    assert _hidden(doc.tobytes()) == {}
+
+
+def test_hidden_and_note_annotations_are_annotation_not_drawn():
+    doc = pymupdf.open(stream=_plain_page())
+    page = doc[0]
+    free = page.add_freetext_annot(pymupdf.Rect(72, 200, 300, 220), "Pay 4,400.00 instead", fontsize=10)
+    free.set_flags(pymupdf.PDF_ANNOT_IS_HIDDEN)
+    free.update()
+    page.add_text_annot((400, 300), "Reviewer: the real total is 7,000.00")
+    shown = page.add_freetext_annot(pymupdf.Rect(72, 400, 300, 420), "Approved by D. W.", fontsize=10)
+    shown.update()
+    pdf = doc.tobytes()
+    hidden = _hidden(pdf)
+    assert hidden == {"Pay 4,400.00 instead": [structure.ANNOTATION],
+                      "Reviewer: the real total is 7,000.00": [structure.ANNOTATION]}
+    visible = [s.text for s in analyze_page(pdf) if s.visible]
+    assert "Approved by D. W." in visible  # a FreeText that draws its text is ordinary text
+
+
+def test_a_form_field_value_is_shown_beside_its_appearance():
+    doc = pymupdf.open(stream=_plain_page())
+    for name, value in (("total", "512.00"), ("note", "paid")):
+        w = pymupdf.Widget()
+        w.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+        w.field_name, w.field_value = name, value
+        w.rect = pymupdf.Rect(72, 200 + 40 * len(name), 250, 220 + 40 * len(name))
+        annot = doc[0].add_widget(w)
+        if name == "total":
+            doc.xref_set_key(annot.xref, "V", "(815.00)")
+    pdf = doc.tobytes()
+    fields = {f.name: f for f in structure_report(pdf).fields}
+    assert (fields["total"].value, fields["total"].appearance, fields["total"].differs) == ("815.00", "512.00", True)
+    assert (fields["note"].value, fields["note"].appearance, fields["note"].differs) == ("paid", "paid", False)
+    assert _hidden(pdf) == {"815.00": [structure.FIELD_VALUE]}
+    assert "512.00" in [s.text for s in analyze_page(pdf) if s.visible]
+
+
+def test_an_incremental_save_by_pymupdf_lists_revisions_and_supersedes_the_old_text(tmp_path):
+    path = tmp_path / "edited.pdf"
+    path.write_bytes(_plain_page("Amount due: 1,250.00"))
+    doc = pymupdf.open(path)
+    page = doc[0]
+    page.add_redact_annot(pymupdf.Rect(60, 85, 300, 105))
+    page.apply_redactions()
+    page.insert_text((72, 100), "Amount due: 1,520.00", fontsize=12)
+    doc.save(path, incremental=True, encryption=pymupdf.PDF_ENCRYPT_KEEP)
+    doc.close()
+    pdf = path.read_bytes()
+    revs = structure_report(pdf).revisions
+    assert [r.number for r in revs] == [1, 2]
+    assert revs[1].pages_changed == [0]
+    assert revs[1].removed == ["Amount due: 1,250.00"] and revs[1].added == ["Amount due: 1,520.00"]
+    assert _hidden(pdf) == {"Amount due: 1,250.00": [structure.SUPERSEDED]}
+    out = subprocess.run([sys.executable, "-m", "workbench", "inspect", str(path), "--json"],
+                         capture_output=True, text=True, check=True)
+    report = json.loads(out.stdout)
+    assert [r["number"] for r in report["structure"]["revisions"]] == [1, 2]
+
+
+def test_a_file_written_once_has_no_revisions():
+    assert structure_report(_plain_page()).revisions == []
+
+
+def _vera_pdf(text: str) -> bytes:
+    if "TestVera" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("TestVera", os.path.join(os.path.dirname(reportlab.__file__),
+                                                                "fonts", "Vera.ttf")))
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1)
+    c.setFont("TestVera", 14)
+    c.drawString(72, 700, text)
+    c.save()
+    return buf.getvalue()
+
+
+def _remap_with_pypdf(pdf: bytes, table: dict[str, str]) -> bytes:
+    """The font's ToUnicode rewritten by pypdf (a different tool than the families use)."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    fonts = writer.pages[0]["/Resources"]["/Font"]
+    for ref in fonts.values():
+        font = ref.get_object()
+        if "/ToUnicode" in font:
+            cmap = font["/ToUnicode"].get_object()
+            data = cmap.get_data().decode("latin-1")
+            data = re.sub(r"<(3[0-9])> <003([0-9])>", lambda m: f"<{m.group(1)}> <003{table[m.group(2)]}>", data)
+            cmap.set_data(data.encode("latin-1"))
+            font[NameObject("/ToUnicode")] = cmap.indirect_reference or font["/ToUnicode"]
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_tounicode_remap_is_found_by_the_glyphs_shape_not_the_map():
+    table = dict(zip("0123456789", "5827160934", strict=True))
+    pdf = _remap_with_pypdf(_vera_pdf("Total 4,812.07"), table)
+    spans = analyze_page(pdf)
+    hidden = [s for s in spans if not s.visible]
+    assert [(s.text, s.reasons) for s in hidden] == [("Total 1,382.59", [structure.TOUNICODE])]
+    assert "Total 4,812.07" in [s.text for s in spans if s.visible]  # what the glyphs read
+    diff = layer_diff(pdf)
+    assert "4,812.07" in diff.missing["pypdf"] and "4,812.07" in diff.missing["pymupdf"]
+
+
+def test_honest_embedded_digits_are_not_flagged():
+    spans = analyze_page(_vera_pdf("Invoice 1234567890 total 48,120.95"))
+    assert [s.text for s in spans if not s.visible] == []
+    assert [s.text for s in spans] == ["Invoice 1234567890 total 48,120.95"]
+
+
+def _hand_written_pdf(content: bytes) -> bytes:
+    """A one-page PDF written byte by byte, Helvetica as /F1, with a correct xref table."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_actualtext_written_by_hand_is_found():
+    pdf = _hand_written_pdf(b"BT /F1 12 Tf 72 700 Td (Amount due ) Tj ET\n"
+                            b"/Span <</ActualText (3,300.00)>> BDC\n"
+                            b"BT /F1 12 Tf 300 700 Td (2,200.00) Tj ET\nEMC\n")
+    assert _hidden(pdf) == {"3,300.00": [structure.ACTUALTEXT]}
+    assert "2,200.00" in [s.text for s in analyze_page(pdf) if s.visible]
+
+
+def test_actualtext_that_spells_the_glyphs_hides_nothing():
+    pdf = _hand_written_pdf(b"/Span <</ActualText (2,200.00)>> BDC\n"
+                            b"BT /F1 12 Tf 300 700 Td (2,200.00) Tj ET\nEMC\n")
+    assert _hidden(pdf) == {}

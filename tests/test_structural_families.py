@@ -1,0 +1,194 @@
+"""The six structural families: a trap in the file's structure (layers, form fields, annotations,
+revisions, font maps, ActualText), armed as their contracts say, deterministic, and each a lint
+error once its mechanism is taken away."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+
+import pymupdf
+import pytest
+from pypdf import PdfReader
+
+from generators.registry import registry
+from workbench.core.make import generate_case
+from workbench.pdf.lint import has_errors, lint_case
+from workbench.pdf.structure import structure_report
+from workbench.pdf.textlayer import text_pymupdf, text_pypdf
+
+FAMILIES = ("optional_content_layer", "form_field_appearance", "annotation_only_text",
+            "incremental_update_shadow", "tounicode_remap", "actualtext_override")
+
+
+def _errors(case, pdf: bytes) -> list[str]:
+    return [f"{f.code}: {f.message}" for f in lint_case(case, pdf) if f.severity == "error"]
+
+
+def _in(amount: str, text: str) -> bool:
+    from workbench.pdf.evidence import search_text
+
+    return bool(search_text(amount, text))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_in_the_catalogue_with_typed_seeded_params_and_a_contract(family):
+    fam = registry().get(family)
+    assert fam.version >= 1 and fam.contract and fam.description
+    assert any(p.seeded for p in fam.params)
+    assert fam.resolve({}, 1) == fam.resolve({}, 1) != fam.resolve({}, 2)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_same_params_and_seed_give_the_same_bytes_in_another_process(family):
+    here = [hashlib.sha256(generate_case(family, s)[1]).hexdigest() for s in (1, 2, 3)]
+    code = ("import hashlib, json; from workbench.core.make import generate_case; "
+            f"print(json.dumps([hashlib.sha256(generate_case({family!r}, s)[1]).hexdigest() for s in (1, 2, 3)]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == here
+    assert len(set(here)) == 3
+
+
+# ---- each mechanism, as the extractors meet it -----------------------------------------------------
+
+def test_optional_content_layer_pypdf_reads_the_layer_that_is_off():
+    case, pdf = generate_case("optional_content_layer", 1, {"placement": "note"})
+    right, wrong = case.expected_answer, case.forbidden_answers[0]
+    assert _in(wrong, text_pypdf(pdf)[0]) and _in(right, text_pypdf(pdf)[0])
+    assert not _in(wrong, text_pymupdf(pdf)[0])  # pymupdf honours the layer's state
+    assert _errors(case, pdf) == []
+
+
+def test_optional_content_print_only_is_off_on_screen():
+    case, pdf = generate_case("optional_content_layer", 3, {"state": "print_only"})
+    doc = pymupdf.open(stream=pdf)
+    off = doc.xref_get_key(doc.pdf_catalog(), "OCProperties/D/OFF")[1]
+    assert re.fullmatch(r"\[\d+ 0 R\]", off)
+    assert not _in(case.forbidden_answers[0], text_pymupdf(pdf)[0])  # the screen does not show it
+    assert _in(case.forbidden_answers[0], text_pypdf(pdf)[0])
+    assert _errors(case, pdf) == []
+
+
+def test_form_field_value_differs_from_what_its_appearance_draws():
+    case, pdf = generate_case("form_field_appearance", 1)
+    fields = PdfReader(io.BytesIO(pdf)).get_fields()
+    (field,) = fields.values()
+    assert field["/V"] == case.forbidden_answers[0]
+    assert _in(case.expected_answer, text_pymupdf(pdf)[0])
+    assert not _in(case.forbidden_answers[0], text_pymupdf(pdf)[0] + text_pypdf(pdf)[0])
+    (f,) = structure_report(pdf).fields
+    assert f.value == case.forbidden_answers[0] and f.appearance == case.expected_answer and f.differs
+
+
+@pytest.mark.parametrize("kind", ["hidden_freetext", "noview_freetext", "sticky_note"])
+def test_annotation_text_is_in_the_file_but_on_no_page_layer(kind):
+    case, pdf = generate_case("annotation_only_text", 2, {"kind": kind})
+    doc = pymupdf.open(stream=pdf)
+    (annot,) = list(doc[0].annots())
+    assert case.forbidden_answers[0] in annot.info["content"]
+    for text in (text_pymupdf(pdf)[0], text_pypdf(pdf)[0]):
+        assert _in(case.expected_answer, text) and not _in(case.forbidden_answers[0], text)
+    assert _errors(case, pdf) == []
+
+
+@pytest.mark.parametrize("edit", ["overlay", "replace"])
+def test_incremental_update_keeps_the_old_total_in_the_first_revision(edit):
+    case, pdf = generate_case("incremental_update_shadow", 1, {"edit": edit})
+    first = pdf[: pdf.index(b"%%EOF") + 6]
+    assert _in(case.forbidden_answers[0], text_pymupdf(first)[0])
+    latest = text_pymupdf(pdf)[0]
+    assert _in(case.expected_answer, latest)
+    assert _in(case.forbidden_answers[0], latest) == (edit == "overlay")
+    revs = structure_report(pdf).revisions
+    assert [r.number for r in revs] == [1, 2] and revs[1].pages_changed == [0]
+    assert any(_in(case.expected_answer, t) for t in revs[1].added)
+    assert any(_in(case.forbidden_answers[0], t) for t in revs[1].removed) == (edit == "replace")
+    assert _errors(case, pdf) == []
+
+
+def test_tounicode_remap_every_extractor_reads_other_digits():
+    case, pdf = generate_case("tounicode_remap", 1)
+    for text in (text_pymupdf(pdf)[0], text_pypdf(pdf)[0]):
+        assert _in(case.forbidden_answers[0], text) and not _in(case.expected_answer, text)
+    assert sorted(case.metadata["digit_map"]) == list("0123456789")
+    assert _errors(case, pdf) == []
+
+
+def test_actualtext_pymupdf_returns_the_replacement_pypdf_the_glyphs():
+    case, pdf = generate_case("actualtext_override", 1)
+    assert _in(case.forbidden_answers[0], text_pymupdf(pdf)[0])
+    assert not _in(case.expected_answer, text_pymupdf(pdf)[0])
+    assert _in(case.expected_answer, text_pypdf(pdf)[0])
+    assert _errors(case, pdf) == []
+
+
+# ---- disarmed: the same key on a PDF whose mechanism is gone is a lint error -----------------------
+
+def _rewrite(pdf: bytes, edit) -> bytes:
+    doc = pymupdf.open(stream=pdf)
+    edit(doc)
+    return doc.tobytes()
+
+
+def _layer_on(doc):
+    doc.xref_set_key(doc.pdf_catalog(), "OCProperties", "null")
+
+
+def _appearance_from_value(doc):
+    page = doc[0]
+    widget = next(page.widgets())
+    widget.field_value = widget.field_value  # regenerates the appearance from the value
+    widget.update()
+
+
+def _annotation_shown(doc):
+    page = doc[0]
+    annot = next(page.annots())
+    annot.set_flags(pymupdf.PDF_ANNOT_IS_PRINT)
+    annot.update()
+
+
+def _honest_map(doc):
+    for xref in range(1, doc.xref_length()):
+        kind, value = doc.xref_get_key(xref, "ToUnicode")
+        if kind == "xref":
+            cmap_xref = int(value.split()[0])
+            cmap = doc.xref_stream(cmap_xref).decode("latin-1")
+            honest = re.sub(r"<(3[0-9])> <003[0-9]>", lambda m: f"<{m.group(1)}> <00{m.group(1)}>", cmap)
+            doc.update_stream(cmap_xref, honest.encode("latin-1"))
+
+
+def _no_actualtext(doc):
+    page = doc[0]
+    for xref in page.get_contents():
+        stream = doc.xref_stream(xref)
+        doc.update_stream(xref, re.sub(rb"/Span <</ActualText [^>]*>>> BDC|/Span <</ActualText \([^)]*\)>> BDC",
+                                       b"/Span BMC", stream))
+
+
+# family -> (pinned params, the PDF with its mechanism taken away, the error that must say so)
+DISARM = {
+    "optional_content_layer": ({}, lambda pdf: _rewrite(pdf, _layer_on), "forbidden-visible"),
+    "form_field_appearance": ({}, lambda pdf: _rewrite(pdf, _appearance_from_value), "expected-not-visible"),
+    "annotation_only_text": ({"kind": "hidden_freetext"}, lambda pdf: _rewrite(pdf, _annotation_shown),
+                             "forbidden-visible"),
+    "incremental_update_shadow": ({}, lambda pdf: pdf[: pdf.index(b"%%EOF") + 6], "expected-not-visible"),
+    "tounicode_remap": ({}, lambda pdf: _rewrite(pdf, _honest_map), "expected-in-text-layer"),
+    "actualtext_override": ({}, lambda pdf: _rewrite(pdf, _no_actualtext), "forbidden-not-in-text-layer"),
+}
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_disarmed_variant_is_a_lint_error(family):
+    pinned, disarm, code = DISARM[family]
+    case, pdf = generate_case(family, 4, pinned)
+    assert _errors(case, pdf) == []
+    broken = disarm(pdf)
+    assert broken != pdf
+    findings = lint_case(case, broken)
+    assert has_errors(findings)
+    assert code in {f.code for f in findings if f.severity == "error"}, [f.to_json() for f in findings]

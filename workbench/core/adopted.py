@@ -1,0 +1,218 @@
+"""Adopted cases: a PDF the user brought, keyed by hand, and the traps armed in it by mutations.
+
+An adopted case is its PDF (copied into the suite, its sha256 recorded in `source`) and a key
+written by hand; it verifies by hash. A mutated case records its source's sha256, where the suite
+keeps the source (`sources/<sha256>.pdf`), the key it was adopted with, and each mutation step
+(name, version, seed, pinned names, resolved params, target); `verify` replays the steps on the
+source and compares bytes and key, so it catches an edited source as well as an edited case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generators.base import AnswerKey, Arming, GenerationError, ParamError
+from generators.mutations import Mutation, Target, UnknownMutation, get_mutation
+from workbench.core.case import Case, sha256_hex
+from workbench.core.errors import UserError
+
+ADOPTED_FAMILY = "adopted"      # trap_family of a case adopted as it is
+ADOPT_VERSION = 1
+SOURCES_DIR = "sources"         # in a suite: the adopted PDFs its mutated cases are made from
+
+
+def source_relpath(sha256: str) -> str:
+    return f"{SOURCES_DIR}/{sha256}.pdf"
+
+
+def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str,
+              expected_tokens: Sequence[str] = (), forbidden: Sequence[str] = (),
+              matcher: Mapping[str, Any] | None = None) -> Case:
+    """A case made from a PDF as it is, keyed by hand."""
+    from generators.mutations._common import pdf_facts
+
+    facts = pdf_facts(data, name)
+    if not question.strip():
+        raise UserError("adopt needs the question a reader is asked (--question TEXT)")
+    if not expected.strip() and not expected_tokens:
+        raise UserError("adopt needs the right answer (--expected TEXT, or --token for each token)")
+    digest = sha256_hex(data)
+    spec = dict(matcher or {"type": "tokens_all" if expected_tokens and not expected.strip() else "contains"})
+    return Case(
+        id=case_id, trap_family=ADOPTED_FAMILY, seed=0, question=question.strip(),
+        expected_answer=expected.strip(), forbidden_answers=[f for f in forbidden if f.strip()],
+        expected_tokens=[t for t in expected_tokens if t.strip()], pdf_path=f"{case_id}.pdf",
+        metadata={"expected_failure_mode": "", "adopted_from": Path(name).name},
+        generator={"name": "adopt", "version": ADOPT_VERSION}, matcher=spec, sha256=digest,
+        source={"sha256": digest, "name": Path(name).name, "pages": facts["pages"]},
+    )
+
+
+def case_key(case: Case) -> AnswerKey:
+    meta = {k: v for k, v in case.metadata.items() if k != "expected_failure_mode"}
+    return AnswerKey(question=case.question, expected_answer=case.expected_answer,
+                     expected_failure_mode=case.expected_failure_mode,
+                     forbidden_answers=list(case.forbidden_answers),
+                     expected_tokens=list(case.expected_tokens), matcher=dict(case.matcher_spec),
+                     metadata=meta, gold=case.gold)
+
+
+def _key_json(key: AnswerKey) -> dict[str, Any]:
+    return asdict(key)
+
+
+def _key_from_json(raw: Mapping[str, Any]) -> AnswerKey:
+    return AnswerKey(**{k: raw[k] for k in AnswerKey.__dataclass_fields__ if k in raw})
+
+
+def _contract(raw: Sequence[Mapping[str, Any]] | None) -> tuple[Arming, ...]:
+    return tuple(Arming(str(c["target"]), c["where"], str(c.get("why") or "")) for c in raw or ())
+
+
+def source_file(case: Case) -> Path:
+    """Where a case's adopted source is: the suite's `sources/` copy, or (adopted as it is) its PDF."""
+    if case.source is None:
+        raise UserError(f"{case.id}: not an adopted case; adopt a PDF first (pdfworkbench adopt FILE.pdf)")
+    rel = case.source.get("path")
+    if not rel:
+        return case.pdf_file
+    base = case.json_path.parent if case.json_path else Path(".")
+    return base / rel
+
+
+def read_source(case: Case) -> bytes:
+    """The adopted source's bytes, checked against the sha256 the case records."""
+    path = source_file(case)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise UserError(f"{case.id}: the adopted source {path} is missing; copy it back or adopt the PDF again") from None
+    want = str(case.source.get("sha256") or "")
+    got = sha256_hex(data)
+    if want and got != want:
+        raise UserError(f"{case.id}: the adopted source {path.name} was edited (sha256 {got[:12]}, the case "
+                        f"records {want[:12]}); restore it or adopt the new PDF")
+    return data
+
+
+def adopted_key(case: Case) -> tuple[AnswerKey, tuple[Arming, ...]]:
+    """The key (and contract) the source was adopted with, before any mutation."""
+    assert case.source is not None
+    if case.mutations:
+        return _key_from_json(case.source.get("key") or {}), _contract(case.source.get("contract"))
+    return case_key(case), _contract(case.contract)
+
+
+@dataclass
+class Step:
+    """One mutation step as a case records it."""
+
+    mutation: str
+    version: int
+    seed: int
+    pinned: dict[str, Any]
+    params: dict[str, Any] = field(default_factory=dict)
+    target: Target | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mutation": self.mutation, "version": self.version, "seed": self.seed,
+                "pinned": sorted(self.pinned), "params": self.params,
+                "target": self.target.to_json() if self.target else None}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Step:
+        params = dict(raw.get("params") or {})
+        target = Target.from_json(raw["target"]) if raw.get("target") else None
+        return cls(str(raw["mutation"]), int(raw.get("version", 1)), int(raw.get("seed", 1)),
+                   {k: params[k] for k in raw.get("pinned") or () if k in params}, params, target)
+
+
+def mutation(name: str) -> Mutation:
+    try:
+        return get_mutation(name)
+    except UnknownMutation as exc:
+        raise UserError(str(exc)) from None
+
+
+def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: Step,
+               ) -> tuple[bytes, AnswerKey, tuple[Arming, ...], dict[str, Any], Step]:
+    """Apply one step; returns the new PDF, key, contract, details and the step with resolved params."""
+    mut = mutation(step.mutation)
+    if step.version != mut.version:
+        raise UserError(f"made with mutation {mut.name} version {step.version}, installed version is {mut.version}")
+    if mut.needs_target and step.target is None:
+        raise UserError(f"mutation {mut.name} needs the value to attack: the expected answer located on "
+                        "the page, or --at PAGE:x0,y0,x1,y1")
+    try:
+        params = mut.resolve(step.pinned, step.seed)
+        assert mut.apply is not None
+        out = mut.apply(pdf, step.target, key, contract, params, step.seed)
+    except (ParamError, GenerationError) as exc:
+        raise UserError(f"{mut.name}: {exc}") from None
+    resolved = Step(step.mutation, step.version, step.seed, dict(step.pinned), params, step.target)
+    return out.pdf, out.key, out.contract, out.details, resolved
+
+
+def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step]):
+    """Every step in order from the source: (pdf, key, contract, details of the last step, steps)."""
+    pdf, details, done = source, {}, []
+    for step in steps:
+        pdf, key, contract, details, resolved = apply_step(pdf, key, contract, step)
+        done.append(resolved)
+    return pdf, key, contract, details, done
+
+
+def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str | None = None,
+                 ) -> tuple[Case, bytes, dict[str, bytes]]:
+    """The case `base` (adopted, or mutated already) with `steps` after its own, replayed from the
+    source. Returns the case, its PDF, and the files to keep beside it (the source copy)."""
+    from workbench.core.make import default_case_id
+
+    key0, contract0 = adopted_key(base)
+    chain = [Step.from_json(s) for s in base.mutations or ()] + list(steps)
+    if not chain:
+        raise UserError("give a mutation (--trap NAME)")
+    pdf, key, contract, details, done = replay(source, key0, contract0, chain)
+    last = done[-1]
+    mut = mutation(last.mutation)
+    root = str(base.source.get("root_id") or base.id) if base.source else base.id
+    cid = case_id or default_case_id(f"{root}-{'-'.join(s.mutation for s in done[len(chain) - len(steps):])}",
+                                     last.seed, last.pinned, None)
+    digest = str(base.source["sha256"]) if base.source else sha256_hex(source)
+    metadata = dict(key.metadata)
+    metadata["expected_failure_mode"] = key.expected_failure_mode
+    metadata["mutation"] = {k: v for k, v in details.items() if k != "box"}
+    case = Case(
+        id=cid, trap_family=mut.name, seed=last.seed, question=key.question,
+        expected_answer=key.expected_answer, forbidden_answers=list(key.forbidden_answers),
+        expected_tokens=list(key.expected_tokens), pdf_path=f"{cid}.pdf", metadata=metadata,
+        params=dict(last.params), generator={"name": mut.name, "version": mut.version, "kind": "mutation",
+                                             "pinned": sorted(last.pinned)},
+        matcher=dict(key.matcher), gold=key.gold, contract=[c.describe() for c in contract],
+        sha256=sha256_hex(pdf),
+        source={"sha256": digest, "name": (base.source or {}).get("name", base.pdf_path),
+                "pages": (base.source or {}).get("pages"), "path": source_relpath(digest),
+                "root_id": root, "key": _key_json(key0),
+                "contract": [c.describe() for c in contract0] or None},
+        mutations=[s.to_json() for s in done],
+    )
+    return case, pdf, {source_relpath(digest): source}
+
+
+def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
+    """An adopted case from its source: the source itself, or its mutation steps replayed."""
+    source = read_source(case)
+    if not case.mutations:
+        return case, source
+    key0, contract0 = adopted_key(case)
+    pdf, key, contract, _, _ = replay(source, key0, contract0, [Step.from_json(s) for s in case.mutations])
+    fresh = Case(**{**case.__dict__})
+    fresh.question, fresh.expected_answer = key.question, key.expected_answer
+    fresh.forbidden_answers, fresh.expected_tokens = list(key.forbidden_answers), list(key.expected_tokens)
+    fresh.matcher, fresh.gold = dict(key.matcher), key.gold
+    fresh.contract = [c.describe() for c in contract]
+    fresh.sha256 = sha256_hex(pdf)
+    return fresh, pdf

@@ -1,0 +1,121 @@
+"""Opening and deciding gold disputes: the two writes to a suite's dispute journal.
+
+- `add_dispute(folder, case_id, field, proposed, rationale, page=, box=, quote=, who=)`: open a
+  dispute (e.g. from Inspect on a selected field); the original value is read from latest gold.
+- `decide(folder, dispute_id, decision, rationale, who=None) -> Dispute`: `decision` is
+  `accept`/`reject`/`defer` (or `accepted`/...); a rationale is required.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from workbench.core import atomic
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.runs import utc_now
+from workbench.core.suite import load_suite
+from workbench.gold import keys, versions
+from workbench.gold.journal import Dispute, append_event, default_who, get_dispute, read_events
+from workbench.pdf.document import open_fitz, read_pdf_bytes
+
+_DECISIONS = {"accept": "accepted", "accepted": "accepted", "reject": "rejected", "rejected": "rejected",
+              "defer": "deferred", "deferred": "deferred"}
+
+
+def parse_value(text: str, like: Any) -> Any:
+    """A command-line value in the type of the value it replaces: JSON for non-strings."""
+    if isinstance(like, str):
+        return text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _check_evidence(page: int | None, box: Any, quote: str | None, pdf_pages: int | None) -> dict[str, Any] | None:
+    if page is None and box is None and not quote:
+        return None
+    if page is None:
+        raise UserError("evidence needs --page N (pages count from 1) with --box or --quote")
+    if page < 1 or (pdf_pages is not None and page > pdf_pages):
+        raise UserError(f"--page {page}: the case has {pdf_pages} page(s); pages count from 1")
+    ev: dict[str, Any] = {"page": int(page), "box": None, "quote": quote or None}
+    if box is not None:
+        try:
+            coords = [float(v) for v in (box.split(",") if isinstance(box, str) else box)]
+        except (TypeError, ValueError):
+            coords = []
+        if len(coords) != 4 or coords[0] >= coords[2] or coords[1] >= coords[3]:
+            raise UserError(f"--box {box!r}: write it as x0,y0,x1,y1 in points from the top-left, x0<x1, y0<y1")
+        ev["box"] = [round(c, 2) for c in coords]
+    return ev
+
+
+def _page_count(case: Case) -> int | None:
+    try:
+        with open_fitz(read_pdf_bytes(case.pdf_file), str(case.pdf_file)) as doc:
+            return doc.page_count
+    except UserError:
+        return None
+
+
+def add_dispute(
+    folder: Path, case_id: str, field_path: str, proposed: Any, rationale: str,
+    page: int | None = None, box: Any = None, quote: str | None = None,
+    who: str | None = None, at: str | None = None, original: Any = None,
+) -> Dispute:
+    """Open a dispute against the latest gold; returns it. `original` defaults to latest gold's value."""
+    folder = Path(folder)
+    if not rationale or not rationale.strip():
+        raise UserError("a dispute needs a rationale: say why the gold value is wrong (--rationale)")
+    suite = load_suite(folder)
+    case = suite.case(case_id)
+    with atomic.suite_lock(folder):
+        latest = versions.resolve_version(folder, "latest")
+        latest_keys = versions.gold_keys(folder, latest.number, suite).keys
+        keys.key_path(field_path)  # a malformed path is an error before anything else
+        try:
+            current = keys.get_field(latest_keys[case.id], field_path)
+        except UserError:
+            if not keys.can_add_field(latest_keys[case.id], field_path):
+                raise
+            current = None  # a field the structured gold left out: the dispute adds it
+        if isinstance(proposed, str) and not isinstance(current, str) and current is not None:
+            proposed = parse_value(proposed, current)
+        if original is None:
+            original = current
+        if proposed == original:
+            raise UserError(f"{case_id} {field_path} is already {original!r}; propose a different value")
+        evidence = _check_evidence(page, box, quote, _page_count(case) if page is not None else None)
+        existing = read_events(folder)
+        number = 1 + sum(1 for e in existing if e.get("event") == "opened")
+        did = f"d{number:04d}"
+        append_event(folder, {
+            "event": "opened", "id": did, "case_id": case.id, "field": field_path.strip(),
+            "original": original, "proposed": proposed, "based_on": latest.name,
+            "evidence": evidence, "rationale": rationale.strip(), "who": who or default_who(),
+            "at": at or utc_now(),
+        })
+    return get_dispute(folder, did)
+
+
+def decide(
+    folder: Path, dispute_id: str, decision: str, rationale: str,
+    who: str | None = None, at: str | None = None,
+) -> Dispute:
+    """Record a decision (accept, reject, defer) with its rationale; returns the dispute as it now is."""
+    folder = Path(folder)
+    status = _DECISIONS.get(str(decision).strip().lower())
+    if status is None:
+        raise UserError(f"decision {decision!r}: use accept, reject or defer")
+    if not rationale or not rationale.strip():
+        raise UserError("a decision needs a rationale: say why (--rationale)")
+    with atomic.suite_lock(folder):
+        get_dispute(folder, dispute_id)
+        append_event(folder, {"event": "decided", "id": dispute_id, "decision": status,
+                              "rationale": rationale.strip(), "who": who or default_who(),
+                              "at": at or utc_now()})
+    return get_dispute(folder, dispute_id)

@@ -1,0 +1,180 @@
+"""Gold versions: a suite's answer keys, changed by accepted disputes, one version per change.
+
+`v1` is the answer keys as generated or imported (the case JSON files). Every decision in the
+dispute journal that changes the set of accepted disputes makes the next version: accepting a
+dispute makes a version that applies it; reversing an accepted dispute (a later reject or defer)
+makes a version without it. Gold `vN` is `v1` with the disputes accepted as of that point
+applied in the order they were accepted, so a later accepted dispute on the same field wins.
+The journal is append-only, so a version, once made, never changes. `latest` is the newest.
+Field paths are in `workbench.gold.keys`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.suite import Suite, load_suite
+from workbench.gold.journal import Dispute, load_disputes, read_events
+from workbench.gold.keys import apply_change, get_field, key_conflicts
+
+GOLD_FORMAT = "pdfworkbench-gold/1"
+
+
+# ---- versions --------------------------------------------------------------------------------
+
+@dataclass
+class GoldVersion:
+    """One version of a suite's gold: the disputes applied (in order) and the decision that made it."""
+
+    number: int
+    applied: list[str]                       # dispute ids, in the order they are applied
+    change: str = "answer keys as generated or imported"
+    dispute_id: str | None = None            # the dispute whose decision made this version
+    at: str | None = None
+    who: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"v{self.number}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.name, "applied": list(self.applied), "change": self.change,
+                "dispute": self.dispute_id, "at": self.at, "who": self.who}
+
+
+def versions(folder: Path) -> list[GoldVersion]:
+    """Every gold version of the suite at `folder`, `v1` first."""
+    out = [GoldVersion(1, [])]
+    accepted: list[str] = []
+    status: dict[str, str] = {}
+    for ev in read_events(folder):
+        did = ev["id"]
+        if ev["event"] == "opened":
+            status[did] = "open"
+            continue
+        if ev["event"] != "decided":
+            continue
+        before, after = status.get(did, "open"), ev["decision"]
+        status[did] = after
+        if after == "accepted" and before != "accepted":
+            accepted = [*accepted, did]
+            change = f"accepted {did}"
+        elif before == "accepted" and after != "accepted":
+            accepted = [d for d in accepted if d != did]
+            change = f"{after} {did} (was accepted)"
+        else:
+            continue
+        out.append(GoldVersion(len(out) + 1, accepted, change, did, ev.get("at"), ev.get("who")))
+    return out
+
+
+def resolve_version(folder: Path, version: str | int | None) -> GoldVersion:
+    """`v3`, `3`, `latest` (or None) -> that version; a UserError naming the versions there are."""
+    all_versions = versions(folder)
+    if version is None or str(version).strip().lower() in ("latest", ""):
+        return all_versions[-1]
+    text = str(version).strip().lower().removeprefix("v")
+    if not text.isdigit() or not 1 <= int(text) <= len(all_versions):
+        raise UserError(f"gold version {version!r} does not exist; this suite has v1..v{len(all_versions)} "
+                        "(or use latest)")
+    return all_versions[int(text) - 1]
+
+
+@dataclass
+class GoldKeys:
+    """The answer keys of every case at one gold version."""
+
+    version: GoldVersion
+    keys: dict[str, dict[str, Any]]
+    warnings: list[str] = field(default_factory=list)
+
+
+def apply_disputes(key: dict[str, Any], disputes: list[Dispute]) -> tuple[dict[str, Any], list[str]]:
+    """A copy of one case's key with `disputes` applied in order, and warnings about them.
+
+    A token or forbidden answer proposed as empty (or null) is dropped from its list once every
+    dispute is applied, so the indices other disputes name stay put.
+    """
+    key = copy.deepcopy(key)
+    warnings: list[str] = []
+    for d in disputes:
+        try:
+            current = get_field(key, d.field)
+        except UserError:
+            current = _MISSING
+        if current is not _MISSING and current != d.original:
+            warnings.append(f"{d.id}: {d.case_id} {d.field} was {current!r}, not {d.original!r} as the "
+                            "dispute says; applied anyway")
+        try:
+            apply_change(key, d.field, d.proposed)
+        except UserError as exc:
+            warnings.append(f"{d.id}: not applied: {exc}")
+    for name in ("expected_tokens", "forbidden_answers"):
+        key[name] = [v for v in key.get(name) or [] if v not in (None, "")]
+    warnings.extend(f"{d.case_id}: {c}" for c in key_conflicts(key) for d in disputes[-1:])
+    return key, warnings
+
+
+def gold_keys(folder: Path, version: str | int | None = "latest", suite: Suite | None = None) -> GoldKeys:
+    """Answer keys (`Case.answer_key()` shape) of every case at `version`."""
+    folder = Path(folder)
+    suite = suite or load_suite(folder)
+    ver = resolve_version(folder, version)
+    keys = {c.id: c.answer_key() for c in suite.cases}
+    warnings: list[str] = []
+    disputes = {d.id: d for d in load_disputes(folder)}
+    per_case: dict[str, list[Dispute]] = {}
+    for did in ver.applied:
+        d = disputes[did]
+        if d.case_id not in keys:
+            warnings.append(f"{did}: case {d.case_id!r} is no longer in the suite; not applied")
+            continue
+        per_case.setdefault(d.case_id, []).append(d)
+    for case_id, ds in per_case.items():
+        keys[case_id], notes = apply_disputes(keys[case_id], ds)
+        warnings.extend(notes)
+    return GoldKeys(ver, {k: copy.deepcopy(v) for k, v in keys.items()}, list(dict.fromkeys(warnings)))
+
+
+_MISSING = object()
+
+
+def case_with_key(case: Case, key: dict[str, Any]) -> Case:
+    """A copy of `case` whose answer key is `key` (so grading sees that gold version)."""
+    out = copy.copy(case)
+    out.question = key["question"]
+    out.expected_answer = key["expected_answer"]
+    out.expected_tokens = list(key["expected_tokens"])
+    out.forbidden_answers = list(key["forbidden_answers"])
+    out.matcher = key.get("matcher")
+    out.gold = key.get("gold")
+    out.metadata = dict(case.metadata)
+    return out
+
+
+def cases_at(folder: Path, version: str | int | None = "latest", suite: Suite | None = None) -> dict[str, Case]:
+    """Every case of the suite, with its answer key at `version`, by id."""
+    suite = suite or load_suite(Path(folder))
+    gk = gold_keys(folder, version, suite)
+    return {c.id: case_with_key(c, gk.keys[c.id]) for c in suite.cases}
+
+
+def export(folder: Path, version: str | int | None = "latest") -> dict[str, Any]:
+    """The gold keys at `version` as one JSON document (what `gold export` writes)."""
+    suite = load_suite(Path(folder))
+    gk = gold_keys(folder, version, suite)
+    return {
+        "format": GOLD_FORMAT,
+        "suite": suite.name,
+        "suite_hash": suite.recorded_hash,
+        "version": gk.version.name,
+        "latest": versions(folder)[-1].name,
+        "applied": list(gk.version.applied),
+        "warnings": gk.warnings,
+        "keys": dict(sorted(gk.keys.items())),
+    }

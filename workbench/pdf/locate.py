@@ -1,0 +1,81 @@
+"""Locating the value a mutation attacks: the expected answer's box by evidence search, or a box
+the user gives (`--at PAGE:x0,y0,x1,y1`), with the text the page holds there."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workbench.core.errors import UserError
+
+
+@dataclass(frozen=True)
+class Located:
+    page: int                                   # 0-based
+    box: tuple[float, float, float, float]      # PDF points, top-left origin (as evidence boxes)
+    text: str                                   # what the text layer holds there
+    visible: bool = True
+
+
+_AT = re.compile(r"\s*(\d+)\s*:\s*([-\d.]+)\s*,\s*([-\d.]+)\s*,\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\Z")
+
+
+def parse_at(text: str) -> tuple[int, tuple[float, float, float, float]]:
+    """`2:72,140,180,156` -> (1, (72.0, 140.0, 180.0, 156.0)): page number (1-based) and a box in points."""
+    m = _AT.match(text)
+    if not m:
+        raise UserError(f"--at {text!r}: write it as PAGE:x0,y0,x1,y1 (points from the top-left corner)")
+    x0, y0, x1, y1 = (float(v) for v in m.groups()[1:])
+    if x1 <= x0 or y1 <= y0:
+        raise UserError(f"--at {text!r}: x1 must exceed x0 and y1 exceed y0")
+    return int(m.group(1)) - 1, (x0, y0, x1, y1)
+
+
+def _union(boxes) -> tuple[float, float, float, float]:
+    first = boxes[0]
+    line = [b for b in boxes if abs(b[1] - first[1]) < 0.5 * (first[3] - first[1]) + 0.5]
+    return (min(b[0] for b in line), min(b[1] for b in line), max(b[2] for b in line), max(b[3] for b in line))
+
+
+def has_text_layer(data: bytes, name: str = "PDF") -> bool:
+    from workbench.pdf.spans import analyze_document
+
+    return any(pa.spans for pa in analyze_document(data, name=name).pages)
+
+
+def locate_value(data: bytes, needle: str, name: str = "PDF", page: int | None = None) -> Located:
+    """Where `needle` is printed (a visible hit first; the first page it is on, or `page`)."""
+    from workbench.pdf.evidence import find_evidence
+
+    if not needle.strip():
+        raise UserError(f"{name}: the case has no expected answer to locate")
+    if not has_text_layer(data, name):
+        raise UserError(f"{name}: an image-only PDF (no text layer), so the value cannot be located")
+    hits = [h for h in find_evidence(data, needle, name=name) if page is None or h.page == page]
+    hits.sort(key=lambda h: (not h.visible, h.page))
+    if not hits:
+        where = f"page {page + 1}" if page is not None else "the pages"
+        raise UserError(f"{name}: {needle!r} is nowhere on {where}")
+    hit = hits[0]
+    return Located(hit.page, _union(hit.boxes), hit.text.strip(), hit.visible)
+
+
+def locate_box(data: bytes, page: int, box: tuple[float, float, float, float], name: str = "PDF") -> Located:
+    """The text under a box the user gave (the rendered page's coordinates)."""
+    from workbench.pdf.spans import analyze_document
+
+    pages = analyze_document(data, name=name).pages
+    if not 0 <= page < len(pages):
+        raise UserError(f"--at: {name} has no page {page + 1} (it has {len(pages)})")
+    x0, y0, x1, y1 = box
+    chars = []
+    for span in pages[page].spans:
+        for ch, cb in zip(span.text, span.char_boxes, strict=False):
+            cx, cy = (cb[0] + cb[2]) / 2, (cb[1] + cb[3]) / 2
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                chars.append((round(cb[1] / 3), cb[0], ch))
+    text = "".join(ch for _, _, ch in sorted(chars)).strip()
+    if not text:
+        raise UserError(f"--at: page {page + 1} has no text at {x0:g},{y0:g},{x1:g},{y1:g}; move the box "
+                        "onto the value (inspect --json lists the spans with their boxes)")
+    return Located(page, box, text, True)
