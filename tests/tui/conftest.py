@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -50,4 +51,8 @@ async def settle(pilot) -> None:
         await pilot.app.workers.wait_for_complete()
     for box in pilot.app.screen.query(Input):
         box.cursor_blink = False
+    # Titles name what is open by its path, which differs from checkout to checkout.
+    screen = pilot.app.screen
+    if screen.sub_title:
+        screen.sub_title = re.sub(r"(?:~|/)\S*/([^/\s]+)", r"…/\1", screen.sub_title)
     await pilot.pause()

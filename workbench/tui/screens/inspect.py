@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
@@ -19,12 +20,22 @@ from workbench.core.runindex import ASK_RUN, RUNS_DIR, RunIndex, SavedAnswer, su
 from workbench.core.source import Source
 from workbench.tui.case_data import EXTRACTORS, CaseData, load_case_data
 from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFailed, RunsIndexed
-from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen
+from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provider_of
 from workbench.tui.widgets.answers import AnswersView, answer_detail, grade_saved, outcome_of
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
+
+
+def shown_path(path: Path) -> str:
+    """A path as a title shows it: under the home folder as ~/..."""
+    path = Path(path).resolve()
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
 
 TABS = ("tab-pypdf", "tab-pymupdf", "tab-key", "tab-lint", "tab-answers")
 
@@ -58,6 +69,7 @@ class InspectScreen(PageKeys, Screen):
         self.index = RunIndex()
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
+        self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -90,7 +102,7 @@ class InspectScreen(PageKeys, Screen):
 
     def on_mount(self) -> None:
         self.title = "pdfworkbench"
-        self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self.sub_title = self._sub_title()
         self.query_one(PageView).dpi = self.settings.dpi
         self.query_one("#filter", Input).display = False
         for problem in self.source.problems:
@@ -98,6 +110,10 @@ class InspectScreen(PageKeys, Screen):
         self.query_one(CaseList).focus()
         self._index_runs(self._run_paths())
         self._linted_all = False  # the whole suite is linted once the first case is on screen
+
+    def _sub_title(self) -> str:
+        """What is open, by its path (a shipped sample opens from its copy in the data folder)."""
+        return f"{self.source.kind} {shown_path(self.source.path)} · reader {self.reader}"
 
     def _run_paths(self) -> list[Path]:
         paths = list(self.source.run_paths)
@@ -202,7 +218,7 @@ class InspectScreen(PageKeys, Screen):
         readers = self.index.readers()
         if readers and self.reader not in readers:
             self.settings.reader = readers[0]
-            self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+            self.sub_title = self._sub_title()
         self._refresh_verdict_marks()
         self._show_answers()
 
@@ -213,7 +229,10 @@ class InspectScreen(PageKeys, Screen):
             if saved is None:
                 continue
             verdict = grade_saved(case, saved)
-            verdicts[case.id] = outcome_of(verdict) if verdict is not None else "error"
+            if verdict is not None:
+                verdicts[case.id] = outcome_of(verdict)
+            elif saved.record.status != "ok":
+                verdicts[case.id] = "error"  # an answered call with nothing to grade has no mark
         self.query_one(CaseList).set_marks(verdicts=verdicts)
 
     def _show_answers(self, select: int | None = None) -> None:
@@ -246,27 +265,43 @@ class InspectScreen(PageKeys, Screen):
     # ---- asking a reader ------------------------------------------------------------------
 
     def action_ask(self) -> None:
-        if self.current is None or not self.current.question:
-            self.notify("this PDF has no question to ask", severity="warning")
+        if self.current is None:
             return
         if self.asking:
             self.notify("a call is already in flight; press escape to cancel it", severity="warning")
             return
         from workbench.providers.base import known_readers
 
-        choice = AskChoice(self.reader, self.settings.modality, self.settings.dpi)
         case = self.current
+        settings = self.settings
+        last = self._last_choice
+        question = settings.questions.get(self._document_key(case)) or case.question
+        choice = AskChoice(last.reader if last else self.reader, last.modality if last else settings.modality,
+                           last.dpi if last else settings.dpi, question)
 
         def chosen(result: AskChoice | None) -> None:
             if result is None:
                 return
-            self.settings.reader, self.settings.modality, self.settings.dpi = result.reader, result.modality, result.dpi
-            self.query_one(PageView).dpi = result.dpi  # the page as this reader will get it
+            # Kept for the next ask; a reader becomes the remembered one only once a call of it
+            # succeeds (see on_answer_arrived).
+            self._last_choice = result
+            key = self._document_key(case)
+            if result.question != case.question:
+                settings.questions[key] = result.question
+            else:
+                settings.questions.pop(key, None)
+            if result.base_url:
+                settings.base_urls[provider_of(result.reader)] = result.base_url
             self.app.remember()
-            self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+            self.query_one(PageView).dpi = result.dpi  # the page as this reader will get it
             self._ask(case, result)
 
-        self.app.push_screen(AskScreen(known_readers(), choice, case.id), chosen)
+        self.app.push_screen(AskScreen(known_readers(), choice, case.id, settings.base_urls), chosen)
+
+    @staticmethod
+    def _document_key(case: Case) -> str:
+        """Questions are remembered per PDF file."""
+        return str(Path(case.pdf_file).resolve())
 
     def _ask_run_path(self) -> Path:
         if self.source.suite is not None:
@@ -292,8 +327,13 @@ class InspectScreen(PageKeys, Screen):
 
         tick()
         ticker = self.set_interval(0.2, tick)
+        from workbench.providers.base import default_prompt
+
+        own_question = choice.question and choice.question != case.question
+        prompt = default_prompt(replace(case, question=choice.question)) if own_question else None
         try:
-            record = await read(case, None, choice.reader, choice.modality, choice.dpi)
+            record = await read(case, None, choice.reader, choice.modality, choice.dpi, prompt,
+                                base_url=choice.base_url)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
@@ -306,6 +346,8 @@ class InspectScreen(PageKeys, Screen):
             answers.set_status("")
         if self.source.suite is not None:
             record.suite = self.source.suite.name
+        if own_question:
+            record.extra["question"] = choice.question  # graded against no key: not the case's question
         path = self._ask_run_path()
 
         def append() -> None:
@@ -318,8 +360,16 @@ class InspectScreen(PageKeys, Screen):
 
     def on_answer_arrived(self, message: AnswerArrived) -> None:
         saved: SavedAnswer = message.saved
+        record = saved.record
+        if record.status == "ok" and self._last_choice is not None:
+            choice = self._last_choice
+            self.settings.reader, self.settings.modality, self.settings.dpi = (
+                choice.reader, choice.modality, choice.dpi)
+            self.app.remember()
+            self.sub_title = self._sub_title()
         verdict = grade_saved(message.case, saved)
-        self.notify(f"{saved.record.reader}: {verdict.reason if verdict else saved.record.status}", timeout=6)
+        shown = verdict.reason if verdict else (record.answer or "")[:80] if record.status == "ok" else record.status
+        self.notify(f"{record.reader}: {shown}", timeout=6)
         self._refresh_verdict_marks()
         if self.current is message.case:
             self._show_answers()
@@ -379,7 +429,7 @@ class InspectScreen(PageKeys, Screen):
     def set_reader(self, reader: str) -> None:
         self.settings.reader = reader
         self.app.remember()
-        self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self.sub_title = self._sub_title()
         self._refresh_verdict_marks()
 
     def action_runs(self) -> None:

@@ -30,8 +30,8 @@ OUTCOME_MARKS = {
 def grade_saved(case: Case, saved: SavedAnswer):
     from workbench.grading import grade_record
 
-    if not case.question:
-        return None
+    if not case.question or saved.record.extra.get("question", case.question) != case.question:
+        return None  # no key, or the author asked their own question: nothing to grade against
     return grade_record(case, saved.record)
 
 
