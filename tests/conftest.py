@@ -13,6 +13,7 @@ SAMPLE_SUITE = ROOT / "sample_cases" / "mini"
 
 # The TUI must never read the developer's own config or remember things between tests.
 os.environ.setdefault("PDFWORKBENCH_CONFIG_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-config"))
+os.environ.setdefault("PDFWORKBENCH_DATA_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-data"))
 
 
 @pytest.fixture

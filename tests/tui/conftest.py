@@ -15,6 +15,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 def private_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("PDFWORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PDFWORKBENCH_DATA_DIR", str(tmp_path / "data"))
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY",
                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OLLAMA_HOST"):
         monkeypatch.delenv(var, raising=False)

@@ -285,3 +285,22 @@ async def test_a_reader_whose_call_failed_is_not_remembered(suite_copy):
         assert app.settings.reader == before
     if config_path().exists():
         assert json.loads(config_path().read_text()).get("reader", before) == before
+
+
+async def test_with_no_path_the_sample_opens_from_its_copy_and_asking_writes_there(tmp_path):
+    """The shipped sample is read-only: the workbench opens the user's copy (its path in the
+    title) and a probe's answer lands in the copy's runs/, never in the package."""
+    from workbench.cli.app import sample_suite_path
+
+    shipped_runs = sorted((Path(__file__).resolve().parents[2] / "sample_cases" / "mini" / "runs").iterdir())
+    path = sample_suite_path()
+    assert path == tmp_path / "data" / "samples" / "mini"
+    app = WorkbenchApp(open_source(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert str(path) in app.screen._sub_title() or "~/" in app.screen._sub_title()
+        await settle(pilot)
+        await _ask(pilot, "probe:pypdf")
+        await settle(pilot)
+    assert [r.reader for r in iter_records(path / RUNS_DIR / ASK_RUN)] == ["probe:pypdf"]
+    assert sorted((Path(__file__).resolve().parents[2] / "sample_cases" / "mini" / "runs").iterdir()) == shipped_runs

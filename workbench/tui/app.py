@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from themes import DEFAULT_THEME, STYLESHEET, THEMES
-from workbench.core.config import Settings, load_settings, save_settings
+from workbench.core.config import Settings, load_settings, save_settings, user_name
 from workbench.core.source import Source
 
 
@@ -23,11 +23,13 @@ class WorkbenchApp(App):
         Binding("ctrl+q", "quit", "Quit", id="quit", show=False),
     ]
 
-    def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock") -> None:
+    def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock",
+                 who: str | None = None) -> None:
         super().__init__()
         self.source = source
         self.graphics = graphics
         self.settings = settings or load_settings()
+        self.who = user_name(who, self.settings)   # the name on dispute decisions made here
         for theme in THEMES.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
