@@ -8,6 +8,9 @@ PDF editors save an edit:
   prints the new one. The old figure is still in the page's text, under the patch.
 - `replace`: the update gives the page a new content stream drawn from scratch with the new
   figures. The old stream is still in the file's bytes, only no longer used.
+- `stamp`: like `overlay`, but the correction is stamped as an image (as "whiteout and stamp"
+  tools and scanned correction slips do): the new total is pixels only, and every text extractor
+  reads the old one alone.
 
 Viewers show the latest revision. Tools that read the first revision, concatenate streams, or
 search the raw file see the old total; under `overlay` every text extractor reads both.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import io
 import re
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +28,8 @@ from generators import _ledger, _structure, kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param
 
 NAME = "incremental_update_shadow"
-VERSION = 1
+_STAMP_DPI = 300
+VERSION = 2  # 2: the `stamp` edit (seeds draw from three edits)
 DESCRIPTION = "Invoice corrected by an incremental update; the old total stays in the file's first revision"
 
 PARAMS = (
@@ -33,26 +38,33 @@ PARAMS = (
           "the superseded (first revision's) total relative to the corrected one, in percent",
           min=-60, max=60, decimals=1),
     Param("edit", "choice", "overlay",
-          "how the update corrects the total: paint over it, or replace the page's content",
-          choices=("overlay", "replace")),
+          "how the update corrects the total: paint over it with text, replace the page's content, "
+          "or paint over it with an image of the new figure",
+          choices=("overlay", "replace", "stamp")),
     kit.CURRENCY_PARAM,
     kit.VENDOR_PARAM,
 )
 
-_COMMON = (
-    Arming("expected", "visible", "the latest revision shows the corrected total"),
-    Arming("expected", "text_layer", "the corrected total is ordinary text of the latest revision"),
+_FORBIDDEN = (
     Arming("forbidden", "hidden", "the old total is only in the superseded revision"),
     Arming("forbidden", "not_visible", "no viewer shows the first revision's total"),
 )
-CONTRACT = _COMMON
+_AS_TEXT = (
+    Arming("expected", "visible", "the latest revision shows the corrected total"),
+    Arming("expected", "text_layer", "the corrected total is ordinary text of the latest revision"),
+)
+CONTRACT = (*_AS_TEXT, *_FORBIDDEN)
 
 
 def contract_for(p: Mapping[str, Any]) -> tuple[Arming, ...]:
     if p.get("edit") == "replace":
-        return (*_COMMON, Arming("forbidden", "not_text_layer",
-                                 "extractors read the latest revision, where the old total is gone"))
-    return (*_COMMON, Arming("forbidden", "text_layer", "the painted-over total is still page text"))
+        return (*CONTRACT, Arming("forbidden", "not_text_layer",
+                                  "extractors read the latest revision, where the old total is gone"))
+    painted_over = Arming("forbidden", "text_layer", "the painted-over total is still page text")
+    if p.get("edit") == "stamp":
+        return (Arming("expected", "pixels_only", "the correction is an image: no text layer has it"),
+                *_FORBIDDEN, painted_over)
+    return (*CONTRACT, painted_over)
 
 
 def _object(pdf: bytes, num: int) -> bytes:
@@ -128,6 +140,26 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         stream = b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"endstream"
         new_page = page_body.replace(b"/Contents %d 0 R" % contents, b"/Contents [%d 0 R %d 0 R]" % (contents, size))
         pdf = append_update(first, {page_num: new_page, size: stream})
+    elif p["edit"] == "stamp":
+        img, below = kit.text_image(shown, 13, bold=True, dpi=_STAMP_DPI)
+        gray = img.convert("L")
+        w_pt, h_pt = gray.width * 72 / _STAMP_DPI, gray.height * 72 / _STAMP_DPI
+        x0, y0 = _ledger.RIGHT - w_pt, old.total_y - below * 72 / _STAMP_DPI
+        old_width = kit.text_width(inv.fmt(old_total), "Helvetica-Bold", 13)
+        patch = max(w_pt, old_width) + 6
+        ops = (f"q 1 g {_ledger.RIGHT - patch + 2:.2f} {old.total_y - 4:.2f} {patch + 2:.2f} 18 re f Q\n"
+               f"q {w_pt:.3f} 0 0 {h_pt:.3f} {x0:.3f} {y0:.3f} cm /Stamp Do Q\n").encode("ascii")
+        pixels = zlib.compress(gray.tobytes(), 9)
+        image = (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray"
+                 b" /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n"
+                 % (gray.width, gray.height, len(pixels)) + pixels + b"\nendstream")
+        stream = b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"endstream"
+        new_page = page_body.replace(b"/Contents %d 0 R" % contents, b"/Contents [%d 0 R %d 0 R]" % (contents, size))
+        if not re.search(rb"/Resources\s*<<", new_page):
+            raise GenerationError("the first revision's page resources are not inline")
+        new_page = re.sub(rb"/Resources\s*<<", b"/Resources << /XObject << /Stamp %d 0 R >>" % (size + 1),
+                          new_page, count=1)
+        pdf = append_update(first, {page_num: new_page, size: stream, size + 1: image})
     else:
         second, _ = _draw(p, seed, new_total, identity=inv)
         _, page2_body, contents2 = _page_object(second)

@@ -151,16 +151,10 @@ def _vera_path(bold: bool) -> str:
     return os.path.join(os.path.dirname(reportlab.__file__), "fonts", "VeraBd.ttf" if bold else "Vera.ttf")
 
 
-def draw_text_pixels(
-    c: Canvas, text: str, x: float, y: float, size: float, bold: bool = True,
-    align: str = "left", dpi: int = 300, color: tuple[int, int, int] = (0, 0, 0),
-) -> tuple[float, float, float, float]:
-    """Draw `text` as an image (pixels only, no text layer) with its baseline at `y`.
-
-    Returns the box drawn, (x0, y0, x1, y1) in PDF points.
-    """
+def text_image(text: str, size: float, bold: bool = True, dpi: int = 300,
+               color: tuple[int, int, int] = (0, 0, 0)):
+    """`text` rendered as an RGB image at `dpi`, and how many pixels of it lie below the baseline."""
     from PIL import Image, ImageDraw, ImageFont
-    from reportlab.lib.utils import ImageReader
 
     scale = dpi / 72.0
     font = ImageFont.truetype(_vera_path(bold), max(1, round(size * scale)))
@@ -170,11 +164,26 @@ def draw_text_pixels(
     w_px, h_px = right + pad * 2, ascent + descent + pad * 2
     img = Image.new("RGB", (w_px, h_px), (255, 255, 255))
     ImageDraw.Draw(img).text((pad, pad), text, font=font, fill=color)
-    w_pt, h_pt = w_px / scale, h_px / scale
+    return img, descent + pad
+
+
+def draw_text_pixels(
+    c: Canvas, text: str, x: float, y: float, size: float, bold: bool = True,
+    align: str = "left", dpi: int = 300, color: tuple[int, int, int] = (0, 0, 0),
+) -> tuple[float, float, float, float]:
+    """Draw `text` as an image (pixels only, no text layer) with its baseline at `y`.
+
+    Returns the box drawn, (x0, y0, x1, y1) in PDF points.
+    """
+    from reportlab.lib.utils import ImageReader
+
+    scale = dpi / 72.0
+    img, below = text_image(text, size, bold, dpi, color)
+    w_pt, h_pt = img.width / scale, img.height / scale
     if align == "right":
         x = x - w_pt
     elif align == "center":
         x = x - w_pt / 2
-    y0 = y - (descent + pad) / scale
+    y0 = y - below / scale
     c.drawImage(ImageReader(img), x, y0, w_pt, h_pt)
     return (x, y0, x + w_pt, y0 + h_pt)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pymupdf
+import pytest
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -197,3 +198,23 @@ def test_actualtext_that_spells_the_glyphs_hides_nothing():
     pdf = _hand_written_pdf(b"/Span <</ActualText (2,200.00)>> BDC\n"
                             b"BT /F1 12 Tf 300 700 Td (2,200.00) Tj ET\nEMC\n")
     assert _hidden(pdf) == {}
+
+
+@pytest.mark.parametrize("face", ["DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansCondensed.ttf"])
+def test_tounicode_check_reads_faces_it_has_no_reference_for(face):
+    path = f"/usr/share/fonts/truetype/dejavu/{face}"
+    if not os.path.exists(path):
+        pytest.skip("fonts-dejavu not installed")
+    name = "Test" + face.replace(".ttf", "").replace("-", "")
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(name, path))
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1)
+    c.setFont(name, 12)
+    c.drawString(72, 700, "Total 4,812.07 and 3,965.10")
+    c.save()
+    honest = buf.getvalue()
+    assert [(s.text, s.visible) for s in analyze_page(honest)] == [("Total 4,812.07 and 3,965.10", True)]
+    remapped = _remap_with_pypdf(honest, dict(zip("0123456789", "5827160934", strict=True)))
+    assert [(s.text, s.visible) for s in analyze_page(remapped)] == [
+        ("Total 1,382.59 and 7,406.85", False), ("Total 4,812.07 and 3,965.10", True)]

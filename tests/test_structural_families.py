@@ -18,6 +18,7 @@ from pypdf import PdfReader
 from generators.registry import registry
 from workbench.core.make import generate_case
 from workbench.pdf.lint import has_errors, lint_case
+from workbench.pdf.spans import analyze_page
 from workbench.pdf.structure import structure_report
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
@@ -95,19 +96,30 @@ def test_annotation_text_is_in_the_file_but_on_no_page_layer(kind):
     assert _errors(case, pdf) == []
 
 
-@pytest.mark.parametrize("edit", ["overlay", "replace"])
+@pytest.mark.parametrize("edit", ["overlay", "replace", "stamp"])
 def test_incremental_update_keeps_the_old_total_in_the_first_revision(edit):
     case, pdf = generate_case("incremental_update_shadow", 1, {"edit": edit})
     first = pdf[: pdf.index(b"%%EOF") + 6]
     assert _in(case.forbidden_answers[0], text_pymupdf(first)[0])
-    latest = text_pymupdf(pdf)[0]
-    assert _in(case.expected_answer, latest)
-    assert _in(case.forbidden_answers[0], latest) == (edit == "overlay")
+    for latest in (text_pymupdf(pdf)[0], text_pypdf(pdf)[0]):
+        assert _in(case.expected_answer, latest) == (edit != "stamp")  # a stamp is pixels
+        assert _in(case.forbidden_answers[0], latest) == (edit != "replace")
     revs = structure_report(pdf).revisions
-    assert [r.number for r in revs] == [1, 2] and revs[1].pages_changed == [0]
-    assert any(_in(case.expected_answer, t) for t in revs[1].added)
+    assert [r.number for r in revs] == [1, 2]
+    assert revs[1].pages_changed == ([] if edit == "stamp" else [0])
+    assert any(_in(case.expected_answer, t) for t in revs[1].added) == (edit != "stamp")
     assert any(_in(case.forbidden_answers[0], t) for t in revs[1].removed) == (edit == "replace")
     assert _errors(case, pdf) == []
+
+
+def test_the_stamped_correction_is_drawn_where_the_old_total_was():
+    case, pdf = generate_case("incremental_update_shadow", 1, {"edit": "stamp"})
+    page = pymupdf.open(stream=pdf)[0]
+    (old,) = [s for s in analyze_page(pdf) if s.text == case.forbidden_answers[0]]
+    assert old.reasons == ["covered", "superseded by a later revision"]
+    (image,) = page.get_image_info()
+    box = pymupdf.Rect(image["bbox"])
+    assert box.intersects(pymupdf.Rect(old.bbox)) and box.width > 40
 
 
 def test_tounicode_remap_every_extractor_reads_other_digits():
@@ -176,7 +188,8 @@ DISARM = {
     "form_field_appearance": ({}, lambda pdf: _rewrite(pdf, _appearance_from_value), "expected-not-visible"),
     "annotation_only_text": ({"kind": "hidden_freetext"}, lambda pdf: _rewrite(pdf, _annotation_shown),
                              "forbidden-visible"),
-    "incremental_update_shadow": ({}, lambda pdf: pdf[: pdf.index(b"%%EOF") + 6], "expected-not-visible"),
+    "incremental_update_shadow": ({"edit": "overlay"}, lambda pdf: pdf[: pdf.index(b"%%EOF") + 6],
+                                  "expected-not-visible"),
     "tounicode_remap": ({}, lambda pdf: _rewrite(pdf, _honest_map), "expected-in-text-layer"),
     "actualtext_override": ({}, lambda pdf: _rewrite(pdf, _no_actualtext), "forbidden-not-in-text-layer"),
 }

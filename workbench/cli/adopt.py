@@ -69,7 +69,7 @@ def _matcher(args: argparse.Namespace) -> dict | None:
 def cmd_adopt(args: argparse.Namespace) -> int:
     from workbench.core.adopted import adopt_pdf
     from workbench.pdf.document import read_pdf_bytes
-    from workbench.pdf.locate import locate_value
+    from workbench.pdf.locate import located_answer
 
     data = read_pdf_bytes(args.pdf)
     case_id = args.case_id or _plain_id(args.pdf.stem)
@@ -79,14 +79,7 @@ def cmd_adopt(args: argparse.Namespace) -> int:
                         "prints it); the workbench's Key tab edits it later")
     case = adopt_pdf(data, args.pdf.name, case_id, args.question, args.expected, args.token,
                      args.forbidden, _matcher(args))
-    located, problems = None, []
-    for needle in [case.expected_answer] if case.expected_answer else case.expected_tokens:
-        try:
-            hit = locate_value(data, needle, args.pdf.name)
-        except UserError as exc:
-            problems.append(f"expected-not-located: {exc}")
-            continue
-        located = located or hit
+    located, problems = located_answer(case, data)
     code = add_into_suite(args, case, data, more_errors=problems)
     if not args.json and located is not None:
         box = ", ".join(f"{v:.1f}" for v in located.box)
@@ -123,23 +116,11 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 
 def locate_target(case, pdf: bytes, needed: bool, at: str | None, page: int | None = None):
-    """The value to attack: `--at`, else the expected answer located on the page, else the box the
-    case's last step attacked (a value a mutation turned to pixels is found no more)."""
+    """The mutation's `Target` (see `pdf.locate.locate_for`), or None for one that needs none."""
     from generators.mutations import Target
-    from workbench.pdf.locate import locate_box, locate_value, parse_at
+    from workbench.pdf.locate import locate_for
 
     if not needed and at is None:
         return None
-    if at is not None:
-        page, box = parse_at(at)
-        hit = locate_box(pdf, page, box, case.id)
-        return Target(hit.page, hit.box, hit.text)
-    needle = case.expected_answer or (case.expected_tokens[0] if case.expected_tokens else "")
-    try:
-        hit = locate_value(pdf, needle, case.id, page=None if page is None else page - 1)
-    except UserError as exc:
-        earlier = [s.get("target") for s in case.mutations or () if s.get("target")]
-        if not earlier:
-            raise UserError(f"{exc}; give the value's box with --at PAGE:x0,y0,x1,y1") from None
-        return Target.from_json(earlier[-1])
+    hit = locate_for(case, pdf, at, page)
     return Target(hit.page, hit.box, hit.text)

@@ -101,9 +101,38 @@ def read_source(case: Case) -> bytes:
 def adopted_key(case: Case) -> tuple[AnswerKey, tuple[Arming, ...]]:
     """The key (and contract) the source was adopted with, before any mutation."""
     assert case.source is not None
-    if case.mutations:
-        return _key_from_json(case.source.get("key") or {}), _contract(case.source.get("contract"))
+    if case.source.get("key") is not None:   # a mutated case (or one step back from one)
+        return _key_from_json(case.source["key"]), _contract(case.source.get("contract"))
     return case_key(case), _contract(case.contract)
+
+
+def parent_and_step(case: Case) -> tuple[Case, Step | None]:
+    """A mutated case as (the case one step back, its last step): what the Author screen edits.
+    An adopted case as it is: (itself, None)."""
+    if not case.mutations:
+        return case, None
+    steps = [Step.from_json(s) for s in case.mutations]
+    parent = Case(**{**case.__dict__, "mutations": [s.to_json() for s in steps[:-1]]})
+    return parent, steps[-1]
+
+
+def rekeyed(case: Case, question: str, expected: str, expected_tokens: Sequence[str] = (),
+            forbidden: Sequence[str] = (), matcher: Mapping[str, Any] | None = None) -> Case:
+    """An adopted case with a new hand-written key (its PDF unchanged). A mutated case's key is
+    derived from its mutations, so it is refused: change the adopted case's key and mutate again."""
+    if case.source is None:
+        raise UserError(f"{case.id}: only an adopted case's key is written by hand")
+    if case.mutations:
+        raise UserError(f"{case.id}: the key of a mutated case follows from its mutations; edit the key "
+                        f"of the adopted case ({case.source.get('root_id')}) and mutate it again")
+    if not question.strip():
+        raise UserError("the key needs a question")
+    if not expected.strip() and not any(t.strip() for t in expected_tokens):
+        raise UserError("the key needs the right answer (or expected tokens)")
+    spec = dict(matcher or case.matcher_spec)
+    return Case(**{**case.__dict__, "question": question.strip(), "expected_answer": expected.strip(),
+                   "expected_tokens": [t.strip() for t in expected_tokens if t.strip()],
+                   "forbidden_answers": [f.strip() for f in forbidden if f.strip()], "matcher": spec})
 
 
 @dataclass

@@ -26,10 +26,27 @@ class Draft:
     seed: int = 1
     pinned: dict[str, Any] = field(default_factory=dict)
     degrade: dict[str, Any] | None = None  # {tier, overrides, text_layer[, dpi]}; None: no scan
+    # Mutation mode: `family` names a mutation armed in `base` (an adopted case, or a mutated one
+    # a step back) at `target` (a generators.mutations.Target; None: the mutation needs none).
+    base: Case | None = None
+    target: Any = None
+
+    @property
+    def mutating(self) -> bool:
+        return self.base is not None
 
     @classmethod
     def from_case(cls, case: Case) -> Draft:
-        """The draft that made a case: its pinned parameters (or all of them), seed and degradation."""
+        """The draft that made a case: its pinned parameters (or all of them), seed and degradation.
+        An adopted case opens in mutation mode: its last mutation (or hidden_layer) on the case one
+        step back."""
+        if case.source is not None:
+            from workbench.core.adopted import parent_and_step
+
+            parent, step = parent_and_step(case)
+            if step is None:
+                return cls("hidden_layer", 1, {}, None, base=case)
+            return cls(step.mutation, step.seed, dict(step.pinned), None, base=parent, target=step.target)
         params = dict(case.params or {})
         names = (case.generator or {}).get("pinned")
         pinned = {k: params[k] for k in names if k in params} if names is not None else params
@@ -85,6 +102,8 @@ def make_preview(family: Family, draft: Draft) -> Preview:
     """
     from workbench.core.make import generate_case
 
+    if draft.base is not None:
+        return _mutation_preview(family, draft)
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     try:
@@ -100,6 +119,41 @@ def make_preview(family: Family, draft: Draft) -> Preview:
     except Exception as exc:  # a family's own bug: shown where the preview is, never a crash
         raise UserError(describe_error(exc, family.origin)) from None
     return Preview(draft, family, case, pdf, clean, seconds)
+
+
+def scan_pins(degrade: Mapping[str, Any]) -> dict[str, Any]:
+    """The Author form's scan section as the `scan` mutation's pinned params."""
+    overrides = dict(degrade.get("overrides") or {})
+    dpi = degrade.get("dpi", overrides.pop("dpi", None))
+    pins: dict[str, Any] = {"tier": degrade.get("tier") or "clean",
+                            "text_layer": degrade.get("text_layer") or "none",
+                            "knobs": " ".join(f"{k}={v}" for k, v in sorted(overrides.items())) or "-"}
+    if dpi is not None:
+        pins["dpi"] = dpi
+    return pins
+
+
+def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
+    """The draft's mutation armed in its base case (then scanned, when the scan section is on)."""
+    from workbench.core.adopted import Step, mutated_case, read_source
+
+    assert draft.base is not None
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    source = read_source(draft.base)
+    steps = [Step(mutation.name, mutation.version, draft.seed, dict(draft.pinned), target=draft.target)]
+    case, pdf, extra = mutated_case(draft.base, source, steps)
+    seconds["mutate"] = time.perf_counter() - t0
+    clean = pdf
+    if draft.degrade:
+        from generators.mutations import get_mutation
+
+        t1 = time.perf_counter()
+        scan = get_mutation("scan")
+        steps.append(Step(scan.name, scan.version, draft.seed, scan_pins(draft.degrade)))
+        case, pdf, extra = mutated_case(draft.base, source, steps)
+        seconds["degrade"] = time.perf_counter() - t1
+    return Preview(draft, mutation, case, pdf, clean, seconds, extra)
 
 
 # ---- saving ---------------------------------------------------------------------------------

@@ -79,3 +79,35 @@ def locate_box(data: bytes, page: int, box: tuple[float, float, float, float], n
         raise UserError(f"--at: page {page + 1} has no text at {x0:g},{y0:g},{x1:g},{y1:g}; move the box "
                         "onto the value (inspect --json lists the spans with their boxes)")
     return Located(page, box, text, True)
+
+
+def located_answer(case, pdf: bytes) -> tuple[Located | None, list[str]]:
+    """Where a hand-written key's answer is printed (its first token without an answer), and one
+    line per answer or token the evidence search cannot find: what adopting a PDF requires."""
+    first, problems = None, []
+    for needle in [case.expected_answer] if case.expected_answer.strip() else case.expected_tokens:
+        try:
+            hit = locate_value(pdf, needle, case.id)
+        except UserError as exc:
+            problems.append(f"expected-not-located: {exc}")
+            continue
+        first = first or hit
+    return first, problems
+
+
+def locate_for(case, pdf: bytes, at: str | None = None, page: int | None = None) -> Located:
+    """The value a mutation of `case` attacks: `at` (PAGE:x0,y0,x1,y1), else the expected answer
+    located on `pdf` (on page `page`, 1-based, when given), else the box the case's last mutation
+    attacked (a value a mutation turned into pixels is found no more)."""
+    if at is not None:
+        page0, box = parse_at(at)
+        return locate_box(pdf, page0, box, case.id)
+    needle = case.expected_answer or (case.expected_tokens[0] if case.expected_tokens else "")
+    try:
+        return locate_value(pdf, needle, case.id, page=None if page is None else page - 1)
+    except UserError as exc:
+        earlier = [s.get("target") for s in case.mutations or () if s.get("target")]
+        if not earlier:
+            raise UserError(f"{exc}; give the value's box with --at PAGE:x0,y0,x1,y1") from None
+        t = earlier[-1]
+        return Located(int(t["page_number"]) - 1, tuple(float(v) for v in t["box"]), str(t.get("text") or ""))

@@ -19,9 +19,10 @@ API:
   fields (value beside appearance), for `inspect` and the lint.
 
 The ToUnicode check does not trust the file: it renders each digit the suspect font draws and
-compares it with digits 0-9 drawn in reference fonts (Helvetica, Times, Courier, plain and bold).
-A glyph that looks clearly like another digit than the one its map names is a remap. Only digits
-are judged: letters vary too much between typefaces to call from shape alone.
+compares it with digits 0-9 drawn in reference fonts (Helvetica, Times, Courier and Bitstream
+Vera, plain and bold). A glyph that looks clearly like another digit than the one its map names is
+a remap. Only digits are judged (letters vary too much between typefaces to call from shape
+alone), only in fonts that carry a ToUnicode map, and not on rotated pages.
 """
 
 from __future__ import annotations
@@ -203,10 +204,24 @@ def _fields_of(page, index: int, drawn) -> list[FormField]:
 
 # ---- ActualText -------------------------------------------------------------------------------
 
+def _mentions(page, word: bytes) -> bool:
+    """Whether the page's content, or a form XObject it draws, contains `word` (cheap: no
+    text extraction, and images are never decompressed)."""
+    if word in page.read_contents():
+        return True
+    doc = page.parent
+    for xref, *_ in page.get_xobjects():
+        if doc.xref_get_key(xref, "Subtype")[1] == "/Form" and word in (doc.xref_stream(xref) or b""):
+            return True
+    return False
+
+
 def _actualtext_spans(page) -> list[tuple[str, tuple, float]]:
     """Runs whose extracted text (which honours /ActualText) is not what the glyphs draw."""
     import pymupdf
 
+    if not _mentions(page, b"/ActualText"):
+        return []
     flags = pymupdf.TEXTFLAGS_TEXT
     with_at = page.get_text("text", flags=flags)
     without = page.get_text("text", flags=flags | pymupdf.TEXT_IGNORE_ACTUALTEXT)
@@ -295,19 +310,40 @@ def _references() -> dict[str, Any]:
     return _REFERENCE
 
 
-def _score(a, b) -> float:
+def _reference_matrix():
+    """Every reference grid as a unit row vector, and the digit each row draws."""
     import numpy as np
 
-    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum()) / den if den else 0.0
+    global _MATRIX
+    if _MATRIX is None:
+        rows, labels = [], []
+        for d, grids in _references().items():
+            for g in grids:
+                v = g.ravel()
+                rows.append(v / (np.linalg.norm(v) or 1.0))
+                labels.append(d)
+        _MATRIX = (np.array(rows), labels)
+    return _MATRIX
+
+
+_MATRIX: tuple[Any, list[str]] | None = None
 
 
 def read_digit(ink) -> tuple[str | None, dict[str, float]]:
-    """The digit a glyph's ink looks like (None if it looks like none) and each digit's score."""
+    """The digit a glyph's ink looks like (None if it looks like none) and each digit's score
+    (the best cosine similarity with that digit in any reference font)."""
+    import numpy as np
+
     grid = _normalise(ink)
     if grid is None:
         return None, {}
-    scores = {d: max((_score(grid, r) for r in refs), default=0.0) for d, refs in _references().items()}
+    v = grid.ravel()
+    v = v / (np.linalg.norm(v) or 1.0)
+    matrix, labels = _reference_matrix()
+    sims = matrix @ v
+    scores: dict[str, float] = {}
+    for label, sim in zip(labels, sims.tolist(), strict=True):
+        scores[label] = max(scores.get(label, 0.0), sim)
     best = max(scores, key=scores.get)
     return (best if scores[best] >= _GLYPH_MIN_SCORE else None), scores
 
@@ -321,34 +357,46 @@ def _fonts_with_tounicode(doc, page) -> set[str]:
 
 
 def _glyph_readings(doc, page, spans) -> list[tuple[Any, str]]:
-    """(span, what its glyphs read) for spans whose font map disagrees with the drawn digits."""
+    """(span, what its glyphs read) for spans whose font map disagrees with the drawn digits.
+
+    Each glyph (font, glyph id) is judged once per page: it looks the same wherever it is drawn.
+    """
     import pymupdf
 
     suspects = _fonts_with_tounicode(doc, page)
+    if not suspects or page.rotation:  # (rotated pages: not judged; see the module docstring)
+        return []
+    wanted = {(s.text, tuple(round(v) for v in s.bbox)): s for s in spans
+              if s.visible and s.size > 0 and any(c.isdigit() for c in s.text)}
+    if not wanted:
+        return []
+    memo: dict[tuple[str, int], str | None] = {}
     out = []
-    for span in spans:
-        if not span.visible or not any(c.isdigit() for c in span.text) or span.size <= 0:
-            continue
-        if span.font.split("+", 1)[-1] not in suspects:
+    for raw in page.get_texttrace():
+        font = str(raw.get("font", "")).split("+", 1)[-1]
+        chars = raw.get("chars") or ()
+        text = "".join(chr(c[0]) for c in chars)
+        span = wanted.get((text, tuple(round(v) for v in raw["bbox"])))
+        if span is None or font not in suspects:
             continue
         dpi = max(72, min(1200, round(_GLYPH_EM_PX * 72 / span.size)))
-        chars = list(span.text)
-        changed = False
-        for j, ch in enumerate(span.text):
-            if not ch.isdigit() or j >= len(span.char_boxes):
+        read = list(text)
+        for j, (code, gid, _origin, box) in enumerate(chars):
+            ch = chr(code)
+            if not ch.isdigit():
                 continue
-            box = pymupdf.Rect(span.char_boxes[j])
-            if page.rotation:
-                box = box * page.derotation_matrix
-            if box.is_empty:
-                continue
-            pix = page.get_pixmap(clip=box, dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-            seen, scores = read_digit(_ink(pix))
-            if seen is not None and seen != ch and scores[seen] - scores.get(ch, 0.0) >= _GLYPH_MARGIN:
-                chars[j] = seen
-                changed = True
-        if changed:
-            out.append((span, "".join(chars)))
+            if (font, gid) not in memo:
+                memo[(font, gid)] = None
+                clip = pymupdf.Rect(box)
+                if not clip.is_empty:
+                    pix = page.get_pixmap(clip=clip, dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+                    seen, scores = read_digit(_ink(pix))
+                    if seen is not None and seen != ch and scores[seen] - scores.get(ch, 0.0) >= _GLYPH_MARGIN:
+                        memo[(font, gid)] = seen
+            if memo[(font, gid)] is not None:
+                read[j] = memo[(font, gid)]
+        if read != list(text):
+            out.append((span, "".join(read)))
     return out
 
 
@@ -472,7 +520,8 @@ def _apply(doc, page, index: int, data: bytes, spans: list, like: type) -> None:
     drawn = [(s.text, s.bbox, s.size, s.font) for s in spans]
     extra: list = []
 
-    for text, box, size, font in _ocg_spans(data, index, drawn):
+    has_layers = doc.xref_get_key(doc.pdf_catalog(), "OCProperties")[0] != "null"
+    for text, box, size, font in _ocg_spans(data, index, drawn) if has_layers else ():
         extra.append(_structure_span(like, index, text, box, [OCG_OFF], size=size, font=font))
     for text, rect in _annotation_spans(page, drawn):
         extra.append(_structure_span(like, index, text, rect, [ANNOTATION]))

@@ -121,6 +121,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.load_error: str | None = None
         self.view = "scan"
         self.save_folder = save_folder or Path.cwd() / "authored"
+        # Mutation mode (an adopted case): the form lists mutations, each armed in `base`.
+        self.base: Case | None = draft.base if draft is not None else None
+        if self.base is not None and save_folder is None and self.base.json_path is not None:
+            self.save_folder = self.base.json_path.parent
+        self.target = draft.target if draft is not None else None
         self._debounce: Timer | None = None
         self._stamp: tuple[int, int] | None = None
 
@@ -179,6 +184,15 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         for problem in reg.problems:
             self.notify(f"family module not loaded: {problem.message}", severity="warning", timeout=10)
         draft = self.draft_in
+        if self.base is not None and draft is not None:
+            muts = self._choices()
+            self.form.set_families(family_options(muts.values()))
+            self.form.query(".degrade-head > .param-name").first().update("mutation")
+            await self._load_family(muts.get(draft.family) or muts["hidden_layer"], draft)
+            self.set_interval(WATCH_INTERVAL, self._watch_family_file)
+            self.form.query_one("#seed", Input).focus()
+            gc.freeze()
+            return
         if draft is not None and draft.family not in reg.families:
             self.notify(f"family {draft.family!r} is not installed; pick one", severity="warning")
             draft = None
@@ -197,8 +211,20 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.family = family
         self._stamp = family_file_stamp(family)
         await self.form.load(family, draft, resolved)
+        if self.base is not None:
+            self.form.query_one("#family-origin", Static).update(
+                f"mutation v{family.version} of {self.base.id} (adopted {self.base.source.get('name', '')})"
+                f"\n{family.description}")
         self.sub_title = family.name
         self.regenerate_now()
+
+    def _choices(self) -> dict[str, Family]:
+        """What the form's first select offers: the families, or (mutation mode) the mutations."""
+        if self.base is not None:
+            from generators.mutations import mutations
+
+            return dict(mutations())
+        return dict(family_registry().families)
 
     # ---- regenerating ---------------------------------------------------------------------
 
@@ -220,6 +246,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             return
         self.generation += 1
         draft = self.form.draft()
+        if self.base is not None:
+            draft = replace(draft, base=self.base, target=self.target)
         self.post_message(self.Regenerating(self.generation))
         self.page.border_title = f"{self.family.name} · seed {draft.seed} · generating…"
         self._generate(self.generation, self.family, draft, self.app.settings.dpi)
@@ -228,7 +256,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def _generate(self, generation: int, family: Family, draft: Draft, dpi: int) -> None:
         worker = get_current_worker()
         try:
-            preview = make_preview(family, draft)
+            preview = make_preview(family, _located(draft, family))
         except UserError as exc:
             self.post_message(self.PreviewFailed(generation, str(exc)))
             return
@@ -333,6 +361,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def action_regenerate(self) -> None:
         if self.family is not None and self.family.origin != "builtin":
             self._reload(Path(self.family.origin))
+        elif self.base is not None:
+            self.regenerate_now()
         else:
             self.form.set_families(family_options(family_registry(refresh=True).families.values()))
             self.regenerate_now()
@@ -343,8 +373,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     @on(AuthorForm.FamilyChosen)
     async def family_chosen(self, event: AuthorForm.FamilyChosen) -> None:
-        reg = family_registry()
-        family = reg.families.get(event.name)
+        family = self._choices().get(event.name)
         if family is None:
             self.notify(f"family {event.name!r} did not load", severity="error")
             return
@@ -413,6 +442,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         summary = (f"{preview.case.trap_family} · seed {preview.case.seed} · "
                    f"{len(preview.draft.pinned)} pinned · "
                    + (f"scan {preview.case.degrade['tier']}" if preview.case.degrade else "no scan"))
+        if preview.case.mutations:
+            root = (preview.case.source or {}).get("root_id", "")
+            summary = (f"adopted {root} · " + " → ".join(m["mutation"] for m in preview.case.mutations)
+                       + f" · seed {preview.case.seed} · {len(preview.draft.pinned)} pinned")
         choice = await self.app.push_screen_wait(SaveCaseScreen(self.save_folder, preview.case.id, summary))
         if choice is None:
             return
@@ -469,7 +502,21 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
 
 def draft_from_case(case: Case | None) -> Draft | None:
-    """The draft to start authoring from a case (None for a PDF without a family)."""
-    if case is None or case.params is None:
+    """The draft to start authoring from a case (None for a PDF without a family). An adopted
+    case gives a draft in mutation mode: the mutations instead of a family's params."""
+    if case is None or (case.params is None and case.source is None):
         return None
     return Draft.from_case(case)
+
+
+def _located(draft: Draft, mutation: Family) -> Draft:
+    """The draft with its target: the expected answer located on the base case's page (evidence
+    search), when the mutation needs one and none is set. Runs in the preview worker."""
+    from generators.mutations import Target
+    from workbench.pdf.document import read_pdf_bytes
+    from workbench.pdf.locate import locate_for
+
+    if draft.base is None or draft.target is not None or not getattr(mutation, "needs_target", False):
+        return draft
+    hit = locate_for(draft.base, read_pdf_bytes(draft.base.pdf_file))
+    return replace(draft, target=Target(hit.page, hit.box, hit.text))

@@ -53,6 +53,8 @@ class InspectScreen(PageKeys, Screen):
         Binding("w", "author", "Author", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
         Binding("t", "triage", "Triage", id="triage", tooltip="Triage the suite's gold disputes"),
         Binding("D", "dispute", "Dispute", id="dispute", show=False, tooltip="Dispute a gold value of this case"),
+        Binding("K", "edit_key", "Edit key", id="edit_key", show=False,
+                tooltip="Write the answer key of an adopted case by hand"),
         Binding("1", "show_tab(0)", show=False, id="tab_pypdf"),
         Binding("2", "show_tab(1)", show=False, id="tab_pymupdf"),
         Binding("3", "show_tab(2)", show=False, id="tab_key"),
@@ -479,6 +481,65 @@ class InspectScreen(PageKeys, Screen):
         if self.current is not None:
             self.data = None
             self._load(self.current, self.settings.dpi)
+
+    # ---- the hand-written key of an adopted case ----------------------------------------
+
+    def action_edit_key(self) -> None:
+        case = self.current
+        if case is None or case.source is None:
+            self.notify("only an adopted case's key is written by hand (pdfworkbench adopt FILE.pdf)",
+                        severity="warning")
+            return
+        if case.mutations:
+            self.notify("a mutated case's key follows from its mutations: edit the adopted case's key "
+                        "and mutate it again (w)", severity="warning", timeout=6)
+            return
+        self._edit_key_flow(case)
+
+    @work(exclusive=True, group="edit-key", exit_on_error=False)
+    async def _edit_key_flow(self, case: Case) -> None:
+        import asyncio
+
+        from workbench.core.adopted import rekeyed
+        from workbench.core.suite import add_to_suite
+        from workbench.pdf.document import read_pdf_bytes
+        from workbench.pdf.lint import lint_case
+        from workbench.pdf.locate import located_answer
+        from workbench.tui.widgets.author_save import ConfirmScreen
+        from workbench.tui.widgets.key_edit import KeyEditScreen
+
+        values = await self.app.push_screen_wait(KeyEditScreen(case))
+        if values is None or case.json_path is None:
+            return
+        try:
+            new = rekeyed(case, values["question"], values["expected"], values["tokens"],
+                          values["forbidden"], values["matcher"])
+            pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file)
+            findings = await asyncio.to_thread(lint_case, new, pdf)
+        except UserError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        _, unlocated = await asyncio.to_thread(located_answer, new, pdf)
+        errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"] + unlocated
+        if errors and not await self.app.push_screen_wait(ConfirmScreen(
+                f"The new key has {len(errors)} lint error(s). Save it anyway?", yes="Save anyway",
+                no="Cancel", detail="\n".join(errors[:5]))):
+            return
+        folder = case.json_path.parent
+        try:
+            added = await asyncio.to_thread(lambda: add_to_suite(
+                folder, new, pdf, overwrite=True, lint_errors=errors, save_with_lint_errors=True))
+        except UserError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        for i, c in enumerate(self.source.cases):
+            if c is case:
+                self.source.cases[i] = new
+        self.current, self.data = new, None
+        self.query_one(CaseList).rebuild(select=new.id)
+        self.query_one(AnswerKeyView).show(new)
+        self._load(new, self.settings.dpi)   # the lint of the new key, and its evidence boxes
+        self.notify(f"saved the key of {new.id} (suite hash {added.suite_hash[:12]})", timeout=5)
 
     def action_author(self) -> None:
         self.app.open_author(self.current)

@@ -1,0 +1,109 @@
+"""An adopted case in the workbench: its key edited by hand, and `w` arming a trap in it live."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from textual.widgets import Input, Select
+
+from tests.tui.screen import screen_text
+from tests.tui.test_author import SIZE, settle
+from workbench.cli import main
+from workbench.core.source import open_source
+from workbench.core.suite import load_suite, verify_suite
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.author import AuthorScreen
+from workbench.tui.screens.inspect import InspectScreen
+from workbench.tui.widgets.author_form import AuthorForm, ParamRow
+from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
+from workbench.tui.widgets.key_edit import KeyEditScreen
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _statement_pdf() -> bytes:
+    spec = importlib.util.spec_from_file_location("sample_statement", ROOT / "sample_cases" / "statement.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.statement_pdf()
+
+
+def adopt(tmp_path: Path, expected: str = "$5,143.24") -> Path:
+    pdf = tmp_path / "invoice.pdf"
+    pdf.write_bytes(_statement_pdf())
+    assert main(["adopt", str(pdf), "--into", str(tmp_path / "mine"), "--question",
+                 "What is the new balance?", "--expected", expected]) == 0
+    return tmp_path / "mine"
+
+
+async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verified(tmp_path):
+    suite = adopt(tmp_path)
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
+        form = screen.query_one(AuthorForm)
+        assert form.query_one("#family", Select).value == "hidden_layer"
+        assert {r.param.name for r in form.query(ParamRow)} >= {"decoy", "change_pct", "style", "value_layer"}
+        text = screen_text(app)
+        assert "mutation v1 of invoice" in text and "lint ✔" in screen.sub_title
+        case = screen.preview.case
+        decoy = case.forbidden_answers[-1]
+        assert case.mutations[0]["target"]["text"] == "5,143.24"
+        # Pin the decoy: page, layers and key follow.
+        box = form.query_one("#value-decoy", Input)
+        box.focus()
+        await pilot.pause()
+        await pilot.press(*"$9,999.99")
+        await settle(pilot)
+        assert screen.preview.case.forbidden_answers[-1] == "$9,999.99" != decoy
+        assert "$9,999.99" in screen_text(app)           # the key tab / text layer show it
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveCaseScreen)
+        assert app.screen.query_one("#save-folder", Input).value == str(suite)
+        await pilot.click("#save-ok")
+        await settle(pilot, 1)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+    saved = [c for c in load_suite(suite).cases if c.mutations]
+    assert len(saved) == 1 and saved[0].forbidden_answers == ["$9,999.99"]
+    assert (suite / "sources" / f"{saved[0].source['sha256']}.pdf").exists()
+    results, digest, recorded = verify_suite(suite)
+    assert all(r.ok for r in results) and digest == recorded
+
+
+async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path):
+    suite = adopt(tmp_path)
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InspectScreen)
+        await pilot.press("K")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, KeyEditScreen)
+        dialog.query_one("#key-question", Input).value = "What is the account number?"
+        dialog.query_one("#key-expected", Input).value = "4402-1187-33"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InspectScreen)
+        assert "4402-1187-33" in screen_text(app)
+        # A key the page does not print: the lint says so, and nothing is saved on "no".
+        await pilot.press("K")
+        await pilot.pause()
+        app.screen.query_one("#key-expected", Input).value = "not on the page"
+        await pilot.press("ctrl+s")
+        await settle(pilot, 1)
+        assert isinstance(app.screen, ConfirmScreen) and "lint error" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot, 1)
+    case = load_suite(suite).case("invoice")
+    assert case.question == "What is the account number?" and case.expected_answer == "4402-1187-33"
+    results, digest, recorded = verify_suite(suite)
+    assert all(r.ok for r in results) and digest == recorded
