@@ -197,7 +197,7 @@ class DegradeForm(Vertical):
         overrides = dict(self.spec_in.get("overrides") or {})
         if self.spec_in.get("dpi") is not None:
             overrides["dpi"] = self.spec_in["dpi"]
-        yield Static("Scan degradation", classes="form-section")
+        yield Static("Scan degradation (F4 comes here)", classes="form-section", id="scan-section")
         with Horizontal(classes="degrade-head"):
             yield Label("tier", classes="param-name")
             yield Select([("off (no scan)" if t == TIER_OFF else t, t) for t in TIERS], value=tier,

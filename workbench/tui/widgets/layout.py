@@ -26,6 +26,15 @@ class PaneRow(Horizontal):
     """A screen's panes; on every resize it takes the class that matches its width."""
 
     def on_resize(self, event: events.Resize) -> None:
-        shown = width_class(event.size.width)
+        self.classify(event.size.width)
+
+    def on_show(self) -> None:
+        # A screen pushed while the app was busy can miss its first Resize: look again once shown.
+        self.call_after_refresh(lambda: self.classify(self.size.width))
+
+    def classify(self, width: int) -> None:
+        if width <= 0:
+            return
+        shown = width_class(width)
         for name in ("-narrow", "-medium", "-wide"):
             self.set_class(name == shown, name)
