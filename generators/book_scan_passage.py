@@ -14,6 +14,7 @@ from typing import Any
 
 from generators import kit
 from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from generators.degrade import TIER_NAMES, DegradeSpec, apply_degrade
 from generators.passages import PASSAGES, keywords
 
 NAME = "book_scan_passage"
@@ -21,7 +22,7 @@ VERSION = 2  # 2: three more passages, so a seed draws from eight
 DESCRIPTION = "Scanned book page (public-domain passage) at a degradation tier; transcribe the first sentence"
 
 PAGE = (432.0, 648.0)  # 6 x 9 inches, a common trade book size
-TIERS = ("clean", "mild", "moderate", "heavy")
+TIERS = TIER_NAMES
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
 FONTS = ("Times-Roman", "Courier", "DejaVuSerif")
 
@@ -104,9 +105,9 @@ def typeset(p: Mapping[str, Any]) -> bytes:
     """The printed page before scanning: a born-digital PDF with a text layer."""
     passage = PASSAGES[p["passage"]]
     font = _font(p["font"])
-    size, margins = float(p["size"]), float(p["margins"])
-    leading = size * float(p["leading"])
-    number = int(p["page_number"])
+    size, margins = p["size"], p["margins"]
+    leading = size * p["leading"]
+    number = p["page_number"]
     width, height = PAGE
     left, right = margins, width - margins
     if right - left < size * 12:
@@ -136,8 +137,6 @@ def typeset(p: Mapping[str, Any]) -> bytes:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    from generators.degrade import apply_degrade
-
     passage = PASSAGES[p["passage"]]
     pdf = typeset(p)
     kws = keywords(passage.first_sentence)
@@ -153,10 +152,10 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         metadata={
             "passage": passage.id, "author": passage.author, "book": passage.title,
             "chapter": passage.chapter, "year": passage.year, "tier": p["tier"],
-            "page_number": int(p["page_number"]),
+            "page_number": p["page_number"],
         },
     )
     scan_seed = rng_for(seed, NAME, "scan").getrandbits(31)
-    scanned, _ = apply_degrade(pdf, {"tier": p["tier"], "text_layer": "none", "dpi": int(p["dpi"])},
+    scanned, _ = apply_degrade(pdf, DegradeSpec(tier=p["tier"], text_layer="none", dpi=p["dpi"]),
                                scan_seed, key)
     return Generated(pdf=scanned, key=key)

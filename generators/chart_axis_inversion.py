@@ -53,8 +53,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         labels = ["Q1", "Q2", "Q3", "Q4"]
         period_word = "quarter"
     else:
-        start = rng.randint(0, 12 - int(p["months"]))
-        labels = list(MONTHS[start:start + int(p["months"])])
+        start = rng.randint(0, 12 - p["months"])
+        labels = list(MONTHS[start:start + p["months"]])
         period_word = "month"
     n = len(labels)
     title, unit, phrase = METRICS[p["metric"]]

@@ -71,11 +71,11 @@ def _mark(c, style: str, x: float, y: float, s: float, gray: float) -> None:
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
-    margin = float(p["margin"])
+    margin = p["margin"]
     style = p["mark_style"]
     asked = p["asked_group"]
-    n_opts = int(p["options"])
-    sel = (int(p["selected_position"]) - 1) % n_opts
+    n_opts = p["options"]
+    sel = (p["selected_position"] - 1) % n_opts
     decoy = rng.choice([i for i in range(n_opts) if i != sel])
 
     vendor = kit.pick(rng, kit.VENDORS)

@@ -76,9 +76,9 @@ def is_valid(rule: str, reference: str) -> bool:
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
     rule = p["rule"]
-    n = int(p["candidates"])
-    n_digits = int(p["digits"])
-    valid_i = (int(p["valid_position"]) - 1) % n
+    n = p["candidates"]
+    n_digits = p["digits"]
+    valid_i = (p["valid_position"] - 1) % n
     base_amount = rng.uniform(2000, 60000)
 
     refs: list[str] = []

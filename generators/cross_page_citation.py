@@ -93,9 +93,9 @@ BODY, LEAD = 9.5, 12.8
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    n_pages = int(p["pages"])
-    ref_page = 3 + (int(p["reference_page"]) - 3) % (n_pages - 2)
-    fee = round(float(p["fee"]), 2)
+    n_pages = p["pages"]
+    ref_page = 3 + (p["reference_page"] - 3) % (n_pages - 2)
+    fee = round(p["fee"], 2)
     rng = rng_for(seed, NAME, "content")
     factor = rng.choice((rng.uniform(0.45, 0.85), rng.uniform(1.15, 1.6)))
     decoy_amount = round(fee * factor, 2)

@@ -47,8 +47,8 @@ CONTRACT = (
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     inv_code, set_code = p["currency_pair"].split("->")
     inv_sym, set_sym = SYMBOLS[inv_code], SYMBOLS[set_code]
-    total = round(float(p["total"]), 2)
-    rate = round(PAIRS[p["currency_pair"]] * (1 + float(p["rate_shift"]) / 100), 4)  # settlement per invoice unit
+    total = round(p["total"], 2)
+    rate = round(PAIRS[p["currency_pair"]] * (1 + p["rate_shift"] / 100), 4)  # settlement per invoice unit
     if p["rate_direction"] == "invoice_to_settlement":
         stated = rate
         rate_text = f"1 {inv_code} = {stated:.4f} {set_code}"
@@ -61,7 +61,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         wrong = round(total * stated, 2)
 
     rng = rng_for(seed, NAME, "content")
-    vat = float(p["vat_rate"]) / 100
+    vat = p["vat_rate"] / 100
     subtotal = round(total / (1 + vat), 2)
     tax = round(total - subtotal, 2)
     amounts = kit.split_total(rng, subtotal, rng.randint(2, 5))

@@ -61,7 +61,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
     sign = GLYPHS[p["credit_glyph"]]
     nil = GLYPHS[p["nil_glyph"]]
-    n_ch, n_cr, n_nil = int(p["charges"]), int(p["credits"]), int(p["nil_rows"])
+    n_ch, n_cr, n_nil = p["charges"], p["credits"], p["nil_rows"]
     charges = [round(rng.uniform(300, 5200), 2) for _ in range(n_ch)]
     credits = [round(rng.uniform(120, 1800), 2) for _ in range(n_cr)]
     if sum(credits) + 50 > sum(charges):  # keep the net a charge: scale the credits down

@@ -13,7 +13,7 @@ import math
 import re
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generators.base import AnswerKey, rng_for
@@ -51,6 +51,7 @@ TIERS: dict[str, dict[str, float]] = {
     "heavy": _OFF | {"sepia": 0.45, "texture": 0.6, "blur": 0.8, "noise": 22.0, "dirt": 60,
                      "dirt_size": 5.0, "rotation": 5.0, "jpeg_quality": 50},
 }
+TIER_NAMES = tuple(TIERS)   # clean, mild, moderate, heavy: mildest first
 
 _SPEC_KEYS = {"version", "tier", "overrides", "text_layer", "dpi", "knobs", "drifted", "drifted_answer"}
 _PAPER = (0.97, 0.90, 0.76)  # the colour full sepia moves white paper to
@@ -77,47 +78,104 @@ def _coerce_knob(name: str, raw: Any) -> float | int:
     return int(value) if kind == "int" else value
 
 
-def resolve_knobs(spec: Mapping[str, Any]) -> dict[str, float | int]:
+@dataclass(frozen=True)
+class DegradeSpec:
+    """One scan degradation: a tier preset, knob overrides, the scan's text layer and its DPI.
+
+    Build it with `DegradeSpec.parse` (a case's recorded `degrade`, a suite spec's table, a form's
+    fields): values are checked and converted there, once. `dpi` is kept apart from the overrides
+    (a `dpi` override moves into it); `to_json()` is the form a case records, and parsing that
+    back gives the same spec. `drifted` and `drifted_answer` are what applying a `drifted` text
+    layer chose; `request()` is the spec without them (what an author asked for).
+    """
+
+    tier: str = "clean"
+    overrides: tuple[tuple[str, float | int], ...] = ()    # sorted by knob name; never dpi
+    text_layer: str = "none"
+    dpi: int | None = None                                   # None: the tier's
+    drifted: tuple[tuple[str, str], ...] = ()                # (original, replacement) in the text layer
+    drifted_answer: str | None = None
+
+    @classmethod
+    def parse(cls, spec: DegradeSpec | Mapping[str, Any]) -> DegradeSpec:
+        """A spec from its JSON (or TOML, or form) shape; a UserError says what is wrong."""
+        if isinstance(spec, DegradeSpec):
+            return spec
+        if not isinstance(spec, Mapping):
+            raise UserError("a degradation spec is a table of tier, overrides, text_layer and dpi")
+        unknown = sorted(set(spec) - _SPEC_KEYS)
+        if unknown:
+            raise UserError(f"unknown degradation setting {', '.join(unknown)}; "
+                            f"a spec has tier, overrides, text_layer and dpi")
+        version = spec.get("version", VERSION)
+        if int(version) != VERSION:
+            raise UserError(f"degraded with scan pipeline version {version}, installed version is {VERSION}")
+        tier = spec.get("tier") or "clean"
+        if tier not in TIERS:
+            raise UserError(f"unknown degradation tier {tier!r}; choose one of {', '.join(TIER_NAMES)}")
+        text_layer = spec.get("text_layer") or "none"
+        if text_layer not in TEXT_LAYERS:
+            raise UserError(f"unknown text layer {text_layer!r}; choose one of {', '.join(TEXT_LAYERS)}")
+        raw = spec.get("overrides") or {}
+        if not isinstance(raw, Mapping):
+            raise UserError("degradation overrides must be a table of knob = value")
+        overrides = {str(k).strip(): _coerce_knob(str(k).strip(), v) for k, v in raw.items()}
+        dpi = overrides.pop("dpi", None)
+        if spec.get("dpi") is not None:
+            dpi = _coerce_knob("dpi", spec["dpi"])
+        drifted = spec.get("drifted") or {}
+        return cls(tier=tier, overrides=tuple(sorted(overrides.items())), text_layer=text_layer,
+                   dpi=None if dpi is None else int(dpi),
+                   drifted=tuple((str(k), str(v)) for k, v in dict(drifted).items()),
+                   drifted_answer=spec.get("drifted_answer"))
+
+    @classmethod
+    def parse_optional(cls, spec: DegradeSpec | Mapping[str, Any] | None) -> DegradeSpec | None:
+        """None (no scan) for None or an empty table, else `parse(spec)`."""
+        return cls.parse(spec) if spec else None
+
+    def knobs(self) -> dict[str, float | int]:
+        """Every knob's value: the tier's preset, then the overrides, then `dpi`."""
+        knobs: dict[str, float | int] = {k: int(v) if KNOBS[k][0] == "int" else float(v)
+                                         for k, v in TIERS[self.tier].items()}
+        knobs.update(self.overrides)
+        if self.dpi is not None:
+            knobs["dpi"] = self.dpi
+        return knobs
+
+    def override_map(self) -> dict[str, float | int]:
+        return dict(self.overrides)
+
+    def request(self) -> DegradeSpec:
+        """The spec as asked for: without the drifted values that applying it chose."""
+        return replace(self, drifted=(), drifted_answer=None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec as a case records it: tier, overrides, text layer, dpi, version and every knob."""
+        knobs = self.knobs()
+        out: dict[str, Any] = {
+            "version": VERSION,
+            "tier": self.tier,
+            "overrides": self.override_map(),
+            "text_layer": self.text_layer,
+            "dpi": int(knobs["dpi"]),
+            "knobs": knobs,
+        }
+        if self.drifted:
+            out["drifted"] = dict(self.drifted)
+        if self.drifted_answer is not None:
+            out["drifted_answer"] = self.drifted_answer
+        return out
+
+
+def resolve_knobs(spec: DegradeSpec | Mapping[str, Any]) -> dict[str, float | int]:
     """Every knob's value for a spec: the tier's preset, then the overrides, then `dpi`."""
-    tier = spec.get("tier") or "clean"
-    if tier not in TIERS:
-        raise UserError(f"unknown degradation tier {tier!r}; choose one of {', '.join(TIERS)}")
-    knobs: dict[str, float | int] = {k: int(v) if KNOBS[k][0] == "int" else float(v)
-                                     for k, v in TIERS[tier].items()}
-    overrides = spec.get("overrides") or {}
-    if not isinstance(overrides, Mapping):
-        raise UserError("degradation overrides must be a table of knob = value")
-    for name, raw in overrides.items():
-        knobs[name] = _coerce_knob(str(name).strip(), raw)
-    if spec.get("dpi") is not None:
-        knobs["dpi"] = _coerce_knob("dpi", spec["dpi"])
-    return knobs
+    return DegradeSpec.parse(spec).knobs()
 
 
-def normalise_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+def normalise_spec(spec: DegradeSpec | Mapping[str, Any]) -> dict[str, Any]:
     """The spec as recorded: tier, numeric overrides, text layer, dpi, version and resolved knobs."""
-    unknown = sorted(set(spec) - _SPEC_KEYS)
-    if unknown:
-        raise UserError(f"unknown degradation setting {', '.join(unknown)}; "
-                        f"a spec has tier, overrides, text_layer and dpi")
-    version = spec.get("version", VERSION)
-    if int(version) != VERSION:
-        raise UserError(f"degraded with scan pipeline version {version}, installed version is {VERSION}")
-    text_layer = spec.get("text_layer") or "none"
-    if text_layer not in TEXT_LAYERS:
-        raise UserError(f"unknown text layer {text_layer!r}; choose one of {', '.join(TEXT_LAYERS)}")
-    knobs = resolve_knobs(spec)
-    overrides = {str(k).strip(): _coerce_knob(str(k).strip(), v)
-                 for k, v in sorted((spec.get("overrides") or {}).items()) if str(k).strip() != "dpi"}
-    out: dict[str, Any] = {
-        "version": VERSION,
-        "tier": spec.get("tier") or "clean",
-        "overrides": overrides,
-        "text_layer": text_layer,
-        "dpi": int(knobs["dpi"]),
-        "knobs": knobs,
-    }
-    return out
+    return DegradeSpec.parse(spec).to_json()
 
 
 # ---- pixels ------------------------------------------------------------------------------------
@@ -277,7 +335,7 @@ def _dirt_field(width: int, height: int, count: int, radius: float, seed: int, p
 
 
 
-def degrade_image(img, spec: Mapping[str, Any], seed: int, page: int = 0,
+def degrade_image(img, spec: DegradeSpec | Mapping[str, Any], seed: int, page: int = 0,
                   keep_clear: list[tuple[float, float, float, float]] = ()):
     """One page image (numpy array or PIL image, rendered at the spec's DPI) aged as the spec says.
 
@@ -296,7 +354,7 @@ def degrade_image(img, spec: Mapping[str, Any], seed: int, page: int = 0,
     return out.convert("RGB")
 
 
-def render_degraded(pdf: bytes, spec: Mapping[str, Any], seed: int, page: int = 0):
+def render_degraded(pdf: bytes, spec: DegradeSpec | Mapping[str, Any], seed: int, page: int = 0):
     """Page `page` of `pdf` as the scan would show it (a PIL image), without writing a PDF."""
     knobs = resolve_knobs(spec)
     doc = _open(pdf)
@@ -555,16 +613,18 @@ def _keep_clear(words: list[_Word], key: AnswerKey, dpi: int) -> list[tuple[floa
 
 # ---- the pipeline ------------------------------------------------------------------------------
 
-def apply_degrade(pdf: bytes, spec: Mapping[str, Any], seed: int, key: AnswerKey) -> tuple[bytes, dict]:
-    """Scan `pdf` as `spec` says; return the scanned PDF and the normalised spec to record.
+def apply_degrade(pdf: bytes, spec: DegradeSpec | Mapping[str, Any], seed: int,
+                  key: AnswerKey) -> tuple[bytes, DegradeSpec]:
+    """Scan `pdf` as `spec` says; return the scanned PDF and the spec to record (`.to_json()`).
 
     With `text_layer = "drifted"`, the answer's values in the text layer are replaced: the mapping
-    is recorded as `spec["drifted"]` ({original: replacement}), and a short expected answer as the
-    drifted layer reads it as `spec["drifted_answer"]` (what a reader of the text layer answers).
-    `key` is read, never changed.
+    is recorded as `drifted` ({original: replacement}; a spec that names one reuses it), and a
+    short expected answer as the drifted layer reads it as `drifted_answer` (what a reader of the
+    text layer answers). `key` is read, never changed.
     """
-    norm = normalise_spec(spec)
-    knobs = norm["knobs"]
+    asked = DegradeSpec.parse(spec)
+    recorded = asked.request()
+    knobs = asked.knobs()
     dpi, quality, rotation = int(knobs["dpi"]), int(knobs["jpeg_quality"]), float(knobs["rotation"])
     doc = _open(pdf)
     try:
@@ -576,12 +636,12 @@ def apply_degrade(pdf: bytes, spec: Mapping[str, Any], seed: int, key: AnswerKey
                   for i, p in enumerate(doc)]
     finally:
         doc.close()
-    if norm["text_layer"] == "none":
+    if asked.text_layer == "none":
         words = [[] for _ in sizes]
 
-    if norm["text_layer"] == "drifted":
+    if asked.text_layer == "drifted":
         present = {_core(w.text) for page in words for w in page}
-        mapping = dict(spec.get("drifted") or {})
+        mapping = dict(asked.drifted)
         if not mapping:
             targets = _drift_targets(key, present)
             if not targets:
@@ -597,14 +657,14 @@ def apply_degrade(pdf: bytes, spec: Mapping[str, Any], seed: int, key: AnswerKey
         if missing:
             raise UserError(f"drifted values {', '.join(map(repr, missing))} are not in the page's text layer")
         _apply_drift(words, mapping)
-        norm["drifted"] = mapping
         drifted_answer = " ".join(
             re.sub(re.escape(t.strip(_PUNCT)), mapping.get(t.strip(_PUNCT), t.strip(_PUNCT)), t)
             if t.strip(_PUNCT) in mapping else t for t in key.expected_answer.split())
-        if len(key.expected_answer.split()) <= 4 and drifted_answer != key.expected_answer:
-            norm["drifted_answer"] = drifted_answer
+        short = len(key.expected_answer.split()) <= 4 and drifted_answer != key.expected_answer
+        recorded = replace(recorded, drifted=tuple(mapping.items()),
+                           drifted_answer=drifted_answer if short else None)
 
     pages = []
     for (w, h), image, page_words in zip(sizes, images, words, strict=True):
         pages.append((w, h, image, _text_ops(page_words, h, rotation, w / 2, h / 2)))
-    return _write_pdf(pages), norm
+    return _write_pdf(pages), recorded

@@ -144,11 +144,11 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
     supplier = p["supplier"]
     customer = kit.pick(rng, kit.CUSTOMERS)
-    fn_size = float(p["footnote_size"])
+    fn_size = p["footnote_size"]
     marker = MARKERS[p["marker"]]
-    n_carve = int(p["carve_outs"])
+    n_carve = p["carve_outs"]
     carve = rng_for(seed, NAME, "carve").sample(list(spec["carve_outs"]), n_carve)
-    ask_carve = bool(p["ask_carve_outs"]) and n_carve > 0
+    ask_carve = p["ask_carve_outs"] and n_carve > 0
 
     fillers = rng.sample(FILLER, 7)
     target_pos = rng.randint(2, 5)  # the overridden clause is the 3rd..6th clause

@@ -57,9 +57,9 @@ def contract_for(p: Mapping[str, Any]) -> tuple[Arming, ...]:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    visible = round(float(p["visible_total"]), 2)
+    visible = round(p["visible_total"], 2)
     # A ratio, not a difference: the hidden total is always positive and always differs.
-    factor = 1 + float(p["hidden_change_pct"]) / 100
+    factor = 1 + p["hidden_change_pct"] / 100
     hidden = round(visible * factor if p["hidden_direction"] == "higher" else visible / factor, 2)
     code = p["currency"]
     sym = kit.money(0, CURRENCIES[code])[0]
@@ -68,14 +68,14 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         return kit.money(v, sym)
 
     rng = rng_for(seed, NAME, "content")
-    size = float(p["font_size"])
-    rate = float(p["tax_rate"]) / 100
+    size = p["font_size"]
+    rate = p["tax_rate"] / 100
     subtotal = round(visible / (1 + rate), 2)
     tax = round(visible - subtotal, 2)
-    amounts = kit.split_total(rng, subtotal, int(p["line_items"]))
+    amounts = kit.split_total(rng, subtotal, p["line_items"])
     items = rng.sample(kit.ITEMS, len(amounts))
     customer = kit.pick(rng, kit.CUSTOMERS)
-    inv_no = f"INV-{int(p['invoice_number'])}"
+    inv_no = f"INV-{p['invoice_number']}"
     day, month = rng.randint(1, 28), rng.choice(["January", "February", "March", "April", "May", "June",
                                                  "July", "August", "September", "October", "November"])
     issued = f"{day} {month} 2025"

@@ -145,10 +145,10 @@ class _Layout:
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
-    size = float(p["font_size"])
+    size = p["font_size"]
     code = p["currency"]
     sym = CURRENCIES[code]
-    rate = float(p["tax_rate"]) / 100
+    rate = p["tax_rate"] / 100
     trap = p["trap"]
     direct = trap in ("direct_line", "both")
     wrapped = trap in ("wrapped_vendor", "both")
@@ -157,7 +157,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         return kit.money(v, sym)
 
     # Content, drawn from private streams so each choice stays put when another changes.
-    vendor = str(p["vendor"])
+    vendor = p["vendor"]
     division = kit.pick(rng, DIVISIONS)
     legal = vendor
     if wrapped:
@@ -168,7 +168,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     direct_phone = phone_style(rng.randint(200, 399), rng.randint(5000, 9999))
     manager = kit.pick(rng, kit.PEOPLE)
     customer = kit.pick(rng, kit.CUSTOMERS)
-    inv_no = f"INV-{int(p['invoice_number'])}"
+    inv_no = f"INV-{p['invoice_number']}"
     day, month_i = rng.randint(1, 28), rng.randrange(len(MONTHS))
     issued_iso = f"2025-{month_i + 1:02d}-{day:02d}"
     due_month = month_i + 2  # net 30, kept simple: same day next month
@@ -176,7 +176,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     issued_text = f"{day} {MONTHS[month_i]} 2025"
     due_text = f"{day} {(MONTHS + ('December',))[due_month - 1]} 2025"
 
-    n_items = int(p["line_items"])
+    n_items = p["line_items"]
     names = rng.sample(kit.ITEMS, n_items)
     items: list[dict[str, Any]] = []
     for name in names:

@@ -41,9 +41,9 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    n_groups, span = int(p["groups"]), int(p["span"])
-    g_ask = (int(p["asked_group"]) - 1) % n_groups
-    r_ask = (int(p["asked_position"]) - 1) % span
+    n_groups, span = p["groups"], p["span"]
+    g_ask = (p["asked_group"] - 1) % n_groups
+    r_ask = (p["asked_position"] - 1) % span
     rng = rng_for(seed, NAME, "content")
     regions = rng.sample(REGIONS, n_groups)
     first_plan = rng.randint(0, len(PLANS) - span)

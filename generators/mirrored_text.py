@@ -47,8 +47,8 @@ DEPARTMENTS = ("Facilities", "IT Operations", "Marketing", "Research & Developme
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    approved = round(float(p["approved_amount"]), 2)
-    requested = round(approved / (1 - float(p["reduction_percent"]) / 100), 2)
+    approved = round(p["approved_amount"], 2)
+    requested = round(approved / (1 - p["reduction_percent"] / 100), 2)
     if abs(requested - approved) < 1:
         raise GenerationError("reduction_percent is too small: the approval would not change the amount")
     rng = rng_for(seed, NAME, "content")
@@ -90,7 +90,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         y -= 24
     y -= 10
     c.setStrokeGray(0)
-    size = float(p["requested_size"])
+    size = p["requested_size"]
     c.setFont("Helvetica-Bold", 11)
     c.drawString(L, y, "Amount requested")
     c.setFont("Helvetica-Bold", size)

@@ -74,9 +74,9 @@ CONTRACT = (
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
-    size = float(p["font_size"])
+    size = p["font_size"]
     lead = round(size * 1.38, 2)
-    gutter = float(p["gutter"])
+    gutter = p["gutter"]
     assoc = kit.pick(rng, ASSOCIATIONS)
     cls_a, cls_b = rng.sample(CLASSES, 2)
     fee_a = round(rng.uniform(90, 900), 2)

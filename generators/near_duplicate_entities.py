@@ -56,8 +56,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     target = f"{stem} Ltd."
     decoy = _decoy_name(stem, p["variant"])
     rng = rng_for(seed, NAME, "content")
-    others = rng.sample(OTHERS, int(p["other_rows"]))
-    gap = min(int(p["separation"]), len(others))
+    others = rng.sample(OTHERS, p["other_rows"])
+    gap = min(p["separation"], len(others))
     start = rng.randint(0, len(others) - gap)
     pair = (decoy, target) if p["decoy_first"] else (target, decoy)
     names = others[:start] + [pair[0]] + others[start:start + gap] + [pair[1]] + others[start + gap:]

@@ -48,8 +48,8 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    total = round(float(p["total"]), 2)
-    change = float(p["injected_change_percent"])
+    total = round(p["total"], 2)
+    change = p["injected_change_percent"]
     if abs(change) < 2:
         change = 2.0 if change >= 0 else -2.0
     injected = round(total * (1 + change / 100), 2)

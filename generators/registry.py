@@ -84,18 +84,37 @@ def user_family_dirs(extra: list[Path] | None = None) -> list[Path]:
 
 
 class Registry:
-    """All families found, in name order, and the modules that failed to load."""
+    """All families found, in name order, and the modules that failed to load.
 
-    def __init__(self, families: dict[str, Family], problems: list[LoadProblem]) -> None:
+    The caller holds it: it never looks at the disk again by itself. `reloaded()` looks (one stat
+    per user family file) and loads the families again only when a user file was added, removed
+    or edited since.
+    """
+
+    def __init__(self, families: dict[str, Family], problems: list[LoadProblem],
+                 dirs: tuple[Path, ...] = (), stamp: tuple = ()) -> None:
         self.families = dict(sorted(families.items()))
         self.problems = problems
+        self.dirs = dirs          # the extra folders it was made from
+        self.stamp = stamp        # each user family file with its mtime and size, when loaded
+
+    def stale(self) -> bool:
+        return _user_files(list(self.dirs)) != self.stamp
+
+    def reloaded(self, force: bool = False) -> Registry:
+        """This registry, or a new one when a user family file changed (or `force`)."""
+        return discover(list(self.dirs)) if force or self.stale() else self
 
     def get(self, name: str) -> Family:
         try:
             return self.families[name]
         except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(str(name), self.families, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
             raise UnknownFamily(
-                f"unknown family {name!r}; run 'pdfworkbench families' to list them"
+                f"unknown family {name!r}; {hint}run 'pdfworkbench families' to list them"
             ) from None
 
     def names(self) -> list[str]:
@@ -103,8 +122,11 @@ class Registry:
 
 
 def discover(extra_dirs: list[Path] | None = None) -> Registry:
+    """Look for the families now: the package's own, then the user folders' modules."""
     import generators
 
+    dirs = tuple(Path(d) for d in extra_dirs or ())
+    stamp = _user_files(list(dirs))   # before loading: an edit made while loading shows as stale
     families: dict[str, Family] = {}
     problems: list[LoadProblem] = []
     for info in pkgutil.iter_modules(generators.__path__):
@@ -128,11 +150,7 @@ def discover(extra_dirs: list[Path] | None = None) -> Registry:
                 problems.append(LoadProblem(str(path), f"{path.name}: family {fam.name!r} is built in; rename it"))
                 continue
             families[fam.name] = fam
-    return Registry(families, problems)
-
-
-_cached: Registry | None = None
-_cached_key: tuple = ()
+    return Registry(families, problems, dirs, stamp)
 
 
 def _user_files(dirs: list[Path]) -> tuple:
@@ -149,13 +167,4 @@ def _user_files(dirs: list[Path]) -> tuple:
     return tuple(out)
 
 
-def registry(refresh: bool = False, extra_dirs: list[Path] | None = None) -> Registry:
-    """The families found (cached); user files added, removed or edited since, or `refresh`,
-    make it look again, so a long-running app sees a family saved a moment ago."""
-    global _cached, _cached_key
-    dirs = [Path(d) for d in extra_dirs or ()]
-    key = (tuple(dirs), _user_files(dirs))
-    if _cached is None or refresh or key != _cached_key:
-        _cached = discover(dirs)
-        _cached_key = key
-    return _cached
+registry = discover   # the name the tests and benchmarks know

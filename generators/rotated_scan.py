@@ -53,7 +53,7 @@ PITCH = 18.0
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     rng = rng_for(seed, NAME, "content")
     title, no_label, prefix, col_desc, col_amt, total_label = DOCS[p["document"]]
-    n = int(p["rows"])
+    n = p["rows"]
     if n > len(kit.ITEMS):
         raise GenerationError(f"rows must be at most {len(kit.ITEMS)}")
     sym = _ledger.CURRENCIES[p["currency"]]
@@ -73,7 +73,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     number = f"{prefix}-{rng.randint(100000, 999999)}"
     issued = f"{rng.randint(1, 28)} {rng.choice(_ledger.MONTHS)} 2025"
 
-    theta = float(p["angle"]) * (1 if p["direction"] == "counterclockwise" else -1)
+    theta = p["angle"] * (1 if p["direction"] == "counterclockwise" else -1)
     L, R = _ledger.LEFT, _ledger.RIGHT
     table_top = H - 210
     row_y = [table_top - PITCH * (i + 1.3) for i in range(n)]

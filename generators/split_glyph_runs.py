@@ -61,13 +61,13 @@ def _runs(text: str, mode: str, rng) -> list[list[int]]:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    total = round(float(p["total"]), 2)
+    total = round(p["total"], 2)
     rng = rng_for(seed, NAME, "content")
     # Never 0% tax: the subtotal would print the total whole, as ordinary text.
     inv = _ledger.make_invoice(rng, total, p["currency"], rng.randint(2, 6), rng.choice((5.0, 8.0, 10.0, 12.5)),
                                vendor=p["vendor"])
-    size = float(p["font_size"])
-    spacing = float(p["spacing"])
+    size = p["font_size"]
+    spacing = p["spacing"]
     text = inv.fmt(total)
 
     c, buf = kit.new_canvas(title=f"Invoice {inv.number}")

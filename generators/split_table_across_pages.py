@@ -75,12 +75,12 @@ def _draw_row(c, cells: list[str], xs: list[float], y: float, bold: bool, size: 
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    n_rows = int(p["rows"])
-    n_months = int(p["columns"]) - 1
-    before = min(int(p["rows_before_break"]), n_rows - 1)
+    n_rows = p["rows"]
+    n_months = p["columns"] - 1
+    before = min(p["rows_before_break"], n_rows - 1)
     on_p2 = n_rows - before
-    asked_row = before + (int(p["asked_row"]) - 1) % on_p2       # index into all rows
-    asked_col = (int(p["asked_column"]) - 1) % n_months           # index into month columns
+    asked_row = before + (p["asked_row"] - 1) % on_p2       # index into all rows
+    asked_col = (p["asked_column"] - 1) % n_months           # index into month columns
 
     rng = rng_for(seed, NAME, "content")
     branches = sorted(rng.sample(BRANCHES, n_rows))
@@ -215,7 +215,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             metadata={
                 "row_label": branch, "column_label": month, "table_number": table_no,
                 "header_page": 1, "row_page": 2, "rows_on_page_1": before,
-                "repeat_header": bool(p["repeat_header"]),
+                "repeat_header": p["repeat_header"],
             },
         ),
     )

@@ -58,11 +58,11 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    printed, hidden = f"PO-{int(p['po_number'])}", f"PO-{int(p['hidden_po_number'])}"
+    printed, hidden = f"PO-{p['po_number']}", f"PO-{p['hidden_po_number']}"
     if printed == hidden:
         raise GenerationError("hidden_po_number must differ from po_number, or there is no trap")
     rng = rng_for(seed, NAME, "content")
-    size = float(p["font_size"])
+    size = p["font_size"]
     vendor = kit.pick(rng, kit.VENDORS)
 
     c, buf = kit.new_canvas(title=f"Purchase order {printed}")
@@ -96,7 +96,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawString(left, y, "Item")
     c.drawRightString(right, y, "Amount")
     c.setFont("Helvetica", size)
-    for item in rng.sample(kit.ITEMS, int(p["lines"])):
+    for item in rng.sample(kit.ITEMS, p["lines"]):
         y -= size * 1.8
         c.drawString(left, y, item)
         c.drawRightString(right, y, kit.money(kit.cents(rng, 40, 900)))

@@ -41,15 +41,15 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    payable = round(float(p["payable_amount"]), 2)
-    printed = round(payable / (1 - float(p["rebate_percent"]) / 100), 2)
+    payable = round(p["payable_amount"], 2)
+    printed = round(payable / (1 - p["rebate_percent"] / 100), 2)
     if abs(printed - payable) < 1:
         raise GenerationError("rebate_percent is too small: the footnote would not change the amount")
     rng = rng_for(seed, NAME, "content")
     inv = _ledger.make_invoice(rng, printed, p["currency"], rng.randint(2, 6), rng.choice((0.0, 5.0, 8.0, 10.0)),
                                vendor=p["vendor"])
     agreement = f"FA-{rng.randint(100, 999)}/{rng.randint(20, 25)}"
-    size = float(p["font_size"])
+    size = p["font_size"]
 
     c, buf = kit.new_canvas(title=f"Invoice {inv.number}")
     y = _ledger.draw_header(c, inv)
@@ -58,14 +58,14 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     _ledger.draw_footer(c, inv)
 
     note = (
-        f"* Volume rebate under framework agreement {agreement} ({float(p['rebate_percent']):g}% of the "
+        f"* Volume rebate under framework agreement {agreement} ({p['rebate_percent']:g}% of the "
         f"invoice total) is deducted at payment: the amount payable for this invoice is "
         f"{inv.fmt(payable)}. Remit only this amount; no separate credit note will be issued."
     )
     width = _ledger.RIGHT - _ledger.LEFT if p["position"] == "footer" else 300
     x = _ledger.LEFT if p["position"] == "footer" else _ledger.RIGHT - width
     ny = 60 if p["position"] == "footer" else total_y - 18
-    c.setFillGray(float(p["ink_gray"]))
+    c.setFillGray(p["ink_gray"])
     end = kit.draw_paragraph(c, note, x, ny, width, size=size, leading=size * 1.25)
     c.setFillGray(0)
     pdf = kit.finish(c, buf)

@@ -73,7 +73,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
                                    tax_rates=(5.0, 8.0, 10.0))
     inv = page.inv
     shown = inv.fmt(inv.total)
-    font, size = _font(p["font"]), float(p["size"])
+    font, size = _font(p["font"]), p["size"]
     c.setFont(font, size)
     c.drawRightString(_ledger.RIGHT, page.total_y, shown)
     base = kit.finish(c, buf)

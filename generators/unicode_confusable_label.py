@@ -80,8 +80,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         return kit.money(v, sym)
 
     label = p["label"]
-    fake = disguise(label, p["script"], int(p["swaps"]), rng_for(seed, NAME, "swaps"))
-    asked_total = round(float(p["asked_total"]), 2)
+    fake = disguise(label, p["script"], p["swaps"], rng_for(seed, NAME, "swaps"))
+    asked_total = round(p["asked_total"], 2)
     other_total = _ledger.distinct_amount(rng, asked_total, -0.6, 1.5, [asked_total])
     vendor = kit.pick(rng, kit.VENDORS)
     customer = kit.pick(rng, kit.CUSTOMERS)

@@ -44,8 +44,8 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    adjusted = round(float(p["adjusted_amount"]), 2)
-    pct = float(p["credit_percent"]) / 100
+    adjusted = round(p["adjusted_amount"], 2)
+    pct = p["credit_percent"] / 100
     printed = round(adjusted / (1 - pct), 2)
     if abs(printed - adjusted) < 1:
         raise GenerationError("credit_percent is too small: the stamp would not change the amount")
@@ -82,7 +82,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
              (f"Credit note {credit_note} applied - {clerk}", 7.5, False))
     c.saveState()
     c.translate(cx, cy)
-    c.rotate(180 + float(p["tilt"]))
+    c.rotate(180 + p["tilt"])
     c.setStrokeColorRGB(*ink)
     c.setFillColorRGB(*ink)
     c.setLineWidth(1.8)
@@ -117,7 +117,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             ),
             metadata={
                 "invoice_no": inv.number, "vendor": inv.vendor, "printed_total": printed,
-                "adjusted_amount": adjusted, "credit_note": credit_note, "stamp_rotation": 180 + float(p["tilt"]),
+                "adjusted_amount": adjusted, "credit_note": credit_note, "stamp_rotation": 180 + p["tilt"],
                 "currency": p["currency"],
             },
         ),

@@ -52,14 +52,14 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    price = round(float(p["contract_price"]), 2)
+    price = round(p["contract_price"], 2)
     rng = rng_for(seed, NAME, "content")
     sym = _ledger.CURRENCIES[p["currency"]]
 
     def fmt(v: float) -> str:
         return kit.money(v, sym)
 
-    n = int(p["options"])
+    n = p["options"]
     others: list[float] = []
     for _ in range(n - 1):
         others.append(_ledger.distinct_amount(rng, price, -0.35, 0.45, [price, *others]))
@@ -88,7 +88,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawString(L, y, f"Prepared for: {customer}")
     c.drawString(L, y - 14, f"Contact: {contact}")
     y -= 52
-    dsize = float(p["decoy_size"])
+    dsize = p["decoy_size"]
     c.setFont("Helvetica", 11)
     c.drawString(L, y, "Project estimate (all options, before scoping)")
     c.setFont("Helvetica", dsize)

@@ -41,15 +41,15 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    visible = round(float(p["visible_total"]), 2)
-    change = float(p["hidden_change_percent"])
+    visible = round(p["visible_total"], 2)
+    change = p["hidden_change_percent"]
     if abs(change) < 2:
         change = 2.0 if change >= 0 else -2.0  # keep the two totals apart by more than rounding
     hidden = round(visible * (1 + change / 100), 2)
     rng = rng_for(seed, NAME, "content")
     inv = _ledger.make_invoice(rng, visible, p["currency"], rng.randint(2, 6), rng.choice((0.0, 5.0, 8.0, 10.0)),
                                vendor=p["vendor"])
-    size = float(p["font_size"])
+    size = p["font_size"]
     if p["wording"] == "figure":
         hidden_text = f"TOTAL DUE {inv.fmt(hidden)}"
     else:

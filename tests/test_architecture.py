@@ -52,3 +52,12 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     module = tmp_path / "fam.py"
     module.write_text("def generate(p, seed):\n    from workbench.providers import reading\n")
     assert "workbench.providers" in imported_names(module)
+
+
+def test_no_test_module_imports_another():
+    """Helpers live in tests/fixtures.py (and fixtures in conftest.py), never in a test module."""
+    files = sorted((ROOT / "tests").rglob("*.py"))
+    bad = {f"{p.relative_to(ROOT)}: {n}" for p in files for n in imported_names(p)
+           if n.startswith("tests.") and n.rsplit(".", 1)[-1].startswith("test_")
+           or n.startswith("tests.") and ".test_" in n}
+    assert not bad

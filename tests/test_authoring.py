@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from generators.degrade import DegradeSpec
 from workbench.core.authoring import (
     Draft,
     existing_case_ids,
@@ -122,7 +123,7 @@ def test_a_draft_from_a_case_reproduces_it():
 def test_a_degraded_preview_keeps_the_clean_pdf_and_saves_what_verify_expects(tmp_path):
     family = get_family("hidden_ocr_mismatch")
     draft = Draft("hidden_ocr_mismatch", 3, {"line_items": "2"},
-                  {"tier": "mild", "overrides": {"noise": "9"}, "text_layer": "faithful"})
+                  DegradeSpec.parse({"tier": "mild", "overrides": {"noise": "9"}, "text_layer": "faithful"}))
     preview = make_preview(family, draft)
     clean = make_preview(family, Draft("hidden_ocr_mismatch", 3, {"line_items": "2"}))
     assert preview.clean_pdf == clean.pdf and preview.pdf != clean.pdf

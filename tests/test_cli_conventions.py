@@ -49,6 +49,12 @@ def test_unknown_word_with_no_close_command_still_says_unknown(home):
     assert "no such file" not in proc.stderr
 
 
+def test_a_mistyped_family_suggests_the_right_one(tmp_path):
+    proc = run("make", "footnote_overide", "--out", tmp_path)
+    assert proc.returncode == 2 and "did you mean 'footnote_override'?" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_mistyped_option_suggests_the_right_one():
     proc = run("families", "--jsn")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
@@ -198,6 +204,22 @@ def test_quiet_hides_progress_but_keeps_results(tmp_path):
     assert "run file:" in noisy.stderr
 
 
+def test_verbose_shows_http_requests_and_never_a_key(tmp_path):
+    from workbench.providers.fakeserver import FakeServer
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('name = "v"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')
+    assert run("build", spec, "--out", tmp_path / "s").returncode == 0
+    with FakeServer() as server:
+        # The fake's 401 echoes the key it got, as careless servers do.
+        proc = run("-v", "run", tmp_path / "s", "--reader", "openai:fake+401xall", "--out", tmp_path / "r.jsonl",
+                   env={"OPENAI_API_KEY": PLANTED, "OPENAI_BASE_URL": server.url + "/v1",
+                        "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
+    assert "httpx: INFO: HTTP Request: POST" in proc.stderr and "run: 1 case(s)" in proc.stderr
+    assert PLANTED not in proc.stderr + proc.stdout
+    assert PLANTED not in (tmp_path / "r.jsonl").read_text()
+
+
 def test_verbose_flag_goes_before_or_after_the_command():
     for argv in (["-v", "families"], ["families", "-v"], ["families", "--verbose"], ["--quiet", "families"]):
         proc = run(*argv)
@@ -268,6 +290,33 @@ def test_readme_command_section_matches_help():
     in_readme = set(re.findall(r"^pdfworkbench ([a-z][a-z-]*)", block, re.M))
     assert commands - in_readme == set(), "commands missing from the README's command section"
     assert in_readme - commands == set(), "the README lists commands that do not exist"
+
+
+def test_readme_command_lines_name_only_real_subcommands_and_options():
+    from workbench.cli import _subparsers, _walk, build_parser
+
+    parser = build_parser()
+    block = (ROOT / "README.md").read_text().split("## Command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    entries: list[str] = []
+    for line in block.splitlines():
+        if line.startswith("pdfworkbench "):
+            entries.append(line)
+        elif line.strip() and entries:
+            entries[-1] += " " + line
+    problems = []
+    for entry in entries:
+        command = entry.split()[1]
+        top = _subparsers(parser)[command]
+        known = {s for _, p in [((), top), *_walk(top)] for a in p._actions for s in a.option_strings}
+        words = entry.split("#", 1)[0].split()
+        if _subparsers(top) and len(words) > 2:
+            named = set(words[2].split("|"))
+            if not named <= set(_subparsers(top)):
+                problems.append(f"{command}: {sorted(named - set(_subparsers(top)))}")
+        for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]*", entry):
+            if flag not in known:
+                problems.append(f"{command} {flag}")
+    assert not problems, f"the README's command lines disagree with --help: {problems}"
 
 
 # ---- readers ------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -10,7 +11,15 @@ import pytest
 
 from generators import kit
 from generators.base import AnswerKey
-from generators.degrade import KNOBS, TIERS, apply_degrade, degrade_image, normalise_spec
+from generators.degrade import (
+    KNOBS,
+    TIER_NAMES,
+    TIERS,
+    DegradeSpec,
+    apply_degrade,
+    degrade_image,
+    normalise_spec,
+)
 from generators.passages import PASSAGES, keywords
 from workbench.core.errors import UserError
 from workbench.core.make import generate_case
@@ -121,6 +130,7 @@ def test_dirt_keeps_off_the_answer(clean_page):
 def test_overrides_are_coerced_and_recorded(page_pdf):
     _, spec = apply_degrade(page_pdf, {"tier": "mild", "overrides": {"noise": "12.5", "dirt": "7"},
                                        "text_layer": "none", "dpi": 72}, 1, total_key())
+    spec = spec.to_json()
     assert spec["overrides"] == {"noise": 12.5, "dirt": 7}
     assert spec["knobs"]["noise"] == 12.5 and spec["knobs"]["dirt"] == 7
     assert spec["knobs"]["sepia"] == TIERS["mild"]["sepia"]
@@ -143,6 +153,19 @@ def test_bad_specs_are_user_errors_that_say_what_to_do(spec, words_in_message):
         assert word in str(err.value)
 
 
+def test_a_spec_is_parsed_once_and_round_trips_through_its_json():
+    spec = DegradeSpec.parse({"tier": "mild", "overrides": {"noise": "9", " dpi": "120"}, "text_layer": "faithful"})
+    # A dpi override moves out of the overrides; values arrive as numbers.
+    assert spec == DegradeSpec("mild", (("noise", 9.0),), "faithful", 120)
+    recorded = json.loads(json.dumps(spec.to_json()))
+    assert recorded["dpi"] == 120 and recorded["knobs"]["dpi"] == 120 and "dpi" not in recorded["overrides"]
+    assert DegradeSpec.parse(recorded) == spec
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.tier = "heavy"
+    assert DegradeSpec.parse_optional(None) is None and DegradeSpec.parse_optional({}) is None
+    assert TIER_NAMES == tuple(TIERS) == ("clean", "mild", "moderate", "heavy")
+
+
 def test_unknown_knob_on_the_command_line_exits_2(cli, tmp_path):
     code, _, err = cli("make", "hidden_ocr_mismatch", "--tier", "heavy", "--degrade", "nois=3",
                        "--out", tmp_path)
@@ -159,7 +182,7 @@ def test_same_input_spec_and_seed_give_the_same_bytes(page_pdf):
     again, _ = apply_degrade(page_pdf, spec, 11, passage_key())
     assert first == again
     # The recorded (normalised) spec reproduces the bytes, as `verify` relies on.
-    from_record, norm2 = apply_degrade(page_pdf, norm, 11, passage_key())
+    from_record, norm2 = apply_degrade(page_pdf, json.loads(json.dumps(norm.to_json())), 11, passage_key())
     assert from_record == first and norm2 == norm
     other_seed, _ = apply_degrade(page_pdf, spec, 12, passage_key())
     assert other_seed != first
@@ -190,7 +213,7 @@ def test_none_has_no_text_layer(page_pdf):
 def test_faithful_has_the_passage_words_for_both_extractors(page_pdf):
     scanned, spec = apply_degrade(page_pdf, {"tier": "heavy", "text_layer": "faithful", "dpi": 72}, 1,
                                   passage_key())
-    assert "drifted" not in spec
+    assert "drifted" not in spec.to_json()
     first = " ".join(PASSAGE.first_sentence.split()[:8])
     for text in (text_pymupdf(scanned)[0], text_pypdf(scanned)[0]):
         assert first in " ".join(text.split())
@@ -217,6 +240,7 @@ def test_faithful_words_sit_on_their_rotated_picture(page_pdf):
 def test_drifted_changes_the_answer_in_the_text_layer_only(page_pdf):
     key = total_key()
     scanned, spec = apply_degrade(page_pdf, {"tier": "mild", "text_layer": "drifted", "dpi": 72}, 4, key)
+    spec = spec.to_json()
     (original, replacement), = spec["drifted"].items()
     assert original == "$4,817.25" and replacement != original and replacement.startswith("$")
     layer = " ".join(text_pymupdf(scanned)) + " ".join(text_pypdf(scanned))
@@ -228,6 +252,7 @@ def test_drifted_changes_the_answer_in_the_text_layer_only(page_pdf):
 def test_drifted_keywords_of_a_long_answer(page_pdf):
     key = passage_key()
     scanned, spec = apply_degrade(page_pdf, {"tier": "clean", "text_layer": "drifted", "dpi": 72}, 4, key)
+    spec = spec.to_json()
     assert set(spec["drifted"]) == set(key.expected_tokens)
     layer = words(scanned)
     for original, replacement in spec["drifted"].items():

@@ -218,3 +218,20 @@ def test_tounicode_check_reads_faces_it_has_no_reference_for(face):
     remapped = _remap_with_pypdf(honest, dict(zip("0123456789", "5827160934", strict=True)))
     assert [(s.text, s.visible) for s in analyze_page(remapped)] == [
         ("Total 1,382.59 and 7,406.85", False), ("Total 4,812.07 and 3,965.10", True)]
+
+
+def test_a_linearized_file_is_one_revision_not_two(tmp_path):
+    import shutil
+
+    if shutil.which("qpdf") is None:
+        pytest.skip("qpdf not installed")
+    src, out = tmp_path / "plain.pdf", tmp_path / "linear.pdf"
+    doc = pymupdf.open()
+    for n in range(3):
+        doc.new_page().insert_text((72, 100), f"Page {n + 1}: amount due 1,250.00", fontsize=12)
+    src.write_bytes(doc.tobytes())
+    subprocess.run(["qpdf", "--linearize", str(src), str(out)], check=True)
+    pdf = out.read_bytes()
+    assert pdf.count(b"%%EOF") == 2  # the first-page section has its own
+    assert structure_report(pdf).revisions == []
+    assert _hidden(pdf) == {}

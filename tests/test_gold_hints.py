@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.test_gold_support import INVOICE, TOTAL, load, suite_copy
+from tests.fixtures import INVOICE, TOTAL, load, suite_copy
 from workbench.gold.hints import audit_key, audit_suite
 
 

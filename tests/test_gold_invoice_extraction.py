@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.test_gold_support import invoice_json
+from tests.fixtures import invoice_json
 from workbench.core.make import generate_case
 from workbench.grading import grade
 

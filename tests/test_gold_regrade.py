@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.test_gold_support import (
+from tests.fixtures import (
     INVOICE,
     TOTAL,
     invoice_json,
@@ -23,7 +23,7 @@ def _runs(suite):
         record(inv, invoice_json(inv)),                                   # 1 pass
         record(inv, invoice_json(inv, vendor_phone=direct)),              # 2 trap (the direct line)
         record(tot, tot.expected_answer),                                 # 3 pass
-        record(tot, None, status="error"),                                # 4 not graded
+        record(tot, None, status="error"),                                # 4 errored: never graded
     ])
     b = write_run(suite / "runs" / "model-b.jsonl", [
         record(tot, tot.forbidden_answers[0], reader="test:other"),      # 1 trap (the hidden total)
@@ -45,7 +45,7 @@ def test_regrade_lists_exactly_the_verdicts_that_flip(tmp_path):
 
     same = regrade(runs, suite, gold="v1", against="v1")
     assert same.flips == [] and same.records == 6
-    assert same.tallies["v1"] == {"pass": 2, "trap": 2, "fail": 1, "not graded": 1}
+    assert same.tallies["v1"] == {"pass": 2, "trap": 2, "fail": 1, "errored": 1}
 
     result = regrade(runs, suite, gold="latest", against="v1")
     assert (result.gold, result.against) == ("v2", "v1")
@@ -53,7 +53,7 @@ def test_regrade_lists_exactly_the_verdicts_that_flip(tmp_path):
     # The accepted total dispute flips the two invoice answers that differ on the total; the
     # rejected and the open dispute change nothing; the error stays ungraded.
     assert flipped == {("model-a.jsonl", 1, "pass", "fail"), ("model-b.jsonl", 2, "fail", "pass")}
-    assert result.tallies["v2"] == {"pass": 2, "trap": 2, "fail": 1, "not graded": 1}
+    assert result.tallies["v2"] == {"pass": 2, "trap": 2, "fail": 1, "errored": 1}
     assert d3.id not in str(result.to_json())
 
     back = regrade(runs, suite, gold="v1", against="v2")

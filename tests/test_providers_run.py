@@ -302,11 +302,11 @@ def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
 
 
 def test_run_without_out_writes_into_the_suite_where_the_workbench_finds_it(env, cli, suite_dir):
-    from workbench.core.runindex import suite_run_paths
+    from workbench.core.layout import run_files
 
     code, _, err = cli("run", suite_dir, "--reader", "probe:pypdf")
     assert code == 0, err
-    [run] = [p for p in suite_run_paths(suite_dir) if "probe-pypdf" in p.name]
+    [run] = [p for p in run_files(suite_dir) if "probe-pypdf" in p.name]
     assert run.parent == suite_dir / "runs"
     code, stdout, _ = cli("report", run)  # finds the suite on its own
     assert code == 0 and "run mini-probe-pypdf-text" in stdout and "6 finished" in stdout

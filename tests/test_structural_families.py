@@ -106,8 +106,9 @@ def test_incremental_update_keeps_the_old_total_in_the_first_revision(edit):
         assert _in(case.forbidden_answers[0], latest) == (edit != "replace")
     revs = structure_report(pdf).revisions
     assert [r.number for r in revs] == [1, 2]
-    assert revs[1].pages_changed == ([] if edit == "stamp" else [0])
+    assert revs[1].pages_changed == [0]
     assert any(_in(case.expected_answer, t) for t in revs[1].added) == (edit != "stamp")
+    assert ("[1 image]" in revs[1].added) == (edit == "stamp")
     assert any(_in(case.forbidden_answers[0], t) for t in revs[1].removed) == (edit == "replace")
     assert _errors(case, pdf) == []
 
@@ -205,3 +206,17 @@ def test_the_disarmed_variant_is_a_lint_error(family):
     findings = lint_case(case, broken)
     assert has_errors(findings)
     assert code in {f.code for f in findings if f.severity == "error"}, [f.to_json() for f in findings]
+
+
+@pytest.mark.parametrize("family, words", [
+    ("optional_content_layer", "optional content off"),
+    ("form_field_appearance", "its appearance shows"),
+    ("annotation_only_text", "annotation, not drawn"),
+    ("incremental_update_shadow", "superseded by a later revision"),
+    ("tounicode_remap", "ToUnicode differs from the drawn glyphs"),
+    ("actualtext_override", "ActualText replaces the drawn text"),
+])
+def test_the_lint_of_a_case_names_its_mechanism(family, words):
+    case, pdf = generate_case(family, 1)
+    infos = [f.message for f in lint_case(case, pdf) if f.severity == "info"]
+    assert any(words in m for m in infos), infos

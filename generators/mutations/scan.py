@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators.base import AnswerKey, Arming, GenerationError, Param
+from generators.degrade import TEXT_LAYERS, TIER_NAMES, DegradeSpec, apply_degrade
 from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
@@ -21,11 +22,11 @@ DESCRIPTION = "Scan the document: a degradation tier and knobs, text layer none,
 NEEDS_TARGET = False
 
 PARAMS = (
-    Param("tier", "choice", "mild", "scan degradation preset", choices=("clean", "mild", "moderate", "heavy"),
+    Param("tier", "choice", "mild", "scan degradation preset", choices=TIER_NAMES,
           seeded=False),
     Param("text_layer", "choice", "faithful",
           "none: image only; faithful: the words behind the image; drifted: the answer's values changed",
-          choices=("none", "faithful", "drifted"), seeded=False),
+          choices=TEXT_LAYERS, seeded=False),
     Param("dpi", "int", 150, "scan resolution in dots per inch", min=50, max=600, seeded=False),
     Param("knobs", "str", "-", "knob overrides, e.g. 'blur=1.2 noise=10' ('-': the tier's values)",
           seeded=False, max=200),
@@ -50,13 +51,12 @@ def overrides(text: str) -> dict[str, str]:
 
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
-    from generators.degrade import apply_degrade
-
-    spec = {"tier": p["tier"], "overrides": overrides(p["knobs"]), "text_layer": p["text_layer"],
-            "dpi": p["dpi"]}
+    spec = DegradeSpec.parse({"tier": p["tier"], "overrides": overrides(p["knobs"]),
+                              "text_layer": p["text_layer"], "dpi": p["dpi"]})
     c.open_doc(pdf).close()  # an encrypted PDF says so before the pipeline renders it
-    out, norm = apply_degrade(pdf, spec, seed, key)
-    layer = norm["text_layer"]
+    out, applied = apply_degrade(pdf, spec, seed, key)
+    norm = applied.to_json()
+    layer = applied.text_layer
     clauses: list[Arming] = []
     for clause in c.expected_clauses(contract, key):
         if clause.where == "visible":

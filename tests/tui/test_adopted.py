@@ -7,8 +7,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Select
 
-from tests.tui.screen import screen_text
-from tests.tui.test_author import SIZE, settle
+from tests.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
 from workbench.cli import main
 from workbench.core.source import open_source
 from workbench.core.suite import load_suite, verify_suite
@@ -18,6 +17,8 @@ from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.widgets.author_form import AuthorForm, ParamRow
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.key_edit import KeyEditScreen
+
+SIZE = (160, 48)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,9 +42,9 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
     suite = adopt(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         await pilot.press("w")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         screen = app.screen
         assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
         form = screen.query_one(AuthorForm)
@@ -59,7 +60,7 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
         box.focus()
         await pilot.pause()
         await pilot.press(*"$9,999.99")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.preview.case.forbidden_answers[-1] == "$9,999.99" != decoy
         assert "$9,999.99" in screen_text(app)           # the key tab / text layer show it
         await pilot.press("ctrl+s")
@@ -67,7 +68,7 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
         assert isinstance(app.screen, SaveCaseScreen)
         assert app.screen.query_one("#save-folder", Input).value == str(suite)
         await pilot.click("#save-ok")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
     saved = [c for c in load_suite(suite).cases if c.mutations]
@@ -81,7 +82,7 @@ async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path)
     suite = adopt(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         screen = app.screen
         assert isinstance(screen, InspectScreen)
         await pilot.press("K")
@@ -91,7 +92,7 @@ async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path)
         dialog.query_one("#key-question", Input).value = "What is the account number?"
         dialog.query_one("#key-expected", Input).value = "4402-1187-33"
         await pilot.press("ctrl+s")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, InspectScreen)
         assert "4402-1187-33" in screen_text(app)
         # A key the page does not print: the lint says so, and nothing is saved on "no".
@@ -99,10 +100,10 @@ async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path)
         await pilot.pause()
         app.screen.query_one("#key-expected", Input).value = "not on the page"
         await pilot.press("ctrl+s")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, ConfirmScreen) and "lint error" in screen_text(app)
         await pilot.press("n")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
     case = load_suite(suite).case("invoice")
     assert case.question == "What is the account number?" and case.expected_answer == "4402-1187-33"
     results, digest, recorded = verify_suite(suite)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from textual.widgets import Input, Select
-from textual.worker import WorkerState
 
-from tests.tui.screen import screen_text
+from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
 from workbench.core.authoring import Draft, write_family_template
 from workbench.core.source import open_source
 from workbench.core.suite import load_suite, verify_suite
@@ -19,31 +17,15 @@ from workbench.tui.widgets.author_form import AuthorForm, ParamRow, _fmt
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.text_layers import TextLayerView
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
-ONE_CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"   # a small source: Inspect has little to lint
 SIZE = (160, 48)
 
 
-async def settle(pilot, rounds: int = 2) -> None:
-    """Let the debounce fire and every worker (generation, page render, reload) finish.
-
-    Superseded workers end cancelled, which `wait_for_complete` reports as an error, so wait by
-    looking instead. The save dialog's worker waits for the author's answers, so it is left out.
-    """
-    for _ in range(rounds):
-        await pilot.pause(0.15)   # longer than the debounce
-        for _ in range(1000):
-            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group != "author-save"
-                       for w in pilot.app.workers):
-                break
-            await asyncio.sleep(0.01)
-    await pilot.pause()
 
 
 async def start(pilot, draft: Draft | None = None) -> AuthorScreen:
-    await settle(pilot, 1)
+    await settle(pilot, 1, AUTHOR_DEBOUNCE)
     pilot.app.push_screen(AuthorScreen(draft))
-    await settle(pilot)
+    await settle(pilot, 2, AUTHOR_DEBOUNCE)
     screen = pilot.app.screen
     assert isinstance(screen, AuthorScreen)
     assert screen.preview is not None, screen.gen_error
@@ -80,7 +62,7 @@ async def test_a_parameter_change_updates_the_page_the_text_layers_and_the_key()
         assert "pinned" not in row(screen, "vendor").query_one(".param-state").render().plain
         await type_into(pilot, "#value-vendor", "Acme Test Widgets")
         await type_into(pilot, "#value-visible_total", "1234.5")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert row(screen, "vendor").pinned and row(screen, "visible_total").pinned
         assert "Acme Test Widgets" in layer(screen) and "Acme Test Widgets" in layer(screen, "pypdf")
         assert screen.page.pdf != before_pdf and screen.page.rendered_page == 0
@@ -100,11 +82,11 @@ async def test_pin_keeps_a_value_across_seeds_and_unpin_gives_it_back_to_the_see
         await type_into(pilot, "#value-invoice_number", "111111")
         screen.query_one(AuthorForm).focus()   # off the text field, so [ and ] step the seed
         await pilot.press("right_square_bracket")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.preview.case.seed == 6
         assert number.pinned and "INV-111111" in layer(screen)
         await pilot.click("#pin-invoice_number")   # unpin: the seed draws it again
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         drawn_at_6 = screen.preview.params["invoice_number"]
         assert not number.pinned and drawn_at_6 != 111111
         assert number.widget.value == str(drawn_at_6)
@@ -119,20 +101,20 @@ async def test_changing_the_tier_changes_the_page_and_the_views_toggle():
         clean_pdf = screen.page.pdf
         assert "TOTAL DUE" in layer(screen)
         screen.query_one("#tier", Select).value = "heavy"
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.preview.case.degrade["tier"] == "heavy"
         assert screen.page.pdf != clean_pdf
         assert screen.page.border_title.startswith("scan · heavy")
         assert "(no text on this page)" in screen_text(app)     # an image-only scan
         await pilot.press("f3")                                    # the clean page
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert screen.page.pdf == clean_pdf and "clean" in screen.page.border_title
         await pilot.press("f3")                                    # both, side by side
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert screen.clean_page.display and screen.clean_page.pdf == clean_pdf
         assert screen.page.pdf != clean_pdf
         screen.query_one("#text-layer", Select).value = "faithful"
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "TOTAL DUE" in layer(screen)                        # words behind the scan
 
 
@@ -142,13 +124,13 @@ async def test_an_invalid_value_shows_its_error_and_keeps_the_last_good_preview(
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 4))
         good_pdf, good_text = screen.page.pdf, layer(screen)
         await type_into(pilot, "#value-visible_total", "5")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         shown = screen_text(app)
         assert "visible_total" in shown and "between 100 and" in shown and "last good preview" in shown
         assert screen.page.pdf == good_pdf and layer(screen) == good_text
         assert row(screen, "visible_total").has_class("-error")
         await pilot.press("0", "0")                                # 500: valid again
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "must be between" not in screen_text(app)
         assert screen.page.pdf != good_pdf and not row(screen, "visible_total").has_class("-error")
 
@@ -162,7 +144,7 @@ async def _save(pilot, folder: Path, case_id: str | None = None) -> None:
     if case_id is not None:
         dialog.query_one("#save-id", Input).value = case_id
     await pilot.click("#save-ok")
-    await settle(pilot, 1)
+    await settle(pilot, 1, AUTHOR_DEBOUNCE)
 
 
 async def test_save_into_a_new_suite_then_an_existing_one_refuse_overwrite_then_open(tmp_path):
@@ -174,17 +156,17 @@ async def test_save_into_a_new_suite_then_an_existing_one_refuse_overwrite_then_
         await _save(pilot, folder)
         assert isinstance(app.screen, ConfirmScreen) and "Open (y)" in screen_text(app)
         await pilot.press("n")                                     # keep authoring
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert (folder / f"{first_id}.json").exists() and (folder / "suite.json").exists()
 
         screen.query_one(AuthorForm).focus()
         await pilot.press("right_square_bracket")                  # seed 8: another case
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         second_id = screen.preview.case.id
         assert second_id != first_id
         await _save(pilot, folder)
         await pilot.press("n")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert sorted(c.id for c in load_suite(folder).cases) == sorted([first_id, second_id])
         results, digest, recorded = verify_suite(folder)
         assert all(r.ok for r in results) and digest == recorded
@@ -193,17 +175,17 @@ async def test_save_into_a_new_suite_then_an_existing_one_refuse_overwrite_then_
         await _save(pilot, folder, first_id)                       # seed 8's case under seed 7's id
         assert isinstance(app.screen, ConfirmScreen) and "Overwrite (y)" in screen_text(app)
         await pilot.press("n")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert (folder / f"{first_id}.pdf").read_bytes() == written
         assert isinstance(app.screen, AuthorScreen)
 
         await _save(pilot, folder, first_id)
         await pilot.press("y")                                     # overwrite this time
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert (folder / f"{first_id}.pdf").read_bytes() == (folder / f"{second_id}.pdf").read_bytes()
         assert all(r.ok for r in verify_suite(folder)[0])
         await pilot.press("y")                                     # open the suite in Inspect
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, InspectScreen)
         assert {c.id for c in app.screen.source.cases} == {first_id, second_id}
 
@@ -213,9 +195,9 @@ async def test_start_from_the_case_open_in_inspect():
     case = source.cases[0]
     app = WorkbenchApp(source)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         await pilot.press("w")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         screen = app.screen
         assert isinstance(screen, AuthorScreen)
         assert screen.preview.case.trap_family == case.trap_family
@@ -236,7 +218,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
         source = path.read_text()
         path.write_text(source.replace('"PURCHASE ORDER"', '"ORDER FORM"'))
         await pilot.pause(0.5)
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "ORDER FORM" in layer(screen) and "PURCHASE ORDER" not in layer(screen)
 
         lines = path.read_text().splitlines()
@@ -244,7 +226,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
         lines[broken_at - 1] = "VERSION = = 2"
         path.write_text("\n".join(lines) + "\n")
         await pilot.pause(0.5)
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         shown = screen_text(app)
         assert f"po_trap.py:{broken_at}: SyntaxError" in shown
         assert "ORDER FORM" in layer(screen)                     # the last good preview stays
@@ -255,22 +237,22 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
         fixed = source.replace('"PURCHASE ORDER"', '"ORDER FORM"')
         path.write_text(fixed.replace('Arming("forbidden", "hidden"', 'Arming("forbidden", "visible"'))
         await pilot.pause(0.5)
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "SyntaxError" not in screen_text(app)
         assert "lint: ERRORS" in screen.sub_title
         await _save(pilot, tmp_path / "mine")
         assert isinstance(app.screen, ConfirmScreen) and "Save anyway (y)" in screen_text(app)
         await pilot.press("n")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
         assert not (tmp_path / "mine").exists()
 
         path.write_text(fixed)
         await pilot.pause(0.5)
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "lint ✔" in screen.sub_title
         await _save(pilot, tmp_path / "mine")
         await pilot.press("n")
-        await settle(pilot, 1)
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
     results, digest, recorded = verify_suite(tmp_path / "mine")
     assert [r.ok for r in results] == [True] and digest == recorded
     assert load_suite(tmp_path / "mine").cases[0].trap_family == "po_trap"
@@ -291,7 +273,7 @@ async def test_four_quick_changes_make_one_regeneration():
         seed = screen.query_one("#seed", Input)
         for value in ("1", "11", "111", "12"):   # typed quicker than the debounce
             seed.value = value
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert len(seen) == 1
         assert screen.shown_generation == seen[0].generation
         assert screen.preview.case.seed == 12
@@ -304,7 +286,7 @@ async def test_brackets_step_the_seed_even_while_the_seed_box_has_focus():
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
         assert app.focused is screen.query_one("#seed", Input)
         await pilot.press("right_square_bracket", "right_square_bracket", "left_square_bracket")
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.query_one("#seed", Input).value == "3"
         assert "seed 3" in screen.sub_title
 

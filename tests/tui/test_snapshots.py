@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.conftest import settle
+from tests.fixtures import settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 
@@ -36,15 +36,14 @@ def test_screen_snapshot(snap_compare, tmp_path, key):
 
 
 def test_author_screen_snapshot(snap_compare):
-    from tests.tui.test_author import ONE_CASE
-    from tests.tui.test_author import settle as settle_author
+    from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE
     from workbench.core.authoring import Draft
     from workbench.tui.screens.author import AuthorScreen
 
     async def run_before(pilot) -> None:
         await settle(pilot)
         pilot.app.push_screen(AuthorScreen(Draft("hidden_ocr_mismatch", 3)))
-        await settle_author(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         await settle(pilot)
         # The title says how long generation took: the one thing that differs run to run.
         screen = pilot.app.screen

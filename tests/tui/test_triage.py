@@ -6,8 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.tui.conftest import settle
-from tests.tui.screen import screen_text
+from tests.fixtures import screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.triage import TriageScreen

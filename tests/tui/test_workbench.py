@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.tui.conftest import settle
-from tests.tui.screen import screen_text
+from tests.fixtures import screen_text, settle
 from workbench.core.config import config_path
-from workbench.core.runindex import ASK_RUN, RUNS_DIR
+from workbench.core.layout import ASK_RUN, RUNS_DIR
 from workbench.core.runs import RunWriter, iter_records
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -123,7 +122,7 @@ async def test_probe_answer_then_run_report_then_jump_to_a_trapped_case(suite_co
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         # The pymupdf probe reads the hidden total: every case is marked as fallen for the trap.
-        assert set(app.screen.query_one(CaseList).verdicts.values()) == {"trap"}
+        assert {o.kind for o in app.screen.query_one(CaseList).outcomes.values()} == {"trap"}
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, RunsScreen)

@@ -46,15 +46,25 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
-    # On every subcommand too, with SUPPRESS defaults so a flag given before the command stands.
-    default = {} if top else {"default": argparse.SUPPRESS}
-    g = p.add_argument_group("output") if top else p
-    g.add_argument("-v", "--verbose", action="count", help="more detail on stderr (-vv: every "
-                   "library message as it happens)", **({"default": 0} if top else default))
-    g.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors on stderr",
-                   **({"default": False} if top else default))
-    g.add_argument("--env-file", type=Path, metavar="FILE", help="load API keys and base URLs from "
-                   "this .env file (never written; variables already set win)", **default)
+    """-v, -q and --env-file; on every subcommand too, with SUPPRESS defaults so a flag given
+    before the command stands. A command that uses one of these names for itself keeps it."""
+    g = p.add_argument_group("output (on every command)")
+    flags = [
+        (("-v", "--verbose"), {"action": "count", "default": 0,
+                               "help": "more detail on stderr (-vv: every library message as it happens)"}),
+        (("-q", "--quiet"), {"action": "store_true", "default": False,
+                             "help": "only warnings and errors on stderr"}),
+        (("--env-file",), {"type": Path, "metavar": "FILE", "default": None,
+                           "help": "load API keys and base URLs from this .env file "
+                                   "(never written; variables already set win)"}),
+    ]
+    for names, kwargs in flags:
+        if not top:
+            kwargs = {**kwargs, "default": argparse.SUPPRESS}
+        try:
+            g.add_argument(*names, **kwargs)
+        except argparse.ArgumentError:
+            pass
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -89,10 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     for path, child in _walk(parser):
-        try:
-            _add_global_options(child, top=False)
-        except argparse.ArgumentError:  # a command that uses -v or -q for itself keeps them
-            pass
+        _add_global_options(child, top=False)
         examples = EXAMPLES.get(" ".join(path))
         if examples and not child.epilog:
             lines = "\n".join(f"  {line}" for line in examples)

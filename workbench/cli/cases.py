@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.cli.output import note, print_json
 from workbench.core.errors import UserError
+
+if TYPE_CHECKING:
+    from generators.degrade import DegradeSpec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,11 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="pin a parameter")
     p.add_argument("--id", dest="case_id", help="case id (default: FAMILY-SEED)")
-    p.add_argument("--tier", choices=["clean", "mild", "moderate", "heavy"], help="scan degradation tier")
+    # Tier and text-layer names are checked by DegradeSpec.parse (the one list), which names them.
+    p.add_argument("--tier", metavar="TIER", help="scan degradation tier: a preset of scan operations")
     p.add_argument("--degrade", action="append", default=[], metavar="NAME=VALUE",
                    help="override one degradation knob")
-    p.add_argument("--text-layer", choices=["none", "faithful", "drifted"],
-                   help="text layer of the scanned PDF")
+    p.add_argument("--text-layer", metavar="LAYER",
+                   help="text layer of the scanned PDF: none, the words as printed, or drifted values")
     p.add_argument("--dpi", type=int, help="scan DPI for degradation")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", type=Path, help="output folder for the two files (default: here)")
@@ -72,16 +77,14 @@ def cmd_families(args: argparse.Namespace) -> int:
     return 0
 
 
-def _degrade_spec(args: argparse.Namespace) -> dict | None:
+def _degrade_spec(args: argparse.Namespace) -> DegradeSpec | None:
+    from generators.degrade import DegradeSpec
     from workbench.core.make import parse_param_args
 
     if not (args.tier or args.degrade or args.text_layer or args.dpi):
         return None
-    spec: dict = {"tier": args.tier or "clean", "overrides": parse_param_args(args.degrade),
-                  "text_layer": args.text_layer or "none"}
-    if args.dpi:
-        spec["dpi"] = args.dpi
-    return spec
+    return DegradeSpec.parse({"tier": args.tier, "overrides": parse_param_args(args.degrade),
+                              "text_layer": args.text_layer, "dpi": args.dpi})
 
 
 def add_suite_options(p: argparse.ArgumentParser) -> None:

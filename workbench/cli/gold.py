@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("regrade", help="regrade saved answers against a gold version, no model call")
     p.add_argument("runs", type=Path, nargs="+", metavar="RUN.jsonl")
-    p.add_argument("--suite", type=Path, help="the suite (default: the suite a <suite>/runs/ file sits in)")
+    p.add_argument("--suite", type=Path, help="the suite (default: the suite the run files were made on)")
     p.add_argument("--gold", default="latest", help="gold version to grade against: vN or latest (default)")
     p.add_argument("--against", default="v1", help="version to compare with (default v1)")
     p.add_argument("--json", action="store_true")
@@ -197,14 +197,15 @@ def cmd_gold_export(args: argparse.Namespace) -> int:
 
 
 def _suite_for(args: argparse.Namespace) -> Path:
+    from workbench.core.layout import suites_of_runs
+
     if args.suite:
         return args.suite
-    parents = {r.resolve().parent for r in args.runs}
-    if len(parents) == 1:
-        folder = parents.pop()
-        if folder.name == "runs" and (folder.parent / "suite.json").exists():
-            return folder.parent
-    raise UserError("which suite? give --suite SUITE (the folder whose cases the run answered)")
+    found = suites_of_runs(args.runs)
+    if len(found) == 1:
+        return found[0]
+    which = f"the runs are from {len(found)} suites" if found else "no suite found for the runs"
+    raise UserError(f"which suite? {which}; give --suite SUITE (the folder whose cases the run answered)")
 
 
 def cmd_regrade(args: argparse.Namespace) -> int:

@@ -99,8 +99,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     runs = load_runs(args.runs)
-    all_records = [r for recs in runs.values() for r in recs]
-    folders = find_suite_folders(args.runs, all_records, args.suite)
+    folders = find_suite_folders(args.runs, args.suite)
     if not folders:
         raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
     cases, suites = load_cases(folders)
@@ -118,7 +117,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         write_junit(report, args.junit)
         note(f"wrote JUnit XML to {args.junit}")
     if args.audit_pack:
-        from workbench.core.suite import SUITE_FILE
+        from workbench.core.layout import SUITE_FILE
         from workbench.grading.auditpack import write_audit_pack
 
         suite_json = None

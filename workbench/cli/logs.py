@@ -27,6 +27,15 @@ class _Stderr:
         sys.stderr.flush()
 
 
+class _Redacting(logging.Formatter):
+    """No API key reaches stderr, whoever logs it (a library may log a URL or a header)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from workbench.providers.config import redact
+
+        return redact(super().format(record)) or ""
+
+
 def _is_ours(name: str) -> bool:
     return name.split(".", 1)[0] in OUR_LOGGERS
 
@@ -88,9 +97,9 @@ def cli_logging(verbosity: int = 0) -> Iterator[WarningCollector]:
     """Set up logging for one command; on the way out print the collected library warnings."""
     ours, libraries = levels(verbosity)
     console = logging.StreamHandler(_Stderr())
-    console.setFormatter(logging.Formatter("%(message)s"))
+    console.setFormatter(_Redacting("%(message)s"))
     library_console = logging.StreamHandler(_Stderr())
-    library_console.setFormatter(logging.Formatter("%(name)s: %(levelname)s: %(message)s"))
+    library_console.setFormatter(_Redacting("%(name)s: %(levelname)s: %(message)s"))
     # Below -vv, library warnings go to the collector only; -v shows their INFO lines live.
     library_console.addFilter(lambda r: not _is_ours(r.name)
                               and (verbosity >= 2 or r.levelno < logging.WARNING))
@@ -118,8 +127,11 @@ def cli_logging(verbosity: int = 0) -> Iterator[WarningCollector]:
         for logger, level, propagate, handlers in our_saved:
             logger.handlers, logger.propagate = handlers, propagate
             logger.setLevel(level)
-        for line in collector.summary():
-            print(line, file=sys.stderr)
+        if collector.seen:
+            from workbench.providers.config import redact
+
+            for line in collector.summary():
+                print(redact(line), file=sys.stderr)
 
 
 def progress_shown() -> bool:

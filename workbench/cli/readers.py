@@ -7,8 +7,9 @@ import re
 import sys
 from pathlib import Path
 
-from workbench.cli.output import note, print_json
+from workbench.cli.output import log, note, print_json
 from workbench.core.errors import UserError
+from workbench.core.layout import runs_dir
 
 
 def _reader_args(p: argparse.ArgumentParser) -> None:
@@ -90,7 +91,7 @@ def default_out(suite_dir: Path, suite_name: str, reader: str, modality: str, dp
         parts.append(f"{dpi}dpi")
     if shard:
         parts.append("shard" + shard.replace("/", "of"))
-    return Path(suite_dir) / "runs" / (_slug("-".join(parts)) + ".jsonl")
+    return runs_dir(suite_dir) / (_slug("-".join(parts)) + ".jsonl")
 
 
 class _ProgressLine:
@@ -159,6 +160,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
     out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard)
+    log.debug("run: %d case(s) of %s, reader %s, modality %s%s, %d worker(s), run file %s",
+              len(suite.cases), args.suite, plan.reader, modality, f" at {dpi} dpi" if dpi else "",
+              plan.workers, out)
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard, on_progress=line)
@@ -182,27 +186,24 @@ def cmd_ask(args: argparse.Namespace) -> int:
     import asyncio
 
     from workbench.core.case import load_case
-    from workbench.core.runs import RunWriter
-    from workbench.providers.reading import default_modality, read
+    from workbench.grading.outcome import outcome_of
+    from workbench.providers.asking import ask, suite_of_case
 
     case = load_case(args.case)
-    out = args.out or case.json_path.parent / "runs" / "asked.jsonl"
-    modality = args.modality or default_modality(args.reader)
-    rec = asyncio.run(read(case, None, args.reader, modality, args.dpi, args.prompt, _options(args),
-                           not args.no_cache, base_url=args.base_url))
-    with RunWriter(out) as writer:
-        writer.append(rec)
+    rec, _ = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, _options(args),
+                             not args.no_cache, suite=suite_of_case(case), out=args.out,
+                             base_url=args.base_url))
     if args.json:
         print_json(rec.to_json())
     elif rec.answer is not None:
         print(rec.answer)
     cached = " (cached)" if rec.extra.get("cached") else ""
+    outcome = outcome_of(rec, case)
     if rec.status == "ok":
-        note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}")
+        note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}; "
+             f"{outcome.kind}: {outcome.reason}")
         return 0
-    err = rec.error or {}
-    detail = " ".join(str(x) for x in (err.get("http_status"), err.get("type"), err.get("message")) if x)
-    note(f"{rec.reader} {rec.modality}: {rec.status}" + (f": {detail}" if detail else "")
+    note(f"{rec.reader} {rec.modality}: {outcome.kind}: {outcome.reason}"
          + (f" (finish reason {rec.finish_reason})" if rec.finish_reason else "") + cached)
     return 1
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from generators.base import AnswerKey, Arming, GenerationError, ParamError
 from generators.mutations import Mutation, Target, UnknownMutation, get_mutation
-from workbench.core.case import Case, sha256_hex
+from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
 
 ADOPTED_FAMILY = "adopted"      # trap_family of a case adopted as it is
@@ -198,8 +198,6 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
                  ) -> tuple[Case, bytes, dict[str, bytes]]:
     """The case `base` (adopted, or mutated already) with `steps` after its own, replayed from the
     source. Returns the case, its PDF, and the files to keep beside it (the source copy)."""
-    from workbench.core.make import default_case_id
-
     key0, contract0 = adopted_key(base)
     chain = [Step.from_json(s) for s in base.mutations or ()] + list(steps)
     if not chain:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.base import Family
+from generators.degrade import DegradeSpec
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 
@@ -25,7 +26,7 @@ class Draft:
     family: str
     seed: int = 1
     pinned: dict[str, Any] = field(default_factory=dict)
-    degrade: dict[str, Any] | None = None  # {tier, overrides, text_layer[, dpi]}; None: no scan
+    degrade: DegradeSpec | None = None     # None: no scan
     # Mutation mode: `family` names a mutation armed in `base` (an adopted case, or a mutated one
     # a step back) at `target` (a generators.mutations.Target; None: the mutation needs none).
     base: Case | None = None
@@ -50,14 +51,8 @@ class Draft:
         params = dict(case.params or {})
         names = (case.generator or {}).get("pinned")
         pinned = {k: params[k] for k in names if k in params} if names is not None else params
-        degrade = None
-        if case.degrade:
-            degrade = {"tier": case.degrade.get("tier") or "clean",
-                       "overrides": dict(case.degrade.get("overrides") or {}),
-                       "text_layer": case.degrade.get("text_layer") or "none"}
-            if case.degrade.get("dpi") is not None:
-                degrade["dpi"] = case.degrade["dpi"]
-        return cls(case.trap_family, case.seed, pinned, degrade)
+        degrade = DegradeSpec.parse_optional(case.degrade)
+        return cls(case.trap_family, case.seed, pinned, degrade.request() if degrade else None)
 
 
 @dataclass
@@ -100,36 +95,25 @@ def make_preview(family: Family, draft: Draft) -> Preview:
 
     An exception in a family's own code (a user module's bug) becomes a UserError with its line.
     """
-    from workbench.core.make import generate_case
+    from workbench.core.make import make_case
 
     if draft.base is not None:
         return _mutation_preview(family, draft)
-    seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
     try:
-        case, clean = generate_case(family.name, draft.seed, draft.pinned, None, family=family)
-        seconds["generate"] = time.perf_counter() - t0
-        pdf = clean
-        if draft.degrade:
-            t1 = time.perf_counter()
-            case, pdf = generate_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
-            seconds["degrade"] = time.perf_counter() - t1
+        made = make_case(family.name, draft.seed, draft.pinned, draft.degrade, family=family)
     except UserError:
         raise
     except Exception as exc:  # a family's own bug: shown where the preview is, never a crash
         raise UserError(describe_error(exc, family.origin)) from None
-    return Preview(draft, family, case, pdf, clean, seconds)
+    return Preview(draft, family, made.case, made.pdf, made.clean_pdf, made.seconds)
 
 
-def scan_pins(degrade: Mapping[str, Any]) -> dict[str, Any]:
+def scan_pins(degrade: DegradeSpec) -> dict[str, Any]:
     """The Author form's scan section as the `scan` mutation's pinned params."""
-    overrides = dict(degrade.get("overrides") or {})
-    dpi = degrade.get("dpi", overrides.pop("dpi", None))
-    pins: dict[str, Any] = {"tier": degrade.get("tier") or "clean",
-                            "text_layer": degrade.get("text_layer") or "none",
-                            "knobs": " ".join(f"{k}={v}" for k, v in sorted(overrides.items())) or "-"}
-    if dpi is not None:
-        pins["dpi"] = dpi
+    pins: dict[str, Any] = {"tier": degrade.tier, "text_layer": degrade.text_layer,
+                            "knobs": " ".join(f"{k}={v:g}" for k, v in degrade.overrides) or "-"}
+    if degrade.dpi is not None:
+        pins["dpi"] = degrade.dpi
     return pins
 
 
@@ -205,6 +189,7 @@ def write_family_template(name: str, folder: Path | None = None) -> Path:
     if path.exists():
         raise UserError(f"{path} already exists; refusing to overwrite it (choose another name or delete it)")
     atomic.write_bytes(path, template.render(name).encode("utf-8"))
+    family_registry(refresh=True)   # the held registry sees the new family
     return path
 
 
@@ -216,7 +201,7 @@ def reload_user_family(path: Path) -> Family:
     from workbench.core.make import family_registry
 
     target = Path(path).resolve()
-    reg = family_registry(refresh=True)
+    reg = family_registry(force=True)
     for fam in reg.families.values():
         if fam.origin != "builtin" and Path(fam.origin).resolve() == target:
             return fam

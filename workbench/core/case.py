@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,15 @@ KEY_FIELDS = ("question", "expected_answer", "expected_tokens", "forbidden_answe
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
+
+
+def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: Mapping[str, Any] | None) -> str:
+    """`FAMILY-SEED`, with a short hash of the pins and the scan when there are any."""
+    base = f"{family}-{seed:04d}"
+    if not pinned and not degrade:
+        return base
+    blob = json.dumps({"p": dict(pinned), "d": degrade}, sort_keys=True, default=str)
+    return f"{base}-{hashlib.sha256(blob.encode()).hexdigest()[:6]}"
 
 @dataclass
 class Case:

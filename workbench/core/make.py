@@ -2,26 +2,39 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
+import time
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generators.base import Family, GenerationError, ParamError
-from generators.registry import Registry, UnknownFamily, registry
+from generators.degrade import DegradeSpec
+from generators.registry import Registry, UnknownFamily, discover
 from workbench.core import atomic
-from workbench.core.case import Case, sha256_hex
+from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
 
+_families: Registry | None = None
 
-def family_registry(refresh: bool = False) -> Registry:
+
+def family_registry(refresh: bool = False, force: bool = False) -> Registry:
     """Every family: the package's own, plus user modules in the config folder, the settings'
-    `family_dirs` and `PDFWORKBENCH_FAMILY_PATH` (generators read only the variable)."""
+    `family_dirs` and `PDFWORKBENCH_FAMILY_PATH` (generators read only the variable).
+
+    Loaded once per process and held; `refresh` (the Author screen, after a save) looks at the
+    user family files again and reloads them if they changed (`force`: reloads them anyway).
+    Getting a family never stats them.
+    """
     from workbench.core.config import family_dirs
 
-    return registry(refresh, extra_dirs=family_dirs())
+    global _families
+    dirs = tuple(family_dirs())
+    if _families is None or _families.dirs != dirs:
+        _families = discover(list(dirs))
+    elif refresh or force:
+        _families = _families.reloaded(force)
+    return _families
 
 
 def get_family(name: str) -> Family:
@@ -42,24 +55,41 @@ def parse_param_args(items: list[str]) -> dict[str, str]:
     return out
 
 
-def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: Mapping[str, Any] | None) -> str:
-    base = f"{family}-{seed:04d}"
-    if not pinned and not degrade:
-        return base
-    blob = json.dumps({"p": dict(pinned), "d": degrade}, sort_keys=True, default=str)
-    return f"{base}-{hashlib.sha256(blob.encode()).hexdigest()[:6]}"
+@dataclass
+class MadeCase:
+    """A case made in memory: the record, its PDF, and the PDF before any scan."""
+
+    case: Case
+    pdf: bytes
+    clean_pdf: bytes
+    seconds: dict[str, float] = field(default_factory=dict)   # generate, degrade
 
 
 def generate_case(
     family_name: str,
     seed: int,
     pinned: Mapping[str, Any] | None = None,
-    degrade: Mapping[str, Any] | None = None,
+    degrade: DegradeSpec | Mapping[str, Any] | None = None,
     case_id: str | None = None,
     family: Family | None = None,
 ) -> tuple[Case, bytes]:
     """Generate one case in memory: the case record (with resolved params) and the PDF bytes."""
+    made = make_case(family_name, seed, pinned, degrade, case_id, family)
+    return made.case, made.pdf
+
+
+def make_case(
+    family_name: str,
+    seed: int,
+    pinned: Mapping[str, Any] | None = None,
+    degrade: DegradeSpec | Mapping[str, Any] | None = None,
+    case_id: str | None = None,
+    family: Family | None = None,
+) -> MadeCase:
+    """Generate one case in memory, once: the record, the PDF, and the PDF before the scan."""
     pinned = dict(pinned or {})
+    spec = DegradeSpec.parse_optional(degrade)
+    t0 = time.perf_counter()
     fam = family or get_family(family_name)
     try:
         params = fam.resolve(pinned, seed)
@@ -69,12 +99,16 @@ def generate_case(
         out = fam.generate(params, seed)
     except (GenerationError, ParamError) as exc:
         raise UserError(f"{fam.name}: {exc}") from None
-    pdf = out.pdf
+    pdf = clean = out.pdf
+    seconds = {"generate": time.perf_counter() - t0}
     degrade_spec = None
-    if degrade:
+    if spec is not None:
         from generators.degrade import apply_degrade  # numpy and imaging only when asked for
 
-        pdf, degrade_spec = apply_degrade(pdf, dict(degrade), seed, out.key)
+        t1 = time.perf_counter()
+        scanned, applied = apply_degrade(pdf, spec, seed, out.key)
+        pdf, degrade_spec = scanned, applied.to_json()
+        seconds["degrade"] = time.perf_counter() - t1
     key = out.key
     cid = case_id or default_case_id(fam.name, seed, pinned, degrade_spec)
     metadata = dict(key.metadata)
@@ -97,7 +131,7 @@ def generate_case(
         contract=[asdict(c) for c in fam.contract_of(params)],
         sha256=sha256_hex(pdf),
     )
-    return case, pdf
+    return MadeCase(case, pdf, clean, seconds)
 
 
 def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:

@@ -9,14 +9,6 @@ from pathlib import Path
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord, iter_records
 
-RUNS_DIR = "runs"
-ASK_RUN = "asked.jsonl"  # the run file that single calls from the workbench are appended to
-
-
-def suite_run_paths(folder: Path) -> list[Path]:
-    runs = Path(folder) / RUNS_DIR
-    return sorted(runs.glob("*.jsonl")) if runs.is_dir() else []
-
 
 @dataclass
 class SavedAnswer:

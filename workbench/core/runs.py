@@ -21,6 +21,35 @@ STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancel
 MODALITIES = ("pdf", "pixels", "text")
 
 
+@dataclass(frozen=True)
+class CallError:
+    """Why a call gave no answer: the `error` of a run record, typed (the file keeps it as JSON)."""
+
+    type: str | None                 # timeout | network | rate_limit | auth | server_error | bad_input | ...
+    message: str = ""
+    http_status: int | None = None
+    code: str | None = None          # the provider's own code, when it gives one
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "message": self.message, "http_status": self.http_status, "code": self.code}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> CallError:
+        """From a record's `error` (a dict; an imported run may hold a plain string)."""
+        if not isinstance(raw, dict):
+            return cls(None, str(raw))
+        status = raw.get("http_status")
+        return cls(raw.get("type"), str(raw.get("message") or ""),
+                   status if isinstance(status, int) else None, raw.get("code"))
+
+    def line(self, status: str) -> str:
+        """One line: `type (HTTP n): message`, the call's status standing in for a missing type."""
+        kind = self.type or status
+        http = f" (HTTP {self.http_status})" if self.http_status else ""
+        message = " ".join(self.message.split())
+        return f"{kind}{http}: {message[:160]}" if message else f"{kind}{http}"
+
+
 @dataclass
 class RunRecord:
     case_id: str
@@ -32,7 +61,7 @@ class RunRecord:
     prompt: str
     answer: str | None
     status: str                      # see STATUSES
-    error: dict[str, Any] | None = None      # {"type", "message", "http_status"}
+    error: dict[str, Any] | None = None      # CallError.to_json(); `call_error` reads it typed
     finish_reason: str | None = None
     latency_ms: float | None = None
     attempts: int = 1
@@ -49,6 +78,10 @@ class RunRecord:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def call_error(self) -> CallError | None:
+        return CallError.from_json(self.error) if self.error else None
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> RunRecord:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from workbench.core.case import Case, load_case
 from workbench.core.errors import UserError
+from workbench.core.layout import run_files, suite_of_run
 from workbench.core.suite import Suite, load_suite
 
 
@@ -29,32 +30,13 @@ def bare_pdf_case(path: Path) -> Case:
     return case
 
 
-def _suite_for_run(run: Path) -> Path | None:
-    """The suite a run was made on: recorded in its records (an imported run names it), else a
-    suite.json beside the run or one folder up, else a folder of case JSONs one folder up."""
-    from workbench.core.runs import iter_records
-
-    for record in iter_records(run):
-        named = record.extra.get("suite_dir") or record.suite
-        if named and Path(named).is_dir():
-            return Path(named)
-        break
-    for folder in (run.parent, run.parent.parent):
-        if (folder / "suite.json").exists():
-            return folder
-    if run.parent.name == "runs" and any(run.parent.parent.glob("*.json")):
-        return run.parent.parent
-    return None
-
-
 def open_source(path: Path) -> Source:
     path = Path(path)
     if not path.exists():
         raise UserError(f"{path}: no such file or folder")
     if path.is_dir():
         suite = load_suite(path)
-        runs = sorted((path / "runs").glob("*.jsonl")) if (path / "runs").is_dir() else []
-        return Source("suite", path, suite.name, suite.cases, suite, runs, suite.problems)
+        return Source("suite", path, suite.name, suite.cases, suite, run_files(path), suite.problems)
     suffix = path.suffix.lower()
     if suffix == ".json":
         case = load_case(path)
@@ -63,7 +45,7 @@ def open_source(path: Path) -> Source:
         # Not read here: the core does not open PDFs; the CLI checks it before the screen starts.
         return Source("pdf", path, path.name, [bare_pdf_case(path)])
     if suffix == ".jsonl":
-        folder = _suite_for_run(path)
+        folder = suite_of_run(path)
         if folder is None:
             raise UserError(f"{path}: cannot tell which suite this run is from; open the suite folder "
                             "instead, or import the run with --suite DIR")

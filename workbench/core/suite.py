@@ -14,15 +14,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from generators.degrade import DegradeSpec
 from workbench.core import atomic
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.layout import SUITE_FILE, case_files, holds_suite
 
 CASE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}\Z")
-SUITE_FILE = "suite.json"
 SUITE_FORMAT = "pdfworkbench-suite/1"
-# JSON files in a suite folder that are not cases.
-_NOT_CASES = {SUITE_FILE, "gold.json", "disputes.jsonl", "manifest.json"}
 
 
 @dataclass
@@ -91,9 +90,7 @@ def load_suite(folder: Path) -> Suite:
         return Suite(folder, str(manifest.get("name", folder.name)), str(manifest.get("version", "1")),
                      cases, True, manifest.get("suite_hash"), problems)
     cases = []
-    for path in sorted(folder.glob("*.json")):
-        if path.name in _NOT_CASES or path.name.startswith("."):
-            continue
+    for path in case_files(folder):
         try:
             cases.append(load_case(path))
         except UserError as exc:
@@ -182,7 +179,7 @@ def add_to_suite(
         existing: list[dict[str, Any]] = []
         suite_name, version = name or folder.name, "1"
         new_suite = True
-        if (folder / SUITE_FILE).exists() or any(p.name not in _NOT_CASES for p in folder.glob("*.json")):
+        if holds_suite(folder):
             suite = load_suite(folder)
             if suite.has_manifest:
                 suite_name, version = suite.name, suite.version
@@ -233,7 +230,7 @@ class BuildItem:
     family: str
     seed: int
     params: dict[str, Any]
-    degrade: dict[str, Any] | None
+    degrade: DegradeSpec | None
 
 
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
@@ -258,10 +255,11 @@ def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
         for tier in tiers:
             degrade = None
             if tier is not None or g.get("degrade") or g.get("text_layer"):
-                degrade = {"tier": tier or "clean", "overrides": dict(g.get("degrade") or {}),
-                           "text_layer": g.get("text_layer", "none")}
-                if "dpi" in g:
-                    degrade["dpi"] = g["dpi"]
+                try:
+                    degrade = DegradeSpec.parse({"tier": tier, "overrides": g.get("degrade"),
+                                                 "text_layer": g.get("text_layer"), "dpi": g.get("dpi")})
+                except UserError as exc:
+                    raise UserError(f"{where}: {exc}") from None
             items.extend(BuildItem(str(g["name"]), s, params, degrade) for s in seeds)
     return str(spec.get("name", path.stem)), str(spec.get("version", "1")), items
 

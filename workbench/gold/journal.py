@@ -33,8 +33,8 @@ from typing import Any
 
 from workbench.core.config import user_name
 from workbench.core.errors import UserError
+from workbench.core.layout import journal_path
 
-JOURNAL = "disputes.jsonl"
 EVENT_FORMAT = "pdfworkbench-disputes/1"
 STATUSES = ("open", "accepted", "rejected", "deferred")
 
@@ -93,10 +93,6 @@ class Dispute:
 
 
 # ---- the journal ----------------------------------------------------------------------------
-
-def journal_path(folder: Path) -> Path:
-    return Path(folder) / JOURNAL
-
 
 def read_events(folder: Path) -> list[dict[str, Any]]:
     """Every complete event of the journal, in order; a torn last line is skipped."""

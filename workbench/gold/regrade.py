@@ -1,8 +1,8 @@
 """Regrade saved answers against any gold version, with no model call, and list the verdicts that flip.
 
-A verdict's outcome is `pass`, `fail`, `trap` (answered the forbidden value), `refused`, or
-`not graded` (the call did not finish, so there is no answer to grade). A flip is a record whose outcome
-differs between two gold versions.
+Outcomes are the report's (`workbench.grading.outcome`): `pass`, `fail`, `trap`, `refused`,
+`truncated`, or why the call did not finish. A flip is a record whose outcome differs between two
+gold versions.
 """
 
 from __future__ import annotations
@@ -18,19 +18,7 @@ from workbench.core.runs import RunRecord, iter_records
 from workbench.core.suite import Suite, load_suite
 from workbench.gold.journal import Dispute, load_disputes
 from workbench.gold.versions import apply_disputes, case_with_key, gold_keys
-from workbench.grading import grade_record
-from workbench.grading.verdict import Verdict
-
-
-def outcome(verdict: Verdict | None) -> str:
-    """One word for a verdict: `pass`, `trap`, `refused`, `fail`, or `not graded` (None)."""
-    if verdict is None:
-        return "not graded"
-    return str(verdict.outcome)
-
-
-def _reason(verdict: Verdict | None) -> str:
-    return str(getattr(verdict, "reason", "") or "") if verdict is not None else "not graded"
+from workbench.grading.outcome import Outcome, outcome_of
 
 
 @dataclass
@@ -82,16 +70,16 @@ def saved_records(paths: Iterable[Path]) -> list[_Saved]:
     return out
 
 
-def _grade(case: Case, record: RunRecord) -> Verdict | None:
-    return grade_record(case, record)
+def _grade(case: Case, record: RunRecord) -> Outcome:
+    return outcome_of(record, case)
 
 
-def _flip(s: _Saved, before: Verdict | None, after: Verdict | None) -> Flip | None:
-    a, b = outcome(before), outcome(after)
-    if a == b:
+def _flip(s: _Saved, before: Outcome, after: Outcome) -> Flip | None:
+    if before.kind == after.kind:
         return None
     r = s.record
-    return Flip(r.case_id, r.reader, r.modality, r.dpi, s.run, s.line, a, b, _reason(before), _reason(after), r.answer)
+    return Flip(r.case_id, r.reader, r.modality, r.dpi, s.run, s.line, before.kind, after.kind,
+                before.reason, after.reason, r.answer)
 
 
 def regrade(run_paths: list[Path], folder: Path, gold: str = "latest", against: str = "v1") -> RegradeResult:
@@ -117,7 +105,7 @@ def regrade(run_paths: list[Path], folder: Path, gold: str = "latest", against: 
         before = after if new.version.number == old.version.number else _grade(old_cases[cid], s.record)
         pairs = {new.version.name: after, old.version.name: before}   # one entry when they are the same
         for name, v in pairs.items():
-            tallies[name][outcome(v)] = tallies[name].get(outcome(v), 0) + 1
+            tallies[name][v.kind] = tallies[name].get(v.kind, 0) + 1
         flip = _flip(s, before, after)
         if flip:
             flips.append(flip)
@@ -141,9 +129,9 @@ def dispute_flips(folder: Path, disputes: list[Dispute], run_paths: list[Path]) 
     cases = {c.id: c for c in suite.cases}
     all_disputes = {d.id: d for d in load_disputes(folder)}   # the caller may pass only some
     # Verdicts under latest gold, graded once per record and shared by every dispute of the case.
-    latest_verdicts: dict[str, list[Verdict | None]] = {}
+    latest_verdicts: dict[str, list[Outcome]] = {}
 
-    def under_latest(case_id: str) -> list[Verdict | None]:
+    def under_latest(case_id: str) -> list[Outcome]:
         if case_id not in latest_verdicts:
             case = case_with_key(cases[case_id], latest.keys[case_id])
             latest_verdicts[case_id] = [_grade(case, s.record) for s in by_case[case_id]]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.layout import run_files
 from workbench.core.suite import load_suite
 from workbench.gold import versions
 from workbench.gold.journal import STATUSES, Dispute, get_dispute, load_disputes
@@ -26,8 +27,6 @@ from workbench.gold.keys import key_conflicts, parse_path
 from workbench.gold.regrade import Flip, dispute_flips
 from workbench.pdf.document import read_pdf_bytes
 from workbench.pdf.evidence import find_evidence
-
-RUNS_DIR = "runs"
 
 
 @dataclass
@@ -56,11 +55,6 @@ def progress(folder: Path) -> Progress:
     disputes = load_disputes(folder)
     count = {s: sum(1 for d in disputes if d.status == s) for s in STATUSES}
     return Progress(len(disputes), count["open"], count["accepted"], count["rejected"], count["deferred"])
-
-
-def run_files(folder: Path) -> list[Path]:
-    """The suite's saved runs: `<suite>/runs/*.jsonl`."""
-    return sorted((Path(folder) / RUNS_DIR).glob("*.jsonl"))
 
 
 @dataclass

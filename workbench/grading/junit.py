@@ -11,9 +11,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from workbench.core import atomic
+from workbench.core.case import Case
+from workbench.core.runs import RunRecord
 from workbench.grading.report import Report, Row, build_report
 
 
@@ -26,7 +27,7 @@ def _testcase(row: Row) -> ET.Element:
     reason = row.reason
     if row.outcome == "pass":
         pass
-    elif row.outcome in ("fail", "trap", "refused"):
+    elif row.result.failed:
         kind = {"fail": "wrong", "trap": "fell_for_trap", "refused": "refusal"}[row.outcome]
         el = ET.SubElement(tc, "failure", {"type": kind, "message": reason})
         el.text = f"answer: {row.answer!r}\n{reason}"
@@ -67,9 +68,9 @@ def junit_xml(report: Report) -> bytes:
 
 
 def write_junit(
-    report_or_records: Report | Sequence[Any] | Mapping[str, Sequence[Any]],
+    report_or_records: Report | Sequence[RunRecord] | Mapping[str, Sequence[RunRecord]],
     path: Path,
-    cases_by_id: Mapping[str, Any] | None = None,
+    cases_by_id: Mapping[str, Case] | None = None,
 ) -> None:
     """Write JUnit XML for a report (or for records, graded against `cases_by_id`), atomically."""
     report = report_or_records

@@ -1,22 +1,19 @@
 """Reading run files and finding the answer keys they were made against.
 
-Where `pdfworkbench report` looks for a run's cases, first found wins:
-1. the `--suite` folders given on the command line;
-2. a suite folder recorded in the records (`extra["suite_dir"]`, as `import-run --suite` writes,
-   or a `suite` field that names an existing folder);
-3. the run file's own folder, then its parent, when either holds a `suite.json`.
+`pdfworkbench report` reads the cases of the `--suite` folders given on the command line, else of
+the suite each run file was made on (`workbench.core.layout.suite_of_run`, the one rule).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.layout import suites_of_runs
 from workbench.core.runs import RunRecord, iter_records
-from workbench.core.suite import SUITE_FILE, Suite, load_suite
+from workbench.core.suite import Suite, load_suite
 
 
 def load_runs(paths: Sequence[Path]) -> dict[str, list[RunRecord]]:
@@ -41,23 +38,11 @@ def load_runs(paths: Sequence[Path]) -> dict[str, list[RunRecord]]:
     return out
 
 
-def find_suite_folders(run_paths: Sequence[Path], records: Sequence[Any], explicit: Sequence[Path]) -> list[Path]:
+def find_suite_folders(run_paths: Sequence[Path], explicit: Sequence[Path]) -> list[Path]:
+    """The `--suite` folders when given, else the suites the run files were made on."""
     if explicit:
         return [Path(p) for p in explicit]
-    found: list[Path] = []
-    for r in records:
-        for d in ((getattr(r, "extra", None) or {}).get("suite_dir"), getattr(r, "suite", None)):
-            if d and Path(d).is_dir() and Path(d) not in found:
-                found.append(Path(d))
-                break
-    if found:
-        return found
-    for p in run_paths:
-        for folder in (Path(p).resolve().parent, Path(p).resolve().parent.parent):
-            if (folder / SUITE_FILE).exists() and folder not in found:
-                found.append(folder)
-                break
-    return found
+    return suites_of_runs([Path(p) for p in run_paths])
 
 
 def load_cases(folders: Sequence[Path]) -> tuple[dict[str, Case], list[Suite]]:

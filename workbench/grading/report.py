@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.case import Case
-from workbench.grading.matchers import grade_record
+from workbench.core.runs import RunRecord
+from workbench.grading.outcome import NO_KEY_REASON, Outcome, outcome_of
 from workbench.grading.stats import rate, wilson
-from workbench.grading.verdict import EXECUTION_STATES, Verdict, execution_state, is_truncated
+from workbench.grading.verdict import EXECUTION_STATES, Verdict
 
 REPORT_FORMAT = "pdfworkbench-report/1"
 GROUPINGS = ("family", "tier", "reader", "modality")  # and "param:NAME"
-NOT_SCORED = ("errored", "timed_out", "blocked", "cancelled", "no_key", "truncated")
 
 
 @dataclass
@@ -41,27 +41,49 @@ class Row:
     modality: str
     dpi: int | None
     status: str
-    execution: str
-    gradable: bool
-    complete: bool
-    outcome: str        # pass | fail | trap | refused | truncated | errored | timed_out | blocked | cancelled | no_key
-    verdict: Verdict | None
-    answer: str | None
-    error: str | None
+    result: Outcome     # the record's outcome (workbench.grading.outcome), graded once
+    record: RunRecord
     provenance: str
     key_changed: bool = False
 
     @property
+    def outcome(self) -> str:
+        """pass | fail | trap | refused | truncated | errored | timed_out | blocked | cancelled | no_key"""
+        return self.result.kind
+
+    @property
+    def execution(self) -> str:
+        return self.result.execution
+
+    @property
+    def gradable(self) -> bool:
+        return self.result.gradable
+
+    @property
+    def complete(self) -> bool:
+        return self.result.complete
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.result.verdict
+
+    @property
+    def error(self) -> str | None:
+        return self.result.error
+
+    @property
+    def answer(self) -> str | None:
+        return self.record.answer
+
+    @property
     def scored(self) -> bool:
-        return self.gradable and self.complete
+        return self.result.scored
 
     @property
     def reason(self) -> str:
-        if self.verdict is not None:
-            return self.verdict.reason
         if self.outcome == "no_key":
-            return "no answer key for this case (give --suite)"
-        return self.error or self.outcome
+            return f"{NO_KEY_REASON} (give --suite)"
+        return self.result.reason
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -196,7 +218,7 @@ class Report:
 
 # ---- building -------------------------------------------------------------------------------
 
-def group_of(by: str | None, case: Case | None, record: Any) -> str:
+def group_of(by: str | None, case: Case | None, record: RunRecord) -> str:
     """The group a record falls in for `--by`: family, tier, reader, modality or param:NAME."""
     if not by:
         return "all"
@@ -222,40 +244,12 @@ def check_grouping(by: str | None) -> None:
         raise ValueError(f"--by {by!r}: use family, tier, reader, modality or param:NAME")
 
 
-def _error_line(record: Any) -> str | None:
-    err = getattr(record, "error", None)
-    if not err:
-        return None if record.status == "ok" else record.status
-    if not isinstance(err, dict):
-        return str(err)
-    kind = err.get("type") or record.status
-    http = f" (HTTP {err['http_status']})" if err.get("http_status") else ""
-    message = " ".join(str(err.get("message") or "").split())
-    return f"{kind}{http}: {message[:160]}" if message else f"{kind}{http}"
-
-
-def make_row(label: str, record: Any, case: Case | None, by: str | None) -> Row:
-    status = str(record.status)
-    execution = execution_state(status)
-    verdict = grade_record(case, record) if case is not None else None
-    gradable = verdict is not None
-    complete = not is_truncated(status, getattr(record, "finish_reason", None))
-    if execution != "finished":
-        outcome = execution
-    elif case is None:
-        outcome = "no_key"
-    elif not complete:
-        outcome = "truncated"
-    else:
-        assert verdict is not None
-        outcome = verdict.outcome
+def make_row(label: str, record: RunRecord, case: Case | None, by: str | None) -> Row:
     key_changed = bool(case and record.key_sha256 and record.key_sha256 != case.key_sha256())
     return Row(
         run=label, case_id=str(record.case_id), family=case.trap_family if case else record.trap_family,
         group=group_of(by, case, record), reader=str(record.reader), modality=str(record.modality),
-        dpi=record.dpi, status=status, execution=execution, gradable=gradable, complete=complete,
-        outcome=outcome, verdict=verdict, answer=record.answer,
-        error=_error_line(record) if execution != "finished" else None,
+        dpi=record.dpi, status=str(record.status), result=outcome_of(record, case), record=record,
         provenance=str(record.provenance), key_changed=key_changed,
     )
 
@@ -268,11 +262,11 @@ def _uniq(values: Sequence[Any]) -> list[Any]:
     return out
 
 
-def split_runs(records: Sequence[Any]) -> dict[str, list[Any]]:
+def split_runs(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
     """One flat list of records -> runs keyed by reader (plus modality and DPI when needed)."""
     keys = _uniq([(r.reader, r.modality, r.dpi) for r in records])
     readers = [k[0] for k in keys]
-    out: dict[str, list[Any]] = {}
+    out: dict[str, list[RunRecord]] = {}
     for r in records:
         label = str(r.reader)
         if readers.count(r.reader) > 1:
@@ -281,7 +275,7 @@ def split_runs(records: Sequence[Any]) -> dict[str, list[Any]]:
     return out
 
 
-def run_report(label: str, records: Sequence[Any], cases_by_id: Mapping[str, Case], by: str | None) -> RunReport:
+def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None) -> RunReport:
     rows = [make_row(label, r, cases_by_id.get(str(r.case_id)), by) for r in records]
     overall = Stats("all")
     groups: dict[str, Stats] = {}
@@ -315,7 +309,7 @@ def differences(runs: Sequence[RunReport]) -> list[Difference]:
 
 
 def build_report(
-    records: Sequence[Any] | Mapping[str, Sequence[Any]],
+    records: Sequence[RunRecord] | Mapping[str, Sequence[RunRecord]],
     cases_by_id: Mapping[str, Case],
     by: str | None = None,
 ) -> Report:

@@ -30,7 +30,8 @@ Codes (stable):
   warning  <kind>-visible-unverified, expected-paraphrase, contract-target-empty, pdf-changed,
            degraded-unchecked
   info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs,
-           revision-changed, field-value-differs   (a bare PDF's structure: workbench.pdf.structure)
+           revision-changed, field-value-differs   (the file's structure: workbench.pdf.structure;
+           a case lists hidden-text only for spans its structure hides)
 """
 
 from __future__ import annotations
@@ -301,7 +302,18 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
         out.extend(_contract_findings(case, case.contract, ev, prefix))
     else:
         out.extend(_default_findings(case, ev, prefix))
+    out.extend(_structure_hidden(case.id, ev.analysis) + _structure_findings(case.id, data))
     return out
+
+
+def _structure_hidden(case_id: str, analysis) -> list[Finding]:
+    """Spans the file's structure hides (a layer that is off, an annotation, a font map, ...)."""
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
+    return [Finding(case_id, "info", "hidden-text",
+                    f"page {pa.page + 1}: {_short(s.text)!r} is hidden ({', '.join(s.reasons)})")
+            for pa in analysis.pages for s in pa.spans
+            if not s.visible and any(r in STRUCTURE_REASONS for r in s.reasons)]
 
 
 def _unscanned(case) -> bytes | None:
@@ -320,7 +332,6 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
     """A bare PDF without a key: what is hidden, where the layer differs from the glyphs, and what
     the file's structure holds apart from its pages (later revisions, form field values)."""
     from workbench.pdf.spans import analyze_document
-    from workbench.pdf.structure import structure_report
 
     out: list[Finding] = []
     for pa in analyze_document(data, dpi, case_id).pages:
@@ -332,6 +343,14 @@ def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
                 out.append(Finding(case_id, "info", "layer-differs",
                                    f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
                                    f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
+    return out + _structure_findings(case_id, data)
+
+
+def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
+    """What the file's structure holds apart from its pages: later revisions, form field values."""
+    from workbench.pdf.structure import structure_report
+
+    out: list[Finding] = []
     report = structure_report(data, case_id)
     for r in report.revisions[1:]:
         what = "; ".join(f"{label} {', '.join(repr(_short(t, 40)) for t in texts[:4])}"

@@ -411,7 +411,7 @@ class Revision:
     objects: int                                    # objects its cross-reference section lists
     pages_changed: list[int] = field(default_factory=list)   # 0-based
     removed: list[str] = field(default_factory=list)          # text runs gone from the pages
-    added: list[str] = field(default_factory=list)            # text runs new on the pages
+    added: list[str] = field(default_factory=list)            # text runs (and "[N images]") new on them
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "end": self.end, "objects": self.objects,
@@ -452,14 +452,18 @@ def _revision_traces(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
     start = 0
     for end in ends:
         doc = _quiet_open(data[:end])
-        if doc is None:
-            start = end
+        if doc is None or doc.is_repaired:
+            # Not a revision that stands alone: a linearized file's first-page section, say,
+            # which only opens by rebuilding the cross-reference table.
+            if doc is not None:
+                doc.close()
             continue
         try:
             pages = [_trace_spans(p) for p in doc]
+            images = [len(p.get_image_info()) for p in doc]
         finally:
             doc.close()
-        out.append((end, len(_XREF_ROW.findall(data[start:end])), pages))
+        out.append((end, len(_XREF_ROW.findall(data[start:end])), pages, images))
         start = end
     return out if len(out) > 1 else []
 
@@ -481,7 +485,8 @@ def revisions(data: bytes) -> list[Revision]:
     traces = _revisions_cached(data)
     out: list[Revision] = []
     prev: list[list[tuple]] | None = None
-    for n, (end, objects, pages) in enumerate(traces, 1):
+    prev_images: list[int] = []
+    for n, (end, objects, pages, images) in enumerate(traces, 1):
         rev = Revision(n, end, objects)
         if prev is not None:
             for i in range(max(len(pages), len(prev))):
@@ -489,12 +494,15 @@ def revisions(data: bytes) -> list[Revision]:
                 new = [t.strip() for t, *_ in pages[i]] if i < len(pages) else []
                 gone = [w for w in old if w not in new]
                 came = [w for w in new if w not in old]
+                drawn = (images[i] if i < len(images) else 0) - (prev_images[i] if i < len(prev_images) else 0)
+                if drawn > 0:  # an image the update stamps on the page is a change a person sees
+                    came.append(f"[{drawn} image{'s' if drawn > 1 else ''}]")
                 if gone or came:
                     rev.pages_changed.append(i)
                     rev.removed += gone
                     rev.added += came
         out.append(rev)
-        prev = pages
+        prev, prev_images = pages, images
     return out
 
 
@@ -546,7 +554,7 @@ def _mark_superseded(data: bytes, index: int, spans: list, extra: list, like) ->
         return
     final = traces[-1][2][index] if index < len(traces[-1][2]) else []
     seen_old: set[tuple] = set()
-    for _end, _objects, pages in traces[:-1]:
+    for _end, _objects, pages, _images in traces[:-1]:
         for text, box, size, font in pages[index] if index < len(pages) else ():
             if (text, tuple(round(v) for v in box)) in seen_old:
                 continue

@@ -10,7 +10,9 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.runs import CallError
 
 # Providers spoken over HTTP, then the offline probes.
 HTTP_PROVIDERS = ("openai", "anthropic", "google", "ollama", "openai-compatible")
@@ -118,7 +120,7 @@ class ReadResult:
     finish_reason: str | None = None
     usage: dict[str, Any] | None = None
     request_id: str | None = None
-    error: dict[str, Any] | None = None
+    error: CallError | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -145,7 +147,7 @@ class Adapter(Protocol):
     def parse_error(self, status: int, body: Any) -> ProviderError: ...
 
 
-def default_prompt(case: Any) -> str:
+def default_prompt(case: Case) -> str:
     """The question as sent to a reader, asking for the answer only."""
     return (
         "Answer the question using only the attached document. "

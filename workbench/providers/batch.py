@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runs import MODALITIES, RunRecord, RunWriter, iter_records, utc_now
+from workbench.core.runs import MODALITIES, CallError, RunRecord, RunWriter, iter_records, utc_now
 from workbench.providers.base import DEFAULT_DPI, ReaderSpec, default_prompt
 from workbench.providers.retry import RetryPolicy
 
@@ -105,17 +106,17 @@ def drop_torn_tail(path: Path) -> None:
             fh.truncate(data.rfind(b"\n") + 1)
 
 
-def is_finished(case: Any, done: dict[str, set[str | None]]) -> bool:
+def is_finished(case: Case, done: dict[str, set[str | None]]) -> bool:
     """A case is finished when it has a record, for the same PDF where the case records its hash."""
     return case.id in done and (not case.sha256 or case.sha256 in done[case.id])
 
 
-def _bad_input_record(case: Any, plan: RunPlan, message: str) -> RunRecord:
+def _bad_input_record(case: Case, plan: RunPlan, message: str) -> RunRecord:
     modality, dpi = effective_modality(plan)
     return RunRecord(case_id=case.id, case_sha256=case.sha256, key_sha256=case.key_sha256(),
                      reader=str(plan.reader), modality=modality, dpi=dpi,
                      prompt=plan.prompt or default_prompt(case), answer=None, status="error",
-                     error={"type": "bad_input", "message": message, "http_status": None, "code": None},
+                     error=CallError("bad_input", message).to_json(),
                      attempts=0, started_at=utc_now(), trap_family=case.trap_family)
 
 
@@ -138,7 +139,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
     url = "" if plan.reader.is_probe else config.base_url(plan.reader.provider, plan.base_url)
     # TLS settings matter only for https; building the default context costs ~30 ms.
     async with httpx.AsyncClient(limits=limits, verify=not url.startswith("http://")) as client:
-        async def one(case: Any) -> None:
+        async def one(case: Case) -> None:
             async with ahead:
                 try:
                     pdf = await asyncio.to_thread(_read_pdf, case)
@@ -168,7 +169,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
     return out
 
 
-def _read_pdf(case: Any) -> bytes:
+def _read_pdf(case: Case) -> bytes:
     from workbench.pdf.document import read_pdf_bytes
 
     return read_pdf_bytes(case.pdf_file)

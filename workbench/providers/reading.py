@@ -10,8 +10,9 @@ import json
 import time
 from typing import Any
 
+from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runs import MODALITIES, RunRecord, utc_now
+from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
 from workbench.providers import config
 from workbench.providers.base import (
     DEFAULT_DPI,
@@ -94,9 +95,8 @@ def _body(resp: Any) -> Any:
 
 
 def _error(etype: str | None, message: str, http_status: int | None = None,
-           code: str | None = None) -> dict[str, Any]:
-    return {"type": etype, "message": (config.redact(message) or "")[:MAX_ERROR_TEXT],
-            "http_status": http_status, "code": code}
+           code: str | None = None) -> CallError:
+    return CallError(etype, (config.redact(message) or "")[:MAX_ERROR_TEXT], http_status, code)
 
 
 async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tuple[ReadResult, int]:
@@ -138,18 +138,18 @@ async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tu
         await asyncio.sleep(wait)
 
 
-def _record(case: Any, pdf_sha: str, reader: str, modality: str, dpi: int | None, prompt: str,
+def _record(case: Case, pdf_sha: str, reader: str, modality: str, dpi: int | None, prompt: str,
             result: ReadResult, latency_ms: float, attempts: int, started_at: str) -> RunRecord:
     return RunRecord(
         case_id=case.id, case_sha256=pdf_sha, key_sha256=case.key_sha256(), reader=reader,
         modality=modality, dpi=dpi, prompt=prompt, answer=result.answer, status=result.status,
-        error=result.error, finish_reason=result.finish_reason, latency_ms=round(latency_ms, 1),
+        error=result.error.to_json() if result.error else None, finish_reason=result.finish_reason, latency_ms=round(latency_ms, 1),
         attempts=attempts, usage=result.usage, request_id=result.request_id, started_at=started_at,
         trap_family=case.trap_family, extra=dict(result.extra),
     )
 
 
-async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
+async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
                options: dict[str, Any] | None = None, cache: bool = True, *,
                client: Any = None, base_url: str | None = None,
@@ -228,13 +228,13 @@ async def read(case: Any, pdf_bytes: bytes | None, reader: str | ReaderSpec, mod
     return rec
 
 
-def _read_pdf(case: Any) -> bytes:
+def _read_pdf(case: Case) -> bytes:
     from workbench.pdf.document import read_pdf_bytes
 
     return read_pdf_bytes(case.pdf_file)
 
 
-def _from_cache(hit: RunRecord, case: Any, prompt: str, started_at: str) -> RunRecord:
+def _from_cache(hit: RunRecord, case: Case, prompt: str, started_at: str) -> RunRecord:
     hit.case_id, hit.key_sha256, hit.trap_family = case.id, case.key_sha256(), case.trap_family
     hit.prompt = prompt
     hit.extra = {**hit.extra, "cached": True, "cached_from": hit.started_at}

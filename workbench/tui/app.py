@@ -39,16 +39,12 @@ class WorkbenchApp(App):
             self.set_keymap(self.settings.keymap)
         if self.settings.problem:
             self.notify(self.settings.problem, severity="warning", timeout=10)
+        from workbench.tui.screens.inspect import InspectScreen
+
+        inspect = InspectScreen(self.source)
+        self.push_screen(inspect)
         if self.source.kind == "run":
-            from workbench.tui.screens.inspect import InspectScreen
-            from workbench.tui.screens.runs import RunsScreen
-
-            self.push_screen(InspectScreen(self.source))
-            self.push_screen(RunsScreen(self.source, self.source.run_paths[0]))
-        else:
-            from workbench.tui.screens.inspect import InspectScreen
-
-            self.push_screen(InspectScreen(self.source))
+            inspect.open_runs(self.source.run_paths[0], self.source.run_paths[:1])
 
     def watch_theme(self, theme: str) -> None:
         if theme and theme != self.settings.theme:

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from textual.message import Message
 
 from workbench.core.case import Case
+from workbench.core.runindex import RunIndex, SavedAnswer
+from workbench.tui.case_data import CaseData
 
 
 @dataclass
 class CaseLoaded(Message):
     """Everything about one case is ready (read, extracted, analysed and linted in a worker)."""
 
-    data: Any  # workbench.tui.case_data.CaseData
+    data: CaseData
 
 
 @dataclass
@@ -32,10 +33,10 @@ class LintMarks(Message):
 
 @dataclass
 class RunsIndexed(Message):
-    index: Any  # workbench.core.runindex.RunIndex
+    index: RunIndex
 
 
 @dataclass
 class AnswerArrived(Message):
     case: Case
-    saved: Any  # workbench.core.runindex.SavedAnswer
+    saved: SavedAnswer

@@ -39,7 +39,7 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.make import family_registry
 from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
-from workbench.tui.widgets.author_form import AuthorForm, DegradeForm
+from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
@@ -257,7 +257,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if self.family is None:
             return
         self.generation += 1
-        draft = self.form.draft()
+        try:
+            draft = self.form.draft()
+        except UserError as exc:   # a knob typed wrong: said where the preview is
+            self.post_message(self.PreviewFailed(self.generation, str(exc)))
+            return
         if self.base is not None:
             draft = replace(draft, base=self.base, target=self.target)
         self.post_message(self.Regenerating(self.generation))
@@ -427,7 +431,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if family is None:
             self.notify(f"family {event.name!r} did not load", severity="error")
             return
-        degrade = self.form.query_one(DegradeForm).spec()
+        try:
+            degrade = self.form.query_one(DegradeForm).spec()
+        except UserError:
+            degrade = None   # a knob typed wrong: the new family starts without a scan
         self.load_error = None
         self._keep_draft()
         kept = self.drafts.get(family.name) if self.base is None else None
@@ -483,7 +490,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self._stamp = family_file_stamp(family)
             self.regenerate_now()
         else:
-            draft = self.form.draft()
+            try:
+                draft = self.form.draft()
+            except UserError:
+                draft = Draft(family.name, self.form.seed())
             names = {p.name for p in family.params}
             pinned = {k: v for k, v in draft.pinned.items() if k in names}
             resolved = self.preview.params if self.preview else None
@@ -564,7 +574,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         yield SystemCommand("Save case", "Save this case into a suite (ctrl+s)", self.action_save)
         yield SystemCommand("Scan / clean / both", "Switch the page view (F3)", self.action_cycle_view)
         yield SystemCommand("Regenerate", "Generate again, reloading a user family (F5)", self.action_regenerate)
-        for tier in ("off", "clean", "mild", "moderate", "heavy"):
+        for tier in TIER_CHOICES:
             yield SystemCommand(f"Tier: {tier}", "Scan degradation tier",
                                 lambda t=tier: self.form.query_one(DegradeForm).set_tier(t), discover=False)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
@@ -16,12 +15,15 @@ from textual.worker import Worker, WorkerState
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runindex import ASK_RUN, RUNS_DIR, RunIndex, SavedAnswer, suite_run_paths
+from workbench.core.layout import run_files
+from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
+from workbench.grading.outcome import Outcome, outcome_of
 from workbench.tui.case_data import EXTRACTORS, CaseData, load_case_data
 from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFailed, RunsIndexed
 from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provider_of
-from workbench.tui.widgets.answers import AnswersView, answer_detail, grade_saved, outcome_of
+from workbench.tui.screens.runs import AnswerRef, RunsScreen
+from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
@@ -120,7 +122,7 @@ class InspectScreen(PageKeys, Screen):
     def _run_paths(self) -> list[Path]:
         paths = list(self.source.run_paths)
         if self.source.suite is not None:
-            paths += [p for p in suite_run_paths(self.source.suite.folder) if p not in paths]
+            paths += [p for p in run_files(self.source.suite.folder) if p not in paths]
         return paths
 
     # ---- selecting and loading a case ---------------------------------------------------
@@ -225,22 +227,17 @@ class InspectScreen(PageKeys, Screen):
         self._show_answers()
 
     def _refresh_verdict_marks(self) -> None:
-        verdicts: dict[str, str | None] = {}
+        outcomes: dict[str, Outcome] = {}
         for case in self.source.cases:
             saved = self.index.latest(case.id, self.reader)
-            if saved is None:
-                continue
-            verdict = grade_saved(case, saved)
-            if verdict is not None:
-                verdicts[case.id] = outcome_of(verdict)
-            elif saved.record.status != "ok":
-                verdicts[case.id] = "error"  # an answered call with nothing to grade has no mark
-        self.query_one(CaseList).set_marks(verdicts=verdicts)
+            if saved is not None:
+                outcomes[case.id] = outcome_of(saved.record, case)
+        self.query_one(CaseList).set_marks(outcomes=outcomes)
 
     def _show_answers(self, select: int | None = None) -> None:
         if self.current is None:
             return
-        answers = [(s, grade_saved(self.current, s)) for s in self.index.for_case(self.current.id)]
+        answers = [(s, outcome_of(s.record, self.current)) for s in self.index.for_case(self.current.id)]
         if self._pending_answer and self._pending_answer[0] == self.current.id:
             _, run, line = self._pending_answer
             for i, (s, _) in enumerate(answers):
@@ -305,18 +302,11 @@ class InspectScreen(PageKeys, Screen):
         """Questions are remembered per PDF file."""
         return str(Path(case.pdf_file).resolve())
 
-    def _ask_run_path(self) -> Path:
-        if self.source.suite is not None:
-            return self.source.suite.folder / RUNS_DIR / ASK_RUN
-        assert self.current is not None
-        return self.current.pdf_file.parent / RUNS_DIR / ASK_RUN
-
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _ask(self, case: Case, choice: AskChoice) -> None:
         import asyncio
 
-        from workbench.core.runs import RunWriter
-        from workbench.providers import read
+        from workbench.providers.asking import ask
 
         self.asking = True
         self.query_one(TabbedContent).active = "tab-answers"
@@ -329,13 +319,11 @@ class InspectScreen(PageKeys, Screen):
 
         tick()
         ticker = self.set_interval(0.2, tick)
-        from workbench.providers.base import default_prompt
-
         own_question = choice.question and choice.question != case.question
-        prompt = default_prompt(replace(case, question=choice.question)) if own_question else None
         try:
-            record = await read(case, None, choice.reader, choice.modality, choice.dpi, prompt,
-                                base_url=choice.base_url)
+            record, path = await ask(case, choice.reader, choice.modality, choice.dpi,
+                                     suite=self.source.suite, base_url=choice.base_url,
+                                     question=choice.question if own_question else None)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
@@ -346,17 +334,6 @@ class InspectScreen(PageKeys, Screen):
             self.asking = False
             ticker.stop()
             answers.set_status("")
-        if self.source.suite is not None:
-            record.suite = self.source.suite.name
-        if own_question:
-            record.extra["question"] = choice.question  # graded against no key: not the case's question
-        path = self._ask_run_path()
-
-        def append() -> None:
-            with RunWriter(path) as writer:
-                writer.append(record)
-
-        await asyncio.to_thread(append)
         saved = self.index.add(record, path)
         self.post_message(AnswerArrived(case, saved))
 
@@ -369,8 +346,8 @@ class InspectScreen(PageKeys, Screen):
                 choice.reader, choice.modality, choice.dpi)
             self.app.remember()
             self.sub_title = self._sub_title()
-        verdict = grade_saved(message.case, saved)
-        shown = verdict.reason if verdict else (record.answer or "")[:80] if record.status == "ok" else record.status
+        outcome = outcome_of(record, message.case)
+        shown = (record.answer or "")[:80] if outcome.kind == "no_key" else outcome.reason
         self.notify(f"{record.reader}: {shown}", timeout=6)
         self._refresh_verdict_marks()
         if self.current is message.case:
@@ -439,9 +416,15 @@ class InspectScreen(PageKeys, Screen):
         if not paths:
             self.notify("no run files yet: ask a reader (a) or run `pdfworkbench run`", severity="warning")
             return
-        from workbench.tui.screens.runs import RunsScreen
+        self.open_runs(paths[-1], paths)
 
-        self.app.push_screen(RunsScreen(self.source, paths[-1], paths))
+    def open_runs(self, run: Path, runs: list[Path]) -> None:
+        """The Runs screen on `run`; picking a record there comes back here with it selected."""
+        self.app.push_screen(RunsScreen(self.source, run, runs), callback=self.show_picked_answer)
+
+    def show_picked_answer(self, picked: AnswerRef | None) -> None:
+        if picked is not None:
+            self.select_answer(*picked)
 
     def action_triage(self) -> None:
         if self.source.suite is None:

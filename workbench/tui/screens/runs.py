@@ -1,5 +1,6 @@
 """Runs: a run file's report (the four states, pass rate with its interval, per family) and its
-records, filtered to failures or to cases that fell for the trap; Enter jumps to the case."""
+records, filtered to failures, to cases that fell for the trap or to records kept out of the
+score; Enter jumps to the case (the screen is dismissed with the answer to show)."""
 
 from __future__ import annotations
 
@@ -15,23 +16,34 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
-from workbench.tui.widgets.answers import OUTCOME_MARKS, grade_saved, outcome_of
+from workbench.grading import build_report, render_report_text
+from workbench.grading.outcome import Outcome
+from workbench.tui.widgets.marks import mark_text
 
-FILTERS = ("all", "failures", "trap")
+FILTERS = ("all", "failures", "trap", "not scored")
+KEEP = {
+    "all": lambda o: True,
+    "failures": lambda o: o.failed,             # scored and not passed, as the report counts them
+    "trap": lambda o: o.kind == "trap",
+    "not scored": lambda o: not o.scored,       # errors, truncated answers, no key
+}
+# What the screen is dismissed with: the case, run file and line of the answer to show.
+AnswerRef = tuple[str, Path, int]
 
 
-class RunsScreen(Screen):
+class RunsScreen(Screen[AnswerRef | None]):
     HELP = """
 ## Runs
 
 One run file: its report, then every record. **f** cycles the filter (all, failures, fell for the
-trap); **Enter** opens the case in Inspect with this answer selected; **o** opens the next run file
+trap, not scored: errors, truncated answers and cases without a key); **Enter** opens the case in Inspect with this answer selected; **o** opens the next run file
 of the suite; **escape** goes back.
 """
 
     BINDINGS = [
         Binding("escape,b", "app.pop_screen", "Back", id="runs_back", tooltip="Back to Inspect"),
-        Binding("f", "cycle_filter", "Filter", id="runs_filter", tooltip="All, failures, fell for the trap"),
+        Binding("f", "cycle_filter", "Filter", id="runs_filter",
+                tooltip="All, failures, fell for the trap, not scored"),
         Binding("o", "next_run", "Next run", id="runs_next", tooltip="Open the next run file"),
         Binding("q", "app.quit", "Quit", id="runs_quit"),
     ]
@@ -42,7 +54,7 @@ of the suite; **escape** goes back.
         self.run = Path(run)
         self.runs = runs or [self.run]
         self.filter = "all"
-        self.rows: list[tuple[SavedAnswer, object]] = []
+        self.rows: list[tuple[SavedAnswer, Outcome]] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -60,19 +72,13 @@ of the suite; **escape** goes back.
 
     @work(thread=True, exclusive=True, group="runs-load", exit_on_error=False)
     def _load(self, run: Path) -> None:
-        from workbench.grading import build_report, render_report_text
-
         index = RunIndex.load([run])
         cases = {c.id: c for c in self.source.cases}
-        rows = []
-        records = []
-        for case_id, answers in index.by_case.items():
-            for saved in answers:
-                records.append(saved.record)
-                case = cases.get(case_id)
-                rows.append((saved, grade_saved(case, saved) if case is not None else None))
-        rows.sort(key=lambda r: (r[0].record.case_id, r[0].line))
-        report = build_report(records, cases, by="family")
+        saved = [s for answers in index.by_case.values() for s in answers]
+        # Graded once, by the report; the table shows the report's outcome of each record.
+        report = build_report([s.record for s in saved], cases, by="family")
+        outcomes = {id(row.record): row.result for r in report.runs for row in r.rows}
+        rows = sorted(((s, outcomes[id(s.record)]) for s in saved), key=lambda r: (r[0].record.case_id, r[0].line))
         self.app.call_from_thread(self._show, run, rows, render_report_text(report), index.problems)
 
     def _show(self, run: Path, rows, report_text: str, problems: list[str]) -> None:
@@ -84,27 +90,19 @@ of the suite; **escape** goes back.
         self.query_one("#runs-report", Static).update(Text(report_text))
         self._fill()
 
-    def visible_rows(self) -> list[tuple[SavedAnswer, object]]:
-        def keep(verdict, saved) -> bool:
-            if self.filter == "failures":
-                return verdict is None or not verdict.correct
-            if self.filter == "trap":
-                return verdict is not None and verdict.fell_for_trap
-            return True
-
-        return [(s, v) for s, v in self.rows if keep(v, s)]
+    def visible_rows(self) -> list[tuple[SavedAnswer, Outcome]]:
+        keep = KEEP[self.filter]
+        return [(s, o) for s, o in self.rows if keep(o)]
 
     def _fill(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
         cases = {c.id: c for c in self.source.cases}
-        for saved, verdict in self.visible_rows():
+        for saved, outcome in self.visible_rows():
             r = saved.record
-            mark, style = OUTCOME_MARKS[outcome_of(verdict)]
             family = cases[r.case_id].trap_family if r.case_id in cases else "?"
-            reason = verdict.reason if verdict is not None else (r.error or {}).get("message", r.status)
-            table.add_row(r.case_id, family, r.reader, r.status, Text(mark, style=style),
-                          str(reason)[:80], key=f"{saved.run}:{saved.line}")
+            table.add_row(r.case_id, family, r.reader, r.status, mark_text(outcome),
+                          outcome.reason[:80], key=f"{saved.run}:{saved.line}")
         self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}"
 
     def action_cycle_filter(self) -> None:
@@ -120,9 +118,4 @@ of the suite; **escape** goes back.
     def jump(self, event: DataTable.RowSelected) -> None:
         run, _, line = str(event.row_key.value).rpartition(":")
         case_id = self.query_one(DataTable).get_row(event.row_key)[0]
-        from workbench.tui.screens.inspect import InspectScreen
-
-        self.app.pop_screen()
-        inspect = self.app.screen
-        if isinstance(inspect, InspectScreen):
-            inspect.select_answer(str(case_id), Path(run), int(line))
+        self.dismiss((str(case_id), Path(run), int(line)))

@@ -15,31 +15,12 @@ from textual.widgets.option_list import Option
 
 from workbench.core.case import Case
 from workbench.core.runindex import SavedAnswer
-
-SHORT_MARKS = {"pass": ("✔", "bold green"), "fail": ("✘", "bold red"), "trap": ("◆", "bold red"),
-               "refused": ("⊘", "bold yellow"), None: ("!", "bold magenta")}
-OUTCOME_MARKS = {
-    "pass": ("✔ pass", "bold green"),
-    "fail": ("✘ fail", "bold red"),
-    "trap": ("✘ fell for trap", "bold red"),
-    "refused": ("⊘ refused", "bold yellow"),
-    None: ("! not graded", "bold magenta"),
-}
+from workbench.grading.outcome import Outcome
+from workbench.grading.verdict import Verdict
+from workbench.tui.widgets.marks import mark_of, mark_text
 
 
-def grade_saved(case: Case, saved: SavedAnswer):
-    from workbench.grading import grade_record
-
-    if not case.question or saved.record.extra.get("question", case.question) != case.question:
-        return None  # no key, or the author asked their own question: nothing to grade against
-    return grade_record(case, saved.record)
-
-
-def outcome_of(verdict) -> str | None:
-    return None if verdict is None else verdict.outcome
-
-
-def highlighted_answer(answer: str, verdict) -> Text:
+def highlighted_answer(answer: str, verdict: Verdict | None) -> Text:
     """The answer text with matched expected parts in green and forbidden ones in red."""
     text = Text(answer)
     if verdict is None:
@@ -53,10 +34,9 @@ def highlighted_answer(answer: str, verdict) -> Text:
     return text
 
 
-def answer_detail(case: Case, saved: SavedAnswer, verdict) -> Group:
+def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome) -> Group:
     r = saved.record
-    mark, style = OUTCOME_MARKS[outcome_of(verdict)]
-    rows: list[Text] = [Text.assemble((mark, style), "  ", (r.reader, "bold"))]
+    rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (r.reader, "bold"))]
     meta = [f"status {r.status}", f"modality {r.modality}"]
     if r.dpi:
         meta.append(f"{r.dpi} dpi")
@@ -68,12 +48,12 @@ def answer_detail(case: Case, saved: SavedAnswer, verdict) -> Group:
     meta.append(f"attempts {r.attempts}")
     rows.append(Text(" · ".join(meta), style="dim"))
     rows.append(Text(f"{r.started_at or ''} · {r.provenance} · {saved.run.name}", style="dim"))
-    if verdict is not None:
-        rows.append(Text(verdict.reason, style="italic"))
-    elif r.error:
-        rows.append(Text(f"{r.error.get('type') or 'error'}: {r.error.get('message') or ''}", style="red"))
+    if outcome.error:
+        rows.append(Text(outcome.error, style="red"))
+    else:
+        rows.append(Text(outcome.reason, style="italic"))
     rows.append(Text(""))
-    rows.append(highlighted_answer(r.answer or "", verdict) if r.answer else Text("(no answer)", style="dim"))
+    rows.append(highlighted_answer(r.answer or "", outcome.verdict) if r.answer else Text("(no answer)", style="dim"))
     return Group(*rows)
 
 
@@ -98,13 +78,13 @@ Every recorded answer for this case: from the suite's run files and from calls m
 
     @dataclass
     class CompareRequested(Message):
-        left: tuple[SavedAnswer, object]
-        right: tuple[SavedAnswer, object]
+        left: tuple[SavedAnswer, Outcome]
+        right: tuple[SavedAnswer, Outcome]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.case: Case | None = None
-        self.answers: list[tuple[SavedAnswer, object]] = []
+        self.answers: list[tuple[SavedAnswer, Outcome]] = []
         self.marked: list[int] = []
 
     def compose(self) -> ComposeResult:
@@ -119,21 +99,20 @@ Every recorded answer for this case: from the suite's run files and from calls m
         status.update(Text(text, style="bold yellow"))
         status.display = bool(text)
 
-    def show(self, case: Case, answers: list[tuple[SavedAnswer, object]], select: int | None = None) -> None:
+    def show(self, case: Case, answers: list[tuple[SavedAnswer, Outcome]], select: int | None = None) -> None:
         self.case = case
         self.answers = answers
         self.marked = []
         self._fill(select)
 
     def _label(self, i: int) -> Text:
-        saved, verdict = self.answers[i]
-        mark, style = SHORT_MARKS[outcome_of(verdict)]
-        word = OUTCOME_MARKS[outcome_of(verdict)][0].split(" ", 1)[1]
+        saved, outcome = self.answers[i]
+        mark = mark_of(outcome)
         star = "● " if i in self.marked else "  "
         r = saved.record
         when = (r.started_at or "")[5:16].replace("T", " ")
         dpi = f" {r.dpi}dpi" if r.dpi else ""
-        return Text.assemble(star, (f"{mark} {word:<14}", style), (r.reader, "bold"),
+        return Text.assemble(star, (f"{mark.symbol} {mark.word:<14}", mark.style), (r.reader, "bold"),
                              (f" {r.modality}{dpi} {when}", "dim"))
 
     def _fill(self, select: int | None = None) -> None:
@@ -152,8 +131,8 @@ Every recorded answer for this case: from the suite's run files and from calls m
     def _detail(self, index: int | None) -> None:
         if index is None or not (0 <= index < len(self.answers)) or self.case is None:
             return
-        saved, verdict = self.answers[index]
-        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, verdict))
+        saved, outcome = self.answers[index]
+        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, outcome))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

@@ -18,11 +18,11 @@ from textual.message import Message
 from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static, Switch
 
 from generators.base import Family, Param
+from generators.degrade import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.core.authoring import Draft
 
 TIER_OFF = "off"
-TIERS = (TIER_OFF, "clean", "mild", "moderate", "heavy")
-TEXT_LAYERS = ("none", "faithful", "drifted")
+TIER_CHOICES = (TIER_OFF, *TIER_NAMES)
 
 
 def _fmt(value: Any) -> str:
@@ -185,27 +185,26 @@ class DegradeForm(Vertical):
     class Changed(Message):
         form: DegradeForm
 
-    def __init__(self, spec: dict[str, Any] | None) -> None:
+    def __init__(self, spec: DegradeSpec | None) -> None:
         super().__init__(id="degrade-form")
-        self.spec_in = spec or {}
-        self._last: dict[str, Any] | None = None
+        self.spec_in = spec
+        self._last: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
-        from generators.degrade import KNOBS
-
-        tier = self.spec_in.get("tier", TIER_OFF) if self.spec_in else TIER_OFF
-        overrides = dict(self.spec_in.get("overrides") or {})
-        if self.spec_in.get("dpi") is not None:
-            overrides["dpi"] = self.spec_in["dpi"]
+        spec = self.spec_in
+        tier = spec.tier if spec else TIER_OFF
+        overrides = spec.override_map() if spec else {}
+        if spec and spec.dpi is not None:
+            overrides["dpi"] = spec.dpi
         yield Static("Scan degradation (F4 comes here)", classes="form-section", id="scan-section")
         with Horizontal(classes="degrade-head"):
             yield Label("tier", classes="param-name")
-            yield Select([("off (no scan)" if t == TIER_OFF else t, t) for t in TIERS], value=tier,
+            yield Select([("off (no scan)" if t == TIER_OFF else t, t) for t in TIER_CHOICES], value=tier,
                          allow_blank=False, compact=True, id="tier",
                          tooltip="A preset of scan operations; off keeps the generated PDF")
         with Horizontal(classes="degrade-head"):
             yield Label("text layer", classes="param-name")
-            yield Select([(t, t) for t in TEXT_LAYERS], value=self.spec_in.get("text_layer") or "none",
+            yield Select([(t, t) for t in TEXT_LAYERS], value=spec.text_layer if spec else "none",
                          allow_blank=False, compact=True, id="text-layer",
                          tooltip="none: image only; faithful: the words behind the image; drifted: "
                                  "chosen values changed")
@@ -219,32 +218,26 @@ class DegradeForm(Vertical):
 
     def on_mount(self) -> None:
         self._show_tier_values()
-        self._last = self.spec()
+        self._last = self._fields()
 
     def _show_tier_values(self) -> None:
-        from generators.degrade import TIERS as PRESETS
-
         tier = self.query_one("#tier", Select).value
-        preset = PRESETS.get(tier if tier != TIER_OFF else "clean", {})
+        preset = TIERS.get(tier if tier != TIER_OFF else "clean", {})
         for name, value in preset.items():
             self.query_one(f"#knob-{name}", Input).placeholder = f"tier: {_fmt(value)}"
 
-    def spec(self) -> dict[str, Any] | None:
-        from generators.degrade import KNOBS
+    def _fields(self) -> tuple[Any, ...]:
+        """The form as typed: tier, text layer, and the knobs filled in."""
+        knobs = tuple((name, self.query_one(f"#knob-{name}", Input).value.strip()) for name in KNOBS)
+        return (self.query_one("#tier", Select).value, self.query_one("#text-layer", Select).value,
+                tuple((k, v) for k, v in knobs if v))
 
-        tier = self.query_one("#tier", Select).value
+    def spec(self) -> DegradeSpec | None:
+        """The scan the form describes (None: off); a UserError names a knob typed wrong."""
+        tier, text_layer, knobs = self._fields()
         if tier == TIER_OFF:
             return None
-        overrides: dict[str, Any] = {}
-        for name in KNOBS:
-            raw = self.query_one(f"#knob-{name}", Input).value.strip()
-            if raw:
-                overrides[name] = raw
-        spec: dict[str, Any] = {"tier": tier, "overrides": overrides,
-                                "text_layer": self.query_one("#text-layer", Select).value}
-        if "dpi" in overrides:
-            spec["dpi"] = overrides.pop("dpi")
-        return spec
+        return DegradeSpec.parse({"tier": tier, "overrides": dict(knobs), "text_layer": text_layer})
 
     def set_tier(self, tier: str) -> None:
         self.query_one("#tier", Select).value = tier
@@ -255,9 +248,9 @@ class DegradeForm(Vertical):
         event.stop()
         if isinstance(event, Select.Changed) and event.select.id == "tier":
             self._show_tier_values()
-        spec = self.spec()
-        if spec != self._last:  # widgets also report the values they were built with
-            self._last = spec
+        fields = self._fields()
+        if fields != self._last:  # widgets also report the values they were built with
+            self._last = fields
             self.post_message(self.Changed(self))
 
 

@@ -11,6 +11,8 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from workbench.core.layout import SUITE_FILE, case_files
+
 
 def describe_folder(text: str) -> str:
     """What saving into this folder does: a new suite, or adding to one with N cases."""
@@ -21,8 +23,8 @@ def describe_folder(text: str) -> str:
         return "a file, not a folder"
     if not folder.exists():
         return "a new suite (the folder will be made)"
-    cases = [p for p in folder.glob("*.json") if p.name not in {"suite.json", "gold.json", "manifest.json"}]
-    if (folder / "suite.json").exists():
+    cases = case_files(folder)
+    if (folder / SUITE_FILE).exists():
         return f"an existing suite with {len(cases)} case(s)"
     if cases:
         return f"a folder of {len(cases)} case(s) without suite.json (one will be written)"

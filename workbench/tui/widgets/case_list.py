@@ -11,11 +11,10 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from workbench.core.case import Case
+from workbench.grading.outcome import Outcome
+from workbench.tui.widgets.marks import mark_of
 
 LINT_MARKS = {"ok": ("✔", "green"), "warning": ("▲", "yellow"), "error": ("✘", "bold red"), None: ("·", "dim")}
-VERDICT_MARKS = {"pass": ("●", "green"), "fail": ("●", "red"), "trap": ("◆", "bold red"),
-                 "refused": ("⊘", "yellow"), "error": ("!", "magenta"), None: (" ", "")}
-FAILING = {"fail", "trap", "refused", "error"}
 
 
 class CaseList(Tree[Case]):
@@ -25,11 +24,12 @@ class CaseList(Tree[Case]):
 ## Cases
 
 The suite's cases, grouped by family. The first mark is the lint status (✔ armed, ▲ warning,
-✘ broken); the second the latest verdict of the current reader (● green pass, ● red wrong,
-◆ fell for the trap, ⊘ refused, ! the call failed).
+✘ broken); the second the latest outcome of the current reader (✔ pass, ✘ wrong, ◆ fell for
+the trap, ⊘ refused, … truncated, ! the call did not finish).
 
 - **↑ ↓ / j k**: move through cases (the page and panes follow)
-- **/**: filter by text; **f**: failures only; **escape** clears the filter
+- **/**: filter by text; **f**: failures only (wrong, trap or refused: scored answers that did not
+  pass, as the report counts them); **escape** clears the filter
 """
 
     BINDINGS = [
@@ -53,7 +53,7 @@ The suite's cases, grouped by family. The first mark is the lint status (✔ arm
         self._cases = cases
         self._case_nodes: dict[str, TreeNode[Case]] = {}
         self.lint: dict[str, str] = {}
-        self.verdicts: dict[str, str | None] = {}
+        self.outcomes: dict[str, Outcome] = {}
         self.filter_text = ""
         self.failures_only = False
         self.family: str | None = None
@@ -67,7 +67,7 @@ The suite's cases, grouped by family. The first mark is the lint status (✔ arm
         for case in self._cases:
             if self.family and case.trap_family != self.family:
                 continue
-            if self.failures_only and self.verdicts.get(case.id) not in FAILING:
+            if self.failures_only and not (case.id in self.outcomes and self.outcomes[case.id].failed):
                 continue
             if text and text not in f"{case.id} {case.trap_family} {case.question}".lower():
                 continue
@@ -76,8 +76,9 @@ The suite's cases, grouped by family. The first mark is the lint status (✔ arm
 
     def _label(self, case: Case) -> Text:
         lint = LINT_MARKS[self.lint.get(case.id)]
-        verdict = VERDICT_MARKS[self.verdicts.get(case.id)]
-        return Text.assemble((lint[0], lint[1]), (verdict[0], verdict[1]), " ", case.id)
+        outcome = self.outcomes.get(case.id)
+        mark = (mark_of(outcome).symbol, mark_of(outcome).style) if outcome else (" ", "")
+        return Text.assemble((lint[0], lint[1]), mark, " ", case.id)
 
     def rebuild(self, select: str | None = None) -> None:
         current = select or (self.cursor_node.data.id if self.cursor_node and self.cursor_node.data else None)
@@ -109,14 +110,14 @@ The suite's cases, grouped by family. The first mark is the lint status (✔ arm
             self.move_cursor(node)
         return node is not None
 
-    def set_marks(self, lint: dict[str, str] | None = None, verdicts: dict[str, str | None] | None = None) -> None:
+    def set_marks(self, lint: dict[str, str] | None = None, outcomes: dict[str, Outcome] | None = None) -> None:
         if lint is not None:
             self.lint.update(lint)
-        if verdicts is not None:
-            self.verdicts = dict(verdicts)
+        if outcomes is not None:
+            self.outcomes = dict(outcomes)
         for node in self._case_nodes.values():
             node.set_label(self._label(node.data))
-        if verdicts is not None and self.failures_only:
+        if outcomes is not None and self.failures_only:
             self.rebuild()
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Case]) -> None:

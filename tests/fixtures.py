@@ -1,0 +1,127 @@
+"""The one shared helper module of the tests: small real suites, run records, and waiting for the TUI.
+
+Fixtures themselves live in conftest.py; test modules import helpers from here, never from one
+another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from workbench.core.case import Case
+from workbench.core.runs import RunRecord, RunWriter
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_cases" / "mini"
+ONE_CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"   # a small source: Inspect has little to lint
+
+# ---- a small real suite for the gold tests (built once, copied per test) ----------------------
+
+GOLD_SPEC = """
+name = "gold-test"
+
+[[families]]
+name = "invoice_extraction"
+seeds = [1]
+params = { trap = "direct_line" }
+
+[[families]]
+name = "hidden_ocr_mismatch"
+seeds = [1]
+"""
+INVOICE = "invoice_extraction-0001-1adf03"
+TOTAL = "hidden_ocr_mismatch-0001"
+_BUILT: dict[str, Path] = {}
+
+
+def suite_copy(tmp_path: Path) -> Path:
+    """A fresh copy of the gold test suite in `tmp_path/suite` (built from the spec once per session)."""
+    from workbench.core.suite import build_suite
+
+    if "base" not in _BUILT:
+        base = Path(tempfile.mkdtemp(prefix="gold-suite-"))
+        (base / "spec.toml").write_text(GOLD_SPEC)
+        build_suite(base / "spec.toml", base / "suite")
+        _BUILT["base"] = base / "suite"
+    dest = tmp_path / "suite"
+    shutil.copytree(_BUILT["base"], dest)
+    return dest
+
+
+def load(folder: Path, case_id: str) -> Case:
+    from workbench.core.suite import load_suite
+
+    return load_suite(folder).case(case_id)
+
+
+def invoice_json(case: Case, **changes: object) -> str:
+    """A model-style JSON answer for an invoice case, with some fields changed."""
+    expected = json.loads(json.dumps(case.gold["expected"]))
+    expected["invoice"].update(changes)
+    return "```json\n" + json.dumps(expected, indent=2) + "\n```"
+
+
+def record(case: Case, answer: str | None, status: str = "ok", reader: str = "test:model",
+           finish_reason: str | None = None) -> RunRecord:
+    return RunRecord(
+        case_id=case.id, case_sha256=case.sha256, key_sha256=case.key_sha256(), reader=reader,
+        modality="pdf", dpi=None, prompt=case.question, answer=answer, status=status,
+        error={"type": "server_error", "message": "HTTP 500", "http_status": 500} if status == "error" else None,
+        finish_reason=finish_reason, provenance="imported",
+    )
+
+
+def write_run(path: Path, records: list[RunRecord]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with RunWriter(path) as w:
+        for r in records:
+            w.append(r)
+    return path
+
+
+# ---- the TUI ----------------------------------------------------------------------------------
+
+AUTHOR_DEBOUNCE = 0.15   # longer than the Author screen's debounce
+
+
+async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
+    """Let every worker finish and the screen catch up; `pause` waits out a debounce each round.
+
+    Superseded workers end cancelled, which `wait_for_complete` reports as an error, so wait by
+    looking instead. The Author save dialog's worker waits for the author's answers: left out.
+    """
+    from textual.worker import WorkerState
+
+    for _ in range(rounds):
+        await pilot.pause(pause)
+        for _ in range(1000):
+            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group != "author-save"
+                       for w in pilot.app.workers):
+                break
+            await asyncio.sleep(0.01)
+    steady(pilot.app)
+    await pilot.pause()
+
+
+def steady(app) -> None:
+    """Text cursors stop blinking and titles lose the checkout's path, so a snapshot depends on
+    neither the moment it was taken nor the folder the tests run in."""
+    import re
+
+    from textual.widgets import Input
+
+    for box in app.screen.query(Input):
+        box.cursor_blink = False
+    screen = app.screen
+    if screen.sub_title:
+        screen.sub_title = re.sub(r"(?:~|/)\S*/([^/\s]+)", r"…/\1", screen.sub_title)
+
+
+def screen_text(app) -> str:
+    """What the terminal shows, as plain text lines: for asserting on the screen a user sees."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text for strip in strips)

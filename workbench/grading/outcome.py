@@ -1,0 +1,96 @@
+"""An answer's outcome: the one word every view of a run record uses (report, JUnit, regrade, the
+CLI and every screen), derived from the record and the answer key at read time.
+
+The words, and which count in the metric:
+
+- `pass`, `fail`, `trap` (gave the forbidden answer), `refused`: a finished, complete answer,
+  graded against the key: these are scored;
+- `truncated`: cut off by a token limit; graded for display but kept out of the metric;
+- `errored`, `timed_out`, `blocked`, `cancelled`: the call did not finish; never a wrong answer;
+- `no_key`: there is no answer key to grade against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from workbench.core.case import Case
+from workbench.grading.matchers import grade_record
+from workbench.grading.verdict import Verdict, execution_state, is_truncated
+
+if TYPE_CHECKING:
+    from workbench.core.runs import RunRecord
+
+SCORED = ("pass", "fail", "trap", "refused")
+NOT_FINISHED = ("errored", "timed_out", "blocked", "cancelled")
+OUTCOMES = (*SCORED, "truncated", *NOT_FINISHED, "no_key")
+NOT_SCORED = ("truncated", *NOT_FINISHED, "no_key")
+NO_KEY_REASON = "no answer key for this case"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one record: its word, the four states behind it, and the verdict if graded."""
+
+    kind: str                   # one of OUTCOMES
+    execution: str              # finished | errored | timed_out | blocked | cancelled
+    complete: bool              # not truncated
+    verdict: Verdict | None     # None when the call did not finish or there is no key
+    error: str | None = None    # the error line, when the call did not finish
+
+    @property
+    def gradable(self) -> bool:
+        return self.verdict is not None
+
+    @property
+    def scored(self) -> bool:
+        """Counted in the metric: graded and complete."""
+        return self.gradable and self.complete
+
+    @property
+    def passed(self) -> bool:
+        return self.kind == "pass"
+
+    @property
+    def failed(self) -> bool:
+        """A scored answer that did not pass (wrong, fell for the trap, refused)."""
+        return self.kind in SCORED and self.kind != "pass"
+
+    @property
+    def reason(self) -> str:
+        """A line a person reads: the verdict's reason, the error line, or why it was not graded."""
+        if self.verdict is not None:
+            return self.verdict.reason
+        if self.kind == "no_key":
+            return NO_KEY_REASON
+        return self.error or self.kind
+
+
+def error_line(record: RunRecord) -> str | None:
+    """The record's error as one line: `type (HTTP n): message`; None for a call that finished."""
+    err = record.call_error
+    if err is None:
+        return None if record.status == "ok" else record.status
+    return err.line(record.status)
+
+
+def has_key(case: Case | None) -> bool:
+    """A case with a question to grade against (a bare PDF opened for viewing has none)."""
+    return case is not None and bool(case.question)
+
+
+def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
+    """Grade one record against `case`'s key (None: no key) and say what became of it."""
+    status = str(record.status)
+    execution = execution_state(status)
+    complete = not is_truncated(status, record.finish_reason)
+    if execution != "finished":
+        return Outcome(execution, execution, complete, None, error_line(record))
+    if not has_key(case) or record.extra.get("question", case.question) != case.question:
+        # No key, or the author asked their own question: the key answers another one.
+        return Outcome("no_key", execution, complete, None)
+    assert case is not None
+    verdict = grade_record(case, record)
+    assert verdict is not None   # a finished call is always graded
+    return Outcome(verdict.outcome if complete else "truncated", execution, complete, verdict)
