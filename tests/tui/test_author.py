@@ -296,13 +296,13 @@ async def test_escape_asks_when_the_form_changed_and_the_draft_is_kept_per_famil
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
         await pilot.press("escape")                 # nothing changed: straight back
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, InspectScreen)
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
         await type_into(pilot, "#value-vendor", "Acme Widgets Ltd.")
         screen.query_one("#seed", Input).focus()
         await pilot.press("right_square_bracket")   # seed 4
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
@@ -312,19 +312,19 @@ async def test_escape_asks_when_the_form_changed_and_the_draft_is_kept_per_famil
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("y")                      # leave: the draft is kept
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, InspectScreen)
         app.open_author(None)                       # "Author a new case": the draft comes back
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         screen = app.screen
         assert screen.form.seed() == 4 and row(screen, "vendor").pinned_value() == "Acme Widgets Ltd."
         assert screen.preview.case.metadata.get("vendor", "Acme Widgets Ltd.") == "Acme Widgets Ltd."
         # Another family and back: each keeps its own draft.
         screen.query_one("#family", Select).value = "footnote_override"
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.family.name == "footnote_override"
         screen.query_one("#family", Select).value = "hidden_ocr_mismatch"
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.form.seed() == 4 and row(screen, "vendor").pinned
 
 
@@ -346,7 +346,7 @@ async def test_auto_values_are_the_seeds_from_the_start_and_labels_are_whole():
             if p.type in ("int", "float", "str"):
                 shown = row(screen, p.name).query_one(f"#value-{p.name}", Input).value
                 assert shown == _fmt(expected[p.name]), p.name
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         for p in family.params:
             label = row(screen, p.name).query_one(".param-name")
             assert label.size.width >= len(p.name), p.name

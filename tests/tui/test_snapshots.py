@@ -59,12 +59,12 @@ def _open(screen: str, tmp_path: Path) -> tuple[WorkbenchApp, str]:
 
 
 async def _settled_on(pilot, key: str) -> None:
-    from tests.tui.test_author import settle as settle_author
+    from tests.fixtures import AUTHOR_DEBOUNCE
 
     await settle(pilot)
     if key:
         await pilot.press(key)
-        await settle_author(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
         await settle(pilot)
     screen = pilot.app.screen
     screen.sub_title = re.sub(r"generated in \d+ ms", "generated in N ms", screen.sub_title)
