@@ -22,8 +22,9 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
+# make bench [BENCH_ARGS=--quick]: one table of every measurement, figures in bench-results.json
 bench: $(STAMP)
-	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
 # Build the sdist and the wheel, install each in a fresh virtualenv, run the installed command.
 package-check: $(STAMP)

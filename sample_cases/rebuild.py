@@ -16,7 +16,7 @@ PROBES = ("probe:pymupdf", "probe:pypdf")
 
 def clean(folder: Path) -> None:
     for path in folder.iterdir():
-        if path.suffix in (".pdf", ".json", ".jsonl") or path.name == "runs":
+        if path.suffix in (".pdf", ".json", ".jsonl") or path.name in ("runs", "sources"):
             shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
@@ -79,15 +79,39 @@ def extraction_disputes(folder: Path) -> None:
                 page=1, box=box, quote=wrong, who="priya", at="2026-11-20T09:40:00Z")
 
 
+def adopted(folder: Path) -> None:
+    """A document we did not draw (statement.py: reportlab platypus), adopted and keyed by hand,
+    with three traps armed in it by mutations."""
+    import tempfile
+
+    import statement
+
+    folder.mkdir(exist_ok=True)
+    clean(folder)
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "statement.pdf"
+        pdf.write_bytes(statement.statement_pdf())
+        cli("adopt", pdf, "--into", folder, "--question", statement.QUESTION,
+            "--expected", statement.NEW_BALANCE)
+    case = folder / "statement.json"
+    # The summary's new balance on page 2 (the last row of page 1 prints it too).
+    cli("mutate", case, "--trap", "hidden_layer", "--page", "2", "--id", "statement-hidden-layer")
+    cli("mutate", case, "--trap", "tiny_print", "--page", "2", "--id", "statement-tiny-print")
+    cli("mutate", case, "--trap", "redact_overlay", "--page", "2", "--id", "statement-redacted")
+
+
 def main() -> None:
     for name in ("mini", "extraction"):
         folder = HERE / name
         clean(folder)
         cli("build", folder / "spec.toml", "--out", folder)
+    adopted(HERE / "adopted")
+    for name in ("mini", "extraction", "adopted"):
         for probe in PROBES:
+            folder = HERE / name
             cli("run", folder, "--reader", probe, "--out", folder / "runs" / f"{probe.replace(':', '-')}.jsonl")
     extraction_disputes(HERE / "extraction")
-    for name in ("mini", "extraction"):
+    for name in ("mini", "extraction", "adopted"):
         cli("verify", HERE / name)
 
 

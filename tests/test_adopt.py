@@ -105,21 +105,28 @@ def test_each_mutation_arms_and_puts_its_decoy_only_where_it_said(adopted, trap)
     assert step["mutation"] == trap and set(step["params"]) == {p.name for p in
                                                                 __import__("generators.mutations", fromlist=["x"]).get_mutation(trap).params}
     target_page = step["target"]["page_number"] - 1
+    placed = {page - 1 for page, _ in case.metadata["mutation"]["places"]}
+    assert target_page in placed
     decoy = case.forbidden_answers[-1]
+    printed = {h.page for h in find_evidence(STATEMENT.statement_pdf(), STATEMENT.NEW_BALANCE)}
     before = {h.page for h in find_evidence(STATEMENT.statement_pdf(), decoy)}
     hits = find_evidence(pdf, decoy)
     assert hits, f"{trap}: the decoy {decoy!r} is nowhere"
     if trap == "redact_overlay":   # every place the value was printed is blacked out, text kept
-        assert {h.page for h in hits} == before == {0, 1} and not any(h.visible for h in hits)
+        assert {h.page for h in hits} == before == placed == printed == {0, 1}
+        assert not any(h.visible for h in hits)
         assert all(h.visible for h in find_evidence(pdf, "REDACTED"))
     elif trap == "tiny_print":     # the old value is the trap now; the amended one is printed small
         assert decoy == STATEMENT.NEW_BALANCE != case.expected_answer
         amended = find_evidence(pdf, case.expected_answer)
-        assert {h.page for h in amended} == {target_page} and all(h.visible for h in amended)
+        assert {h.page for h in amended} == placed == {target_page} and all(h.visible for h in amended)
         assert not find_evidence(STATEMENT.statement_pdf(), case.expected_answer)
-    else:                          # a new decoy, only on the value's page, never visible
-        assert before == set() and {h.page for h in hits} == {target_page}
+    else:                          # a new decoy, only where the mutation put it, never visible
+        assert before == set() and {h.page for h in hits} == placed
         assert not any(h.visible for h in hits)
+        if trap == "hidden_layer":  # over every place the value was printed
+            assert placed == printed
+            assert not [h for h in find_evidence(pdf, STATEMENT.NEW_BALANCE) if not h.visible]
 
 
 @pytest.mark.parametrize("trap", sorted(DISARM))
@@ -203,6 +210,13 @@ def test_mutation_errors_are_one_line(adopted, cli, tmp_path):
     locked.write_bytes(src.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="own"))
     code, _, err = cli("adopt", locked, "--into", tmp_path / "enc", "--question", "Q?", "--expected", "x")
     assert code == 2 and err.count("\n") == 1 and "encrypted" in err and "Traceback" not in err
+    # Encrypted with an owner password only: it opens and adopts, but a mutation says so.
+    owner = tmp_path / "owner.pdf"
+    owner.write_bytes(src.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="own", user_pw=""))
+    assert cli("adopt", owner, "--into", tmp_path / "own", "--question", "Q?", "--expected",
+               STATEMENT.NEW_BALANCE)[0] == 0
+    code, _, err = cli("mutate", tmp_path / "own" / "owner.json", "--trap", "white_text")
+    assert code == 2 and err.count("\n") == 1 and "encrypted" in err and "qpdf --decrypt" in err
 
 
 def test_mutated_case_json_records_source_mutation_and_resolved_params(adopted):
@@ -213,3 +227,27 @@ def test_mutated_case_json_records_source_mutation_and_resolved_params(adopted):
     (step,) = raw["mutations"]
     assert step["mutation"] == "white_text" and step["seed"] == 4 and step["params"]["method"]
     assert raw["generator"] == {"name": "white_text", "version": 1, "kind": "mutation", "pinned": []}
+
+
+def test_the_shipped_adopted_sample_verifies_and_lints_clean():
+    from workbench.pdf.lint import lint_path
+
+    folder = ROOT / "sample_cases" / "adopted"
+    results, digest, recorded = verify_suite(folder)
+    assert all(r.ok for r in results) and digest == recorded and len(results) == 4
+    assert [f for f in lint_path(folder) if f.severity == "error"] == []
+    kinds = sorted(c.trap_family for c in load_suite(folder).cases)
+    assert kinds == ["adopted", "hidden_layer", "redact_overlay", "tiny_print"]
+    assert STATEMENT.statement_pdf() == (folder / "statement.pdf").read_bytes()
+
+
+def test_families_json_lists_the_mutations_with_their_declared_params(cli):
+    code, out, _ = cli("families", "--json")
+    assert code == 0
+    muts = {f["name"]: f for f in json.loads(out) if f.get("kind") == "mutation"}
+    assert sorted(muts) == ["hidden_layer", "redact_overlay", "scan", "tiny_print", "white_text"]
+    params = {p["name"]: p for p in muts["hidden_layer"]["params"]}
+    assert params["style"]["choices"] == ["invisible", "colour"] and params["change_pct"]["range"] == [1, 400]
+    assert {c["where"] for c in muts["hidden_layer"]["contract"]} == {"hidden", "not_visible", "text_layer"}
+    code, out, _ = cli("families")
+    assert "mutations (pdfworkbench mutate CASE --trap NAME" in out and "redact_overlay" in out

@@ -258,10 +258,11 @@ NO_JSON = {"open", "serve", "fake-server", "completion", "config path", "config 
 
 
 def test_every_command_that_prints_data_takes_json():
-    from workbench.cli import _subparsers, _walk, build_parser
+    from workbench.cli import build_parser
+    from workbench.cli.tree import subparsers, walk
 
-    lacking = [" ".join(path) for path, p in _walk(build_parser())
-               if not _subparsers(p) and " ".join(path) not in NO_JSON
+    lacking = [" ".join(path) for path, p in walk(build_parser())
+               if not subparsers(p) and " ".join(path) not in NO_JSON
                and not any("--json" in a.option_strings for a in p._actions)]
     assert not lacking, f"give these --json (or add them to NO_JSON with a reason): {lacking}"
 
@@ -275,9 +276,10 @@ def test_exit_codes_are_documented_in_help_and_readme():
 
 
 def test_every_command_has_examples_in_its_help():
-    from workbench.cli import _walk, build_parser
+    from workbench.cli import build_parser
+    from workbench.cli.tree import walk
 
-    missing = [" ".join(path) for path, p in _walk(build_parser()) if "pdfworkbench" not in (p.epilog or "")]
+    missing = [" ".join(path) for path, p in walk(build_parser()) if "pdfworkbench" not in (p.epilog or "")]
     assert not missing, f"add examples for {missing} to workbench/cli/examples.py"
     assert "examples:" in run("make", "--help").stdout
 
@@ -293,7 +295,8 @@ def test_readme_command_section_matches_help():
 
 
 def test_readme_command_lines_name_only_real_subcommands_and_options():
-    from workbench.cli import _subparsers, _walk, build_parser
+    from workbench.cli import build_parser
+    from workbench.cli.tree import subparsers, walk
 
     parser = build_parser()
     block = (ROOT / "README.md").read_text().split("## Command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
@@ -306,13 +309,13 @@ def test_readme_command_lines_name_only_real_subcommands_and_options():
     problems = []
     for entry in entries:
         command = entry.split()[1]
-        top = _subparsers(parser)[command]
-        known = {s for _, p in [((), top), *_walk(top)] for a in p._actions for s in a.option_strings}
+        top = subparsers(parser)[command]
+        known = {s for _, p in [((), top), *walk(top)] for a in p._actions for s in a.option_strings}
         words = entry.split("#", 1)[0].split()
-        if _subparsers(top) and len(words) > 2:
+        if subparsers(top) and len(words) > 2:
             named = set(words[2].split("|"))
-            if not named <= set(_subparsers(top)):
-                problems.append(f"{command}: {sorted(named - set(_subparsers(top)))}")
+            if not named <= set(subparsers(top)):
+                problems.append(f"{command}: {sorted(named - set(subparsers(top)))}")
         for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]*", entry):
             if flag not in known:
                 problems.append(f"{command} {flag}")
@@ -428,15 +431,42 @@ def test_completion_scripts_are_generated_for_each_shell(shell):
     assert "_ARGCOMPLETE" in proc.stdout
 
 
+def _wrapper_on_path(tmp_path: Path) -> dict[str, str]:
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    exe = bindir / "pdfworkbench"
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
+    exe.chmod(0o755)
+    return {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"}
+
+
+def test_fish_completes_through_the_generated_script(tmp_path):
+    fish = shutil.which("fish")
+    if not fish:
+        pytest.skip("no fish shell here (apt-get install fish)")
+    env = _wrapper_on_path(tmp_path)
+    (tmp_path / "c.fish").write_text(run("completion", "fish").stdout)
+    proc = subprocess.run([fish, "-c", f"source {tmp_path / 'c.fish'}; complete -C 'pdfworkbench make footnote_ov';"
+                           " complete -C 'pdfworkbench ask x --reader probe:'"],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert "footnote_override" in proc.stdout and "probe:pypdf" in proc.stdout, proc.stderr
+
+
+def test_zsh_gets_its_own_answer_format(tmp_path):
+    line = "pdfworkbench make footnote_ov"
+    out = tmp_path / "zsh.txt"
+    env = {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_SHELL": "zsh", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line,
+           "COMP_POINT": str(len(line)), "_ARGCOMPLETE_STDOUT_FILENAME": str(out)}
+    assert run(env=env, cwd=tmp_path).returncode == 0
+    assert out.read_text().startswith("footnote_override")  # zsh's "value:description" lines
+    assert "#compdef pdfworkbench" in run("completion", "zsh").stdout
+
+
 def test_bash_completes_through_the_generated_script(tmp_path):
     bash = shutil.which("bash")
     if not bash:
         pytest.skip("no bash")
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    exe = bindir / "pdfworkbench"
-    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
-    exe.chmod(0o755)
+    env = _wrapper_on_path(tmp_path)
     script = run("completion", "bash").stdout
     (tmp_path / "complete.bash").write_text(script)
     line = "pdfworkbench make footnote_ov"
@@ -444,6 +474,5 @@ def test_bash_completes_through_the_generated_script(tmp_path):
             f"COMP_LINE='{line}'; COMP_POINT={len(line)}; COMP_WORDS=(pdfworkbench make footnote_ov); COMP_CWORD=2\n"
             "_python_argcomplete pdfworkbench\n"
             'printf "%s\\n" "${COMPREPLY[@]}"\n')
-    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"})
+    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60, env=env)
     assert "footnote_override" in proc.stdout, proc.stderr

@@ -27,7 +27,8 @@ def open_doc(pdf: bytes):
     from workbench.pdf.document import open_fitz
 
     doc = open_fitz(pdf, "PDF to mutate")
-    if doc.is_encrypted or doc.needs_pass:
+    # Encrypted, even with an owner password only: writing a changed copy would drop its protection.
+    if doc.is_encrypted or doc.needs_pass or (doc.metadata or {}).get("encryption"):
         doc.close()
         raise GenerationError("the PDF is encrypted; decrypt it first (qpdf --decrypt IN.pdf OUT.pdf) "
                               "and adopt that")
@@ -160,7 +161,11 @@ def free_band(page, near, height: float, width: float, where: str = "near"):
 
     taken = occupied(page)
     pr = page.rect
-    x0 = max(pr.x0 + 18, min(near.x0, pr.x1 - 18 - width))
+    # Start where the value's line starts (its label), as a footnote to that line would.
+    line = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")
+            if b[1] < near.y1 and b[3] > near.y0 and b[0] <= near.x0]
+    left = min([r.x0 for r in line] + [near.x0])
+    x0 = max(pr.x0 + 18, min(left, pr.x1 - 18 - width))
     candidates = []
     if where == "near":
         for dy in (2, 2 + height, 2 + 2 * height):

@@ -25,6 +25,8 @@ PARAMS = (
           "how the decoy is hidden: render mode 3 (invisible) or a fill colour (colour)",
           choices=("invisible", "colour"), seeded=False),
     c.COLOUR_PARAM,
+    Param("every", "bool", True, "put the decoy over every place the value is printed, not only the "
+          "one located, so the text layer never says the value", seeded=False),
     Param("value_layer", "choice", "pixels",
           "the printed value: kept as text, or turned into pixels so only the decoy is in the text layer",
           choices=("pixels", "text"), seeded=False),
@@ -41,8 +43,6 @@ RENDER_DPI = 300  # the printed value, when it becomes pixels
 
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
-    import pymupdf
-
     assert target is not None
     decoy = c.decoy_for(p, target, key)
     if decoy.strip().casefold() == target.text.strip().casefold():
@@ -50,24 +50,22 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     fill = c.colour(p["colour"]) if p["style"] == "colour" else (0, 0, 0)
     doc = c.open_doc(pdf)
     try:
-        page = c.page_of(doc, target)
-        rect = c.unrotated(page, target.box)
+        located = c.page_of(doc, target)
+        rect = c.unrotated(located, target.box)
         if rect.is_empty or rect.height < 1:
             raise GenerationError(f"the box on page {target.page + 1} is empty; give a box around the value")
-        if p["value_layer"] == "pixels":
-            shot = page.get_pixmap(clip=rect, dpi=RENDER_DPI, alpha=False)
-            png = shot.tobytes("png")
-            page.add_redact_annot(rect + (0.4, 0.4, -0.4, -0.4), fill=False)
-            page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE,
-                                  graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-                                  text=pymupdf.PDF_REDACT_TEXT_REMOVE)
-            page.insert_image(rect, stream=png, keep_proportion=False)
-        size = max(1.0, rect.height / (c.ASCENT + c.DESCENT))
-        baseline = pymupdf.Point(rect.x0, rect.y1 - c.DESCENT * size)
-        page.insert_text(baseline, decoy, fontsize=size, fontname="helv", color=fill,
-                         render_mode=3 if p["style"] == "invisible" else 0)
-        # Is the value still text somewhere (printed again elsewhere, say without its currency)?
         core = c.printed_core(target.text)
+        places = [(located, rect, decoy)]
+        if p["every"] and core:
+            for page in doc:
+                for found in page.search_for(core):
+                    if not any(pg.number == page.number and found.intersects(r) for pg, r, _ in places):
+                        # Printed without its currency (or with another prefix): the decoy likewise.
+                        places.append((page, found, c.printed_core(decoy) if core != target.text.strip()
+                                       else decoy))
+        where = [[page.number + 1, [round(v, 2) for v in box]] for page, box, _ in places]
+        for page, box, text in places:
+            _hide(page, box, text, p, fill)
         still_text = any(pg.search_for(core) for pg in doc) if core else True
         out = c.save(doc)
     finally:
@@ -79,4 +77,22 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
             clause = Arming(clause.target, "pixels_only", "the printed value is pixels now, as on a scan")
         clauses.append(clause)
     clauses += [Arming(f"forbidden:{i}", a.where, a.why) for a in CONTRACT]
-    return Mutated(out, new_key, tuple(clauses), {"decoy": decoy})
+    return Mutated(out, new_key, tuple(clauses), {"decoy": decoy, "places": where})
+
+
+def _hide(page, rect, decoy: str, p: Mapping[str, Any], fill) -> None:
+    """The decoy as hidden text over `rect` (the printed value turned to pixels first, if asked)."""
+    import pymupdf
+
+    if p["value_layer"] == "pixels":
+        shot = page.get_pixmap(clip=rect, dpi=RENDER_DPI, alpha=False)
+        png = shot.tobytes("png")
+        page.add_redact_annot(rect + (0.4, 0.4, -0.4, -0.4), fill=False)
+        page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE,
+                              graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+                              text=pymupdf.PDF_REDACT_TEXT_REMOVE)
+        page.insert_image(rect, stream=png, keep_proportion=False)
+    size = max(1.0, rect.height / (c.ASCENT + c.DESCENT))
+    baseline = pymupdf.Point(rect.x0, rect.y1 - c.DESCENT * size)
+    page.insert_text(baseline, decoy, fontsize=size, fontname="helv", color=fill,
+                     render_mode=3 if p["style"] == "invisible" else 0)

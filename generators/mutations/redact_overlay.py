@@ -61,7 +61,7 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
                         places.append((page, rect))
         for page, rect in places:
             rect = rect + (-pad, -pad, pad, pad)
-            boxes.append((page.number + 1, [round(v, 2) for v in rect]))
+            boxes.append([page.number + 1, [round(v, 2) for v in rect]])
             page.draw_rect(rect, color=None, fill=(0, 0, 0), fill_opacity=float(p["opacity"]), width=0)
             if p["show_label"]:
                 size = min(rect.height * 0.62, 14.0)
@@ -83,4 +83,4 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     clauses = [a for a in contract if a.target not in ("expected", "tokens")]
     clauses += [Arming("expected", "visible", CONTRACT[0].why)]
     clauses += [Arming(f"forbidden:{i}", a.where, a.why) for a in CONTRACT[1:]]
-    return Mutated(out, new_key, tuple(clauses), {"boxes": boxes})
+    return Mutated(out, new_key, tuple(clauses), {"places": boxes})

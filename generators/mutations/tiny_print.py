@@ -80,4 +80,5 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     clauses = [a for a in contract if a.target not in ("expected", "tokens")]
     clauses += [Arming("expected", "visible", CONTRACT[0].why),
                 Arming(f"forbidden:{i}", "visible", CONTRACT[1].why)]
-    return Mutated(out, new_key, tuple(clauses), {"amended": amended, "box": list(rect)})
+    where = [[target.page + 1, [round(v, 2) for v in rect]]]
+    return Mutated(out, new_key, tuple(clauses), {"amended": amended, "places": where})

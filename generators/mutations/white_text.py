@@ -80,4 +80,5 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
                                                "decoy_page": target.page + 1})
     clauses = list(c.expected_clauses(contract, key))
     clauses += [Arming(f"forbidden:{i}", a.where, a.why) for a in CONTRACT]
-    return Mutated(out, new_key, tuple(clauses), {"decoy": decoy, "box": list(rect)})
+    where = [[target.page + 1, [round(v, 2) for v in rect]]]
+    return Mutated(out, new_key, tuple(clauses), {"decoy": decoy, "places": where})

@@ -55,6 +55,13 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
         case = screen.preview.case
         decoy = case.forbidden_answers[-1]
         assert case.mutations[0]["target"]["text"] == "5,143.24"
+        # ctrl+t: the next place the answer is printed (page 2's summary), then back to page 1.
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert screen.preview.case.mutations[0]["target"]["page_number"] == 2
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert screen.preview.case.mutations[0]["target"]["page_number"] == 1
         # Pin the decoy: page, layers and key follow.
         box = form.query_one("#value-decoy", Input)
         box.focus()

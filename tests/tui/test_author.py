@@ -13,7 +13,7 @@ from workbench.core.suite import load_suite, verify_suite
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.screens.inspect import InspectScreen
-from workbench.tui.widgets.author_form import AuthorForm, ParamRow, _fmt
+from workbench.tui.widgets.author_form import AuthorForm, DegradeForm, ParamRow, _fmt
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.text_layers import TextLayerView
 
@@ -291,6 +291,20 @@ async def test_brackets_step_the_seed_even_while_the_seed_box_has_focus():
         assert "seed 3" in screen.sub_title
 
 
+async def test_a_knob_out_of_range_says_so_where_the_preview_is_and_keeps_the_last_page():
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        screen.query_one(DegradeForm).set_tier("mild")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert screen.preview.case.degrade["tier"] == "mild"
+        screen.query_one("#knob-rotation", Input).value = "99"
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert "rotation" in screen.gen_error and "between" in screen.gen_error
+        assert screen.preview.case.degrade["tier"] == "mild"     # the last good preview stays
+        screen.query_one("#knob-rotation", Input).value = "3"
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert not screen.gen_error and screen.preview.case.degrade["knobs"]["rotation"] == 3.0
 async def test_escape_asks_when_the_form_changed_and_the_draft_is_kept_per_family():
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:

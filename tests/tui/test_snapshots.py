@@ -36,6 +36,8 @@ def test_screen_snapshot(snap_compare, tmp_path, key):
 
 
 def test_author_screen_snapshot(snap_compare):
+    from textual.widgets import Input
+
     from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE
     from workbench.core.authoring import Draft
     from workbench.tui.screens.author import AuthorScreen
@@ -48,6 +50,9 @@ def test_author_screen_snapshot(snap_compare):
         # The title says how long generation took: the one thing that differs run to run.
         screen = pilot.app.screen
         screen.sub_title = re.sub(r"generated in \d+ ms", "generated in N ms", screen.sub_title)
+        # A blinking cursor is drawn or not depending on the moment: keep it drawn.
+        for box in screen.query(Input):
+            box.cursor_blink = False
         await pilot.pause()
 
     assert snap_compare(WorkbenchApp(open_source(ONE_CASE)), terminal_size=SIZE, run_before=run_before)

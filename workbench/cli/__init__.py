@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from workbench import __version__
+from workbench.cli.tree import subparsers, walk
 from workbench.core.errors import UserError
 
 # Modules with a `register(subparsers)` function, in the order their commands are listed.
@@ -67,19 +68,6 @@ def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
             pass
 
 
-def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
-
-
-def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
-    for name, child in _subparsers(parser).items():
-        yield (*path, name), child
-        yield from _walk(child, (*path, name))
-
-
 def build_parser() -> argparse.ArgumentParser:
     import importlib
 
@@ -98,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
-    for path, child in _walk(parser):
+    for path, child in walk(parser):
         _add_global_options(child, top=False)
         examples = EXAMPLES.get(" ".join(path))
         if examples and not child.epilog:
@@ -109,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def command_names(parser: argparse.ArgumentParser) -> list[str]:
-    return list(_subparsers(parser))
+    return list(subparsers(parser))
 
 
 def _open_or_unknown(argv: list[str], commands: list[str]) -> list[str]:
@@ -133,7 +121,7 @@ def _target(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Argume
     """The (sub)command parser that the words name: `dispute add ...` -> the `dispute add` parser."""
     target = parser
     for word in argv:
-        children = _subparsers(target)
+        children = subparsers(target)
         if word not in children:
             break
         target = children[word]

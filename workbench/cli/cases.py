@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.cli.output import note, print_json
+from workbench.cli.output import add_jobs_option, note, print_json
 from workbench.core.errors import UserError
 
 if TYPE_CHECKING:
@@ -43,17 +43,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--shard", help="build only shard i/n of the cases")
     p.add_argument("--json", action="store_true", help="print the suite folder, hash and case count as JSON")
+    add_jobs_option(p, "generating the cases")
     p.set_defaults(handler=cmd_build)
 
     p = sub.add_parser("verify", help="regenerate every case of a suite and compare bytes and keys")
     p.add_argument("suite", type=Path)
     p.add_argument("--json", action="store_true")
+    add_jobs_option(p, "regenerating the cases")
     p.set_defaults(handler=cmd_verify)
 
     p = sub.add_parser("inspect", help="page sizes and text layers of a PDF or a case")
     p.add_argument("path", type=Path)
     p.add_argument("--json", action="store_true")
     p.add_argument("--dpi", type=int, default=150, help="DPI for the visibility checks")
+    p.add_argument("--pages", metavar="LIST",
+                   help="pages to inspect, as 1-5,12 or all (default: a bare PDF's first 1000)")
+    add_jobs_option(p, "analysing the pages")
     p.set_defaults(handler=cmd_inspect)
 
 
@@ -157,7 +162,7 @@ def cmd_make(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from workbench.core.suite import build_suite
 
-    digest, count = build_suite(args.spec, args.out, shard=args.shard)
+    digest, count = build_suite(args.spec, args.out, shard=args.shard, jobs=args.jobs)
     if args.json:
         print_json({"suite": str(args.out), "suite_hash": digest, "cases": count, "shard": args.shard})
         return 0
@@ -169,7 +174,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from workbench.core.suite import verify_suite
 
-    results, digest, recorded = verify_suite(args.suite)
+    results, digest, recorded = verify_suite(args.suite, jobs=args.jobs)
     bad = [r for r in results if not r.ok]
     if args.json:
         print_json({"suite_hash": digest, "recorded_hash": recorded, "ok": not bad,
@@ -195,24 +200,45 @@ def load_target(path: Path):
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from workbench.pdf.inspect import inspect_document
+    from workbench.cli.output import print_json_stream
+    from workbench.pdf.pages import PdfPages, evidence_needles, inspect_stream, parse_pages
 
     data, case = load_target(args.path)
-    report = inspect_document(data, name=str(args.path), dpi=args.dpi)
-    if case is not None:
-        report["case_id"] = case.id
+    name = str(args.path)
+    with PdfPages(data, name, args.dpi, cache_pages=1) as doc:
+        count = doc.page_count
+    # A case's PDF is inspected whole; a bare PDF stops at the cap unless --pages says otherwise.
+    chosen, left_out = parse_pages(args.pages, count, None if case is not None else "default")
+    needles = evidence_needles(case) if case is not None else []
+    pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs)
+    if left_out:
+        note(f"pdfworkbench: {name}: {left_out}")
     if args.json:
-        print_json(report)
+        head = {"page_count": count, "dpi": args.dpi}
+        if left_out:
+            head["pages_left_out"] = left_out
+        tail = {"structure": _structure(data, name)}  # the whole file's, after its pages
+        if case is not None:
+            tail["case_id"] = case.id
+        print_json_stream(head, "pages", pages, tail)
         return 0
-    print(f"{args.path}: {report['page_count']} page(s)")
-    for page in report["pages"]:
+    print(f"{args.path}: {count} page(s)" + (f" ({left_out})" if left_out else ""))
+    for page in pages:
         print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
               f" (rotation {page['rotation']})")
-        for name in ("pypdf", "pymupdf"):
-            print(f"--- text layer ({name}) ---")
-            print(page["text"][name].rstrip() or "(empty)")
-    _print_structure(report["structure"])
+        if page.get("skipped"):
+            print(f"(pixels not checked: {page['skipped']})")
+        for extractor in ("pypdf", "pymupdf"):
+            print(f"--- text layer ({extractor}) ---")
+            print(page["text"][extractor].rstrip() or "(empty)", flush=True)
+    _print_structure(_structure(data, name))
     return 0
+
+
+def _structure(data: bytes, name: str) -> dict:
+    from workbench.pdf.structure import structure_report
+
+    return structure_report(data, name).to_json()
 
 
 def _print_structure(structure: dict) -> None:

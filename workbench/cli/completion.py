@@ -11,6 +11,8 @@ import argparse
 import os
 from pathlib import Path
 
+from workbench.cli.tree import walk
+
 SHELLS = ("bash", "zsh", "fish")
 
 
@@ -63,9 +65,7 @@ COMPLETERS = {"family": complete_family, "reader": complete_reader, "suite": com
 
 
 def attach_completers(parser: argparse.ArgumentParser) -> None:
-    from workbench.cli import _walk
-
-    for _, child in [((), parser), *_walk(parser)]:
+    for _, child in [((), parser), *walk(parser)]:
         for action in child._actions:
             fn = COMPLETERS.get(action.dest)
             if fn is not None:

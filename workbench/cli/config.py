@@ -51,9 +51,9 @@ def _state() -> dict:
     readers: dict = {}
     readers_problem = None
     try:
-        from workbench.providers.config import _config_file
+        from workbench.providers.config import reader_settings
 
-        readers = _config_file()
+        readers = reader_settings()
     except UserError as exc:
         readers_problem = str(exc)
     env_names = sorted({n for names in KEY_ENV.values() for n in names} | set(BASE_URL_ENV.values()))

@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from workbench.cli.output import log, note, print_json
+from workbench.cli.output import add_jobs_option, log, note, print_json
 from workbench.core.errors import UserError
 from workbench.core.layout import runs_dir
 
@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("suite", type=Path)
     _reader_args(p)
     p.add_argument("--workers", type=int, default=4, help="calls in flight at once (default 4)")
+    add_jobs_option(p, "local work (rendering pixels, probes)")
     p.add_argument("--shard", help="run only shard i/n of the cases")
     p.add_argument("--out", type=Path,
                    help="run file (JSON Lines); default SUITE/runs/<suite>-<reader>-<modality>.jsonl, "
@@ -156,7 +157,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     threshold = _threshold(args.fail_threshold)
     reader = parse_reader(args.reader)
     plan = RunPlan(reader, args.modality or default_modality(reader), args.dpi, args.workers, args.prompt,
-                   _options(args), not args.no_cache, args.base_url)
+                   _options(args), not args.no_cache, args.base_url, jobs=args.jobs)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
     out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard)

@@ -211,7 +211,7 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
     digest = str(base.source["sha256"]) if base.source else sha256_hex(source)
     metadata = dict(key.metadata)
     metadata["expected_failure_mode"] = key.expected_failure_mode
-    metadata["mutation"] = {k: v for k, v in details.items() if k != "box"}
+    metadata["mutation"] = dict(details)   # what the last step drew, and where ("places")
     case = Case(
         id=cid, trap_family=mut.name, seed=last.seed, question=key.question,
         expected_answer=key.expected_answer, forbidden_answers=list(key.forbidden_answers),

@@ -279,17 +279,20 @@ def shard_items(items: list[Any], shard: str | None) -> list[Any]:
 
 def build_suite(
     spec_path: Path, out: Path, shard: str | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None, jobs: int | None = 1,
 ) -> tuple[str, int]:
-    """Generate every case of the spec into `out` and write `suite.json`. Returns (hash, count)."""
-    from workbench.core.make import generate_case, write_case
+    """Generate every case of the spec into `out` and write `suite.json`. Returns (hash, count).
+
+    `jobs` processes generate the cases (None: every core); the result does not depend on it."""
+    from workbench.core.make import write_case
+    from workbench.core.pool import map_ordered
 
     name, version, items = read_spec(spec_path)
     items = shard_items(items, shard)
     made: list[tuple[Case, bytes]] = []
-    # Generate everything first, so a bad spec leaves nothing half-written.
-    for n, item in enumerate(items, 1):
-        case, pdf = generate_case(item.family, item.seed, item.params, item.degrade)
+    # Generate everything first, so a bad spec leaves nothing half-written; in spec order whatever
+    # the number of jobs, so the files and the hash are the same.
+    for n, (case, pdf) in enumerate(map_ordered(_generate_item, items, jobs, chunksize=4), 1):
         made.append((case, pdf))
         if progress:
             progress(n, len(items), case.id)
@@ -305,6 +308,12 @@ def build_suite(
     return digest, len(made)
 
 
+def _generate_item(item: BuildItem) -> tuple[Case, bytes]:
+    from workbench.core.make import generate_case
+
+    return generate_case(item.family, item.seed, item.params, item.degrade)
+
+
 # ---- verify ---------------------------------------------------------------------------------
 
 @dataclass
@@ -314,38 +323,49 @@ class VerifyResult:
     problems: list[str]
 
 
-def verify_suite(folder: Path) -> tuple[list[VerifyResult], str, str | None]:
-    """Regenerate each case from its JSON and compare bytes and key. Returns (results, hash, recorded)."""
-    from workbench.core.make import regenerate
+def verify_suite(folder: Path, jobs: int | None = 1) -> tuple[list[VerifyResult], str, str | None]:
+    """Regenerate each case from its JSON and compare bytes and key. Returns (results, hash, recorded).
+
+    `jobs` processes regenerate the cases (None: every core); results come in suite order."""
+    from workbench.core.pool import map_ordered
 
     suite = load_suite(folder)
     results: list[VerifyResult] = []
     entries = []
-    for case in suite.cases:
-        problems: list[str] = []
-        try:
-            on_disk = case.pdf_file.read_bytes()
-        except OSError:
-            on_disk = b""
-            problems.append(f"PDF {case.pdf_file.name} is missing")
-        if on_disk:
-            entries.append(case_entry(case, on_disk))
-        try:
-            fresh, pdf = regenerate(case)
-        except UserError as exc:
-            results.append(VerifyResult(case.id, False, problems + [str(exc)]))
-            continue
-        if on_disk and pdf != on_disk:
-            problems.append(
-                f"PDF bytes differ (on disk {sha256_hex(on_disk)[:12]}, regenerated {sha256_hex(pdf)[:12]})"
-            )
-        if case.sha256 and on_disk and case.sha256 != sha256_hex(on_disk):
-            problems.append("PDF does not match the sha256 its JSON records")
-        if fresh.answer_key() != case.answer_key():
-            changed = [k for k, v in fresh.answer_key().items() if case.answer_key().get(k) != v]
-            problems.append(f"answer key differs in {', '.join(changed)}")
-        results.append(VerifyResult(case.id, not problems, problems))
+    for result, entry in map_ordered(_verify_case, suite.cases, jobs, chunksize=4):
+        results.append(result)
+        if entry is not None:
+            entries.append(entry)
     digest = suite_hash(entries)
     if suite.recorded_hash and suite.recorded_hash != digest:
         results.append(VerifyResult("suite.json", False, [f"recorded suite hash {suite.recorded_hash[:12]} differs from content {digest[:12]}"]))
     return results, digest, suite.recorded_hash
+
+
+def _verify_case(case: Case) -> tuple[VerifyResult, dict[str, Any] | None]:
+    """One case regenerated and compared: its result, and its manifest entry (None: no PDF)."""
+    from workbench.core.make import regenerate
+
+    problems: list[str] = []
+    entry = None
+    try:
+        on_disk = case.pdf_file.read_bytes()
+    except OSError:
+        on_disk = b""
+        problems.append(f"PDF {case.pdf_file.name} is missing")
+    if on_disk:
+        entry = case_entry(case, on_disk)
+    try:
+        fresh, pdf = regenerate(case)
+    except UserError as exc:
+        return VerifyResult(case.id, False, problems + [str(exc)]), entry
+    if on_disk and pdf != on_disk:
+        problems.append(
+            f"PDF bytes differ (on disk {sha256_hex(on_disk)[:12]}, regenerated {sha256_hex(pdf)[:12]})"
+        )
+    if case.sha256 and on_disk and case.sha256 != sha256_hex(on_disk):
+        problems.append("PDF does not match the sha256 its JSON records")
+    if fresh.answer_key() != case.answer_key():
+        changed = [k for k, v in fresh.answer_key().items() if case.answer_key().get(k) != v]
+        problems.append(f"answer key differs in {', '.join(changed)}")
+    return VerifyResult(case.id, not problems, problems), entry

@@ -285,20 +285,27 @@ def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF") -
     """Every place `needle` is on the pages, visible or hidden (see the module docstring)."""
     if not needle or not needle.strip():
         return []
-    pat = needle_pattern(needle, fold=True)
     hits: list[Hit] = []
     for pa in analyze_document(data, dpi, name).pages:
-        shown = [s for s in pa.spans if s.visible]
-        hidden = [s for s in pa.spans if not s.visible]
-        page_hits = _hits_in(shown, needle, pat, pa.page, pa.streams, "shown")
-        page_hits += _hits_in(hidden, needle, pat, pa.page, pa.streams, "hidden")
-        # Spans of both kinds together: a needle that straddles visible and hidden text.
-        seen_boxes = {tuple(b) for h, _ in page_hits for b in h.boxes}
-        for h, _cells in _hits_in(pa.spans, needle, pat, pa.page, pa.streams, "all"):
-            if not any(tuple(b) in seen_boxes for b in h.boxes):
-                page_hits.append((h, _cells))
-        hits.extend(h for h, _ in page_hits)
+        hits.extend(evidence_on_page(pa, needle))
     return hits
+
+
+def evidence_on_page(pa, needle: str) -> list[Hit]:
+    """Every place `needle` is on one analysed page (a `spans.PageAnalysis`)."""
+    if not needle or not needle.strip():
+        return []
+    pat = needle_pattern(needle, fold=True)
+    shown = [s for s in pa.spans if s.visible]
+    hidden = [s for s in pa.spans if not s.visible]
+    page_hits = _hits_in(shown, needle, pat, pa.page, pa.streams, "shown")
+    page_hits += _hits_in(hidden, needle, pat, pa.page, pa.streams, "hidden")
+    # Spans of both kinds together: a needle that straddles visible and hidden text.
+    seen_boxes = {tuple(b) for h, _ in page_hits for b in h.boxes}
+    for h, _cells in _hits_in(pa.spans, needle, pat, pa.page, pa.streams, "all"):
+        if not any(tuple(b) in seen_boxes for b in h.boxes):
+            page_hits.append((h, _cells))
+    return [h for h, _ in page_hits]
 
 
 def find_in_layers(data: bytes, needle: str, name: str = "PDF") -> dict[str, list[int]]:

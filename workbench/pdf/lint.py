@@ -3,8 +3,10 @@
 API:
 
 - `lint_case(case, pdf_bytes, dpi=150) -> list[Finding]`: one case (a `workbench.core.case.Case`).
-- `lint_path(path, key=None, dpi=150) -> list[Finding]`: a case JSON, a suite folder (ours, with
-  `suite.json`, or a pdfhell folder without), or a bare PDF (with `key`, a case or key JSON).
+- `lint_path(path, key=None, dpi=150, jobs=1, pages=None) -> list[Finding]`: a case JSON, a suite
+  folder (ours, with `suite.json`, or a pdfhell folder without), or a PDF (with `key`, a case or
+  key JSON). `iter_lint_path` yields the same findings as they are found (a bare PDF streams page
+  by page, stopping at `pages.DEFAULT_PAGE_CAP` pages unless `pages` says otherwise).
 - `has_errors(findings) -> bool`.
 
 A `Finding` is `case_id`, `severity` (`error`, `warning`, `info`), a stable `code` and a `message`.
@@ -29,7 +31,9 @@ Codes (stable):
            <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta)
   warning  <kind>-visible-unverified, expected-paraphrase, contract-target-empty, pdf-changed,
            degraded-unchecked
+  warning  page-skipped (a page over a per-page bound: its pixels were not checked)
   info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs,
+           pages-limited (a bare PDF linted on its first pages only),
            revision-changed, field-value-differs   (the file's structure: workbench.pdf.structure;
            a case lists hidden-text only for spans its structure hides)
 """
@@ -37,6 +41,7 @@ Codes (stable):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -328,24 +333,6 @@ def _unscanned(case) -> bytes | None:
     return pdf
 
 
-def _pdf_findings(case_id: str, data: bytes, dpi: int) -> list[Finding]:
-    """A bare PDF without a key: what is hidden, where the layer differs from the glyphs, and what
-    the file's structure holds apart from its pages (later revisions, form field values)."""
-    from workbench.pdf.spans import analyze_document
-
-    out: list[Finding] = []
-    for pa in analyze_document(data, dpi, case_id).pages:
-        for s in pa.spans:
-            if not s.visible:
-                out.append(Finding(case_id, "info", "hidden-text",
-                                   f"page {pa.page + 1}: {_short(s.text)!r} is hidden ({', '.join(s.reasons)})"))
-            elif s.layer_issues:
-                out.append(Finding(case_id, "info", "layer-differs",
-                                   f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
-                                   f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
-    return out + _structure_findings(case_id, data)
-
-
 def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
     """What the file's structure holds apart from its pages: later revisions, form field values."""
     from workbench.pdf.structure import structure_report
@@ -367,7 +354,49 @@ def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
     return out
 
 
-def _lint_loaded(case, dpi: int) -> list[Finding]:
+def page_findings(case_id: str, page) -> list[Finding]:
+    """One page of a bare PDF (a `pages.PageForensics`): its hidden and differing spans."""
+    out = _span_findings(case_id, page.analysis)
+    if page.skipped:
+        out.append(Finding(case_id, "warning", "page-skipped",
+                           f"page {page.index + 1}: pixels not checked: {page.skipped}"))
+    return out
+
+
+def _span_findings(case_id: str, pa) -> list[Finding]:
+    out: list[Finding] = []
+    for s in pa.spans:
+        if not s.visible:
+            out.append(Finding(case_id, "info", "hidden-text",
+                               f"page {pa.page + 1}: {_short(s.text)!r} is hidden ({', '.join(s.reasons)})"))
+        elif s.layer_issues:
+            out.append(Finding(case_id, "info", "layer-differs",
+                               f"page {pa.page + 1}: the text layer reads {_short(s.text)!r} "
+                               f"({', '.join(s.layer_issues)}); the glyphs read {_short(s.seen)!r}"))
+    return out
+
+
+def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | None = None,
+                      jobs: int | None = 1) -> Iterator[Finding]:
+    """A bare PDF, page by page as each is analysed: `pages` is `--pages` (default: the first
+    `pages.DEFAULT_PAGE_CAP` pages, and a finding says what was left out)."""
+    from workbench.pdf.document import open_fitz
+    from workbench.pdf.pages import lint_stream, parse_pages
+    from workbench.pdf.spans import check_dpi
+
+    check_dpi(dpi)
+    with open_fitz(data, case_id) as doc:
+        count = doc.page_count
+    chosen, left_out = parse_pages(pages, count)
+    if left_out:
+        yield Finding(case_id, "info", "pages-limited", left_out)
+    for found, _skipped in lint_stream(data, chosen, case_id, dpi, jobs):
+        yield from found
+    yield from _structure_findings(case_id, data)
+
+
+def lint_case_file(case, dpi: int = 150) -> list[Finding]:
+    """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding)."""
     path = case.pdf_file
     try:
         data = path.read_bytes()
@@ -397,28 +426,44 @@ def _key_case(pdf: Path, key: Path):
     return Case.from_json(raw, source=f"--key {key}")
 
 
-def lint_path(path: Path, key: Path | None = None, dpi: int = 150) -> list[Finding]:
+def lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: int | None = 1,
+              pages: str | None = None) -> list[Finding]:
     """Findings for a case JSON, a suite folder, or a PDF (with an optional key JSON)."""
+    return list(iter_lint_path(path, key, dpi, jobs, pages))
+
+
+def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: int | None = 1,
+                   pages: str | None = None) -> Iterator[Finding]:
+    """`lint_path`'s findings as they are found. A suite's cases are linted on `jobs` processes
+    (None: every core), a bare PDF's pages too (`pages` as `--pages`); findings in order."""
+    import functools
+
     from workbench.core.case import load_case
+    from workbench.core.pool import map_ordered
     from workbench.core.suite import load_suite
     from workbench.pdf.document import read_pdf_bytes
 
     path = Path(path)
+    bare = path.is_file() and path.suffix.lower() != ".json" and key is None
+    if pages is not None and not bare:
+        raise UserError("--pages goes with a bare PDF (no --key); a case is linted on every page")
     if path.is_dir():
         if key is not None:
             raise UserError("--key goes with a PDF, not a suite folder")
         suite = load_suite(path)
-        out = [Finding("-", "error", "case-unreadable", p) for p in suite.problems]
-        for case in suite.cases:
-            out.extend(_lint_loaded(case, dpi))
-        return out
+        yield from (Finding("-", "error", "case-unreadable", p) for p in suite.problems)
+        for found in map_ordered(functools.partial(lint_case_file, dpi=dpi), suite.cases, jobs, chunksize=4):
+            yield from found
+        return
     if not path.exists():
         raise UserError(f"{path}: no such file or folder")
     if path.suffix.lower() == ".json":
         if key is not None:
             raise UserError("--key goes with a PDF; a case JSON is its own key")
-        return _lint_loaded(load_case(path), dpi)
+        yield from lint_case_file(load_case(path), dpi)
+        return
     data = read_pdf_bytes(path)
     if key is None:
-        return _pdf_findings(path.stem, data, dpi)
-    return lint_case(_key_case(path, key), data, dpi)
+        yield from iter_pdf_findings(path.stem, data, dpi, pages, jobs)
+        return
+    yield from lint_case(_key_case(path, key), data, dpi)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -60,6 +61,11 @@ MIN_INK_FRACTION = 0.004
 MIN_ON_PAGE = 0.5
 # Share of the box a later opaque drawing must cover to be named as the cause.
 COVER_SHARE = 0.6
+# Bounds per page, so any input finishes: a page whose render would exceed MAX_PAGE_PIXELS (a
+# 200-inch page at 150 DPI is 900 million) or whose analysis runs past PAGE_SECONDS keeps the
+# verdicts its drawing operators give, and says its pixels were not (all) checked.
+MAX_PAGE_PIXELS = 60_000_000
+PAGE_SECONDS = 20.0
 
 HIDDEN_REASONS = (
     "invisible-render-mode", "transparent", "off-page", "too-small", "covered", "no-contrast",
@@ -139,6 +145,8 @@ def seen_text(text: str) -> str:
 
 def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
     """Ways the text layer of a span differs from what its glyphs show."""
+    if text.isascii():  # no format characters; only O and l between digits read otherwise
+        return ["confusable"] if _DIGIT_LOOKALIKE_RE.search(text) else []
     issues: list[str] = []
     fmt = [i for i, c in enumerate(text) if c in ZERO_WIDTH or unicodedata.category(c) == "Cf"]
     if fmt:
@@ -219,6 +227,10 @@ class PageAnalysis:
     ink_boxes: list[tuple[float, float, float, float]]
     # Reading streams built by evidence search, kept with the analysis they come from.
     streams: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # Why the spans' pixels were not (all) checked: a bound exceeded ('' when they were).
+    skipped: str = ""
+    # The page's text was removed from `doc` for the bare render (the document is edited).
+    edited: bool = field(default=False, repr=False, compare=False)
 
     @property
     def hidden(self) -> list[Span]:
@@ -291,8 +303,9 @@ def _page_arrays(page, dpi: int):
     return full, bare, (keep1, keep2)
 
 
-def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=()) -> tuple[int, int, float]:
-    """(ink pixels of this span's lightness that the text added, pixels looked at, what is under).
+def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=()) -> tuple[int, int, Any]:
+    """(ink pixels of this span's lightness that the text added, pixels looked at, the pixels
+    under it without text).
 
     `holes` are pixel boxes of other text overlapping this span's box: their ink is not this
     span's, so they are left out (unless they cover the whole box, when nothing else is left).
@@ -303,7 +316,7 @@ def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=()) -> tuple[int
     a = full[y0:y1, x0:x1].astype(np.int16)
     b = bare[y0:y1, x0:x1].astype(np.int16)
     if a.size == 0:
-        return 0, 0, 255.0
+        return 0, 0, np.full((1, 1), 255, dtype=np.int16)
     target = _luma(rgb)
     if opacity < 0.999:  # a translucent span's ink is its colour blended with what is under it
         target = opacity * target + (1 - opacity) * b
@@ -319,7 +332,7 @@ def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=()) -> tuple[int
         if left >= max(MIN_INK_PIXELS * 4, 0.05 * n):
             own &= mask
             n = left
-    return int(np.count_nonzero(own)), n, float(np.median(b))
+    return int(np.count_nonzero(own)), n, b  # the median of `b` only when it is needed
 
 
 def _overlaps(spans: list[Span]):
@@ -376,9 +389,20 @@ def _clip_drops(page, span: Span) -> bool:
     return bool(wanted) and wanted[: max(1, len(wanted) // 2)] not in found
 
 
-def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
+# Drawing operations that put no ink on the page once its text is gone (text itself, clips).
+_NO_INK_WITHOUT_TEXT = ("fill-text", "stroke-text", "ignore-text", "clip-text", "clip-stroke-text",
+                        "clip-path", "clip-stroke-path", "pop-clip")
+
+
+def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
+    """Page `index` of the open pymupdf document `doc` (the bytes `data`), at `dpi`.
+
+    The page's text may be removed from `doc` for the bare render (`edited` says so): analyse a
+    page once per opening of the document."""
+    import numpy as np
     import pymupdf
 
+    started = time.perf_counter()
     page = doc[index]
     page_rect = page.rect
     width, height = page_rect.width, page_rect.height
@@ -389,11 +413,11 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
     spans: list[Span] = []
     for raw in trace:
         chars = raw.get("chars") or ()
-        text = "".join(chr(c[0]) for c in chars)
+        text = "".join([chr(c[0]) for c in chars])
         if not text.strip() and not any(c in ZERO_WIDTH for c in text):
             continue
         bbox = to_page(raw["bbox"])
-        boxes = [to_page(c[3]) for c in chars]
+        boxes = [to_page(c[3]) for c in chars] if page.rotation else [tuple(c[3]) for c in chars]
         size = float(raw.get("size") or 0.0)
         span = Span(
             page=index, seqno=int(raw.get("seqno", len(spans))), text=text, bbox=bbox,
@@ -408,45 +432,76 @@ def _analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
 
     log = [(kind, to_page(rect)) for kind, rect in page.get_bboxlog()] if spans else []
     # Read before the text is removed for the bare render: removing it renumbers the drawings.
-    covers = [(q, to_page(r)) for q, r in _opaque_covers(page.get_drawings())] if spans else []
+    # (Only filled paths can cover: a page without one needs no look at its drawings.)
+    covers = [(q, to_page(r)) for q, r in _opaque_covers(page.get_drawings())] \
+        if spans and any(kind == "fill-path" for kind, _ in log) else []
     ink_boxes: list[tuple[float, float, float, float]] = []
-    if spans or log:
+    skipped = ""
+    pixels = (width * dpi / 72) * (height * dpi / 72)
+    if spans and pixels > MAX_PAGE_PIXELS:
+        skipped = (f"{width / 72:.0f} x {height / 72:.0f} in at {dpi} DPI is {pixels / 1e6:.0f} million "
+                   f"pixels, over the {MAX_PAGE_PIXELS / 1e6:.0f} million bound: visibility from the "
+                   "drawing operators only (a lower --dpi checks the pixels)")
+    elif spans and time.perf_counter() - started > PAGE_SECONDS:
+        skipped = (f"reading its {len(spans)} spans took over {PAGE_SECONDS:.0f} s: visibility from "
+                   "the drawing operators only")
+    edited = False
+    if skipped:
+        for span in spans:
+            span.reasons = _operator_reasons(span, covers, width, height, dpi)
+            span.visible = not span.reasons
+    elif spans or log:
         scale = pymupdf.Matrix(dpi / 72, dpi / 72)
-        full, bare, _keep = _page_arrays(page, dpi)
+        if page.first_annot is None and page.first_widget is None and all(
+                kind in _NO_INK_WITHOUT_TEXT for kind, _ in log):
+            # Nothing but text: without it the page is blank paper, no need to remove and redraw.
+            full, keep = _gray(page, dpi)
+            bare, _keep = np.full(full.shape, 255, dtype=np.uint8), (keep,)
+        else:
+            full, bare, _keep = _page_arrays(page, dpi)
+            edited = True
         h_px, w_px = full.shape[0], full.shape[1]
         for kind, rect in log:
             if kind in ("fill-image", "fill-imgmask", "fill-image-mask", "fill-shade", "fill-path"):
                 x0, y0, x1, y1 = _to_px(rect, scale, w_px, h_px)
                 if x1 > x0 and y1 > y0 and (bare[y0:y1, x0:x1].min() < 160):
                     ink_boxes.append(rect)
-        em_px = dpi / 72
-        page_box = (0.0, 0.0, width, height)
         overlaps = _overlaps(spans)
         for k, span in enumerate(spans):
-            reasons: list[str] = []
-            if span.render_mode == 3:
-                reasons.append("invisible-render-mode")
-            if span.opacity <= 0.02:
-                reasons.append("transparent")
-            on_page = _area(_intersect(span.bbox, page_box))
-            if on_page < MIN_ON_PAGE * max(_area(span.bbox), 1e-6):
-                reasons.append("off-page")
-            if span.size * em_px < MIN_EM_PX:
-                reasons.append("too-small")
-            area = max(_area(span.bbox), 1e-6)
-            if any(q > span.seqno and _area(_intersect(span.bbox, r)) >= 0.9 * area for q, r in covers):
-                reasons.append("covered")  # an opaque box drawn later, whatever is drawn on it
-            if not reasons:  # the operators draw it: do the pixels agree?
+            reasons = _operator_reasons(span, covers, width, height, dpi)
+            if not reasons and k % 64 == 63 and not skipped and time.perf_counter() - started > PAGE_SECONDS:
+                skipped = (f"over {PAGE_SECONDS:.0f} s: the pixels of {len(spans) - k} of its "
+                           f"{len(spans)} spans were not checked (visibility from the drawing operators)")
+            if not reasons and not skipped:  # the operators draw it: do the pixels agree?
                 box_px = _to_px(span.bbox, scale, w_px, h_px)
                 holes = [_to_px(spans[j].bbox, scale, w_px, h_px) for j in overlaps[k]]
                 ink, n, under = _measure_ink(full, bare, box_px, span.color, span.opacity, holes)
                 span.ink = ink
                 if n == 0 or ink < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n):
-                    reasons.append(_why_no_ink(data, span, log, under))
+                    reasons.append(_why_no_ink(data, span, log, float(np.median(under))))
             span.reasons = reasons
             span.visible = not reasons
-    structure.apply_to_page(doc, index, data, spans, Span)  # layers, annotations, fields, fonts, revisions
-    return PageAnalysis(index, width, height, dpi, spans, ink_boxes)
+    # layers, annotations, fields, fonts, revisions
+    structure.apply_to_page(doc, index, data, spans, Span, edited=edited)
+    return PageAnalysis(index, width, height, dpi, spans, ink_boxes, skipped=skipped, edited=edited)
+
+
+def _operator_reasons(span: Span, covers, width: float, height: float, dpi: int) -> list[str]:
+    """Why the drawing operators alone hide a span (before its pixels are looked at)."""
+    reasons: list[str] = []
+    if span.render_mode == 3:
+        reasons.append("invisible-render-mode")
+    if span.opacity <= 0.02:
+        reasons.append("transparent")
+    on_page = _area(_intersect(span.bbox, (0.0, 0.0, width, height)))
+    if on_page < MIN_ON_PAGE * max(_area(span.bbox), 1e-6):
+        reasons.append("off-page")
+    if span.size * dpi / 72 < MIN_EM_PX:
+        reasons.append("too-small")
+    area = max(_area(span.bbox), 1e-6)
+    if any(q > span.seqno and _area(_intersect(span.bbox, r)) >= 0.9 * area for q, r in covers):
+        reasons.append("covered")  # an opaque box drawn later, whatever is drawn on it
+    return reasons
 
 
 def _why_no_ink(data: bytes, span: Span, log, under_luma: float) -> str:
@@ -470,10 +525,16 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> DocumentAnalysis:
-    """Every page's spans with their visibility, at `dpi`. Cached by content."""
+def check_dpi(dpi: int) -> None:
     if dpi < 18 or dpi > 1200:
         raise UserError(f"--dpi {dpi}: choose a DPI between 18 and 1200")
+
+
+def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> DocumentAnalysis:
+    """Every page's spans with their visibility, at `dpi`. Cached by content.
+
+    For documents of many pages, `workbench.pdf.pages.PdfPages` analyses a page when it is needed."""
+    check_dpi(dpi)
     key = (hashlib.sha1(data).digest(), int(dpi))
     hit = _CACHE.get(key)
     if hit is not None:
@@ -481,7 +542,7 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
         return hit
     doc = open_fitz(data, name)
     try:
-        pages = [_analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
+        pages = [analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
     finally:
         doc.close()
     result = DocumentAnalysis(dpi, pages)

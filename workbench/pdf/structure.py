@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,12 +98,16 @@ def _ocg_spans(data: bytes, index: int, drawn) -> list[tuple[str, tuple, float, 
     """Text runs that appear only when every optional content group is switched on."""
     import pymupdf
 
+    facts = _facts(data)
+    if facts.get("no_ocg"):
+        return []
     doc = pymupdf.open(stream=data, filetype="pdf")
     try:
         # Without /OCProperties a reader ignores optional content: every group is drawn, whatever
         # its default state, usage (print only) or auto-state events said. (Asked before the
         # change, pymupdf would keep the configuration it read: look at the key, not the groups.)
         if doc.xref_get_key(doc.pdf_catalog(), "OCProperties")[0] == "null":
+            facts["no_ocg"] = True
             return []
         doc.xref_set_key(doc.pdf_catalog(), "OCProperties", "null")
         everything = _trace_spans(doc[index])
@@ -472,6 +478,13 @@ _REV_CACHE: OrderedDict[bytes, list] = OrderedDict()
 
 
 def _revisions_cached(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
+    facts = _facts(data)
+    if "revisions" not in facts:  # hashing a long file for each of its pages costs: once per bytes
+        facts["revisions"] = _revisions_by_content(data)
+    return facts["revisions"]
+
+
+def _revisions_by_content(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
     key = hashlib.sha1(data).digest()
     if key not in _REV_CACHE:
         _REV_CACHE[key] = _revision_traces(data)
@@ -508,18 +521,48 @@ def revisions(data: bytes) -> list[Revision]:
 
 # ---- the hook -------------------------------------------------------------------------------------
 
-def apply_to_page(doc, index: int, data: bytes, spans: list, like: type) -> None:
+def apply_to_page(doc, index: int, data: bytes, spans: list, like: type, edited: bool = True) -> None:
     """Mark `spans` (one page's, visibility already judged) and append the structure's own text,
-    as spans of class `like`."""
+    as spans of class `like`. `edited`: the analysis removed the page's text from `doc`."""
+    if not edited:  # the page is as the file has it
+        _apply(doc, doc[index], index, data, spans, like)
+        return
+    # The span analysis has removed the text from its copy of the page (and redaction drops
+    # annotations): look at the page as the file has it, in a copy opened once per file.
+    with _pristine(data) as fresh:
+        _apply(fresh, fresh[index], index, data, spans, like)
+
+
+_PRISTINE_LOCK = threading.Lock()
+_PRISTINE: list[tuple[bytes, Any]] = []
+
+
+@contextmanager
+def _pristine(data: bytes):
+    """The file opened untouched, kept for the next page of the same bytes (opening a long file
+    for each of its pages would cost more than analysing them). One caller at a time."""
     import pymupdf
 
-    # The span analysis has removed the text from its copy of the page (and redaction drops
-    # annotations): look at the page as the file has it.
-    fresh = pymupdf.open(stream=data, filetype="pdf")
-    try:
-        _apply(fresh, fresh[index], index, data, spans, like)
-    finally:
-        fresh.close()
+    with _PRISTINE_LOCK:
+        if not (_PRISTINE and _PRISTINE[0][0] is data):
+            while _PRISTINE:
+                _PRISTINE.pop()[1].close()
+            _PRISTINE.append((data, pymupdf.open(stream=data, filetype="pdf")))
+        yield _PRISTINE[0][1]
+
+
+_FACTS: list[tuple[bytes, dict[str, Any]]] = []
+
+
+def _facts(data: bytes) -> dict[str, Any]:
+    """What is known of a whole file, looked up once per bytes object rather than per page."""
+    for known, facts in _FACTS:
+        if known is data:
+            return facts
+    facts: dict[str, Any] = {}
+    _FACTS.insert(0, (data, facts))
+    del _FACTS[4:]
+    return facts
 
 
 def _apply(doc, page, index: int, data: bytes, spans: list, like: type) -> None:
@@ -589,7 +632,7 @@ def structure_report(data: bytes, name: str = "PDF") -> StructureReport:
     doc = open_fitz(data, name)
     try:
         fields: list[FormField] = []
-        for i, page in enumerate(doc):
+        for i, page in enumerate(doc if doc.is_form_pdf else ()):
             if page.first_widget is None:
                 continue
             fields += _fields_of(page, i, _trace_spans(page))

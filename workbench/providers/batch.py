@@ -8,6 +8,7 @@ case that already has a record for this reader, modality and DPI, so no finished
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Callable
@@ -53,6 +54,7 @@ class RunPlan:
     cache: bool = True
     base_url: str | None = None
     policy: RetryPolicy | None = None
+    jobs: int = 1             # processes for local work (pixels, probes); 0: every core
 
 
 def effective_modality(plan: RunPlan) -> tuple[str, int | None]:
@@ -122,8 +124,11 @@ def _bad_input_record(case: Case, plan: RunPlan, message: str) -> RunRecord:
 
 async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress: Progress,
                     on_progress: Callable[[Progress], None] | None = None,
-                    suite_name: str | None = None, run_id: str | None = None) -> list[RunRecord]:
-    """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes."""
+                    suite_name: str | None = None, run_id: str | None = None,
+                    local: Any = None) -> list[RunRecord]:
+    """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
+
+    `local` (an Executor) runs each call's local work; None: threads."""
     import httpx
 
     from workbench.providers import config
@@ -145,7 +150,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                     pdf = await asyncio.to_thread(_read_pdf, case)
                     rec = await read(case, pdf, plan.reader, plan.modality, plan.dpi, plan.prompt,
                                      plan.options, plan.cache, client=client, base_url=plan.base_url,
-                                     policy=plan.policy, gate=calls)
+                                     policy=plan.policy, gate=calls, local=local)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
                 rec.suite, rec.run_id = suite_name, run_id
@@ -206,9 +211,9 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
-    with RunWriter(out) as writer:
+    with RunWriter(out) as writer, _local_pool(plan, len(todo)) as local:
         try:
-            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id))
+            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local))
         except KeyboardInterrupt:
             interrupted = True
     modality, dpi = effective_modality(plan)
@@ -219,6 +224,24 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     if interrupted:
         raise RunInterrupted(outcome)
     return outcome
+
+
+@contextlib.contextmanager
+def _local_pool(plan: RunPlan, todo: int):
+    """A process pool of `plan.jobs` for the run's local work, started before the event loop's
+    threads exist; None (threads) for one job or nothing to do."""
+    from workbench.core.pool import process_pool, resolve_jobs
+
+    jobs = min(resolve_jobs(plan.jobs), todo)
+    if jobs <= 1:
+        yield None
+        return
+    pool = process_pool(jobs)
+    pool.submit(int).result()  # start the workers now, from this one thread
+    try:
+        yield pool
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 class RunInterrupted(Exception):

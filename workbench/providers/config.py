@@ -49,7 +49,8 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("pdfworkbench")) / "answers"
 
 
-def _config_file() -> dict:
+def reader_settings() -> dict:
+    """readers.toml as a dict ({} when there is none); a broken file is a UserError."""
     from workbench.core.config import readers_path
 
     path = readers_path()
@@ -71,7 +72,7 @@ def base_url_origin(provider: str, flag: str | None = None) -> tuple[str, str]:
     env = BASE_URL_ENV.get(provider, "")
     url, origin = (flag, "--base-url") if flag else (os.environ.get(env, ""), env)
     if not url:
-        section = _config_file().get(provider)
+        section = reader_settings().get(provider)
         if isinstance(section, dict) and isinstance(section.get("base_url"), str):
             url, origin = section["base_url"], "readers.toml"
     if not url:

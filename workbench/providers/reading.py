@@ -153,12 +153,13 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
                options: dict[str, Any] | None = None, cache: bool = True, *,
                client: Any = None, base_url: str | None = None,
-               policy: RetryPolicy | None = None, gate: Any = None) -> RunRecord:
+               policy: RetryPolicy | None = None, gate: Any = None, local: Any = None) -> RunRecord:
     """Ask `reader` the case's question about the PDF; see the module docstring of
     `workbench.providers` for the contract. Cancelling the awaiting task cancels the call.
 
     `gate` (an asyncio.Semaphore) is held only around the model call itself, so a batch can
-    prepare the next documents while `gate`'s worth of calls are in flight."""
+    prepare the next documents while `gate`'s worth of calls are in flight. `local` (an Executor,
+    e.g. a process pool) runs the local work (rendering pixels, probes); None: a thread."""
     from workbench.core.case import sha256_hex
 
     gate = gate or contextlib.nullcontext()
@@ -183,7 +184,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
             return _from_cache(hit, case, prompt, started_at)
         async with gate:
             t0 = time.monotonic()
-            answer = await asyncio.to_thread(probe_answer, spec.model, pdf, dpi)
+            answer = await asyncio.get_running_loop().run_in_executor(local, probe_answer, spec.model, pdf, dpi)
         rec = _record(case, pdf_sha, str(spec), modality, dpi, prompt,
                       ReadResult("ok", answer, "stop"), (time.monotonic() - t0) * 1000, 1, started_at)
         if store:
@@ -205,7 +206,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
         if hit:
             return _from_cache(hit, case, prompt, started_at)
 
-    parts = await asyncio.to_thread(prepare_parts, pdf, modality, dpi)
+    parts = await asyncio.get_running_loop().run_in_executor(local, prepare_parts, pdf, modality, dpi)
     req = ReadRequest(prompt, parts, int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
                       options.get("temperature"))
     call = mod.build(req, spec.model, url, key_value)

@@ -1,4 +1,10 @@
-"""Everything the Inspect screen shows for one case, gathered in a worker thread."""
+"""Everything the Inspect and Author screens show for one case, page by page.
+
+Opening a case reads its PDF's page count and analyses the first pages (`eager`); every other page
+is analysed when it is shown (`load_page`, from a worker), kept in the document's bounded page
+cache (`workbench.pdf.pages.PdfPages`), and the page after it is computed ahead. The boxes drawn
+on a page come from the core's `page_boxes`, the same function `inspect --json` prints.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.case import Case
-from workbench.tui.widgets.page_view import Box
+from workbench.pdf.pages import Box, PdfPages, evidence_needles, page_boxes
+from workbench.pdf.textlayer import EXTRACTORS
 
-EXTRACTORS = ("pypdf", "pymupdf")
+# A case's PDF of up to this many pages is analysed whole when it opens (the Author screen
+# shows every page of a preview at once); longer documents page by page.
+EAGER_PAGES = 8
+
+__all__ = ["EXTRACTORS", "CaseData", "PageData", "case_data_from_bytes", "finish_case_data", "load_case_data",
+           "load_page", "open_case_data"]
+
+
+@dataclass
+class PageData:
+    """One page's share of what is shown, computed in a worker."""
+
+    page: int                   # 0-based
+    texts: dict[str, str]       # extractor -> the page's text
+    hidden: list[str]           # texts of the page's hidden spans
+    boxes: list[Box]            # hidden spans and evidence on the page
+    skipped: str = ""           # why its pixels were not checked ('' when they were)
 
 
 @dataclass
@@ -16,50 +39,70 @@ class CaseData:
     case: Case
     pdf: bytes
     page_count: int
-    layers: dict[str, list[str]]
-    hidden_texts: list[list[str]] = field(default_factory=list)   # per page: hidden span texts
+    pages: PdfPages
+    needles: list[tuple[str, str]]
+    # Per page, None until that page is loaded (see `apply`).
+    layers: dict[str, list[str | None]] = field(default_factory=dict)
+    hidden_texts: list[list[str] | None] = field(default_factory=list)
     boxes: list[Box] = field(default_factory=list)
     findings: list[Any] = field(default_factory=list)             # lint findings
+    loaded: set[int] = field(default_factory=set)
+    skipped: dict[int, str] = field(default_factory=dict)         # page -> why not checked
+
+    def apply(self, page: PageData) -> None:
+        """Record a loaded page (on the thread that owns this object: the UI's)."""
+        if page.page in self.loaded:
+            return
+        for name in EXTRACTORS:
+            self.layers[name][page.page] = page.texts.get(name, "")
+        self.hidden_texts[page.page] = page.hidden
+        self.boxes += page.boxes
+        if page.skipped:
+            self.skipped[page.page] = page.skipped
+        self.loaded.add(page.page)
 
 
-def evidence_needles(case: Case) -> list[tuple[str, str]]:
-    """(kind, text) pairs to find on the page: the expected answer or tokens, and the forbidden ones."""
-    needles: list[tuple[str, str]] = []
-    if case.expected_tokens:
-        needles += [("expected", t) for t in case.expected_tokens]
-    elif case.expected_answer:
-        needles.append(("expected", case.expected_answer))
-    needles += [("forbidden", f) for f in case.forbidden_answers if f]
-    return needles
-
-
-def load_case_data(case: Case, dpi: int) -> CaseData:
+def load_case_data(case: Case, dpi: int, eager: int = EAGER_PAGES) -> CaseData:
     from workbench.pdf.document import read_pdf_bytes
 
-    return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
+    return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name, eager=eager)
+
+
+def open_case_data(case: Case, pdf: bytes, dpi: int, name: str | None = None) -> CaseData:
+    """The case's PDF opened: its page count, nothing analysed yet (enough to show the page)."""
+    pages = PdfPages(pdf, name or f"{case.id}.pdf", dpi)
+    count = pages.page_count
+    return CaseData(case, pdf, count, pages, evidence_needles(case) if case.question else [],
+                    layers={n: [None] * count for n in EXTRACTORS}, hidden_texts=[None] * count)
+
+
+def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True) -> CaseData:
+    """Analyse a PDF of up to `eager` pages whole, a longer one's first page (the next one ahead),
+    and lint the case. Called from a worker, before the screen is handed the data."""
+    # The PDF opened already, so what follows raises only on a bug; a bug is reported by the
+    # worker that called this (a notification), never hidden as a "problem".
+    for i in range(data.page_count if data.page_count <= eager else 1):
+        data.apply(load_page(data, i, prefetch=False))
+    if len(data.loaded) < data.page_count:
+        data.pages.prefetch(len(data.loaded))
+    if lint and data.case.question:
+        from workbench.pdf.lint import lint_case
+
+        data.findings = lint_case(data.case, data.pdf)
+    return data
 
 
 def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
-                         lint: bool = True) -> CaseData:
-    """Everything shown for a case whose PDF is in memory (a file's, or an authoring preview's)."""
-    from workbench.pdf.textlayer import extract
+                         lint: bool = True, eager: int = EAGER_PAGES) -> CaseData:
+    """What is shown for a case whose PDF is in memory (a file's, or an authoring preview's): the
+    page count and, for a PDF of up to `eager` pages, every page; else the first page only."""
+    return finish_case_data(open_case_data(case, pdf, dpi, name), eager, lint)
 
-    layers = {n: extract(pdf, n, name or f"{case.id}.pdf") for n in EXTRACTORS}
-    data = CaseData(case, pdf, len(layers["pymupdf"]), layers)
-    # The PDF already opened above, so what follows raises only on a bug; a bug is reported by the
-    # worker that called this (a notification), never hidden as a "problem".
-    from workbench.pdf.evidence import find_evidence
-    from workbench.pdf.spans import analyze_document
 
-    for pa in analyze_document(pdf, dpi=dpi).pages:
-        hidden = [s for s in pa.hidden if s.text.strip()]
-        data.hidden_texts.append([s.text for s in hidden])
-        data.boxes += [Box(pa.page, tuple(s.bbox), "hidden", s.text) for s in hidden]
-    for kind, needle in evidence_needles(case):
-        for hit in find_evidence(pdf, needle, dpi=dpi):
-            data.boxes += [Box(hit.page, tuple(rect), kind, needle) for rect in hit.boxes]
-    if lint and case.question:
-        from workbench.pdf.lint import lint_case
-
-        data.findings = lint_case(case, pdf)
-    return data
+def load_page(data: CaseData, index: int, prefetch: bool = True) -> PageData:
+    """Page `index` of the case (from a worker thread); the next page is computed ahead."""
+    page = data.pages.page(index)
+    if prefetch:
+        data.pages.prefetch(index + 1)
+    hidden = [s.text for s in page.analysis.hidden if s.text.strip()]
+    return PageData(index, dict(page.texts or {}), hidden, page_boxes(page, data.needles), page.skipped)

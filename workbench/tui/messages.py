@@ -8,7 +8,22 @@ from textual.message import Message
 
 from workbench.core.case import Case
 from workbench.core.runindex import RunIndex, SavedAnswer
-from workbench.tui.case_data import CaseData
+from workbench.tui.case_data import CaseData, PageData
+
+
+@dataclass
+class CaseOpened(Message):
+    """A case's PDF is open (its page count known): the page can go on screen."""
+
+    data: CaseData
+
+
+@dataclass
+class PageLoaded(Message):
+    """One more page of a case analysed (its layers, hidden spans and boxes)."""
+
+    data: CaseData
+    page: PageData
 
 
 @dataclass

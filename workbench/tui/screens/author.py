@@ -78,6 +78,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         Binding("f5", "regenerate", "Regenerate", id="author_regenerate",
                 tooltip="Generate again; reload a user family's module"),
         Binding("escape", "back", "Back", id="author_back", tooltip="Back to the previous screen"),
+        Binding("ctrl+t", "next_target", "Next value", id="author_next_target", priority=True,
+                tooltip="Mutation mode: attack the next place the answer is printed"),
         Binding("f4", "scan_section", "Scan", id="author_scan",
                 tooltip="To the scan degradation: tier, text layer, knobs"),
         *PAGE_BINDINGS,
@@ -364,6 +366,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     # ---- seed, family, reload ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_target":
+            return self.base is not None   # only a mutation attacks a value
         if action == "seed":
             focused = self.focused
             if isinstance(focused, Input) and focused.type == "text":
@@ -505,6 +509,41 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._show_errors()
         self.form.set_families(family_options(family_registry().families.values()))
         self.notify(f"{message.error} (the last good version stays)", severity="error", timeout=6)
+
+    # ---- the value a mutation attacks --------------------------------------------------------
+
+    def action_next_target(self) -> None:
+        if self.base is None:
+            self.notify("only a mutation of an adopted case attacks a value", severity="warning")
+            return
+        current = self.target
+        if current is None and self.preview is not None and self.preview.case.mutations:
+            from generators.mutations import Target
+
+            # The value located on its own: the last step that attacks one (a scan attacks none).
+            shown = next((m["target"] for m in reversed(self.preview.case.mutations) if m.get("target")), None)
+            current = Target.from_json(shown) if shown else None
+        self._next_target(self.base, current)
+
+    @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
+    def _next_target(self, base: Case, current: Any) -> None:
+        from generators.mutations import Target
+        from workbench.pdf.document import read_pdf_bytes
+        from workbench.pdf.locate import locate_all
+
+        needle = base.expected_answer or (base.expected_tokens[0] if base.expected_tokens else "")
+        places = [Target(h.page, h.box, h.text) for h in locate_all(read_pdf_bytes(base.pdf_file), needle, base.id)]
+        if not places:
+            self.app.call_from_thread(self.notify, f"{needle!r} is printed nowhere else", severity="warning")
+            return
+        at = next((i for i, t in enumerate(places) if current is not None and t.page == current.page
+                   and t.box == current.box), -1)
+        self.app.call_from_thread(self._set_target, places[(at + 1) % len(places)], len(places))
+
+    def _set_target(self, target: Any, count: int) -> None:
+        self.target = target
+        self.notify(f"attacking {target.text!r} on page {target.page + 1} ({count} place(s))", timeout=3)
+        self.regenerate_now()
 
     # ---- saving -----------------------------------------------------------------------------
 

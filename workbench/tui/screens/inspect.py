@@ -19,8 +19,23 @@ from workbench.core.layout import run_files
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
 from workbench.grading.outcome import Outcome, outcome_of
-from workbench.tui.case_data import EXTRACTORS, CaseData, load_case_data
-from workbench.tui.messages import AnswerArrived, CaseLoaded, LintMarks, LoadFailed, RunsIndexed
+from workbench.tui.case_data import (
+    EXTRACTORS,
+    CaseData,
+    PageData,
+    finish_case_data,
+    load_page,
+    open_case_data,
+)
+from workbench.tui.messages import (
+    AnswerArrived,
+    CaseLoaded,
+    CaseOpened,
+    LintMarks,
+    LoadFailed,
+    PageLoaded,
+    RunsIndexed,
+)
 from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provider_of
 from workbench.tui.screens.runs import AnswerRef, RunsScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail
@@ -38,6 +53,10 @@ def shown_path(path: Path) -> str:
     except ValueError:
         return str(path)
 
+# Seconds a page must stay shown before it is analysed (its image is on screen before that).
+PAGE_SETTLE = 0.06
+# Suites of more cases than this are linted for their marks in other processes.
+LINT_IN_PROCESSES = 100
 
 TABS = ("tab-pypdf", "tab-pymupdf", "tab-key", "tab-lint", "tab-answers")
 
@@ -74,6 +93,7 @@ class InspectScreen(PageKeys, Screen):
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
         self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
+        self._page_timer = None
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -140,30 +160,99 @@ class InspectScreen(PageKeys, Screen):
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int) -> None:
+        from workbench.pdf.document import read_pdf_bytes
+
         try:
-            data = load_case_data(case, dpi)
+            data = open_case_data(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
+            self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
+            finish_case_data(data, eager=1)       # the first page; the others when shown
         except UserError as exc:
             self.post_message(LoadFailed(case, str(exc)))
             return
         self.post_message(CaseLoaded(data))
+
+    def on_case_opened(self, message: CaseOpened) -> None:
+        data: CaseData = message.data
+        if data.case is not self.current:
+            return
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
+        self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
 
     def on_case_loaded(self, message: CaseLoaded) -> None:
         data: CaseData = message.data
         if data.case is not self.current:
             return  # a newer selection won
         self.data = data
+        view = self.query_one(PageView)
+        if view.pdf is not data.pdf:  # the page is not on screen yet (opened and loaded at once)
+            view.show_pdf(data.pdf, data.page_count, [])
         for name in EXTRACTORS:
-            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts, view.page)
         self.query_one(LintView).show(data.findings)
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
-        self.query_one(PageView).show_pdf(data.pdf, data.page_count, data.boxes)
+        view.set_boxes(list(data.boxes))
+        self._notify_skipped(data)
+        self._follow_page(view.page)
         self._start_lint_all()
 
     @on(PageView.PageChanged)
     def page_changed(self, event: PageView.PageChanged) -> None:
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show_page(event.page)
+        self._follow_page(event.page)
+
+    def _follow_page(self, page: int) -> None:
+        """The page shown is analysed (in a worker) unless it is already; the next one ahead."""
+        data = self.data
+        if data is None or data.case is not self.current:
+            return
+        if page in data.loaded:
+            if page + 1 < data.page_count:
+                data.pages.prefetch(page + 1)
+            return
+        cached = data.pages.cached(page)
+        if cached is not None and cached.texts is not None:
+            self._load_page(data, page)  # analysed ahead: only its boxes are left to find
+            return
+        # Analysed after a short pause, so the page image (a thread of its own) goes on screen
+        # first, and paging fast through a long document analyses only where it stops.
+        if self._page_timer is not None:
+            self._page_timer.stop()
+        self._page_timer = self.set_timer(PAGE_SETTLE, lambda: self._settled(data, page))
+
+    def _settled(self, data: CaseData, page: int) -> None:
+        self._page_timer = None
+        if data is self.data and page == self.query_one(PageView).page and page not in data.loaded:
+            self._load_page(data, page)
+
+    @work(thread=True, group="page-load", exit_on_error=False)
+    def _load_page(self, data: CaseData, page: int) -> None:
+        try:
+            self.post_message(PageLoaded(data, load_page(data, page)))
+        except UserError as exc:
+            self.post_message(LoadFailed(data.case, str(exc)))
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        data: CaseData = message.data
+        loaded: PageData = message.page
+        if data is not self.data or loaded.page in data.loaded:
+            return
+        data.apply(loaded)
+        view = self.query_one(PageView)
+        if loaded.page == view.page:
+            for name in EXTRACTORS:
+                self.query_one(f"#text-{name}", TextLayerView).show_page(loaded.page, force=True)
+            view.set_boxes(list(data.boxes))
+        else:
+            view.boxes = list(data.boxes)  # drawn when that page is shown
+        self._notify_skipped(data, loaded.page)
+
+    def _notify_skipped(self, data: CaseData, page: int | None = None) -> None:
+        for i, why in data.skipped.items():
+            if page is None or i == page:
+                self.notify(f"page {i + 1}: pixels not checked: {why}", severity="warning", timeout=8)
 
     def _start_lint_all(self) -> None:
         if not self._linted_all and any(c.question for c in self.source.cases):
@@ -186,23 +275,25 @@ class InspectScreen(PageKeys, Screen):
     def _lint_all(self, cases: list[Case]) -> None:
         from textual.worker import get_current_worker
 
-        from workbench.pdf.document import read_pdf_bytes
-        from workbench.pdf.lint import lint_case
+        from workbench.core.pool import cores, map_ordered
+        from workbench.pdf.lint import lint_case_file
 
         worker = get_current_worker()
+        todo = [c for c in cases if c.question]
+        # A large suite is linted in other processes, leaving this one (and a core) to the screen.
+        jobs = max(1, cores() - 1) if len(todo) > LINT_IN_PROCESSES else 1
         marks: dict[str, str] = {}
-        for case in cases:
-            if worker.is_cancelled:
-                return
-            if not case.question:
-                continue
-            try:
-                marks[case.id] = lint_status(lint_case(case, read_pdf_bytes(case.pdf_file)))
-            except UserError:
-                marks[case.id] = "error"
-            if len(marks) >= 8:
-                self.post_message(LintMarks(marks))
-                marks = {}
+        found = map_ordered(lint_case_file, todo, jobs, chunksize=8)
+        try:
+            for case, findings in zip(todo, found, strict=True):
+                if worker.is_cancelled:
+                    return
+                marks[case.id] = lint_status(findings)
+                if len(marks) >= 8:
+                    self.post_message(LintMarks(marks))
+                    marks = {}
+        finally:
+            found.close()
         if marks:
             self.post_message(LintMarks(marks))
 

@@ -23,6 +23,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from workbench.pdf.pages import Box  # noqa: F401  (the boxes drawn, from the core)
+
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 ACTUAL = len(ZOOMS)  # the zoom level after the last factor: 1:1, one half-cell per reader pixel
 # Overlay colours (RGBA): expected evidence, forbidden evidence, hidden text.
@@ -32,16 +34,6 @@ OVERLAY_COLOURS = {
     "hidden": (210, 153, 34, 110),
     "evidence": (88, 166, 255, 255),
 }
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle on a page, in PDF points from the top-left (pymupdf's coordinates)."""
-
-    page: int  # 0-based
-    rect: tuple[float, float, float, float]
-    kind: str  # expected | forbidden | hidden
-    label: str = ""
 
 
 @dataclass
@@ -127,11 +119,10 @@ def render_view(req: PageRequest, hires: bool = False):
     """
     from PIL import Image, ImageDraw
 
-    from workbench.pdf.document import open_fitz
+    from workbench.pdf.render import shared_document
 
     actual = req.zoom == 0
-    doc = open_fitz(req.pdf)
-    try:
+    with shared_document(req.pdf) as doc:
         page = doc[req.page]
         page_w, page_h = page.rect.width, page.rect.height
         dpi = req.dpi
@@ -143,8 +134,7 @@ def render_view(req: PageRequest, hires: bool = False):
         pix = page.get_pixmap(dpi=dpi, alpha=False)
         img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
         scale = pix.width / page_w
-    finally:
-        doc.close()
+        del page, pix
     center = req.center
     if req.focus is not None:
         x0, y0, x1, y1 = req.focus

@@ -44,8 +44,8 @@ white on white, covered, off the page, too small): a vision reader never sees it
     def __init__(self, extractor: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.extractor = extractor
-        self.pages: list[str] = []
-        self.hidden: list[list[str]] = []
+        self.pages: list[str | None] = []
+        self.hidden: list[list[str] | None] = []
         self.page = 0
         self.plain = ""  # the text shown, for tests and copying
         self.hidden_count = 0
@@ -53,7 +53,9 @@ white on white, covered, off the page, too small): a vision reader never sees it
     def compose(self):
         yield Static(id=f"layer-{self.extractor}")
 
-    def show(self, pages: list[str], hidden: list[list[str]] | None = None, page: int = 0) -> None:
+    def show(self, pages: list[str | None], hidden: list[list[str] | None] | None = None,
+             page: int = 0) -> None:
+        """The layer of a document, one entry per page (None: that page is not read yet)."""
         self.pages = pages
         self.hidden = hidden or []
         self.show_page(page, force=True)
@@ -64,10 +66,15 @@ white on white, covered, off the page, too small): a vision reader never sees it
             return
         self.page = page = min(max(page, 0), len(self.pages) - 1)
         text = self.pages[page]
-        marks = self.hidden[page] if page < len(self.hidden) else []
+        marks = (self.hidden[page] if page < len(self.hidden) else None) or []
+        title = f"── page {page + 1} of {len(self.pages)} · {self.extractor} ──"
+        if text is None:
+            self.plain, self.hidden_count = "", 0
+            self.query_one(Static).update(Group(Text(title, style="bold dim"),
+                                                Text("(reading this page…)", style="dim italic")))
+            return
         self.plain = text
         self.hidden_count = sum(1 for m in marks if m.strip() and m.strip() in text)
-        title = f"── page {page + 1} of {len(self.pages)} · {self.extractor} ──"
         if marks:
             title += f"  {len(marks)} hidden span(s)"
         parts = [Text(title, style="bold dim")]

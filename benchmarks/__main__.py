@@ -1,0 +1,304 @@
+"""The one benchmark command: `python -m benchmarks` (or `make bench`).
+
+Makes its own large inputs in a temporary folder (a 500-page and a 10,000-page reportlab text PDF,
+a 1,012-case suite of every family x 44 seeds), measures the workbench and the commands on them
+with a warm-up and several runs, runs the older per-area scripts (benchmarks/bench_*.py), prints
+one table (median, p95, target, met) and writes every figure as JSON.
+
+    python -m benchmarks [--quick] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
+
+Groups: pdf500, pdf10k, suite, sample, scripts. The machine is shared: the load average is
+printed with the table, and ratios measured within one run are more telling than absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.harness import ROOT, Row, repeat, run_cli, table
+from benchmarks.inputs import suite_spec, text_pdf
+
+GROUPS = ("pdf500", "pdf10k", "suite", "sample", "scripts")
+
+
+def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float | None,
+              target_mb: float | None = None, warmup: int = 1, check=None) -> list[Row]:
+    """Time a command; one row for its time and, with `target_mb`, one for its peak memory."""
+    try:
+        results = repeat(lambda: run_cli(args), runs, warmup)
+    except TimeoutError as exc:
+        return [Row(group, what, "s", [], target_s, error=str(exc))]
+    bad = [r for r in results if r.code not in (0, 1)]
+    if bad:
+        msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
+        return [Row(group, what, "s", [], target_s, error=msg)]
+    note = check(results[-1]) if check else ""
+    cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
+    note = "; ".join(x for x in (note, f"CPU {cpu:.1f} s") if x)
+    rows = [Row(group, what, "s", [r.seconds for r in results], target_s, note=note,
+                extra={"cpu_s": [r.cpu_s for r in results]})]
+    rows.append(Row(group, f"{what}: peak RSS (process tree)", "MB", [r.peak_mb for r in results],
+                    target_mb))
+    return rows
+
+
+def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int = 1) -> list[dict]:
+    """Launch the workbench headless on `path` in a fresh interpreter, `runs` times after `warmup`."""
+    def once() -> dict:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+        cmd = [sys.executable, str(ROOT / "benchmarks" / "tui_child.py"), str(path)]
+        if walk:
+            cmd += ["--walk", str(walk)]
+        if cases:
+            cmd += ["--cases", str(cases)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        if proc.returncode != 0:
+            raise RuntimeError((proc.stderr.strip().splitlines() or ["failed"])[-1][:160])
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    return repeat(once, runs, warmup)
+
+
+def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int = 0,
+              step_target_ms: float | None = None, rss_target: float | None = None,
+              cases: int = 0, step_label: str = "page to page (PgDn to the page on screen)") -> list[Row]:
+    try:
+        first = _tui(path, runs)
+        walked = _tui(path, 1, walk=walk, cases=cases, warmup=0) if (walk or cases) else []
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        return [Row(group, "workbench: first page on screen", "s", [], first_target, error=str(exc))]
+    rows = [Row(group, "workbench: first page on screen (from process start)", "s",
+                [r["first_page_s"] for r in first], first_target)]
+    if walked:
+        w = walked[0]
+        rows.append(Row(group, f"workbench: {step_label}", "ms", [s * 1000 for s in w["steps_s"]],
+                        step_target_ms))
+        if walk:
+            rows.append(Row(group, f"workbench: RSS after visiting {len(w['steps_s']) + 1} pages", "MB",
+                            [w["rss_mb"]], rss_target, note=f"peak {w['peak_rss_mb']:.0f} MB"))
+    return rows
+
+
+def _floor_rows(group: str, pdf: Path, runs: int) -> list[Row]:
+    """What the libraries alone take (a floor, no target)."""
+    import pymupdf
+
+    def all_text() -> float:
+        t0 = time.perf_counter()
+        with pymupdf.open(pdf) as doc:
+            for page in doc:
+                page.get_text("text")
+        return time.perf_counter() - t0
+
+    rows = [Row(group, "floor: pymupdf, all text", "s", repeat(all_text, runs))]
+    if shutil.which("pdftotext"):
+        def p2t() -> float:
+            t0 = time.perf_counter()
+            subprocess.run(["pdftotext", str(pdf), "/dev/null"], check=True)
+            return time.perf_counter() - t0
+        rows.append(Row(group, "floor: pdftotext, all text", "s", repeat(p2t, runs)))
+    return rows
+
+
+def _said_cap(ran) -> str:
+    text = ran.stdout[-4000:] + ran.stderr
+    return "says it stopped at the cap" if "first 1000 pages" in text or "first 1,000 pages" in text \
+        else "DOES NOT say it stopped at a cap"
+
+
+def bench_pdf500(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    g = "500-page text PDF (reportlab, 50 lines a page)"
+    pdf = text_pdf(tmp / "p500.pdf", 500, 50)
+    rows = _floor_rows(g, pdf, runs)
+    rows += _cli_rows(g, "inspect --json, all pages, --jobs 2",
+                      ["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)], runs, 6.0)
+    rows += _cli_rows(g, "lint, all pages, --jobs 2",
+                      ["lint", "--pages", "all", "--jobs", "2", str(pdf)], runs, 5.0)
+    one = _cli_rows(g, "lint, all pages, --jobs 1", ["lint", "--pages", "all", "--jobs", "1", str(pdf)],
+                    runs, None)
+    rows += one[:1]
+    rows += _tui_rows(g, pdf, runs, 1.0, walk=20 if quick else 499, step_target_ms=100.0,
+                      rss_target=400.0)
+    return rows
+
+
+def bench_pdf10k(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    g = "10,000-page text PDF (reportlab, one short line a page)"
+    pdf = text_pdf(tmp / "p10k.pdf", 10_000, 1)
+    rows = _tui_rows(g, pdf, runs, 2.0, walk=10, step_target_ms=100.0)
+    rows += _cli_rows(g, "lint, default (first 1,000 pages), --jobs 2", ["lint", "--jobs", "2", str(pdf)],
+                      runs, None, check=_said_cap)
+    rows += _cli_rows(g, "inspect --json, default (first 1,000 pages), --jobs 2",
+                      ["inspect", "--json", "--jobs", "2", str(pdf)], runs, None, check=_said_cap)
+    heavy_runs, heavy_warm = (1, 0)
+    rows += _cli_rows(g, "lint, all 10,000 pages, --jobs 2",
+                      ["lint", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs, 90.0, 500.0,
+                      warmup=heavy_warm)
+    if not quick:
+        rows += _cli_rows(g, "inspect --json, all 10,000 pages, --jobs 2",
+                          ["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs,
+                          None, 500.0, warmup=heavy_warm)
+    return rows
+
+
+def _suite_hash(ran) -> str:
+    for line in ran.stdout.splitlines():
+        if line.startswith("suite hash "):
+            return line.split()[-1]
+    return ""
+
+
+def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    g = "1,012-case suite (23 families x 44 seeds)"
+    spec = suite_spec(tmp / "suite.toml", 44)
+    rows: list[Row] = []
+    times: dict[tuple[str, int], list[float]] = {}
+    hashes: dict[tuple[str, int], str] = {}
+    stdout: dict[tuple[str, int], str] = {}
+    suite = tmp / "suite-1"
+    for cmd in ("build", "verify", "lint"):
+        for jobs in (1, 2):
+            if cmd == "build":
+                out = tmp / f"suite-{jobs}"
+
+                def go(out=out, jobs=jobs):
+                    shutil.rmtree(out, ignore_errors=True)
+                    return run_cli(["build", str(spec), "--out", str(out), "--jobs", str(jobs)])
+            else:
+                def go(cmd=cmd, jobs=jobs):
+                    return run_cli([cmd, str(suite), "--jobs", str(jobs)])
+            results = repeat(go, runs, 1 if cmd != "build" else 0)
+            bad = [r for r in results if r.code not in (0, 1)]
+            if bad:
+                msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
+                rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", [], None, error=msg))
+                continue
+            times[(cmd, jobs)] = [r.seconds for r in results]
+            hashes[(cmd, jobs)] = _suite_hash(results[-1])
+            stdout[(cmd, jobs)] = results[-1].stdout.replace(f"suite-{jobs}", "suite-N")
+            cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
+            rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", times[(cmd, jobs)], None, note=f"CPU {cpu:.1f} s",
+                            extra={"cpu_s": [r.cpu_s for r in results]}))
+    for cmd, target in (("lint", 1.7), ("verify", None), ("build", None)):
+        if (cmd, 1) in times and (cmd, 2) in times:
+            one, two = times[(cmd, 1)], times[(cmd, 2)]
+            ratios = [a / b for a, b in zip(one, two, strict=False)]
+            same = stdout[(cmd, 1)] == stdout[(cmd, 2)]
+            note = "output identical with 1 and 2 jobs" if same else "OUTPUT DIFFERS between 1 and 2 jobs"
+            if hashes.get((cmd, 1)):
+                note += ("; suite hash the same" if hashes[(cmd, 1)] == hashes[(cmd, 2)]
+                         else "; SUITE HASH DIFFERS")
+            rows.append(Row(g, f"{cmd}: speed-up, --jobs 2 over --jobs 1", "x", ratios, target,
+                            at_least=True, note=note))
+    rows += _tui_rows(g, suite, runs, 0.8, cases=20 if quick else 40, step_target_ms=80.0,
+                      step_label="next case (down to its page on screen)")
+    return rows
+
+
+def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    g = "shipped sample suite (sample_cases/mini)"
+    rows: list[Row] = []
+    sample = ROOT / "sample_cases" / "mini"
+    rows += _tui_rows(g, sample, max(runs, 3), 0.8, cases=10 if quick else 20, step_target_ms=100.0,
+                      step_label="next case (down to its page on screen)")
+    try:
+        import asyncio
+
+        from benchmarks.bench_author import measure
+
+        os.environ["PDFWORKBENCH_CONFIG_DIR"] = tempfile.mkdtemp()
+        results = asyncio.run(measure(12 if quick else 40, 0))
+        work, _ = results["no degradation"]
+        ms = [w * 1000 for w in work]
+        rows.append(Row(g, "author: parameter change to all panes (median)", "ms", ms, 60.0))
+        from benchmarks.harness import p95
+
+        rows.append(Row(g, "author: parameter change to all panes (p95)", "ms", [p95(ms)], 150.0))
+    except Exception as exc:  # an older script that no longer runs is reported, not fatal
+        rows.append(Row(g, "author: parameter change to all panes", "ms", [], 60.0, error=repr(exc)[:120]))
+    return rows
+
+
+SCRIPTS = ("bench_forensics.py", "bench_families.py", "bench_degrade.py", "bench_grading.py",
+           "bench_gold.py", "bench_run.py")
+
+
+def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[str, str]]:
+    """The per-area scripts, each run as it is; their tables are printed after the main one."""
+    g = "per-area scripts (their own tables follow)"
+    rows: list[Row] = []
+    texts: dict[str, str] = {}
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+    for name in SCRIPTS:
+        args = [sys.executable, str(ROOT / "benchmarks" / name)]
+        if quick and name == "bench_forensics.py":
+            args.append("10")
+        if quick and name == "bench_families.py":
+            args.append("5")
+        t0 = time.perf_counter()
+        proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+        seconds = time.perf_counter() - t0
+        texts[name] = proc.stdout + (proc.stderr if proc.returncode else "")
+        err = "" if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["failed"])[-1][:120]
+        rows.append(Row(g, f"{name} (whole script)", "s", [seconds], None, error=err))
+    return rows, texts
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="one run each, fewer pages and cases walked")
+    ap.add_argument("--runs", type=int, help="timed runs per measurement after a warm-up (default 3, quick 1)")
+    ap.add_argument("--only", help=f"comma-separated groups: {', '.join(GROUPS)}")
+    ap.add_argument("--json", type=Path, default=Path("bench-results.json"), help="where to write the figures")
+    args = ap.parse_args(argv)
+    runs = args.runs or (1 if args.quick else 3)
+    only = [g.strip() for g in args.only.split(",")] if args.only else list(GROUPS)
+    unknown = [g for g in only if g not in GROUPS]
+    if unknown:
+        ap.error(f"unknown group {unknown[0]!r}; choose from {', '.join(GROUPS)}")
+    load_before = os.getloadavg()
+    rows: list[Row] = []
+    texts: dict[str, str] = {}
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="pdfwb-bench-") as tmp_s:
+        tmp = Path(tmp_s)
+        for group in only:
+            t0 = time.perf_counter()
+            print(f"[bench] {group} ...", file=sys.stderr, flush=True)
+            if group == "scripts":
+                got, texts = bench_scripts(tmp, runs, args.quick)
+            else:
+                got = globals()[f"bench_{group}"](tmp, runs, args.quick)
+            rows += got
+            print(f"[bench] {group}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            # What is measured so far is kept, should a later group be stopped.
+            args.json.write_text(json.dumps({"partial": True, "rows": [r.to_json() for r in rows]},
+                                            indent=2) + "\n", encoding="utf-8")
+    load_after = os.getloadavg()
+    print(table(rows))
+    for name, text in texts.items():
+        print(f"\n== {name}\n{text.rstrip()}")
+    cores = os.cpu_count()
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min); {cores} cores; "
+          f"{time.time() - started:.0f} s in all")
+    report = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "seconds": round(time.time() - started, 1), "cores": cores, "runs": runs, "quick": args.quick,
+        "load_before": load_before, "load_after": load_after,
+        "rows": [r.to_json() for r in rows], "scripts": texts,
+    }
+    args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Run by the benchmark in a fresh interpreter: open the workbench headless on PATH, and print JSON
+with the time from process start to the first page on screen, then (with --walk N) the time of
+each of N page-down presses to that page on screen, and the process's memory after the walk.
+
+    python benchmarks/tui_child.py PATH [--walk N] [--cases N]
+
+--cases N instead moves down the case list N times (a suite) and times each new case's page.
+"""
+
+from __future__ import annotations
+
+import time
+
+START = time.time()
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def main(path: Path, walk: int, cases: int, size: tuple[int, int]) -> dict:
+    from workbench.core.source import open_source
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.widgets.page_view import PageView
+
+    rendered: list[tuple[float, int]] = []
+
+    def hook(message) -> None:
+        if isinstance(message, PageView.Rendered):
+            rendered.append((time.perf_counter(), message.page))
+
+    app = WorkbenchApp(open_source(path))
+    out: dict = {}
+    async with app.run_test(size=size, message_hook=hook) as pilot:
+        while True:
+            try:
+                view = app.screen.query_one(PageView)
+            except Exception:
+                view = None
+            if view is not None and view.rendered_page is not None:
+                break
+            await asyncio.sleep(0.002)
+        out["first_page_s"] = time.time() - START
+        out["page_count"] = view.page_count
+        steps: list[float] = []
+        if walk:
+            view.focus()
+            await pilot.pause()
+            for _ in range(min(walk, view.page_count - 1)):
+                want = view.page + 1
+                rendered.clear()
+                t0 = time.perf_counter()
+                await pilot.press("pagedown")
+                while not any(p == want for _, p in rendered):
+                    await asyncio.sleep(0.001)
+                    if time.perf_counter() - t0 > 30:
+                        raise SystemExit(f"page {want + 1} never came on screen")
+                steps.append(next(t for t, p in rendered if p == want) - t0)
+        if cases:
+            from workbench.tui.widgets.case_list import CaseList
+
+            tree = app.screen.query_one(CaseList)
+            tree.focus()
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.3)
+            while len(steps) < cases:
+                rendered.clear()
+                t0 = time.perf_counter()
+                await pilot.press("down")
+                node = tree.cursor_node
+                if node is None or node.data is None:  # a family heading: nothing to load
+                    continue
+                while not rendered:
+                    await asyncio.sleep(0.001)
+                    if time.perf_counter() - t0 > 30:
+                        raise SystemExit("the next case never came on screen")
+                steps.append(rendered[0][0] - t0)
+                await app.workers.wait_for_complete()
+        out["steps_s"] = steps
+        out["rss_mb"] = rss_mb()
+        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        app.exit()
+    return out
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("path", type=Path)
+    ap.add_argument("--walk", type=int, default=0)
+    ap.add_argument("--cases", type=int, default=0)
+    ap.add_argument("--size", default="160x48")
+    a = ap.parse_args()
+    w, h = (int(x) for x in a.size.split("x"))
+    print(json.dumps(asyncio.run(main(a.path, a.walk, a.cases, (w, h)))))
+    sys.stdout.flush()

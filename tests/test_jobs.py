@@ -1,0 +1,93 @@
+"""--jobs: build, verify, lint and run spread local work over processes, and nothing a user can see
+depends on how many: the same bytes, the same suite hash, the same output in the same order."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import SAMPLE_SUITE
+
+SPEC = """name = "jobs"
+version = "1"
+[[families]]
+name = "hidden_ocr_mismatch"
+seeds = "1..5"
+[[families]]
+name = "white_text_injection"
+seeds = "1..4"
+"""
+
+
+def _files(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file() and p.name != ".suite.lock"}
+
+
+def test_build_with_two_jobs_writes_the_same_bytes_and_hash_as_one(cli, tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC)
+    outs = {}
+    for jobs in ("1", "2"):
+        code, out, err = cli("build", spec, "--out", tmp_path / f"s{jobs}", "--jobs", jobs)
+        assert code == 0, err
+        outs[jobs] = out.replace(str(tmp_path / f"s{jobs}"), "OUT")
+    assert outs["1"] == outs["2"] and "suite hash" in outs["1"]
+    one, two = _files(tmp_path / "s1"), _files(tmp_path / "s2")
+    assert one == two and len(one) == 2 * 9 + 1
+
+
+def test_verify_and_lint_print_the_same_with_any_number_of_jobs(cli):
+    for command in ("verify", "lint"):
+        outputs = []
+        for jobs in ("1", "2", "0"):
+            code, out, err = cli(command, SAMPLE_SUITE, "--jobs", jobs)
+            assert code == 0, err
+            outputs.append(out)
+        assert outputs[0] == outputs[1] == outputs[2]
+    code, out, _ = cli("verify", SAMPLE_SUITE, "--jobs", "2", "--json")
+    report = json.loads(out)
+    assert report["ok"] and report["suite_hash"] == report["recorded_hash"]
+
+
+def test_lint_with_jobs_keeps_findings_in_suite_order(cli, tmp_path):
+    """A suite with findings on several cases: the findings come in the same order as one job."""
+    import shutil
+
+    suite = tmp_path / "suite"
+    shutil.copytree(SAMPLE_SUITE, suite, ignore=shutil.ignore_patterns("runs"))
+    cases = sorted(p for p in suite.glob("*.json") if p.name not in ("suite.json", "gold.json"))
+    for path in cases[:6:2]:
+        raw = json.loads(path.read_text())
+        raw["expected_tokens"] = []
+        raw["expected_answer"] = "a sentence printed nowhere on this page at all"
+        raw.pop("contract", None)
+        path.write_text(json.dumps(raw))
+    one = cli("lint", suite, "--jobs", "1", "--json")
+    two = cli("lint", suite, "--jobs", "2", "--json")
+    assert one == two
+    ids = [f["case_id"] for f in json.loads(one[1])]
+    assert len(set(ids)) >= 3 and ids == sorted(ids, key=[p.stem for p in cases].index)
+
+
+def test_negative_jobs_is_one_line_and_exit_2(cli):
+    code, out, err = cli("verify", SAMPLE_SUITE, "--jobs", "-1")
+    assert code == 2 and "--jobs -1" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_run_local_work_on_processes_records_the_same_answers(cli, tmp_path, jobs):
+    out = tmp_path / "run.jsonl"
+    code, _, err = cli("run", SAMPLE_SUITE, "--reader", "probe:pymupdf", "--jobs", jobs, "--workers", "3",
+                       "--out", out, "--no-cache")
+    assert code in (0, 1), err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    from workbench.core.suite import load_suite
+    from workbench.pdf.textlayer import text_pymupdf
+
+    suite = load_suite(SAMPLE_SUITE)
+    assert sorted(r["case_id"] for r in records) == sorted(c.id for c in suite.cases)
+    by_id = {c.id: c for c in suite.cases}
+    for r in records[:5]:
+        text = "\n".join(text_pymupdf(by_id[r["case_id"]].pdf_file.read_bytes()))
+        assert r["status"] == "ok" and r["answer"].strip()[:20] in text

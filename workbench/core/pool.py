@@ -1,0 +1,130 @@
+"""Local work across every core: one process pool helper for lint, verify, build, inspect and run.
+
+`map_ordered(fn, items, jobs)` yields `fn(item)` for each item in the order of `items`, whatever
+order the workers finish in, so a command's output (and a suite hash) does not depend on `jobs`.
+With `jobs` 1, or a single item, everything runs in this process (no pool, no pickling).
+`fn` must be a module-level function (it is pickled by name) and its results picklable.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from workbench.core.errors import UserError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """`--jobs N`: None or 0 means every core; a negative number is a user error."""
+    if jobs is None or jobs == 0:
+        return cores()
+    if jobs < 0:
+        raise UserError(f"--jobs {jobs}: give a number of processes (1 or more), or 0 for every core")
+    return jobs
+
+
+def _context():
+    # fork starts a worker in milliseconds with every module already imported; it is safe only
+    # while this process runs one thread (the CLI). A process with threads (the TUI) spawns.
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def process_pool(jobs: int, initializer: Callable[..., Any] | None = None,
+                 initargs: tuple = ()) -> Executor:
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=initializer,
+                               initargs=initargs)
+
+
+def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None, *,
+                chunksize: int = 1, initializer: Callable[..., Any] | None = None,
+                initargs: tuple = ()) -> Iterator[R]:
+    """`fn(item)` for every item, in order, on `jobs` processes (see the module docstring).
+
+    Results are produced as the workers finish and handed out in order; at most a few chunks per
+    worker run ahead of the consumer, so memory stays bounded on long inputs.
+    """
+    items = list(items)
+    jobs = min(resolve_jobs(jobs), max(1, len(items)))
+    if jobs <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        yield from map(fn, items)
+        return
+    chunks = [items[i:i + chunksize] for i in range(0, len(items), chunksize)]
+    ahead = 2 * jobs
+    pool = process_pool(jobs, initializer, initargs)
+    try:
+        pending = []
+        it = iter(chunks)
+        for chunk in it:
+            pending.append(pool.submit(_run_chunk, fn, chunk))
+            if len(pending) >= ahead:
+                break
+        while pending:
+            done = pending.pop(0)
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.append(pool.submit(_run_chunk, fn, nxt))
+            results, records = done.result()
+            for record in records:  # a worker's log lines (and library warnings), logged here
+                logging.getLogger(record.name).handle(record)
+            yield from results
+    finally:  # also when the consumer stops early: queued chunks are dropped, not run
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Capture(logging.Handler):
+    """Keeps the log records a worker emits, made picklable, to hand back with its results."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # Library objects in the arguments may not survive the trip (pypdf's do not): keep plain
+        # values, so a message template still counts as one warning, and format anything else.
+        plain = (str, int, float, bool, type(None))
+        args = record.args
+        if isinstance(args, tuple):
+            args = tuple(a if type(a) in plain else str(a) for a in args)
+        elif isinstance(args, dict):
+            args = {k: v if type(v) in plain else str(v) for k, v in args.items()}
+        try:
+            str(record.msg) % args if args else None
+            record.msg, record.args = str(record.msg), args
+        except (TypeError, ValueError, KeyError):
+            record.msg, record.args = record.getMessage(), None
+        record.exc_info = record.exc_text = None
+        self.records.append(record)
+
+
+def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> tuple[list[R], list[logging.LogRecord]]:
+    capture = _Capture()
+    loggers = [logging.getLogger()] + [logging.getLogger(n) for n in ("workbench", "generators")]
+    saved = [lg.handlers[:] for lg in loggers]
+    for lg in loggers:
+        lg.handlers = [capture]
+    try:
+        return [fn(x) for x in chunk], capture.records
+    finally:
+        for lg, handlers in zip(loggers, saved, strict=True):
+            lg.handlers = handlers

@@ -1,0 +1,338 @@
+"""Forensics page by page, computed when a page is looked at: cost grows with the pages looked at,
+never with the document.
+
+API:
+
+- `PdfPages(data, name, dpi)`: a PDF opened for forensics. Opening reads the page count and
+  nothing else; `page(i)` (0-based) computes that page's spans with their visibility, each
+  extractor's text, the layer differences and the evidence boxes, keeps the last `cache_pages`
+  pages (an LRU), and `prefetch(i)` computes a page ahead in a worker thread.
+- `parse_pages(spec, page_count, cap)`: `--pages 1-5,12` / `all` / None -> 0-based page indices,
+  and a line saying what was left out when the default cap applied.
+- `page_boxes(page, needles)`: the boxes shown on a page (hidden spans, and each needle's
+  evidence), one `Box` each; the Inspect screen draws them and `inspect --json` prints them.
+- `page_report(page, needles)`: one page of `inspect --json`.
+- `inspect_stream(...)` / `lint_stream(...)`: every selected page, in order, on `jobs` processes.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.core.errors import UserError
+from workbench.pdf.document import open_fitz
+from workbench.pdf.layers import LayerDiff, diff_page
+from workbench.pdf.spans import PageAnalysis, analyze_fitz_page, check_dpi
+from workbench.pdf.textlayer import EXTRACTORS, PageInfo
+
+# `inspect` and `lint` of a bare PDF stop here unless --pages says otherwise: a 10,000-page
+# document is rarely what someone meant to lint whole, and the output says what was left out.
+DEFAULT_PAGE_CAP = 1000
+# Pages kept analysed. A page of dense text is ~1 MB of spans and character boxes; 32 keep a
+# reader paging back and forth served from memory while the process stays small.
+CACHE_PAGES = 32
+# After this many pages whose text was removed for the bare render, the analysis document is
+# opened afresh: mupdf keeps every edited object, so memory would grow with the pages analysed.
+REOPEN_AFTER_EDITS = 64
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle on a page, in PDF points from the top-left (pymupdf's coordinates)."""
+
+    page: int  # 0-based
+    rect: tuple[float, float, float, float]
+    kind: str  # expected | forbidden | hidden | evidence
+    label: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.label, "bbox": [round(v, 2) for v in self.rect]}
+
+
+@dataclass
+class PageForensics:
+    """Everything known about one page."""
+
+    index: int                      # 0-based
+    info: PageInfo
+    analysis: PageAnalysis
+    seconds: float                  # what computing it took
+    texts: dict[str, str] | None = None     # extractor -> this page's text (None: not read yet)
+    diff: LayerDiff | None = None           # where the layers differ (None: not compared yet)
+
+    @property
+    def skipped(self) -> str:
+        """Why the page's spans were not checked against its pixels ('' when they were)."""
+        return self.analysis.skipped
+
+
+class PdfPages:
+    """One PDF opened for per-page forensics (see the module docstring). Thread-safe."""
+
+    def __init__(self, data: bytes, name: str = "PDF", dpi: int = 150, cache_pages: int | None = None):
+        check_dpi(dpi)
+        self.data, self.name, self.dpi = data, name, dpi
+        self.cache_pages = max(1, CACHE_PAGES if cache_pages is None else cache_pages)
+        self._lock = threading.RLock()
+        self._doc = open_fitz(data, name)
+        self.page_count = self._doc.page_count
+        self._edits = 0
+        self._edited: set[int] = set()
+        self._reader = None
+        self._cache: OrderedDict[int, PageForensics] = OrderedDict()
+        self._ahead: ThreadPoolExecutor | None = None
+        self._pending: dict[int, Future] = {}
+
+    # ---- pages ----------------------------------------------------------------------------
+
+    def _check(self, index: int) -> None:
+        if not 0 <= index < self.page_count:
+            raise UserError(f"{self.name}: no page {index + 1} (it has {self.page_count})")
+
+    def cached(self, index: int) -> PageForensics | None:
+        with self._lock:
+            return self._cache.get(index)
+
+    def page(self, index: int, layers: bool = True) -> PageForensics:
+        """Page `index` (0-based), computed now unless it is cached or being computed ahead.
+
+        With `layers`, each extractor's text and the layer differences too (lint needs neither)."""
+        self._check(index)
+        with self._lock:
+            hit = self._cache.get(index)
+            if hit is not None:
+                self._cache.move_to_end(index)
+                if layers and hit.texts is None:
+                    self._add_layers(hit)
+                return hit
+            pending = self._pending.get(index)
+        if pending is not None:
+            pending.result()
+            return self.page(index, layers)
+        return self._compute(index, layers)
+
+    def prefetch(self, index: int) -> None:
+        """Compute page `index` in a worker thread, if it exists and is not known yet."""
+        if not 0 <= index < self.page_count:
+            return
+        with self._lock:
+            if index in self._cache or index in self._pending:
+                return
+            if self._ahead is None:
+                self._ahead = ThreadPoolExecutor(1, thread_name_prefix="pdf-prefetch")
+            future = self._ahead.submit(self._compute, index)
+            self._pending[index] = future
+        future.add_done_callback(lambda _f, i=index: self._pending.pop(i, None))
+
+    def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            self._cache.clear()
+            self._doc.close()
+
+    def __enter__(self) -> PdfPages:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _compute(self, index: int, layers: bool = True) -> PageForensics:
+        with self._lock:
+            hit = self._cache.get(index)
+            if hit is not None:
+                return hit
+            t0 = time.perf_counter()
+            if index in self._edited or self._edits >= REOPEN_AFTER_EDITS:
+                self._doc.close()
+                self._doc = open_fitz(self.data, self.name)
+                self._edits, self._edited = 0, set()
+            page = self._doc[index]
+            info = PageInfo(index + 1, page.rect.width, page.rect.height, page.rotation)
+            # The text layer is read before the analysis, which may remove the text from `doc`.
+            mupdf_text = page.get_text("text") if layers else None
+            del page
+            analysis = analyze_fitz_page(self._doc, index, self.dpi, self.data)
+            if analysis.edited:
+                self._edits += 1
+                self._edited.add(index)
+            result = PageForensics(index, info, analysis, time.perf_counter() - t0)
+            if layers:
+                self._add_layers(result, mupdf_text)
+            self._cache[index] = result
+            while len(self._cache) > self.cache_pages:
+                self._cache.popitem(last=False)
+            return result
+
+    def _add_layers(self, page: PageForensics, mupdf_text: str | None = None) -> None:
+        if mupdf_text is None:
+            if page.index in self._edited:  # its text was removed for the bare render
+                self._doc.close()
+                self._doc = open_fitz(self.data, self.name)
+                self._edits, self._edited = 0, set()
+            mupdf_text = self._doc[page.index].get_text("text")
+        page.texts = {"pypdf": self._pypdf_text(page.index), "pymupdf": mupdf_text}
+        page.diff = diff_page(page.analysis.spans, page.texts, page.index)
+
+    def _pypdf_text(self, index: int) -> str:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+
+        try:
+            # One reader for the document: its first page costs a walk of the whole page tree
+            # (about 1.5 s for 10,000 pages), and what it keeps per page read is small.
+            if self._reader is None:
+                self._reader = PdfReader(io.BytesIO(self.data))
+            return self._reader.pages[index].extract_text() or ""
+        except (PdfReadError, ValueError, KeyError, IndexError) as exc:
+            raise UserError(f"{self.name}: pypdf cannot read this PDF ({exc})") from None
+
+
+# ---- which pages ------------------------------------------------------------------------------
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "default") -> tuple[list[int], str]:
+    """(0-based page indices, a line saying what was left out or ''). `spec` is `--pages`; with
+    none, the first `cap` pages (default `DEFAULT_PAGE_CAP`; None: every page)."""
+    if cap == "default":
+        cap = DEFAULT_PAGE_CAP
+    if spec is None or spec.strip() == "":
+        if cap is not None and page_count > cap:
+            return list(range(cap)), (f"stopped at the first {cap} pages of {page_count}; "
+                                      "--pages all (or --pages 1-5,12) chooses others")
+        return list(range(page_count)), ""
+    if spec.strip().lower() == "all":
+        return list(range(page_count)), ""
+    out: list[int] = []
+    for part in spec.split(","):
+        m = _RANGE.match(part)
+        if not m:
+            raise UserError(f"--pages {spec}: write pages as 1-5,12 or all")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        if lo < 1 or hi < lo:
+            raise UserError(f"--pages {spec}: {part.strip()} is not a range of pages (they start at 1)")
+        if lo > page_count:
+            raise UserError(f"--pages {spec}: the PDF has {page_count} page(s)")
+        out.extend(i - 1 for i in range(lo, min(hi, page_count) + 1) if i - 1 not in out)
+    return out, ""
+
+
+# ---- what a page shows --------------------------------------------------------------------------
+
+def evidence_needles(case: Any) -> list[tuple[str, str]]:
+    """(kind, text) pairs to find on a case's pages: the expected answer or tokens, the forbidden ones."""
+    needles: list[tuple[str, str]] = []
+    if case.expected_tokens:
+        needles += [("expected", t) for t in case.expected_tokens]
+    elif case.expected_answer:
+        needles.append(("expected", case.expected_answer))
+    needles += [("forbidden", f) for f in case.forbidden_answers if f]
+    return needles
+
+
+def page_boxes(page: PageForensics, needles: list[tuple[str, str]] = ()) -> list[Box]:
+    """The boxes drawn on a page: each hidden span, then each needle's evidence ((kind, text))."""
+    from workbench.pdf.evidence import evidence_on_page
+
+    i = page.index
+    boxes = [Box(i, tuple(s.bbox), "hidden", s.text) for s in page.analysis.hidden if s.text.strip()]
+    for kind, needle in needles:
+        for hit in evidence_on_page(page.analysis, needle):
+            boxes += [Box(i, tuple(rect), kind, needle) for rect in hit.boxes]
+    return boxes
+
+
+def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dict[str, Any]:
+    """One page of `inspect --json`."""
+    spans = page.analysis.spans
+    diff = page.diff.to_json()
+    diff.pop("page_number", None)
+    diff.pop("hidden", None)  # the spans carry it
+    report: dict[str, Any] = {
+        "number": page.info.number,
+        "width_pt": round(page.info.width_pt, 2),
+        "height_pt": round(page.info.height_pt, 2),
+        "rotation": page.info.rotation,
+        "text": {k: page.texts.get(k, "") for k in EXTRACTORS},
+        "spans": [s.to_json() for s in spans],
+        "hidden_spans": sum(not s.visible for s in spans),
+        "layers": diff,
+        "boxes": [b.to_json() for b in page_boxes(page, needles)],
+    }
+    if page.skipped:
+        report["skipped"] = page.skipped
+    return report
+
+
+def skipped_line(name: str, page: PageForensics) -> str:
+    return f"{name}: page {page.index + 1} not checked: {page.skipped}"
+
+
+# ---- streaming over pages, on one or more processes ---------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
+    old = _WORKER.get("pages")
+    if old is not None:
+        old.close()
+    # A worker reads pages in order and never goes back: two cached pages are plenty.
+    _WORKER["pages"] = PdfPages(data, name, dpi, cache_pages=2)
+
+
+def _report_in_worker(args: tuple[int, tuple]) -> tuple[dict[str, Any], str]:
+    index, needles = args
+    page = _WORKER["pages"].page(index, layers=True)
+    return page_report(page, list(needles)), page.skipped
+
+
+def _lint_in_worker(index: int) -> tuple[list[Any], str]:
+    from workbench.pdf.lint import page_findings
+
+    pages = _WORKER["pages"]
+    page = pages.page(index, layers=False)
+    return page_findings(pages.name, page), page.skipped
+
+
+def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
+                   needles: list[tuple[str, str]] = (), jobs: int | None = 1) -> Iterator[dict[str, Any]]:
+    """`page_report` of each page in `pages`, in order, computed on `jobs` processes."""
+    from workbench.core.pool import map_ordered
+
+    work = [(i, tuple(needles)) for i in pages]
+    try:
+        for report, _ in map_ordered(_report_in_worker, work, jobs, chunksize=8,
+                                     initializer=_open_in_worker, initargs=(data, name, dpi)):
+            yield report
+    finally:
+        _close_worker()
+
+
+def lint_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
+                jobs: int | None = 1) -> Iterator[tuple[list[Any], str]]:
+    """(findings, skipped reason) of each page in `pages`, in order, on `jobs` processes."""
+    from workbench.core.pool import map_ordered
+
+    try:
+        yield from map_ordered(_lint_in_worker, pages, jobs, chunksize=16,
+                               initializer=_open_in_worker, initargs=(data, name, dpi))
+    finally:
+        _close_worker()
+
+
+def _close_worker() -> None:
+    old = _WORKER.pop("pages", None)
+    if old is not None:
+        old.close()
