@@ -228,7 +228,7 @@ def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
 
 
 SCRIPTS = ("bench_forensics.py", "bench_families.py", "bench_degrade.py", "bench_grading.py",
-           "bench_gold.py", "bench_run.py")
+           "bench_gold.py", "bench_run.py", "bench_attribution.py")
 
 
 def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[str, str]]:

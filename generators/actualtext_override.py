@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, Param
+from generators.base import AnswerKey, Arming, Disarm, Generated, Param
 
 NAME = "actualtext_override"
 VERSION = 1
@@ -38,6 +38,9 @@ CONTRACT = (
     Arming("forbidden", "not_visible", "no glyph draws the other amount"),
     Arming("forbidden", "text_layer", "pymupdf returns the ActualText instead of the glyphs"),
 )
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("the ActualText goes with the text layer when a scan has none", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def _string(text: str, encoding: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, Param
+from generators.base import AnswerKey, Arming, Disarm, Generated, Param
 
 NAME = "annotation_only_text"
 VERSION = 1
@@ -43,6 +43,9 @@ CONTRACT = (
     Arming("forbidden", "not_visible", "the annotation's text is drawn nowhere on the page"),
     Arming("forbidden", "not_text_layer", "page text extractors do not read undrawn annotations"),
 )
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("a scan keeps the page's pixels, not its annotations", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:

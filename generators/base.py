@@ -130,6 +130,7 @@ Where = Literal[
     "pixels_only",      # visible on the page, absent from the text layer
     "not_visible",      # nowhere visible on the page
     "not_text_layer",   # nowhere in the text layer
+    "derived",          # computed from `parts`, each of which is visible (the answer itself may be printed nowhere)
 ]
 
 
@@ -144,9 +145,31 @@ class Arming:
     target: str
     where: Where
     why: str = ""
+    # where "derived": the values it is computed from (targets such as `meta:KEY`, `forbidden:0`,
+    # or literal text), each checked visible, and how (recorded, shown by the lint).
+    parts: tuple[str, ...] = ()
+    how: str = ""
+    # "instruction": the target is text that instructs the reader (a prompt injection); answers
+    # that repeat its values are attributed to it (`pdf.attribution`, source `injected`).
+    role: str = ""
 
-    def describe(self) -> dict[str, str]:
-        return {"target": self.target, "where": self.where, "why": self.why}
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"target": self.target, "where": self.where, "why": self.why}
+        if self.parts or self.how:
+            out |= {"parts": list(self.parts), "how": self.how}
+        if self.role:
+            out["role"] = self.role
+        return out
+
+
+@dataclass(frozen=True)
+class Disarm:
+    """A setting that removes the family's trap (a parameter, or a scan whose text layer drops
+    the decoy). The lint must report an error on it; the property test checks that it does."""
+
+    why: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    degrade: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -186,6 +209,8 @@ class Family:
     # Optional: the contract for one set of resolved params, where a param changes which layer an
     # answer lives in (a figure drawn as text or as pixels). Defaults to `contract`.
     contract_for: Callable[[Mapping[str, Any]], tuple[Arming, ...]] | None = None
+    # Optional: settings known to remove the trap (module attribute DISARMED).
+    disarmed: tuple[Disarm, ...] = ()
 
     def contract_of(self, params: Mapping[str, Any]) -> tuple[Arming, ...]:
         return tuple(self.contract_for(params)) if self.contract_for else self.contract

@@ -38,6 +38,8 @@ PARAMS = (
 CONTRACT = (
     Arming("expected", "not_visible", "the converted amount is never printed: it must be computed"),
     Arming("expected", "not_text_layer", "the converted amount is not in the text layer either"),
+    Arming("expected", "derived", "a reader converts the printed total at the printed rate",
+           parts=("meta:invoice_total", "meta:rate_text"), how="invoice total converted at the contract rate"),
     Arming("forbidden:0", "visible", "the unconverted invoice total is printed"),
     Arming("forbidden:1", "not_visible", "the wrongly converted amount is not printed"),
     Arming("meta:rate_text", "visible", "the contract rate is printed in the payment clause"),

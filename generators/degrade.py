@@ -18,6 +18,7 @@ from typing import Any
 
 from generators.base import AnswerKey, rng_for
 from workbench.core.errors import UserError
+from workbench.grading.matchers import fold_word
 
 # Bump whenever the pixels or bytes for a given spec change; recorded in the spec, checked on reuse.
 VERSION = 1
@@ -436,10 +437,6 @@ def _page_words(page) -> list[_Word]:
     return words
 
 
-def _core(token: str) -> str:
-    return token.strip(_PUNCT).casefold()
-
-
 _STOP = {"the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "for", "by", "with", "is", "was"}
 _DRIFT_WORDS = (
     "harbour", "lantern", "orchard", "meadow", "thunder", "carriage", "kettle", "parlour", "window",
@@ -455,11 +452,11 @@ def _drift_targets(key: AnswerKey, present: set[str]) -> list[str]:
         if any(ch.isdigit() for ch in key.expected_answer):
             picked = [t for t in tokens if any(ch.isdigit() for ch in t)]
         else:
-            picked = [t for t in tokens if _core(t) not in _STOP]
+            picked = [t for t in tokens if fold_word(t) not in _STOP]
         targets = [t.strip(_PUNCT) for t in picked]
-        if all(_core(t) in present for t in targets):
+        if all(fold_word(t) in present for t in targets):
             return [t for t in targets if t]
-    targets = [t.strip(_PUNCT) for t in key.expected_tokens if _core(t) in present]
+    targets = [t.strip(_PUNCT) for t in key.expected_tokens if fold_word(t) in present]
     return [t for t in targets if t]
 
 
@@ -483,11 +480,11 @@ def _drift_value(value: str, rng, taken: set[str]) -> str:
 
 def _apply_drift(words: list[list[_Word]], mapping: Mapping[str, str]) -> int:
     """Replace every occurrence of each original (case-insensitive, punctuation kept); count them."""
-    by_core = {_core(k): v for k, v in mapping.items()}
+    by_core = {fold_word(k): v for k, v in mapping.items()}
     hits = 0
     for page_words in words:
         for w in page_words:
-            core = _core(w.text)
+            core = fold_word(w.text)
             if core in by_core:
                 start = len(w.text) - len(w.text.lstrip(_PUNCT))
                 end = start + len(w.text.strip(_PUNCT))
@@ -592,14 +589,14 @@ def _encode_image(img, quality: int) -> dict[str, Any]:
 
 def _keep_clear(words: list[_Word], key: AnswerKey, dpi: int) -> list[tuple[float, float, float, float]]:
     """Pixel boxes of the words a reader must see: the expected tokens, and a short answer's words."""
-    wanted = {_core(t) for t in key.expected_tokens}
+    wanted = {fold_word(t) for t in key.expected_tokens}
     if len(key.expected_answer.split()) <= 6:
-        wanted |= {_core(t) for t in key.expected_answer.split()}
+        wanted |= {fold_word(t) for t in key.expected_answer.split()}
     wanted.discard("")
     k = dpi / 72.0
     boxes = []
     for w in words:
-        if _core(w.text) not in wanted:
+        if fold_word(w.text) not in wanted:
             continue
         (dx, dy), up = w.dir, (w.dir[1], -w.dir[0])  # "up" from the baseline, y growing downwards
         xs, ys = [], []
@@ -640,7 +637,7 @@ def apply_degrade(pdf: bytes, spec: DegradeSpec | Mapping[str, Any], seed: int,
         words = [[] for _ in sizes]
 
     if asked.text_layer == "drifted":
-        present = {_core(w.text) for page in words for w in page}
+        present = {fold_word(w.text) for page in words for w in page}
         mapping = dict(asked.drifted)
         if not mapping:
             targets = _drift_targets(key, present)
@@ -648,12 +645,12 @@ def apply_degrade(pdf: bytes, spec: DegradeSpec | Mapping[str, Any], seed: int,
                 raise UserError(f"--text-layer drifted: the answer {key.expected_answer!r} is not in the "
                                 "page's text layer, so there is nothing to drift; use faithful or none")
             rng = rng_for(seed, "degrade", "drift")
-            taken = {_core(t) for t in targets}
+            taken = {fold_word(t) for t in targets}
             for t in targets:
                 if t not in mapping:
                     mapping[t] = _drift_value(t, rng, taken)
-                    taken.add(_core(mapping[t]))
-        missing = [k for k in mapping if _core(k) not in present]
+                    taken.add(fold_word(mapping[t]))
+        missing = [k for k in mapping if fold_word(k) not in present]
         if missing:
             raise UserError(f"drifted values {', '.join(map(repr, missing))} are not in the page's text layer")
         _apply_drift(words, mapping)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, Param
+from generators.base import AnswerKey, Arming, Disarm, Generated, Param
 
 NAME = "form_field_appearance"
 VERSION = 1
@@ -38,6 +38,9 @@ CONTRACT = (
     Arming("forbidden", "not_visible", "no viewer draws a field value its appearance does not show"),
     Arming("forbidden", "not_text_layer", "page text extractors read appearances, not values"),
 )
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("a scan keeps the field's appearance, not its value", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import kit
-from generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from generators.base import AnswerKey, Arming, Disarm, Generated, Param, rng_for
 
 NAME = "hidden_ocr_mismatch"
 VERSION = 4
@@ -45,6 +45,11 @@ CONTRACT = (
     Arming("expected", "visible", "the printed total is on the page"),
     Arming("forbidden", "hidden", "the wrong total is only in the text layer"),
     Arming("forbidden", "not_visible", "the wrong total never shows on the page"),
+)
+
+DISARMED = (
+    Disarm("a scan without a text layer drops the hidden total: nothing is left to fall for",
+           degrade={"tier": "heavy", "text_layer": "none"}),
 )
 
 

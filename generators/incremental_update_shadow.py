@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, GenerationError, Param
+from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param
 
 NAME = "incremental_update_shadow"
 _STAMP_DPI = 300
@@ -54,6 +54,9 @@ _AS_TEXT = (
     Arming("expected", "text_layer", "the corrected total is ordinary text of the latest revision"),
 )
 CONTRACT = (*_AS_TEXT, *_FORBIDDEN)
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("a scan keeps the latest revision's pixels, not the earlier revision", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def contract_for(p: Mapping[str, Any]) -> tuple[Arming, ...]:

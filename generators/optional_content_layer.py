@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, Param
+from generators.base import AnswerKey, Arming, Disarm, Generated, Param
 
 NAME = "optional_content_layer"
 VERSION = 1
@@ -43,6 +43,9 @@ CONTRACT = (
     Arming("forbidden", "not_visible", "no viewer draws a layer that is off"),
     Arming("forbidden", "text_layer", "pypdf extracts text whatever the layer's state"),
 )
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("a scan keeps the pixels of the layers that are on", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:

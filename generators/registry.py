@@ -45,6 +45,7 @@ def family_from_module(module: ModuleType, origin: str) -> Family:
         generate=module.generate,
         origin=origin,
         contract_for=getattr(module, "contract_for", None),
+        disarmed=tuple(getattr(module, "DISARMED", ())),
     )
 
 

@@ -21,6 +21,7 @@ it; open it with `pdfworkbench`, press `w` on any case (Author), and pick this f
 - generate(params, seed): draw the page, return the PDF bytes and the answer key. Use only
   rng_for(seed, ...) for randomness and kit.new_canvas() for the canvas: same inputs, same bytes.
 - CONTRACT: where each answer must (and must not) be found; `pdfworkbench lint` checks it.
+- DISARMED: settings that remove the trap (the lint must report them; the tests check it does).
 - VERSION: bump it whenever the bytes you generate change.
 """
 
@@ -30,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import kit
-from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param, rng_for
 
 NAME = "__NAME__"
 VERSION = 1
@@ -55,6 +56,11 @@ CONTRACT = (
     Arming("forbidden", "hidden", "the wrong PO number is only in the text layer"),
     Arming("forbidden", "not_visible", "the wrong PO number never shows on the page"),
 )
+
+# Settings that remove the trap; the lint must report them (a scan without a text layer drops
+# a hidden decoy).
+DISARMED = (Disarm("a scan without a text layer drops the hidden PO number",
+                   degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:

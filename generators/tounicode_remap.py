@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param, rng_for
 
 NAME = "tounicode_remap"
 VERSION = 1
@@ -37,6 +37,9 @@ CONTRACT = (
     Arming("forbidden", "not_visible", "no glyph on the page draws the remapped amount"),
     Arming("forbidden", "text_layer", "every extractor reads the ToUnicode map"),
 )
+
+# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+DISARMED = (Disarm("the remapped text goes with the text layer when a scan has none", degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 def derangement(seed: int) -> dict[str, str]:

@@ -51,3 +51,12 @@ def run_cli_subprocess():
                               capture_output=True, text=True, cwd=cwd, timeout=120)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def hostile_corpus(tmp_path_factory):
+    """The hostile corpus (tests/hostile_corpus.py), built once per test run."""
+    from tests.hostile_corpus import build_corpus
+
+    root = tmp_path_factory.mktemp("hostile")
+    return root, build_corpus(root)

@@ -179,6 +179,30 @@ def white_over_image() -> bytes:
     return _page(draw)
 
 
+def words_by_position(sentence: str = "Hello, here is some text without a meaning.",
+                      price: str = "12 months of fees: $1,234.56") -> bytes:
+    """Words separated by pen moves, never by a space glyph, as pdfLaTeX writes them: the first
+    line draws each word as its own text object, the second is one TJ array with -333 offsets
+    between words, the third moves by 0.10 em between letters (tight kerning: no word break)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    def tj(words: list[str], offset: int) -> str:
+        return f" -{offset} ".join("(" + w.replace("(", "\\(").replace(")", "\\)") + ")" for w in words)
+
+    def draw(c: Canvas) -> None:
+        x = 72.0
+        for w in sentence.split():
+            t = c.beginText(x, 640)
+            t.setFont("Helvetica", 11)
+            t.textOut(w)
+            c.drawText(t)
+            x += stringWidth(w, "Helvetica", 11) + 0.3 * 11
+        c.setFont("Helvetica", 11)  # the font the raw TJ operators below name as /F1
+        c._code.append(f"BT /F1 11 Tf 72 610 Td [{tj(price.split(), 333)}] TJ ET")
+        c._code.append(f"BT /F1 11 Tf 72 580 Td [{tj(list('Kerning'), 100)}] TJ ET")
+    return _page(draw)
+
+
 ALL = {
     "render_mode": render_mode, "white_on_white": white_on_white, "grey_on_grey": grey_on_grey,
     "tiny_text": tiny_text, "off_page": off_page, "covered": covered, "clipped": clipped,

@@ -148,7 +148,7 @@ def test_a_stack_of_two_hidden_layer_then_scan_keeps_the_trap_with_a_faithful_la
     add_to_suite(adopted, scanned, spdf, extra_files=extra)
     # With no text layer the scan drops the decoy: the lint says the trap is gone.
     gone, gpdf, _ = mutate(adopted, "scan", base=case.id, text_layer="none", tier="mild")
-    assert any(e.startswith("forbidden-not-hidden") for e in errors(gone, gpdf))
+    assert any(e.startswith("trap-disarmed") for e in errors(gone, gpdf)), errors(gone, gpdf)
     results, digest, recorded = verify_suite(adopted)
     assert all(r.ok for r in results), [r for r in results if not r.ok]
 

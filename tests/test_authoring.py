@@ -47,12 +47,16 @@ def test_new_family_writes_a_template_that_works_everywhere(cli, tmp_path, monke
     code, out, _ = cli("lint", "one/po_trap-0002.json")
     assert code == 0 and "0 error(s), 0 warning(s)" in out
     (tmp_path / "spec.toml").write_text('name = "mine"\n[[families]]\nname = "po_trap"\nseeds = "1..4"\n'
-                                        '[[families]]\nname = "po_trap"\nseeds = 1\ntier = "mild"\n')
+                                        '[[families]]\nname = "po_trap"\nseeds = 1\ntier = "mild"\ntext_layer = "faithful"\n')
     assert cli("build", "spec.toml", "--out", "suite")[0] == 0
     code, out, _ = cli("verify", "suite")
     assert code == 0 and "5 of 5 match" in out
     code, out, _ = cli("lint", "suite")
     assert code == 0 and "0 error(s)" in out
+    # Scanned without a text layer, the hidden PO number is gone: the lint says the trap is.
+    assert cli("make", "po_trap", "--seed", "2", "--tier", "mild", "--out", "gone")[0] == 0
+    code, out, _ = cli("lint", "gone")
+    assert code == 1 and "trap-disarmed" in out
 
 
 def test_new_family_refuses_an_existing_file_a_builtin_name_and_a_bad_name(cli, tmp_path):

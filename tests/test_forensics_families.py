@@ -1,8 +1,9 @@
-"""Every installed family keeps its arming contract: lint finds no error on its seeds.
+"""Every installed family keeps its arming contract: lint finds no error on seeds 1..50, and
+finds an error on every setting the family declares to remove its trap (DISARMED).
 
-Seeds 1..20 by default (about 25 s on 2 cores); set PDFWORKBENCH_LINT_SEEDS=50 for the full sweep
-(about a minute). A seed whose drawn parameters the family rejects is reported as a warning; a
-family that rejects every seed fails (it would otherwise pass with nothing linted).
+PDFWORKBENCH_LINT_SEEDS=N sweeps seeds 1..N instead (a quicker local run). A seed whose drawn
+parameters the family rejects is reported as a warning; a family that rejects every seed fails
+(it would otherwise pass with nothing linted).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from workbench.core.errors import UserError
 from workbench.core.make import generate_case
 from workbench.pdf.lint import lint_case
 
-SEEDS = range(1, int(os.environ.get("PDFWORKBENCH_LINT_SEEDS", "20")) + 1)
+SEEDS = range(1, int(os.environ.get("PDFWORKBENCH_LINT_SEEDS", "50")) + 1)
+FAMILIES = registry().families
 
 
-@pytest.mark.parametrize("family", sorted(registry().families))
+@pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_family_lints_without_error(family):
     errors, rejected = [], []
     for seed in SEEDS:
@@ -34,3 +36,22 @@ def test_family_lints_without_error(family):
     if rejected:
         warnings.warn(f"{family} rejects its own seeded parameters: {rejected[:3]}", stacklevel=1)
     assert errors == []
+
+
+DISARMED = [(name, n) for name in sorted(FAMILIES) for n in range(len(FAMILIES[name].disarmed))]
+
+
+@pytest.mark.parametrize(("family", "n"), DISARMED, ids=[f"{f}-{n}" for f, n in DISARMED])
+def test_a_disarmed_trap_lints_with_an_error(family, n):
+    disarm = FAMILIES[family].disarmed[n]
+    for seed in (1, 2, 3):
+        case, pdf = generate_case(family, seed, dict(disarm.params), dict(disarm.degrade) if disarm.degrade else None)
+        codes = [f.code for f in lint_case(case, pdf) if f.severity == "error"]
+        assert "trap-disarmed" in codes, f"seed {seed}: {disarm.why}: {codes}"
+
+
+def test_every_hidden_layer_family_declares_the_scan_that_disarms_it():
+    """A decoy only in hidden text goes with the text layer: such a family must say so."""
+    hidden = {name for name, fam in FAMILIES.items()
+              if any(c.target.startswith("forbidden") and c.where == "hidden" for c in fam.contract)}
+    assert hidden and hidden <= {name for name, fam in FAMILIES.items() if fam.disarmed}

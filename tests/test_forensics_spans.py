@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests import pdfs_forensics as F
+from workbench.pdf.evidence import find_evidence
 from workbench.pdf.spans import analyze_page
 
 
@@ -84,3 +85,20 @@ def test_inspect_json_lists_spans_with_visibility(cli, tmp_path):
     assert by_text["SHOW 602"]["verdict"] == "visible"
     assert page["hidden_spans"] == 1
     assert "HIDE 601" in page["text"]["pymupdf"]  # the text layer still holds it
+
+
+def test_word_spaces_are_rebuilt_from_glyph_positions():
+    """pdfLaTeX separates words by moving the pen; the spans read the spaces the way extractors do."""
+    from workbench.pdf.layers import page_texts
+
+    data = F.words_by_position()
+    texts = [s.text for s in analyze_page(data)]
+    assert "12 months of fees: $1,234.56" in texts          # one TJ array, -333 between words
+    assert "Kerning" in texts                                 # 0.10 em between letters: one word
+    assert ["Hello,", "here", "is"] == texts[1:4]             # one text object per word
+    for layer in page_texts(data).values():                   # what the extractors read, for reference
+        assert "12 months of fees: $1,234.56" in layer[0] and "Kerning" in layer[0]
+    (hit,) = find_evidence(data, "here is some text without")
+    assert hit.visible and len(hit.boxes) == 5
+    (hit,) = find_evidence(data, "months of fees")
+    assert hit.visible and hit.text == "months of fees"

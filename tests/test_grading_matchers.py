@@ -35,7 +35,12 @@ MONEY = [
     ("1,234.56 EUR", False),
     ("-$1,234.56", False),
     ("$1,234.567", False),
-    ("1.234,56", False),
+    ("1.234,56", True),                          # European grouping: unambiguous
+    ("1'234.56", True),                          # Swiss
+    ("1\u00a0234,56 $", True),                   # French, a no-break space between groups
+    ("1\u202f234.56", True),                     # a narrow no-break space
+    ("1 234.56", False),                         # a plain space is never a group separator
+    ("1.234.56", False),
     ("$21,234.56", False),
 ]
 

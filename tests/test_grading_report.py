@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.case import PDFHELL_FIELDS
 from workbench.core.make import generate_case
 from workbench.core.runs import RunRecord, RunWriter, iter_records
 from workbench.core.suite import add_case
@@ -189,7 +190,7 @@ def test_report_command_finds_the_suite_beside_the_run(cli, suite, tmp_path):
     assert data["format"] == "pdfworkbench-report/1" and data["runs"][0]["overall"]["scored"] == 5
     assert (tmp_path / "j.xml").exists() and zipfile.is_zipfile(tmp_path / "a.zip")
     code, _, err = cli("report", run, "--fail-threshold", "0.7")
-    assert code == 1 and "below the threshold" in err
+    assert code == 1 and "below --fail-threshold 0.700" in err
     assert cli("report", run, "--fail-threshold", "50%")[0] == 0
     code, _, err = cli("report", run, "--by", "colour")
     assert code == 2 and "--by 'colour'" in err
@@ -239,3 +240,52 @@ def test_import_run_keeps_provider_errors_out_of_the_score(cli, suite, tmp_path)
     s = json.loads(out)["runs"][0]["overall"]
     assert (s["scored"], s["passed"], s["execution"]["errored"]) == (1, 1, 2)
     assert cli("import-run", tmp_path / "opus.jsonl")[0] == 2          # not a pdfhell run JSON
+
+
+def _pdfhell_cases(cases):
+    """Three graded pdfhell entries: right, fell for the trap, wrong."""
+    return [
+        {"case_id": cases[0].id, "trap_family": "hidden_ocr_mismatch", "correct": True, "fell_for_trap": False,
+         "refused": False, "matched_forbidden": [], "model_output": cases[0].expected_answer,
+         "expected": cases[0].expected_answer},
+        {"case_id": cases[1].id, "trap_family": "hidden_ocr_mismatch", "correct": False, "fell_for_trap": True,
+         "refused": False, "matched_forbidden": [cases[1].forbidden_answers[0]],
+         "model_output": cases[1].forbidden_answers[0], "expected": cases[1].expected_answer},
+        {"case_id": cases[2].id, "trap_family": "hidden_ocr_mismatch", "correct": False, "fell_for_trap": False,
+         "refused": False, "matched_forbidden": [], "model_output": "42", "expected": cases[2].expected_answer},
+    ]
+
+
+def test_report_of_an_imported_run_uses_the_records_suite_hash(cli, suite, tmp_path):
+    """A pdfhell folder has no suite.json: the hash the run recorded is the one to show."""
+    folder, cases = suite
+    pdfhell = tmp_path / "pdfhell-suite"
+    pdfhell.mkdir()
+    for c in cases[:3]:
+        raw = {k: v for k, v in c.to_json().items() if k in PDFHELL_FIELDS}
+        (pdfhell / f"{c.id}.json").write_text(json.dumps(raw))
+        (pdfhell / f"{c.id}.pdf").write_bytes(c.pdf_file.read_bytes())
+    src = tmp_path / "run.json"
+    src.write_text(json.dumps(dict(PDFHELL_RUN, cases=_pdfhell_cases(cases))))
+    assert cli("import-run", src, "--suite", pdfhell)[0] == 0
+    code, out, _ = cli("report", tmp_path / "run.jsonl")
+    assert "hash a451ce10, as the run records it" in out and "not recorded" not in out
+    assert "as the source graded it" not in out                            # regraded from the keys
+
+
+def test_report_of_an_imported_run_without_its_suite_shows_the_sources_verdicts(cli, suite, tmp_path):
+    _, cases = suite
+    src = tmp_path / "run.json"
+    src.write_text(json.dumps(dict(PDFHELL_RUN, cases=_pdfhell_cases(cases))))
+    assert cli("import-run", src)[0] == 0                                  # no --suite: no keys
+    code, out, err = cli("report", tmp_path / "run.jsonl")
+    assert code == 0, err
+    assert "verdicts: as the source graded them" in out and "hash a451ce10" in out
+    assert "pass 1/3" in out and "fell for trap 1/3" in out
+    assert f"fell for the trap: answered {cases[1].forbidden_answers[0]}" in out
+    code, out, _ = cli("report", tmp_path / "run.jsonl", "--json")
+    report = json.loads(out)
+    rows = report["runs"][0]["cases"]
+    assert report["suite"]["graded_by"] == "source"
+    assert [r["outcome"] for r in rows] == ["pass", "trap", "fail"]
+    assert all(r["verdict"]["details"]["graded_by"] == "source" for r in rows)

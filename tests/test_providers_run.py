@@ -95,7 +95,7 @@ def test_errors_are_counted_apart_not_as_wrong_answers(env, cli, suite_dir):
     with FakeServer() as server:
         code, stdout, err = cli("run", suite_dir, "--reader", "openai:fake+400xall", "--json",
                                 "--base-url", server.base_url("openai"), "--out", env / "r.jsonl")
-    assert code == 0
+    assert code == 1 and "gate failed: nothing could be scored" in err  # scored nothing: never green
     report = json.loads(stdout)
     overall = report["runs"][0]["overall"]
     assert overall["execution"]["errored"] == 6 and overall["scored"] == 0 and overall["failed"] == 0

@@ -31,9 +31,9 @@ def _errors(case, pdf: bytes) -> list[str]:
 
 
 def _in(amount: str, text: str) -> bool:
-    from workbench.pdf.evidence import search_text
+    from workbench.grading.matchers import find_all
 
-    return bool(search_text(amount, text))
+    return bool(find_all(text, amount))
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -192,7 +192,8 @@ DISARM = {
     "incremental_update_shadow": ({"edit": "overlay"}, lambda pdf: pdf[: pdf.index(b"%%EOF") + 6],
                                   "expected-not-visible"),
     "tounicode_remap": ({}, lambda pdf: _rewrite(pdf, _honest_map), "expected-in-text-layer"),
-    "actualtext_override": ({}, lambda pdf: _rewrite(pdf, _no_actualtext), "forbidden-not-in-text-layer"),
+    # Without its ActualText the decoy is nowhere in the case as written: the trap is disarmed.
+    "actualtext_override": ({}, lambda pdf: _rewrite(pdf, _no_actualtext), "trap-disarmed"),
 }
 
 

@@ -291,6 +291,24 @@ async def test_brackets_step_the_seed_even_while_the_seed_box_has_focus():
         assert "seed 3" in screen.sub_title
 
 
+async def test_a_scan_that_removes_the_trap_shows_trap_disarmed_live():
+    """hidden_ocr_mismatch scanned without a text layer has no hidden total left: an error."""
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        assert "trap-disarmed" not in await show_tab(pilot, "author-tab-lint")
+        assert "lint ✔" in screen.sub_title
+        screen.query_one("#tier", Select).value = "heavy"
+        await settle(pilot)
+        assert screen.preview.case.degrade["text_layer"] == "none"
+        shown = await show_tab(pilot, "author-tab-lint")
+        assert "trap-disarmed" in shown and "text layer none" in shown
+        assert "lint: ERRORS" in screen.sub_title
+        screen.query_one("#text-layer", Select).value = "faithful"   # the hidden total comes back
+        await settle(pilot)
+        assert "trap-disarmed" not in await show_tab(pilot, "author-tab-lint")
+
+
 async def test_a_knob_out_of_range_says_so_where_the_preview_is_and_keeps_the_last_page():
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:

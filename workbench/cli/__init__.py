@@ -255,6 +255,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         except BrokenPipeError:
             return 0
+        except Exception as exc:
+            from workbench.pdf.document import is_pdf_error
+
+            if not is_pdf_error(exc):
+                raise  # a bug: keep the traceback
+            # A PDF library tripping over a hostile file somewhere past the opening checks.
+            first = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            print(f"pdfworkbench: error: broken PDF ({first}); check the file or regenerate it",
+                  file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":

@@ -24,6 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", nargs="?", type=Path, help="default: the shipped sample suite")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--allow-remote", action="store_true",
+                   help="let --host be an address other machines reach (the workbench reads and "
+                        "writes files: a token is then required)")
+    p.add_argument("--token", help="the token browsers must present (default: a new one, printed; "
+                                   "required whenever the host is not loopback)")
     p.set_defaults(handler=cmd_serve)
 
 
@@ -69,14 +74,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import sys
 
     from workbench.core.errors import UserError
+    from workbench.tui.serve import is_loopback, new_token, token_server
 
     path = (args.path or sample_suite_path()).resolve()
+    remote = not is_loopback(args.host)
+    if remote and not args.allow_remote:
+        raise UserError(f"--host {args.host} serves the workbench, which reads and writes files, to "
+                        "other machines; add --allow-remote to mean it (a token will be required)")
     open_checked(path)  # a clear error now, not in the browser
     try:
-        from textual_serve.server import Server
+        import textual_serve.server  # noqa: F401
     except ImportError:
         raise UserError("serving needs textual-serve: pip install 'pdfworkbench[serve]'") from None
+    token = args.token or (new_token() if remote else None)
     command = f"{shlex.quote(sys.executable)} -m workbench open {shlex.quote(str(path))}"
-    print(f"serving the workbench on http://{args.host}:{args.port} (Ctrl-C stops)", flush=True)
-    Server(command, host=args.host, port=args.port, title="pdfworkbench").serve()
+    url = f"http://{args.host}:{args.port}/" + (f"?token={token}" if token else "")
+    if remote:
+        print(f"pdfworkbench: warning: serving to the network on {args.host}; anyone with the token "
+              "can read and write files as you", file=sys.stderr, flush=True)
+    print(f"serving the workbench on {url} (Ctrl-C stops)", flush=True)
+    token_server(command, args.host, args.port, token).serve()
     return 0

@@ -58,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dpi", type=int, default=150, help="DPI for the visibility checks")
     p.add_argument("--pages", metavar="LIST",
                    help="pages to inspect, as 1-5,12 or all (default: a bare PDF's first 1000)")
+    p.add_argument("--password", help="password of an encrypted PDF")
     add_jobs_option(p, "analysing the pages")
     p.set_defaults(handler=cmd_inspect)
 
@@ -86,7 +87,7 @@ def _degrade_spec(args: argparse.Namespace) -> DegradeSpec | None:
     from generators.degrade import DegradeSpec
     from workbench.core.make import parse_param_args
 
-    if not (args.tier or args.degrade or args.text_layer or args.dpi):
+    if not (args.tier or args.degrade or args.text_layer or args.dpi is not None):
         return None
     return DegradeSpec.parse({"tier": args.tier, "overrides": parse_param_args(args.degrade),
                               "text_layer": args.text_layer, "dpi": args.dpi})
@@ -130,11 +131,13 @@ def sha_of(pdf: bytes) -> str:
 
 def write_pair(args: argparse.Namespace, case, pdf: bytes) -> int:
     """Write `<id>.pdf` and `<id>.json` into `args.out` (no suite.json), refusing to overwrite."""
+    from workbench.core.atomic import ensure_folder
     from workbench.core.make import write_case
 
     out = args.out or Path(".")
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: exists and is not a folder")
+    ensure_folder(out, "--out")
     taken = [p for p in (out / f"{case.id}.json", out / f"{case.id}.pdf") if p.exists()]
     if taken and not args.overwrite:
         raise UserError(f"{taken[0]} already exists; choose another --id, add it to a suite with "
@@ -162,6 +165,8 @@ def cmd_make(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from workbench.core.suite import build_suite
 
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out}: exists and is not a folder; give a folder for the suite")
     digest, count = build_suite(args.spec, args.out, shard=args.shard, jobs=args.jobs)
     if args.json:
         print_json({"suite": str(args.out), "suite_hash": digest, "cases": count, "shard": args.shard})
@@ -188,22 +193,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if not bad else 1
 
 
-def load_target(path: Path):
+def load_target(path: Path, password: str | None = None):
     """A PDF path or a case JSON path -> (pdf bytes, case or None)."""
     from workbench.core.case import load_case
     from workbench.pdf.document import read_pdf_bytes
 
     if path.suffix.lower() == ".json":
         case = load_case(path)
-        return read_pdf_bytes(case.pdf_file), case
-    return read_pdf_bytes(path), None
+        return read_pdf_bytes(case.pdf_file, password), case
+    return read_pdf_bytes(path, password), None
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from workbench.cli.output import print_json_stream
     from workbench.pdf.pages import PdfPages, evidence_needles, inspect_stream, parse_pages
 
-    data, case = load_target(args.path)
+    data, case = load_target(args.path, args.password)
     name = str(args.path)
     with PdfPages(data, name, args.dpi, cache_pages=1) as doc:
         count = doc.page_count

@@ -17,18 +17,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     given.add_argument("--answer", metavar="TEXT",
                        help="the answer text, which may begin with '-' (--answer '-$5'); - reads it from stdin")
     given.add_argument("--answer-file", type=Path, metavar="FILE", help="read the answer from FILE")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the verdict as JSON, with the attribution of each value")
+    p.add_argument("--explain", action="store_true",
+                   help="say where in the document each value of the answer came from")
     p.set_defaults(handler=cmd_grade)
 
     p = sub.add_parser("report", help="score run records against their answer keys")
     p.add_argument("runs", type=Path, nargs="+", metavar="RUN.jsonl")
     p.add_argument("--suite", type=Path, action="append", default=[], metavar="DIR",
                    help="suite folder with the answer keys (default: recorded in the run, or beside it)")
-    p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality or param:NAME")
+    p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality or param:NAME; `source` says where "
+                        "each wrong answer came from in the document (hidden text, another page, ...)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
     p.add_argument("--fail-threshold", metavar="X",
-                   help="exit 1 when a run's pass rate is below X (0.8 or 80%%)")
+                   help="exit 1 when a run's pass rate over scored calls is below X (0.8 or 80%%), "
+                        "or fewer than X of its calls were scored; without it, exit 1 when a run "
+                        "scored nothing")
     p.add_argument("--audit-pack", type=Path, metavar="PATH",
                    help="also write a reproducible zip of PDFs, keys, records and report")
     p.set_defaults(handler=cmd_report)
@@ -49,8 +55,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
     case = load_case(args.case)
     answer = args.answer if args.answer_file is None else _read_text(args.answer_file, "--answer-file")
     verdict = grade(case, answer)
+    attributions = _attribute(case, answer) if (args.explain or args.json) else None
     if args.json:
-        print_json(verdict.to_json())
+        out = verdict.to_json()
+        out["attribution"] = [a.to_json() for a in attributions or []]
+        print_json(out)
     else:
         print(f"{verdict.outcome.upper()}  {verdict.reason}")
         flags = [name for name in ("fell_for_trap", "refused", "hedged") if getattr(verdict, name)]
@@ -64,7 +73,28 @@ def cmd_grade(args: argparse.Namespace) -> int:
         for part in verdict.forbidden:
             where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
             print(f"  trap    {part.expected} as {part.found!r}{where}")
+        if attributions is not None:
+            print(render_attribution(attributions))
     return 0 if verdict.correct else 1
+
+
+def _attribute(case, answer: str):
+    from workbench.pdf.attribution import attribute
+    from workbench.pdf.document import read_pdf_bytes
+
+    return attribute(case, read_pdf_bytes(case.pdf_file), answer)
+
+
+def render_attribution(attributions) -> str:
+    """One line per value of the answer: the value, its source, where and why."""
+    if not attributions:
+        return "  where from: the answer states no value to look for"
+    lines = ["  where from:"]
+    width = min(24, max(len(a.value) for a in attributions))
+    for a in attributions:
+        where = f" p{a.page + 1}" if a.page is not None else ""
+        lines.append(f"    {a.value[:40]:<{width}}  {a.source:<12}{where}  {a.detail}")
+    return "\n".join(lines)
 
 
 def _read_text(path: Path, flag: str) -> str:
@@ -94,19 +124,41 @@ def cmd_report(args: argparse.Namespace) -> int:
     from workbench.grading.report import build_report, check_grouping, render_report_text
 
     threshold = _threshold(args.fail_threshold)
+    by_source = args.by == "source"
+    if by_source:
+        args.by = None
     try:
         check_grouping(args.by)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     runs = load_runs(args.runs)
+    all_records = [r for recs in runs.values() for r in recs]
     folders = find_suite_folders(args.runs, args.suite)
+    recorded_hashes = {str((r.extra or {}).get("suite_hash")) for r in all_records if (r.extra or {}).get("suite_hash")}
+    recorded_hash = recorded_hashes.pop() if len(recorded_hashes) == 1 else None
     if not folders:
-        raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
-    cases, suites = load_cases(folders)
+        from workbench.grading.outcome import source_verdict
+
+        if not all_records or any(source_verdict(r) is None for r in all_records if r.status == "ok"):
+            raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
+        cases, suites = {}, []
+    else:
+        cases, suites = load_cases(folders)
     report = build_report(runs, cases, by=args.by)
+    if by_source:
+        from workbench.pdf.attribution import attribute_rows
+
+        attribute_rows(report, cases)
+        report.by = "source"
     if len(suites) == 1:
         s = suites[0]
-        report.suite = {"name": s.name, "hash": s.recorded_hash, "folder": str(s.folder)}
+        report.suite = {"name": s.name, "hash": s.recorded_hash or recorded_hash, "folder": str(s.folder)}
+        if not s.recorded_hash and recorded_hash:
+            report.suite["hash_from"] = "the run"
+    elif not folders:
+        names = {r.suite for r in all_records if r.suite}
+        report.suite = {"name": names.pop() if len(names) == 1 else "(unknown)", "hash": recorded_hash,
+                        "hash_from": "the run", "folder": None, "graded_by": "source"}
     if args.json:
         print_json(report.to_json())
     else:
@@ -128,15 +180,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             suite_json = manifest.read_bytes() if manifest.exists() else None
         digest = write_audit_pack(report, runs, cases, args.audit_pack, suite_json, name)
         note(f"wrote audit pack {args.audit_pack} (sha256 {digest[:12]})")
-    if threshold is not None:
-        below = [(run.label, run.overall.pass_rate) for run in report.runs
-                 if run.overall.pass_rate is None or run.overall.pass_rate < threshold]
-        for label, pr in below:
-            shown = "nothing scored" if pr is None else f"pass rate {pr:.3f}"
-            note(f"pdfworkbench: {label}: {shown}, below the threshold {threshold:.3f}")
-        if below:
-            return 1
-    return 0
+    from workbench.grading.stats import gate_failure
+
+    failed = False
+    for run in report.runs:
+        o = run.overall
+        why = gate_failure(o.passed, o.scored, o.calls, threshold)
+        if why:
+            note(f"pdfworkbench: {run.label}: {why}")
+            failed = True
+    return 1 if failed else 0
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ def _reader_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="call the model even when the answer is cached")
     p.add_argument("--base-url", help="the provider's base URL (default: its environment variable, "
                                       "readers.toml, then the public API)")
+    p.add_argument("--password", help="password of encrypted PDFs (sent to the reader decrypted)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,10 +41,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "where the workbench and `report` find it")
     p.add_argument("--resume", action="store_true", help="complete an interrupted run file without "
                                                          "repeating finished calls")
+    p.add_argument("--retry-errors", action="store_true",
+                   help="with --resume: ask again the cases whose calls ended in an error or timeout")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
     p.add_argument("--fail-threshold", metavar="X",
-                   help="exit 1 when the pass rate is below X (0.8 or 80%%); calls that did not "
-                        "finish are reported, never scored as wrong")
+                   help="exit 1 when the pass rate over scored calls is below X (0.8 or 80%%), or "
+                        "when fewer than X of all calls could be scored; without it, exit 1 when "
+                        "nothing could be scored")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(handler=cmd_run)
 
@@ -122,8 +126,9 @@ class _ProgressLine:
             sys.stderr.write("\n")
 
 
-def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None) -> float | None:
-    """Print the grading report; return the pass rate (None when nothing could be scored)."""
+def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
+             threshold: float | None = None) -> str | None:
+    """Print the grading report; return why the run fails the gate (None when it passes)."""
     try:
         from workbench.grading import build_report, render_report_text, write_junit
     except ImportError:  # grading not installed: a minimal summary
@@ -137,6 +142,8 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
         if junit:
             raise UserError("--junit needs workbench.grading, which is not installed") from None
         return None
+    from workbench.grading.stats import gate_failure
+
     report = build_report(records, cases_by_id)
     if json_out:
         print_json(report.to_json())
@@ -144,7 +151,10 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
         print(render_report_text(report))
     if junit:
         write_junit(report, junit)
-    return report.runs[0].overall.pass_rate if report.runs else None
+    if not report.runs:
+        return gate_failure(0, 0, 0, threshold)
+    o = report.runs[0].overall
+    return gate_failure(o.passed, o.scored, o.calls, threshold)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -157,7 +167,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     threshold = _threshold(args.fail_threshold)
     reader = parse_reader(args.reader)
     plan = RunPlan(reader, args.modality or default_modality(reader), args.dpi, args.workers, args.prompt,
-                   _options(args), not args.no_cache, args.base_url, jobs=args.jobs)
+                   _options(args), not args.no_cache, args.base_url, jobs=args.jobs,
+                   password=args.password)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
     out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard)
@@ -166,7 +177,8 @@ def cmd_run(args: argparse.Namespace) -> int:
               plan.workers, out)
     line = _ProgressLine()
     try:
-        outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard, on_progress=line)
+        outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard,
+                            retry_errors=args.retry_errors, on_progress=line)
     except RunInterrupted as stop:
         line.end()
         o = stop.outcome
@@ -174,11 +186,10 @@ def cmd_run(args: argparse.Namespace) -> int:
              f"run again with --resume to complete it")
         return 130
     line.end()
-    pass_rate = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit)
+    why = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold)
     note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before)")
-    if threshold is not None and (pass_rate is None or pass_rate < threshold):
-        shown = "nothing could be scored" if pass_rate is None else f"pass rate {pass_rate:.3f}"
-        note(f"pdfworkbench: {shown}, below --fail-threshold {threshold:.3f}")
+    if why:
+        note(f"pdfworkbench: gate failed: {why}")
         return 1
     return 0
 
@@ -193,7 +204,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     case = load_case(args.case)
     rec, _ = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, _options(args),
                              not args.no_cache, suite=suite_of_case(case), out=args.out,
-                             base_url=args.base_url))
+                             base_url=args.base_url, password=args.password))
     if args.json:
         print_json(rec.to_json())
     elif rec.answer is not None:

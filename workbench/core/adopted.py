@@ -79,7 +79,13 @@ def source_file(case: Case) -> Path:
     rel = case.source.get("path")
     if not rel:
         return case.pdf_file
+    from workbench.core.schema import is_inside
+
     base = case.json_path.parent if case.json_path else Path(".")
+    root = case.root or base
+    if not isinstance(rel, str) or Path(rel).is_absolute() or not is_inside(base / rel, root):
+        raise UserError(f"{case.json_path or case.id}: source path {str(rel)[:80]!r} points outside {root}; "
+                        "a case may only name files inside its suite folder")
     return base / rel
 
 

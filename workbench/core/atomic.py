@@ -1,9 +1,13 @@
-"""Atomic file writes (temporary file in the same folder, fsync, rename) and a suite write lock."""
+"""Atomic file writes (temporary file in the same folder, fsync, rename) and write locks.
+
+Locks use the portable `filelock` package (fcntl on POSIX, msvcrt on Windows), so nothing here
+imports a POSIX-only module. A lock file sits beside what it guards: `.suite.lock` in a suite
+folder, `.<name>.lock` beside a run file.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import tempfile
@@ -11,20 +15,61 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from workbench.core.errors import UserError
+
+
+class WriteError(UserError, OSError):
+    """A file or folder that cannot be written: one line naming it (and still an OSError, so
+    callers that shrug off a failed write, such as the answer cache, keep doing so)."""
+
+
+def _current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# Read once at import (the main thread): os.umask is process-wide and not thread-safe to probe.
+_UMASK = _current_umask()
+
+
+def ensure_folder(folder: Path, flag: str = "") -> Path:
+    """Create `folder` (and parents) or say in one line why it cannot be."""
+    folder = Path(folder)
+    where = f"{flag} {folder}" if flag else str(folder)
+    if folder.exists() and not folder.is_dir():
+        raise WriteError(f"{where}: exists and is not a folder; choose another")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise WriteError(f"{where}: cannot be created (part of the path is a file); choose another") from None
+    except OSError as exc:
+        raise WriteError(f"{where}: cannot be created ({exc.strerror or exc}); choose another") from None
+    return folder
+
 
 def write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` atomically, with the permissions the umask gives a new file."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    ensure_folder(path.parent)
+    if path.is_dir():
+        raise WriteError(f"{path}: is a folder; cannot write a file there")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; a case file is no secret
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and not isinstance(exc, WriteError):
+            raise WriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
         raise
 
 
@@ -37,13 +82,34 @@ def write_json(path: Path, obj: Any) -> None:
 
 
 @contextlib.contextmanager
-def suite_lock(folder: Path) -> Iterator[None]:
+def file_lock(lock_path: Path, what: str, timeout_s: float | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on `lock_path`. A second writer waits (`timeout_s` None), or after
+    `timeout_s` seconds gets a UserError saying another process holds `what`."""
+    from filelock import FileLock, Timeout
+
+    lock_path = Path(lock_path)
+    ensure_folder(lock_path.parent)
+    lock = FileLock(str(lock_path), timeout=-1 if timeout_s is None else timeout_s)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise UserError(f"{what} is being written by another process (lock {lock_path}); "
+                        "wait for it to finish, or choose another output") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@contextlib.contextmanager
+def suite_lock(folder: Path, timeout_s: float | None = None) -> Iterator[None]:
     """Hold the suite's write lock; a second writer waits until the first is done."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".suite.lock", "a+") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+    with file_lock(folder / ".suite.lock", f"suite {folder}", timeout_s):
+        yield
+
+
+def lock_path_for(path: Path) -> Path:
+    """The lock file that guards `path` (beside it, hidden)."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.lock")

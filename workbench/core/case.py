@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.schema import check_case, is_inside, read_json_file
 
 # pdfhell's fields, in pdfhell's order; ours follow.
 PDFHELL_FIELDS = (
@@ -56,8 +57,10 @@ class Case:
     # armed a trap in it, in order (mutation, version, seed, resolved params, target).
     source: dict[str, Any] | None = None
     mutations: list[dict[str, Any]] | None = None
-    # Where the JSON was read from (not serialised).
+    # Where the JSON was read from, and the folder every path it names must stay inside (the
+    # suite folder; by default the JSON's own folder). Neither is serialised.
     json_path: Path | None = field(default=None, compare=False, repr=False)
+    root: Path | None = field(default=None, compare=False, repr=False)
 
     @property
     def family(self) -> str:
@@ -80,15 +83,20 @@ class Case:
 
     @property
     def pdf_file(self) -> Path:
-        """The PDF's location: `pdf_path` relative to the case JSON's folder."""
+        """The PDF's location: `pdf_path` relative to the case JSON's folder. pdfhell's paths,
+        relative to its repository, fall back to the file of that name beside the JSON. A path
+        that leads outside the suite folder is refused with a UserError naming the field."""
         base = self.json_path.parent if self.json_path else Path(".")
+        root = self.root or base
         name = self.pdf_path or f"{self.id}.pdf"
-        path = Path(name)
-        if not path.is_absolute():
-            path = base / path
-            if not path.exists() and (base / Path(name).name).exists():
-                path = base / Path(name).name
-        return path
+        candidate = base / name
+        beside = base / Path(name).name
+        if is_inside(candidate, root) and (candidate.exists() or not beside.exists()):
+            return candidate
+        if Path(name).name and is_inside(beside, root) and beside.is_file():
+            return beside
+        raise UserError(f"{self.json_path or self.id}: pdf_path {name[:80]!r} points outside {root}; "
+                        "a case may only name a PDF inside its suite folder")
 
     def answer_key(self) -> dict[str, Any]:
         """The canonical answer key: what grading depends on, and what the suite hash covers."""
@@ -126,13 +134,7 @@ class Case:
 
     @classmethod
     def from_json(cls, raw: Any, source: str = "case JSON") -> Case:
-        if not isinstance(raw, dict):
-            raise UserError(f"{source}: a case must be a JSON object; is this a case file?")
-        missing = [k for k in ("id", "question") if k not in raw]
-        if "expected_answer" not in raw and "expected_tokens" not in raw:
-            missing.append("expected_answer")
-        if missing:
-            raise UserError(f"{source}: not a case: missing {', '.join(missing)}")
+        check_case(raw, source)
         try:
             return cls(
                 id=str(raw["id"]),
@@ -158,18 +160,11 @@ class Case:
             raise UserError(f"{source}: malformed case: {exc}") from None
 
 
-def load_case(path: Path) -> Case:
+def load_case(path: Path, root: Path | None = None) -> Case:
+    """The case in `path`; `root` is the suite folder its paths must stay inside (default: its folder)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read case JSON ({exc.__class__.__name__})") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: malformed case JSON at line {exc.lineno}: {exc.msg}") from None
+    raw = read_json_file(path, "case JSON")
     case = Case.from_json(raw, source=str(path))
     case.json_path = path
+    case.root = root
     return case

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,12 @@ def make_case(
     family: Family | None = None,
 ) -> MadeCase:
     """Generate one case in memory, once: the record, the PDF, and the PDF before the scan."""
+    from workbench.core.schema import MAX_SEED, plain_id
+
+    if case_id is not None:
+        plain_id(case_id, "--id")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise UserError(f"seed {seed!r}: give a whole number between 0 and {MAX_SEED}")
     pinned = dict(pinned or {})
     spec = DegradeSpec.parse_optional(degrade)
     t0 = time.perf_counter()
@@ -128,7 +134,7 @@ def make_case(
         generator={"name": fam.name, "version": fam.version, "pinned": sorted(pinned)},
         matcher=dict(key.matcher),
         gold=key.gold,
-        contract=[asdict(c) for c in fam.contract_of(params)],
+        contract=[c.describe() for c in fam.contract_of(params)],
         sha256=sha256_hex(pdf),
     )
     return MadeCase(case, pdf, clean, seconds)
@@ -136,7 +142,10 @@ def make_case(
 
 def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:
     """Write `<id>.pdf` then `<id>.json`, each atomically; return the JSON path."""
+    from workbench.core.schema import plain_id
+
     out_dir = Path(out_dir)
+    plain_id(case.id, "case id")  # never a path: the files land in out_dir and nowhere else
     atomic.write_bytes(out_dir / f"{case.id}.pdf", pdf)
     json_path = out_dir / f"{case.id}.json"
     atomic.write_json(json_path, case.to_json())
@@ -153,7 +162,7 @@ def regenerate(case: Case) -> tuple[Case, bytes]:
         return regenerate_adopted(case)
     fam = get_family(case.trap_family)
     recorded = (case.generator or {}).get("version")
-    if recorded is not None and int(recorded) != fam.version:
+    if recorded is not None and recorded != fam.version:
         raise UserError(
             f"{case.id}: made by {fam.name} version {recorded}, installed version is {fam.version}"
         )

@@ -5,6 +5,7 @@ Scores are never stored: they are derived from records and answer keys when read
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -14,9 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from workbench import __version__
+from workbench.core import atomic
 from workbench.core.errors import UserError
+from workbench.core.schema import check_record, parse_json
 
 RECORD_FORMAT = "pdfworkbench-run/1"
+# Grading reads at most this much of an answer and a screen shows at most SHOWN_ANSWER_CHARS: a
+# run file from elsewhere may hold an answer of any size (the body cap only bounds our own calls).
+MAX_GRADED_CHARS = 1_000_000
+SHOWN_ANSWER_CHARS = 20_000
 STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancelled")
 MODALITIES = ("pdf", "pixels", "text")
 
@@ -87,9 +94,17 @@ class RunRecord:
     def from_json(cls, raw: dict[str, Any]) -> RunRecord:
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in raw.items() if k in known}
+        if data.get("extra") is None:
+            data["extra"] = {}
         extra = {k: v for k, v in raw.items() if k not in known}
         if extra:
-            data.setdefault("extra", {}).update(extra)
+            data["extra"] = {**data["extra"], **extra}
+        data.setdefault("case_sha256", None)
+        data.setdefault("key_sha256", None)
+        data.setdefault("modality", "pdf")
+        data.setdefault("dpi", None)
+        data.setdefault("prompt", "")
+        data.setdefault("answer", None)
         return cls(**data)
 
 
@@ -98,12 +113,24 @@ def utc_now() -> str:
 
 
 class RunWriter:
-    """Appends records to a run file, flushing and syncing each one as it is written."""
+    """Appends records to a run file, flushing and syncing each one as it is written. It holds the
+    file's write lock while open (`lock=False` when the caller already holds it); a second writer
+    waits up to `lock_timeout_s` seconds, then is told who holds it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, lock: bool = True, lock_timeout_s: float | None = 30.0) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.path, "a", encoding="utf-8")
+        atomic.ensure_folder(self.path.parent)
+        if self.path.is_dir():
+            raise UserError(f"{self.path}: is a folder; give a run file (.jsonl)")
+        self._lock = contextlib.ExitStack()
+        if lock:
+            self._lock.enter_context(atomic.file_lock(atomic.lock_path_for(self.path),
+                                                      f"run file {self.path}", lock_timeout_s))
+        try:
+            self._fh = open(self.path, "a", encoding="utf-8")
+        except OSError as exc:
+            self._lock.close()
+            raise UserError(f"{self.path}: cannot write the run file ({exc.strerror or exc})") from None
 
     def append(self, record: RunRecord) -> None:
         line = json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True)
@@ -113,6 +140,7 @@ class RunWriter:
 
     def close(self) -> None:
         self._fh.close()
+        self._lock.close()
 
     def __enter__(self) -> RunWriter:
         return self
@@ -125,21 +153,26 @@ def iter_records(path: Path) -> Iterator[RunRecord]:
     """Records of a run file; a torn last line (a crash mid-write) is skipped, any other bad line is an error."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"{path}: no such run file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a folder, not a run file") from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: run file is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
         raise UserError(f"{path}: cannot read run file ({exc.__class__.__name__})") from None
+    lines = text.splitlines()
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            raw = json.loads(line)
-            yield RunRecord.from_json(raw)
-        except (json.JSONDecodeError, TypeError) as exc:
-            if n == len(lines):
+            raw = check_record(parse_json(line, f"{path}:{n}", "run record"), f"{path}:{n}")
+        except UserError as exc:
+            if n == len(lines) and not text.endswith("\n"):
                 continue  # torn tail from an interrupted write
-            raise UserError(f"{path}:{n}: not a run record ({exc}); is this a JSON Lines run file?") from None
+            raise UserError(f"{exc}; is this a JSON Lines run file?") from None
+        yield RunRecord.from_json(raw)
 
 
 def read_records(paths: Iterable[Path]) -> list[RunRecord]:

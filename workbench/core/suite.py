@@ -6,8 +6,6 @@ A folder without `suite.json` (a pdfhell suite) is still a suite.
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,8 +17,18 @@ from workbench.core import atomic
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.layout import SUITE_FILE, case_files, holds_suite
+from workbench.core.schema import (
+    MAX_SEEDS,
+    SPEC,
+    SPEC_GROUP,
+    check_shape,
+    check_suite,
+    contained,
+    parse_seeds,
+    plain_id,
+    read_json_file,
+)
 
-CASE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}\Z")
 SUITE_FORMAT = "pdfworkbench-suite/1"
 
 
@@ -48,11 +56,9 @@ class Suite:
 
 
 def check_case_id(case_id: str) -> str:
-    """A case id as given, if it is a plain file name; one line saying why not otherwise."""
-    case_id = case_id.strip()
-    if not CASE_ID.match(case_id):
-        raise UserError(f"case id {case_id!r}: use letters, digits, '.', '_' and '-' (no spaces or slashes)")
-    return case_id
+    """A case id as given, if it is a plain file name (`schema.plain_id`, the one rule for ids);
+    one line saying why not otherwise."""
+    return plain_id(case_id.strip(), "case id")
 
 
 def case_entry(case: Case, pdf: bytes) -> dict[str, Any]:
@@ -80,24 +86,35 @@ def load_suite(folder: Path) -> Suite:
         raise UserError(f"{folder}: not a folder; give a suite folder (with suite.json or case JSON files)")
     manifest_path = folder / SUITE_FILE
     problems: list[str] = []
-    if manifest_path.exists():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-            entries = manifest["cases"]
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise UserError(f"{manifest_path}: malformed suite.json ({exc}); rebuild the suite") from None
-        cases = [load_case(folder / e.get("json", f"{e['id']}.json")) for e in entries]
+    if manifest_path.exists() or manifest_path.is_symlink():
+        source = str(manifest_path)
+        manifest = check_suite(read_json_file(manifest_path, "suite.json"), source)
+        cases = []
+        for i, e in enumerate(manifest["cases"], 1):
+            json_name = e.get("json") or f"{e['id']}.json"
+            path = contained(folder, json_name, f"case {i} field 'json'", source)
+            cases.append(load_case(path, root=folder))
+        listed = {c.id for c in cases} | {Path(e.get("json") or "").stem for e in manifest["cases"]}
+        problems.extend(f"{name}.json is in the folder but not in suite.json; rebuild the suite or "
+                        "add the case to it" for name in unlisted_cases(folder, listed))
         return Suite(folder, str(manifest.get("name", folder.name)), str(manifest.get("version", "1")),
                      cases, True, manifest.get("suite_hash"), problems)
     cases = []
     for path in case_files(folder):
         try:
-            cases.append(load_case(path))
+            cases.append(load_case(path, root=folder))
         except UserError as exc:
             problems.append(str(exc))
     if not cases:
         raise UserError(f"{folder}: no cases found (expected <id>.json beside <id>.pdf)")
     return Suite(folder, folder.name, "1", cases, False, None, problems)
+
+
+def unlisted_cases(folder: Path, listed: set[str]) -> list[str]:
+    """Stems of `<x>.json` beside `<x>.pdf` in `folder` that the manifest does not list (a second
+    writer's cases, or a manifest from an older build)."""
+    return sorted(p.stem for p in case_files(folder)
+                  if p.stem not in listed and p.with_suffix(".pdf").exists())
 
 
 def compute_entries(suite: Suite) -> list[dict[str, Any]]:
@@ -190,7 +207,7 @@ def add_to_suite(
             raise CaseExists(f"{folder}: case {case.id!r} already exists; choose another id, or replace "
                              "it with --overwrite")
         for rel, data in (extra_files or {}).items():
-            target = folder / rel
+            target = contained(folder, rel, "extra file")
             if not target.exists() or target.read_bytes() != data:
                 atomic.write_bytes(target, data)
         write_case(case, pdf, folder)
@@ -208,23 +225,6 @@ def add_case(folder: Path, case: Case, pdf: bytes, overwrite: bool = False, name
 
 # ---- build from a TOML spec ---------------------------------------------------------------
 
-def _parse_seeds(raw: Any, where: str) -> list[int]:
-    if isinstance(raw, int):
-        return [raw]
-    if isinstance(raw, list) and all(isinstance(s, int) for s in raw):
-        return list(raw)
-    if isinstance(raw, str) and ".." in raw:
-        lo, _, hi = raw.partition("..")
-        try:
-            a, b = int(lo), int(hi)
-        except ValueError:
-            pass
-        else:
-            if a <= b:
-                return list(range(a, b + 1))
-    raise UserError(f"{where}: seeds must be an integer, a list of integers or a range like \"1..10\"")
-
-
 @dataclass
 class BuildItem:
     family: str
@@ -234,27 +234,42 @@ class BuildItem:
 
 
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
+    from generators.degrade import TEXT_LAYERS, TIERS
+
     path = Path(path)
     try:
+        if path.is_dir():
+            raise UserError(f"{path}: is a folder; give a suite spec (.toml)")
         spec = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: malformed TOML: {exc}") from None
+    except (OSError, RecursionError) as exc:
+        raise UserError(f"{path}: cannot read the spec ({exc.__class__.__name__})") from None
+    check_shape(spec, SPEC, str(path), "spec", unknown=False)
     groups = spec.get("families") or spec.get("family")
     if not isinstance(groups, list) or not groups:
         raise UserError(f"{path}: a suite spec needs at least one [[families]] table with name and seeds")
     items: list[BuildItem] = []
     for i, g in enumerate(groups, 1):
         where = f"{path}: [[families]] #{i}"
-        if not isinstance(g, dict) or "name" not in g:
-            raise UserError(f"{where}: needs a name")
-        seeds = _parse_seeds(g.get("seeds", 1), where)
+        check_shape(g, SPEC_GROUP, where, "family table", unknown=False)
+        seeds = parse_seeds(g.get("seeds", 1), where)
         params = dict(g.get("params") or {})
         tiers = g.get("tiers") or ([g["tier"]] if "tier" in g else [None])
         for tier in tiers:
+            if tier is not None and tier not in TIERS:
+                raise UserError(f"{where}: unknown tier {tier!r}; choose from {', '.join(TIERS)}")
+        if g.get("text_layer", "none") not in TEXT_LAYERS:
+            raise UserError(f"{where}: unknown text_layer {g['text_layer']!r}; choose from {', '.join(TEXT_LAYERS)}")
+        if len(items) + len(seeds) * len(tiers) > MAX_SEEDS:
+            raise UserError(f"{where}: the spec makes more than {MAX_SEEDS:,} cases; split it")
+        for tier in tiers:
             degrade = None
-            if tier is not None or g.get("degrade") or g.get("text_layer"):
+            if tier is not None or g.get("degrade") or g.get("text_layer") or "dpi" in g:
                 try:
                     degrade = DegradeSpec.parse({"tier": tier, "overrides": g.get("degrade"),
                                                  "text_layer": g.get("text_layer"), "dpi": g.get("dpi")})
@@ -337,6 +352,8 @@ def verify_suite(folder: Path, jobs: int | None = 1) -> tuple[list[VerifyResult]
         if entry is not None:
             entries.append(entry)
     digest = suite_hash(entries)
+    if suite.problems:  # cases the manifest does not list, case files that do not load
+        results.append(VerifyResult("suite.json", False, list(suite.problems)))
     if suite.recorded_hash and suite.recorded_hash != digest:
         results.append(VerifyResult("suite.json", False, [f"recorded suite hash {suite.recorded_hash[:12]} differs from content {digest[:12]}"]))
     return results, digest, suite.recorded_hash

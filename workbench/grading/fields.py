@@ -370,14 +370,17 @@ def grade_fields(case: Case, answer: str) -> Verdict:
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
-    forbidden = [p for p in (find_text(answer, f) for f in case.forbidden_answers) if p.matched]
+    # A trap is named only with the forbidden value and where the parsed answer has it: free text
+    # without JSON is unparsable, whatever it mentions.
+    forbidden = [] if parsed is None else [
+        p for p in (find_text(answer, f) for f in case.forbidden_answers) if p.matched]
     correct = parsed is not None and f1 >= pass_f1 - 1e-9 and not forbidden
     missing_rows = len(expected) - len(pairs)
     extra_rows = len(given) - len(pairs)
     refusal = find_refusal(answer) if parsed is None else None
     if parsed is None:
         reason = (f"refused ({refusal!r}): no JSON in the answer" if refusal
-                  else "no JSON object or array found in the answer")
+                  else "unparsable: no JSON object or array found in the answer")
     else:
         stats = f"F1 {f1:.2f} (precision {precision:.2f}, recall {recall:.2f}; {tp} of {tp + fn} values)"
         problems = []
@@ -389,7 +392,9 @@ def grade_fields(case: Case, answer: str) -> Verdict:
             names = sorted(set(wrong))
             problems.append(f"wrong or missing {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")
         if forbidden:
-            problems.append(f"contains the trap's {', '.join(p.expected for p in forbidden)}")
+            places = ", ".join(f"{p.expected} (as {p.found!r} at {p.span[0]})" if p.span else p.expected
+                               for p in forbidden)
+            problems.append(f"fell for the trap: the answer gives {places}")
         if correct:
             reason = f"fields match: {stats}"
         else:
@@ -399,6 +404,7 @@ def grade_fields(case: Case, answer: str) -> Verdict:
     return Verdict(
         case_id=case.id, matcher="fields", correct=correct, parts=parts, forbidden=forbidden,
         fell_for_trap=bool(forbidden) and not correct, refused=refusal is not None, hedged=False,
+        unparsable=parsed is None and refusal is None,
         reason=reason, precision=round(precision, 6), recall=round(recall, 6), f1=round(f1, 6),
         details={"rows_expected": len(expected), "rows_given": len(given), "rows_paired": len(pairs),
                  "pairs": [list(p) for p in pairs], "true_positives": tp, "false_positives": fp,

@@ -25,6 +25,8 @@ def _testcase(row: Row) -> ET.Element:
         "time": "0",
     })
     reason = row.reason
+    if row.source:
+        reason = f"{reason} (answer from: {row.source})"
     if row.outcome == "pass":
         pass
     elif row.result.failed:

@@ -21,6 +21,7 @@ rule), so it is listed in `details["forbidden_ignored"]` instead.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -30,27 +31,99 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.grading.money import find_money, parse_money
+from workbench.core.runs import MAX_GRADED_CHARS
+from workbench.grading.money import ZERO_WIDTH, find_money, parse_money
 from workbench.grading.verdict import Part, Verdict
 
 MATCHERS = ("contains", "tokens_all", "keywords_all", "exact", "numeric", "fields")
 
-_ZERO_WIDTH = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"}
 _TRANSLATE = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+    "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\ufe63": "-", "\uff0d": "-",
 })
 _EDGE_PUNCT = " .,;:!?\"'`"
 
+# Letters of other scripts (and compatibility forms) that look like ASCII ones: what a person
+# reading the glyphs sees (see `read_glyphs`).
+CONFUSABLES = {
+    # Cyrillic
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
+    "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+    # Greek
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
+    # Look-alike digits and punctuation
+    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+    "\u2024": ".", "\u201a": ",", "\uff0c": ",", "\uff0e": ".", "\u066b": ".", "\u066c": ",",
+}
+# Latin letters that read as digits when they sit between digits.
+_DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
+_DIGIT_LOOKALIKE_RE = re.compile(r"(?<=\d)[OolI](?=\d)")
 
-def fold(text: str) -> tuple[str, list[int]]:
-    """Text lower-cased, whitespace collapsed, look-alike quotes and dashes unified, zero-width
-    characters dropped; and for each folded character the index of the original it came from."""
+
+def is_format_char(ch: str) -> bool:
+    """A character that draws nothing and means nothing to a reader (zero-width, soft hyphen, ...)."""
+    return ch in ZERO_WIDTH or unicodedata.category(ch) == "Cf"
+
+
+def read_glyphs(text: str) -> tuple[str, list[int]]:
+    """`text` as a person reading its glyphs sees it, and each output character's source index.
+
+    Format characters (zero-width spaces, soft hyphens) are dropped. Look-alike letters are read
+    as ASCII only in words that mix them with ASCII letters or digits, or that are made of
+    look-alikes only: a Russian word with letters that have no Latin twin stays Russian. O and l
+    between digits read as 0 and 1. Case and spacing are kept (see `fold` for comparing).
+    """
+    if text.isascii():  # nothing to read differently but O and l between digits
+        return _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], text), list(range(len(text)))
+    out: list[str] = []
+    where: list[int] = []
+    for m in re.finditer(r"\S+|\s+", text):
+        word = m.group()
+        letters = [c for c in word if c.isalpha()]
+        mixed = any(c.isascii() and c.isalnum() for c in word) or (
+            bool(letters) and all(c in CONFUSABLES for c in letters))
+        for j, ch in enumerate(word):
+            if is_format_char(ch):
+                continue
+            if mixed:
+                ch = CONFUSABLES.get(ch, ch)
+                if "\uff10" <= ch <= "\uff5e":  # fullwidth forms
+                    ch = chr(ord(ch) - 0xFEE0)
+            out.append(ch)
+            where.append(m.start() + j)
+    folded = _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], "".join(out))
+    return folded, where
+
+
+_CHUNK = re.compile(r"\s+|\S+")
+
+
+def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
+    """Text as the grader compares it: lower-cased, NFKC, every kind of space (no-break, thin,
+    line breaks) collapsed to one, look-alike quotes and dashes unified, format characters
+    dropped; and for each folded character the index of the original it came from. With
+    `glyphs`, read as a person sees the glyphs first (see `read_glyphs`). Cached: the lint asks
+    many needles of one page's text. The index list is shared: do not change it."""
+    return _fold(text, glyphs)
+
+
+@functools.lru_cache(maxsize=256)
+def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
+    if text.isascii() and not (glyphs and _DIGIT_LOOKALIKE_RE.search(text)):
+        return _fold_ascii(text)
+    if glyphs:
+        text, src = read_glyphs(text)
+    else:
+        src = None
     out: list[str] = []
     index: list[int] = []
     space = True
     for i, raw in enumerate(text):
-        if raw in _ZERO_WIDTH:
+        if is_format_char(raw):
             continue
         for ch in unicodedata.normalize("NFKC", raw).translate(_TRANSLATE).lower():
             if ch.isspace():
@@ -60,8 +133,26 @@ def fold(text: str) -> tuple[str, list[int]]:
             else:
                 space = False
             out.append(ch)
-            index.append(i)
+            index.append(i if src is None else src[i])
     while out and out[-1] == " ":
+        out.pop()
+        index.pop()
+    return "".join(out), index
+
+
+def _fold_ascii(text: str) -> tuple[str, list[int]]:
+    """`fold` of ASCII text, by chunks: only case and spacing change."""
+    out: list[str] = []
+    index: list[int] = []
+    for m in _CHUNK.finditer(text):
+        if m.group()[0].isspace():
+            if out:
+                out.append(" ")
+                index.append(m.start())
+        else:
+            out.append(m.group().lower())
+            index.extend(range(m.start(), m.end()))
+    if out and out[-1] == " ":
         out.pop()
         index.pop()
     return "".join(out), index
@@ -71,32 +162,39 @@ def fold_needle(text: str) -> str:
     return fold(text)[0].strip(_EDGE_PUNCT)
 
 
-def _span(index: list[int], start: int, end: int) -> tuple[int, int]:
-    return index[start], index[end - 1] + 1
+_WORD_EDGE = "\"'()[]{}.,;:!?-"
+
+
+def fold_word(token: str) -> str:
+    """One word as compared with another: folded, its outer punctuation and brackets stripped."""
+    return fold(token)[0].strip(_WORD_EDGE)
+
+
+def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
+    """Every place `answer` says `needle`, tolerant of case and spacing; amounts compared as
+    money (whole numeric tokens, equal values, currencies that agree). Non-overlapping, in order."""
+    money = parse_money(needle)
+    if money is not None:
+        return [Part(needle, True, m.text, (m.start, m.end)) for m in find_money(answer) if m.agrees(money)]
+    want = fold_needle(needle)
+    if not want:
+        return []
+    hay, index = fold(answer)
+    if whole_word:
+        pattern = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
+    else:
+        pattern = re.compile(re.escape(want))
+    out = []
+    for m in pattern.finditer(hay):
+        start, end = index[m.start()], index[m.end() - 1] + 1
+        out.append(Part(needle, True, answer[start:end], (start, end)))
+    return out
 
 
 def find_text(answer: str, needle: str, whole_word: bool = False) -> Part:
-    """Look for `needle` in `answer`, tolerant of case and whitespace; amounts compared as money."""
-    money = parse_money(needle)
-    if money is not None:
-        for m in find_money(answer):
-            if m.agrees(money):
-                return Part(needle, True, m.text, (m.start, m.end))
-        return Part(needle, False)
-    hay, index = fold(answer)
-    want = fold_needle(needle)
-    if not want:
-        return Part(needle, False)
-    if whole_word:
-        pattern = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
-        m = pattern.search(hay)
-        pos = m.start() if m else -1
-    else:
-        pos = hay.find(want)
-    if pos < 0:
-        return Part(needle, False)
-    start, end = _span(index, pos, pos + len(want))
-    return Part(needle, True, answer[start:end], (start, end))
+    """The first place `answer` says `needle` (see `find_all`), or an unmatched Part."""
+    found = find_all(answer, needle, whole_word)
+    return found[0] if found else Part(needle, False)
 
 
 # ---- refusals and hedges -----------------------------------------------------------------
@@ -202,28 +300,72 @@ def match_exact(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
     return [Part(expected, ok, stripped if ok else None, (start, start + len(stripped)) if ok else None)]
 
 
-def _numeric_finder(case: Case, spec: dict[str, Any]) -> Callable[[str, Any], Part]:
+def _numeric_finder(case: Case, spec: dict[str, Any]) -> Callable[[str, Any], list[Part]]:
+    """Every number in an answer within the spec's tolerance of a target, as Parts."""
     tol = _decimal(spec.get("tolerance", 0), "tolerance", case)
     relative = bool(spec.get("relative"))
 
-    def find(answer: str, target: Any) -> Part:
+    def find(answer: str, target: Any) -> list[Part]:
         label = str(target)
         want = parse_money(label) if not isinstance(target, int | float) else None
         value = _decimal(target, "expected value", case)
         limit = abs(value) * tol if relative else tol
+        out = []
         for m in find_money(answer):
             if want is not None and want.currency and m.currency and m.currency != want.currency:
                 continue
             if abs(m.value - value) <= limit:
-                return Part(label, True, m.text, (m.start, m.end))
-        return Part(label, False)
+                out.append(Part(label, True, m.text, (m.start, m.end)))
+        return out
 
     return find
 
 
+def needle_finder(case: Case) -> Callable[[str, str], list[Part]]:
+    """How this case's matcher finds one value (an expected part or a forbidden answer) in a
+    text: every occurrence. The lint asks this of page text, so it sees what the grader sees."""
+    spec = case.matcher_spec
+    kind = spec.get("type")
+    numeric = _numeric_finder(case, spec) if kind == "numeric" else None
+    whole_word = kind == "keywords_all"
+
+    def find(text: str, needle: str) -> list[Part]:
+        if numeric is not None and parse_money(needle) is not None:
+            return numeric(text, needle)
+        return find_all(text, needle, whole_word=whole_word)
+
+    return find
+
+
+def matcher_needles(case: Case) -> list[str]:
+    """The values the case's matcher looks for in an answer, each of which must be found."""
+    spec = case.matcher_spec
+    kind = str(spec.get("type", "contains"))
+    if kind == "tokens_all":
+        return _tokens(case, spec, "tokens")
+    if kind == "keywords_all":
+        return _tokens(case, spec, "keywords")
+    if kind in ("exact", "numeric"):
+        return [str(spec.get("value", case.expected_answer))]
+    if kind == "fields":
+        return [str(t) for t in case.expected_tokens] or [case.expected_answer]
+    return [case.expected_answer]
+
+
+def forbidden_needles(case: Case) -> list[str]:
+    """The answers that fall for the trap: the key's forbidden answers, and the value a drifted
+    text layer elicits (answering it is falling for the trap)."""
+    forbidden = [str(f) for f in case.forbidden_answers]
+    drifted = (case.degrade or {}).get("drifted_answer")
+    if drifted and drifted not in forbidden:
+        forbidden.append(str(drifted))
+    return forbidden
+
+
 def match_numeric(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
     target = spec.get("value", case.expected_answer)
-    return [_numeric_finder(case, spec)(answer, target)]
+    found = _numeric_finder(case, spec)(answer, target)
+    return [found[0] if found else Part(str(target), False)]
 
 
 TEXT_MATCHERS: dict[str, Callable[[Case, dict[str, Any], str], list[Part]]] = {
@@ -237,20 +379,12 @@ TEXT_MATCHERS: dict[str, Callable[[Case, dict[str, Any], str], list[Part]]] = {
 
 def find_forbidden(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
     """The forbidden answers that `answer` contains, found the way the matcher finds the expected one."""
+    find = needle_finder(case)
     out = []
-    numeric = _numeric_finder(case, spec) if spec.get("type") == "numeric" else None
-    forbidden = list(case.forbidden_answers)
-    # A scan with a drifted text layer elicits the drifted value: answering it is falling for the trap.
-    drifted = (case.degrade or {}).get("drifted_answer")
-    if drifted and drifted not in forbidden:
-        forbidden.append(str(drifted))
-    for f in forbidden:
-        if numeric is not None and parse_money(f) is not None:
-            part = numeric(answer, f)
-        else:
-            part = find_text(answer, f, whole_word=spec.get("type") == "keywords_all")
-        if part.matched:
-            out.append(part)
+    for f in forbidden_needles(case):
+        found = find(answer, f)
+        if found:
+            out.append(found[0])
     return out
 
 
@@ -262,6 +396,8 @@ def _describe(part: Part) -> str:
 
 def grade(case: Case, answer: str | None) -> Verdict:
     """Grade one answer against the case's key. Pure: no I/O."""
+    if answer and len(answer) > MAX_GRADED_CHARS:
+        answer = answer[:MAX_GRADED_CHARS]  # a hostile answer must not cost gigabytes to grade
     spec = case.matcher_spec
     kind = str(spec.get("type", "contains"))
     if kind == "fields":

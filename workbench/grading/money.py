@@ -4,12 +4,19 @@ A mention is a whole numeric token, never a piece of a larger one: in `$11,234.5
 `$1,234.56`. A currency may be written before (`$`, `US$`, `USD`, `€`, `EUR 1,234.56`) or after
 (`1,234.56 USD`) the number. Two mentions agree when their signed values are equal and their
 currencies do not contradict: an omitted currency agrees with any, `$` agrees with `USD`,
-`EUR` does not agree with `USD`. Thousands separators are commas in groups of three; the decimal
-mark is a point. European `1.234,56` is not read as money (it is ambiguous; it matches nothing).
+`EUR` does not agree with `USD`.
+
+Digit groups are read the ways documents write them, where the writing is unambiguous:
+`1,234,567.89`; `1.234.567,89` and `1.234,56` (European); `1'234'567.89` (Swiss); `1 234,56` with
+a no-break, narrow no-break or thin space between groups (French; a plain space is never a group
+separator, so `2023 500` stays two numbers); `12,50` (a decimal comma with two decimals); and
+`1,23,456.78` (Indian grouping). Ambiguous forms keep the English reading: `1,234` is 1234 and
+`1.234` is 1.234.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -24,17 +31,50 @@ CURRENCY_MARKERS: dict[str, str] = {
     "CHF": "CHF", "CAD": "CAD", "C$": "CAD", "AUD": "AUD", "A$": "AUD", "CNY": "CNY",
 }
 _CUR = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKERS, key=len, reverse=True))
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
+# One home for the characters a text layer writes between digit groups but means as nothing or
+# as one typographic space (the matchers' folding uses these too).
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u2061\u2062\u2063\u2064")
+GROUP_SPACES = frozenset("\u00a0\u2007\u2009\u202f")
+_NB = "\u00a0"  # every group space is read as this one
+_NUMBER = (
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"          # 1,234,567.89
+    r"|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?"   # 1,23,45,678.90 (Indian)
+    r"|\d{1,3}(?:\.\d{3})+,\d+"              # 1.234,56  1.234.567,89
+    r"|\d{1,3}(?:\.\d{3}){2,}"               # 1.234.567
+    r"|\d{1,3}(?:'\d{3})+(?:[.,]\d+)?"       # 1'234.56
+    rf"|\d{{1,3}}(?:{_NB}\d{{3}})+(?:[.,]\d+)?"  # 1 234,56 (no-break spaces)
+    r"|\d+,\d{2}"                            # 12,50
+    r"|\d+(?:\.\d+)?|\.\d+"
+)
 _MONEY_RE = re.compile(
-    rf"(?<![\w.,])"                                      # not inside a larger token
+    rf"(?<![\w.,])(?<![^\W\d_][-\u2212])"                # not inside a larger token (INV-5)
     rf"(?:(?P<sign1>[-\u2212])\s?)?"
     rf"(?:(?P<prefix>{_CUR})\s?(?:(?P<prefix2>{_CUR})\s?)?)?"
     rf"(?P<sign2>[-\u2212])?"
     rf"(?P<number>{_NUMBER})"
-    rf"(?![\d]|[.,]\d)"                                  # the whole number, not a prefix of one
-    rf"(?:\s?(?P<suffix>{_CUR})(?![A-Za-z]))?",
+    rf"(?![\d]|[.,'{_NB}]\d)"                            # the whole number, not a prefix of one
+    # a marker followed by a number is that number's prefix, not this one's suffix ("5 $7")
+    rf"(?:\s?(?P<suffix>{_CUR})(?![A-Za-z])(?!\s?[-\u2212]?\.?\d))?",
     re.IGNORECASE,
 )
+
+
+def number_value(number: str) -> Decimal:
+    """The value of a number as `_NUMBER` admits it (`1.234,56` -> 1234.56, `12,50` -> 12.50)."""
+    body = number.replace("'", "").replace(_NB, "")
+    grouped = body != number
+    if "," in body and "." in body:
+        decimal = "," if body.rfind(",") > body.rfind(".") else "."
+    elif "," in body:
+        decimal = "," if grouped or re.fullmatch(r"\d+,\d{2}", body) else None
+    elif "." in body:
+        decimal = "." if grouped or body.count(".") == 1 else None
+    else:
+        decimal = None
+    if decimal is None:
+        return Decimal(re.sub(r"[.,]", "", body))
+    head, _, tail = body.rpartition(decimal)
+    return Decimal(re.sub(r"[.,]", "", head) + "." + tail)
 
 
 @dataclass(frozen=True)
@@ -51,17 +91,18 @@ class MoneyMention:
         return self.currency is None or other.currency is None or self.currency == other.currency
 
 
-_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"}
-_SPACES = {"\u00a0", "\u2007", "\u2009", "\u202f"}
+_ODD = re.compile("[" + "".join(sorted(ZERO_WIDTH | GROUP_SPACES)) + "]")
 
 
 def _clean(text: str) -> tuple[str, list[int]]:
-    """`text` without zero-width characters and with odd spaces made plain; original indexes."""
+    """`text` without zero-width characters, group spaces made one no-break space; original indexes."""
+    if not _ODD.search(text):
+        return text, list(range(len(text)))
     out, index = [], []
     for i, ch in enumerate(text):
-        if ch in _INVISIBLE:
+        if ch in ZERO_WIDTH:
             continue
-        out.append(" " if ch in _SPACES else ch)
+        out.append(_NB if ch in GROUP_SPACES else ch)
         index.append(i)
     return "".join(out), index
 
@@ -73,7 +114,7 @@ def _mention(m: re.Match[str]) -> MoneyMention | None:
     if len(codes) > 1:
         return None  # "$5 EUR" contradicts itself
     try:
-        value = Decimal(m["number"].replace(",", ""))
+        value = number_value(m["number"])
     except InvalidOperation:  # pragma: no cover - the pattern admits only digits
         return None
     if m["sign1"] or m["sign2"]:
@@ -84,6 +125,11 @@ def _mention(m: re.Match[str]) -> MoneyMention | None:
 
 def find_money(text: str) -> list[MoneyMention]:
     """Every numeric token in `text`, with its currency if one is written beside it."""
+    return list(_find_money(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _find_money(text: str) -> tuple[MoneyMention, ...]:
     clean, index = _clean(text)
     out = []
     for m in _MONEY_RE.finditer(clean):
@@ -91,7 +137,7 @@ def find_money(text: str) -> list[MoneyMention]:
         if mention is not None:
             start, end = index[m.start()], index[m.end() - 1] + 1
             out.append(MoneyMention(mention.value, mention.currency, start, end, text[start:end]))
-    return out
+    return tuple(out)
 
 
 def parse_money(text: str) -> MoneyMention | None:
@@ -99,4 +145,3 @@ def parse_money(text: str) -> MoneyMention | None:
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
     return _mention(m) if m else None
-

@@ -5,9 +5,12 @@ The words, and which count in the metric:
 
 - `pass`, `fail`, `trap` (gave the forbidden answer), `refused`: a finished, complete answer,
   graded against the key: these are scored;
+- `unparsable`: the answer is not in the form the matcher reads (a `fields` answer with no JSON):
+  a grading state, not a wrong answer and never a trap; kept out of the metric;
 - `truncated`: cut off by a token limit; graded for display but kept out of the metric;
 - `errored`, `timed_out`, `blocked`, `cancelled`: the call did not finish; never a wrong answer;
-- `no_key`: there is no answer key to grade against.
+- `no_key`: there is no answer key to grade against. An imported record that carries its source's
+  verdict (pdfhell) is shown with that verdict instead, labelled (`source_verdict`).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ if TYPE_CHECKING:
 
 SCORED = ("pass", "fail", "trap", "refused")
 NOT_FINISHED = ("errored", "timed_out", "blocked", "cancelled")
-OUTCOMES = (*SCORED, "truncated", *NOT_FINISHED, "no_key")
-NOT_SCORED = ("truncated", *NOT_FINISHED, "no_key")
+OUTCOMES = (*SCORED, "unparsable", "truncated", *NOT_FINISHED, "no_key")
+NOT_SCORED = ("unparsable", "truncated", *NOT_FINISHED, "no_key")
 NO_KEY_REASON = "no answer key for this case"
 
 
@@ -41,7 +44,7 @@ class Outcome:
 
     @property
     def gradable(self) -> bool:
-        return self.verdict is not None
+        return self.verdict is not None and not self.verdict.unparsable
 
     @property
     def scored(self) -> bool:
@@ -87,10 +90,40 @@ def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
     complete = not is_truncated(status, record.finish_reason)
     if execution != "finished":
         return Outcome(execution, execution, complete, None, error_line(record))
-    if not has_key(case) or record.extra.get("question", case.question) != case.question:
-        # No key, or the author asked their own question: the key answers another one.
+    if not has_key(case):
+        source = source_verdict(record)
+        if source is not None:
+            return Outcome(source.outcome, execution, complete, source)
+        return Outcome("no_key", execution, complete, None)
+    if record.extra.get("question", case.question) != case.question:
+        # The author asked their own question: the key answers another one.
         return Outcome("no_key", execution, complete, None)
     assert case is not None
     verdict = grade_record(case, record)
     assert verdict is not None   # a finished call is always graded
     return Outcome(verdict.outcome if complete else "truncated", execution, complete, verdict)
+
+
+def source_verdict(record: RunRecord) -> Verdict | None:
+    """The verdict an imported record carries from the tool that graded it (pdfhell), for a run
+    reported without its cases; labelled as the source's, never regraded."""
+    extra = getattr(record, "extra", None) or {}
+    graded = extra.get("pdfhell")
+    if getattr(record, "provenance", "") != "imported" or not isinstance(graded, dict) or "correct" not in graded:
+        return None
+    correct = bool(graded.get("correct"))
+    fell = bool(graded.get("fell_for_trap")) and not correct
+    refused = bool(graded.get("refused")) and not correct
+    matched = graded.get("matched_forbidden") or []
+    if correct:
+        reason = "correct"
+    elif fell:
+        names = ", ".join(map(str, matched if isinstance(matched, list) else [matched])) or "a forbidden answer"
+        reason = f"fell for the trap: answered {names}"
+    elif refused:
+        reason = "refused"
+    else:
+        reason = f"wrong (expected {graded.get('expected')!r})" if graded.get("expected") else "wrong"
+    return Verdict(case_id=str(record.case_id), matcher="source", correct=correct, fell_for_trap=fell,
+                   refused=refused, reason=f"as the source graded it: {reason}",
+                   details={"graded_by": "source"})

@@ -45,6 +45,9 @@ class Row:
     record: RunRecord
     provenance: str
     key_changed: bool = False
+    # Where a wrong answer came from (`pdf.attribution`), when the report was asked `--by source`.
+    source: str | None = None
+    attribution: list[dict[str, Any]] | None = None
 
     @property
     def outcome(self) -> str:
@@ -94,7 +97,41 @@ class Row:
             "reason": self.reason, "answer": self.answer, "error": self.error,
             "provenance": self.provenance, "key_changed": self.key_changed,
             "verdict": self.verdict.to_json() if self.verdict else None,
+            **({"source": self.source, "attribution": self.attribution} if self.source else {}),
         }
+
+
+# Outcomes that are a wrong answer with something in it to trace back to the document.
+WRONG_ANSWERS = ("fail", "trap")
+
+
+@dataclass
+class SourceTally:
+    """How one group's wrong answers divide between the sources they came from."""
+
+    group: str
+    wrong: int = 0
+    sources: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for source, n in sorted(self.sources.items(), key=lambda kv: (-kv[1], kv[0])):
+            lo, hi = wilson(n, self.wrong)
+            out[source] = {"count": n, "share": round(n / self.wrong, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+        return {"group": self.group, "wrong": self.wrong, "sources": out}
+
+
+def source_tallies(rows: Sequence[Row], by: str | None = None) -> list[SourceTally]:
+    """Wrong answers by source: one tally for all rows, or one per family or reader (`by`)."""
+    tallies: dict[str, SourceTally] = {}
+    for row in rows:
+        if row.source is None or row.outcome not in WRONG_ANSWERS:
+            continue
+        group = "all" if by is None else str(getattr(row, by) or "unknown")
+        t = tallies.setdefault(group, SourceTally(group))
+        t.wrong += 1
+        t.sources[row.source] = t.sources.get(row.source, 0) + 1
+    return [tallies[g] for g in sorted(tallies)]
 
 
 @dataclass
@@ -179,12 +216,19 @@ class RunReport:
         return {r.case_id: r for r in self.rows}
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "label": self.label, "readers": self.readers, "modalities": self.modalities,
             "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
             "overall": self.overall.to_json(), "groups": [g.to_json() for g in self.groups],
             "cases": [r.to_json() for r in self.rows],
         }
+        if any(r.source for r in self.rows):
+            out["sources"] = {
+                "overall": [t.to_json() for t in source_tallies(self.rows)],
+                "by_family": [t.to_json() for t in source_tallies(self.rows, "family")],
+                "by_reader": [t.to_json() for t in source_tallies(self.rows, "reader")],
+            }
+        return out
 
 
 @dataclass
@@ -336,10 +380,50 @@ def _short(text: str | None, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# How `render_sources` names each source in a sentence ("10 from hidden text").
+SOURCE_PHRASES = {
+    "injected": "injected instructions", "question": "the question", "small_print": "small print",
+    "rotated": "rotated text", "low_contrast": "faint text", "other_page": "another page",
+    "visible": "visible text", "hidden": "hidden text", "computed": "a computation",
+    "misread": "misreadings", "absent": "nowhere (made up)", "no-value": "answers stating no value",
+}
+
+
+def _source_sentence(t: SourceTally) -> str:
+    parts = [f"{n} from {SOURCE_PHRASES.get(src, src)}"
+             for src, n in sorted(t.sources.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return f"of {t.wrong} wrong answer{'s' if t.wrong != 1 else ''}, " + ", ".join(parts)
+
+
+def render_sources(rows: Sequence[Row]) -> list[str]:
+    """Where the wrong answers came from: overall, then by family and by reader."""
+    overall = source_tallies(rows)
+    if not overall:
+        return ["", "  where from  no wrong answers to trace"]
+    lines = ["", f"  where from  {_source_sentence(overall[0])}"]
+    for src, n in sorted(overall[0].sources.items(), key=lambda kv: (-kv[1], kv[0])):
+        lo, hi = wilson(n, overall[0].wrong)
+        lines.append(f"    {src:<13} {n:4d}  {_pct(n / overall[0].wrong)}  [95% CI {_ci((lo, hi))}]")
+    for by in ("family", "reader"):
+        tallies = source_tallies(rows, by)
+        if len(tallies) > 1 or by == "family":
+            lines.append(f"  by {by}:")
+            width = max(len(t.group) for t in tallies)
+            lines.extend(f"    {t.group:<{width}}  {_source_sentence(t)}" for t in tallies)
+    return lines
+
+
 def render_report_text(report: Report, max_rows: int = 25) -> str:
     lines: list[str] = []
     if report.suite:
-        lines.append(f"suite: {report.suite.get('name')} (hash {str(report.suite.get('hash') or 'not recorded')[:12]})")
+        hash_ = report.suite.get("hash")
+        shown = str(hash_)[:12] if hash_ else "not recorded"
+        if hash_ and report.suite.get("hash_from"):
+            shown += f", as {report.suite['hash_from']} records it"
+        lines.append(f"suite: {report.suite.get('name')} (hash {shown})")
+        if report.suite.get("graded_by") == "source":
+            lines.append("verdicts: as the source graded them (no suite folder, so nothing was regraded; "
+                         "give --suite DIR to regrade against the answer keys)")
     for run in report.runs:
         s = run.overall
         dpis = ", ".join(f"{d} dpi" for d in run.dpis if d)
@@ -348,7 +432,9 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
                      f"{s.calls} calls; {', '.join(run.provenance)})")
         ex = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in s.execution.items() if n or k == "finished")
         lines.append(f"  execution   {ex}")
-        lines.append(f"  grading     {s.gradable} gradable, {s.calls - s.gradable} not gradable")
+        unparsable = sum(r.outcome == "unparsable" for r in run.rows)
+        lines.append(f"  grading     {s.gradable} gradable, {s.calls - s.gradable} not gradable"
+                     + (f" ({unparsable} unparsable)" if unparsable else ""))
         lines.append(f"  complete    {s.gradable - s.truncated} complete, {s.truncated} truncated")
         if s.scored:
             lines.append(
@@ -363,6 +449,8 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
                          "finish; counted apart, never as wrong answers)")
         if run.key_changed:
             lines.append(f"  note        {run.key_changed} record(s) were made against a different answer key")
+        if any(r.source for r in run.rows):
+            lines.extend(render_sources(run.rows))
         if run.groups:
             width = max(12, *(len(g.group) for g in run.groups))
             lines.append("")
@@ -378,7 +466,7 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
             lines.append("")
             lines.append("  not passed:")
             for r in sorted(bad, key=lambda r: r.case_id)[:max_rows]:
-                lines.append(f"    {r.case_id:<{width}}  {r.outcome:<9}  {_short(r.reason, 100)}")
+                lines.append(f"    {r.case_id:<{width}}  {r.outcome:<10}  {_short(r.reason, 100)}")
             if len(bad) > max_rows:
                 lines.append(f"    … {len(bad) - max_rows} more (use --json)")
     if report.differences:

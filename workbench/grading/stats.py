@@ -26,3 +26,22 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def rate(k: int, n: int) -> float | None:
     """k/n, or None when there is nothing to divide by (never 0, which would read as a score)."""
     return k / n if n else None
+
+
+def gate_failure(passed: int, scored: int, calls: int, threshold: float | None) -> str | None:
+    """THE rule of every gate (`run` and `report`): why the run fails it, or None when it passes.
+
+    A run that scored nothing fails, threshold or not. With a threshold X it fails when the pass
+    rate over scored calls is below X, or when fewer than X of all calls were scored (4 errors in
+    6 calls cannot pass a 0.9 gate on the strength of the 2 that finished)."""
+    if scored == 0:
+        return f"nothing could be scored ({calls} call(s), none finished and gradable)"
+    if threshold is None:
+        return None
+    if passed / scored < threshold:
+        return (f"pass rate {passed / scored:.3f} ({passed} of {scored} scored calls) is below "
+                f"--fail-threshold {threshold:.3f}")
+    if scored / calls < threshold:
+        return (f"only {scored} of {calls} calls were scored ({scored / calls:.3f}; the rest did not "
+                f"finish or could not be graded), below --fail-threshold {threshold:.3f}")
+    return None

@@ -40,6 +40,9 @@ class Verdict:
     f1: float | None = None
     details: dict[str, Any] = field(default_factory=dict)    # matcher-specific extras
     truncated: bool = False                                   # set by grade_record
+    # The answer could not be read as the matcher needs (a `fields` answer with no JSON): a
+    # grading state, not a wrong answer and never a trap.
+    unparsable: bool = False
 
     @property
     def matched_expected(self) -> bool:
@@ -47,9 +50,11 @@ class Verdict:
 
     @property
     def outcome(self) -> str:
-        """One word: `pass`, `trap` (answered the forbidden value), `refused` or `fail`."""
+        """One word: `pass`, `unparsable`, `trap` (answered the forbidden value), `refused` or `fail`."""
         if self.correct:
             return "pass"
+        if self.unparsable:
+            return "unparsable"
         if self.fell_for_trap:
             return "trap"
         if self.refused:
@@ -69,6 +74,7 @@ class Verdict:
             "refused": self.refused,
             "hedged": self.hedged,
             "truncated": self.truncated,
+            "unparsable": self.unparsable,
             "reason": self.reason,
         }
         if self.f1 is not None:

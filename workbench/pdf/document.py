@@ -1,38 +1,169 @@
-"""Opening PDFs with a clear error for anything that is not one."""
+"""Opening PDFs: the one place that turns a file or bytes into an open document, with one clear line
+for anything that is not a readable PDF (empty, not a PDF, truncated past repair, a cyclic page
+tree, encrypted without the password). Every caller, CLI or TUI, opens PDFs through here.
+
+An owner-password-only PDF (no password needed to view it, as every viewer opens it) simply opens.
+A PDF that needs a password to view is read as its decrypted bytes when the password is given, so
+every extractor downstream (pymupdf, pypdf) sees an ordinary PDF.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from workbench.core.errors import UserError
 
 
-def read_pdf_bytes(path: Path) -> bytes:
+class PdfError(UserError):
+    """A PDF that cannot be read: the message is one line naming the file and what to do."""
+
+
+class PdfEncrypted(PdfError):
+    """A PDF that needs a password to be opened."""
+
+
+def read_pdf_bytes(path: Path, password: str | None = None) -> bytes:
+    """The bytes of the PDF at `path`, checked to open (decrypted when `password` opens it)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a folder, not a PDF") from None
     except OSError as exc:
         raise UserError(f"{path}: cannot read ({exc.strerror})") from None
-    check_pdf_bytes(data, str(path))
-    return data
+    return readable_pdf_bytes(data, str(path), password)
+
+
+def readable_pdf_bytes(data: bytes, name: str = "PDF", password: str | None = None) -> bytes:
+    """`data` if it opens as it is; its decrypted bytes if it needs `password`; else a PdfError."""
+    import pymupdf
+
+    doc, decrypted = _open(data, name, password)
+    try:
+        if not decrypted:
+            return data
+        return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_NONE)
+    finally:
+        doc.close()
+
+
+# Whole-document forensics (every span's visibility, rendered) costs about 0.1 s a page: past this
+# many pages a command would run for minutes. PDFWORKBENCH_MAX_PAGES raises it.
+MAX_FORENSIC_PAGES = 500
+
+
+def check_page_budget(count: int, name: str = "PDF") -> None:
+    """A PdfError when a document is too long to analyse whole (one line saying how to go on)."""
+    import os
+
+    try:
+        limit = int(os.environ.get("PDFWORKBENCH_MAX_PAGES", "") or MAX_FORENSIC_PAGES)
+    except ValueError:
+        raise UserError("PDFWORKBENCH_MAX_PAGES must be a whole number of pages") from None
+    if count > limit:
+        raise PdfError(f"{name}: {count:,} pages, more than the {limit:,} that page forensics reads "
+                       "at once; set PDFWORKBENCH_MAX_PAGES to raise the limit")
+
+
+# A render larger than this many pixels is made at a lower DPI: a 200-inch page at 150 DPI would
+# be 900 Mpx (2.7 GB of RGB). 40 Mpx is a US Letter page at 700 DPI, above any reader's raster.
+MAX_RENDER_PIXELS = 40_000_000
+
+
+def render_dpi(page: Any, dpi: float) -> int:
+    """`dpi`, lowered so `page` renders to at most MAX_RENDER_PIXELS (never below 1)."""
+    w_in, h_in = page.rect.width / 72, page.rect.height / 72
+    if w_in <= 0 or h_in <= 0:
+        return max(1, int(dpi))
+    most = (MAX_RENDER_PIXELS / (w_in * h_in)) ** 0.5
+    return max(1, int(min(dpi, most)))
 
 
 def check_pdf_bytes(data: bytes, name: str = "PDF") -> None:
+    if not data:
+        raise PdfError(f"{name}: empty file (0 bytes); give a PDF")
     if not data.lstrip()[:5].startswith(b"%PDF-"):
-        raise UserError(f"{name}: not a PDF (no %PDF- header); give a .pdf file or a case JSON")
+        raise PdfError(f"{name}: not a PDF (no %PDF- header); give a .pdf file or a case JSON")
 
 
-def open_fitz(data: bytes, name: str = "PDF"):
-    """A pymupdf Document for `data`, or a UserError that says the PDF is broken."""
+def open_fitz(data: bytes, name: str = "PDF", password: str | None = None) -> Any:
+    """A pymupdf Document for `data`, or a PdfError that says what is wrong with the PDF."""
+    return _open(data, name, password)[0]
+
+
+def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> Any:
+    """A pypdf PdfReader for `data` (owner-only encryption decrypted), or a PdfError."""
+    import io
+
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+
+    check_pdf_bytes(data, name)
+    try:
+        reader = PdfReader(io.BytesIO(data), password=password)
+        if reader.is_encrypted and not password:
+            reader.decrypt("")
+        len(reader.pages)
+    except FileNotDecryptedError:
+        raise _encrypted(name, password) from None
+    except DependencyError as exc:
+        raise PdfError(f"{name}: pypdf cannot decrypt this PDF ({exc})") from None
+    except PdfReadError as exc:
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({_short(exc)})") from None
+    except Exception as exc:  # pypdf on a hostile file raises anything (KeyError, IndexError, ...)
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {_short(exc)})") from None
+    return reader
+
+
+def _encrypted(name: str, password: str | None) -> PdfEncrypted:
+    if password:
+        return PdfEncrypted(f"{name}: encrypted PDF and the password given does not open it; "
+                            "check --password")
+    return PdfEncrypted(f"{name}: encrypted PDF (a password is needed to open it); give --password")
+
+
+def _short(exc: BaseException, n: int = 160) -> str:
+    text = " ".join(str(exc).split()) or exc.__class__.__name__
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _open(data: bytes, name: str, password: str | None) -> tuple[Any, bool]:
+    """The open document, and whether a password had to decrypt it."""
     import pymupdf
 
     check_pdf_bytes(data, name)
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
-    except Exception as exc:  # pymupdf raises its own FileDataError and friends
-        raise UserError(f"{name}: broken PDF ({exc}); regenerate it or check the file") from None
-    if doc.page_count == 0:
-        raise UserError(f"{name}: broken PDF (no pages)")
-    return doc
+    except Exception as exc:  # pymupdf raises FileDataError, RuntimeError and friends
+        raise PdfError(f"{name}: broken PDF ({_short(exc)}); regenerate it or check the file") from None
+    decrypted = False
+    if doc.needs_pass:
+        if not password or not doc.authenticate(password):
+            doc.close()
+            raise _encrypted(name, password)
+        decrypted = True
+    try:
+        count = doc.page_count
+        if count == 0:
+            raise PdfError(f"{name}: broken PDF (no pages)")
+        # Looking every page up walks the whole page tree: a cycle or a dangling kid shows here,
+        # not in the middle of a render (about 35 µs a page).
+        for i in range(count):
+            doc.page_xref(i)
+    except PdfError:
+        doc.close()
+        raise
+    except Exception as exc:
+        doc.close()
+        raise PdfError(f"{name}: broken PDF ({_short(exc)}); regenerate it or check the file") from None
+    return doc, decrypted
+
+
+def is_pdf_error(exc: BaseException) -> bool:
+    """Whether `exc` comes from a PDF library complaining about a file (the CLI's safety net turns
+    it into one line; anything else is a bug and keeps its traceback)."""
+    mod = type(exc).__module__ or ""
+    return mod.startswith(("pymupdf", "fitz", "pypdf")) or "code=7:" in str(exc)[:20]

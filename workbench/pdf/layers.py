@@ -38,6 +38,10 @@ def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
     if hit is not None:
         _TEXT_CACHE.move_to_end(key)
         return hit
+    from workbench.pdf.document import check_page_budget, open_fitz
+
+    with open_fitz(data, name) as doc:
+        check_page_budget(doc.page_count, name)
     texts = {"pypdf": text_pypdf(data, name), "pymupdf": text_pymupdf(data, name)}
     _TEXT_CACHE[key] = texts
     while len(_TEXT_CACHE) > 6:

@@ -11,28 +11,47 @@ API:
 
 A `Finding` is `case_id`, `severity` (`error`, `warning`, `info`), a stable `code` and a `message`.
 
+The lint asks the grader's question, with the grader's matching (`workbench.grading.matchers`):
+would an answer made of the visible page text pass this key's matcher (a `tokens_all` token is a
+case-insensitive substring, a `keywords_all` keyword a whole word, amounts compare as money),
+and would an answer made of a hidden layer fall for a forbidden answer? Evidence is located with
+the same matching (`matchers.needle_finder(case)`).
+
 A case's `contract` (recorded from its family's CONTRACT) is a list of clauses `{target, where}`:
 targets `expected`, `tokens`, `forbidden`, `forbidden:N`, `meta:KEY`; `where` is one of
-`visible` (some visible span shows it), `hidden` (some hidden span holds it), `text_layer` (an
-extractor's text has it as written), `pixels_only` (no extractor's text has it),
-`not_visible`, `not_text_layer`. A case without a contract (an imported one) gets the default:
-every expected token (or, without tokens, the expected answer) is visible somewhere, and a
-forbidden answer found only in hidden text is reported as a hidden-layer trap (info).
+`visible` (some visible span shows it), `hidden` (some hidden span holds it and some extractor's
+text layer reads it), `text_layer` (an extractor's text has it), `pixels_only` (no extractor's
+text has it), `not_visible`, `not_text_layer`, or `derived`: the value is computed from `parts`
+(targets or literal text), each of which must be visible; `how` says how, and the lint records it
+(`<kind>-derived`, info).
+
+The case is linted as it is written: a scan is checked with its own text layer (the layer it
+has, `none`, `faithful` or `drifted`), and visibility on its unscanned generation (the pixels of
+a scan show what that page shows; reading them needs OCR). A decoy the contract puts somewhere
+that the case as written does not hold (nowhere at all, or for a hidden-layer trap in no
+extractor's layer) is `trap-disarmed`. A scan replaces the text layer, so text-layer clauses
+about the expected answer and metadata are checked on it only when the scan's layer is faithful.
+
+A case without a contract (an imported one) gets the default: every value the matcher looks for
+is visible; one printed nowhere is a warning (`*-not-printed`: it may be computed from the page;
+declare it derived), one drawn only in hidden text an error. A forbidden answer only in hidden text
+that an extractor reads is a hidden-layer trap (info) when the expected answer is not itself drawn
+invisibly; hidden but in no layer, it is `trap-disarmed`; nowhere, a warning (`forbidden-nowhere`).
 
 Limits, said plainly: text drawn only as pixels cannot be read without OCR. `pixels_only` is
 checked as "absent from every text layer"; a `visible` clause whose text is in no span but could
-be in an image on the page is a warning (`*-visible-unverified`), not a pass. Scanned (degraded)
-cases are checked on their unscanned generation when the family can regenerate them.
+be in an image on the page is a warning (`*-visible-unverified`), not a pass.
 
 Codes (stable):
   error    expected-empty, token-empty, forbidden-empty, expected-is-forbidden, pdf-missing,
-           pdf-unreadable, contract-invalid, meta-missing,
+           pdf-unreadable, contract-invalid, meta-missing, matcher-invalid, trap-disarmed,
            <kind>-not-visible, <kind>-not-hidden, <kind>-not-in-text-layer, <kind>-visible,
-           <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta)
-  warning  <kind>-visible-unverified, expected-paraphrase, contract-target-empty, pdf-changed,
-           degraded-unchecked
+           <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta, part)
+  warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
+           contract-target-empty, pdf-changed, degraded-unchecked
   warning  page-skipped (a page over a per-page bound: its pixels were not checked)
-  info     forbidden-hidden-only, degraded-checked-unscanned, hidden-text, layer-differs,
+  info     forbidden-hidden-only, forbidden-layer-only, forbidden-scan-unlayered, <kind>-derived,
+           degraded-layer-clauses, hidden-text, layer-differs,
            pages-limited (a bare PDF linted on its first pages only),
            revision-changed, field-value-differs   (the file's structure: workbench.pdf.structure;
            a case lists hidden-text only for spans its structure hides)
@@ -49,7 +68,7 @@ from typing import Any
 from workbench.core.errors import UserError
 
 SEVERITIES = ("error", "warning", "info")
-WHERE = ("visible", "hidden", "text_layer", "pixels_only", "not_visible", "not_text_layer")
+WHERE = ("visible", "hidden", "text_layer", "pixels_only", "not_visible", "not_text_layer", "derived")
 
 
 @dataclass(frozen=True)
@@ -74,12 +93,14 @@ def _short(text: str, n: int = 60) -> str:
 
 
 class _Evidence:
-    """Evidence for one PDF, computed once per needle."""
+    """Evidence for one PDF, computed once per needle, found the way the case's matcher finds it."""
 
-    def __init__(self, data: bytes, dpi: int, name: str):
+    def __init__(self, data: bytes, dpi: int, name: str, case=None):
+        from workbench.grading.matchers import find_all, needle_finder
         from workbench.pdf.spans import analyze_document
 
         self.data, self.dpi, self.name = data, dpi, name
+        self.find = needle_finder(case) if case is not None else find_all
         self.analysis = analyze_document(data, dpi, name)
         self._hits: dict[str, list] = {}
         self._layers: dict[str, dict[str, list[int]]] = {}
@@ -88,18 +109,39 @@ class _Evidence:
         from workbench.pdf.evidence import find_evidence
 
         if needle not in self._hits:
-            self._hits[needle] = find_evidence(self.data, needle, self.dpi, self.name)
+            self._hits[needle] = find_evidence(self.data, needle, self.dpi, self.name, find=self.find)
         return self._hits[needle]
 
     def layers(self, needle: str) -> dict[str, list[int]]:
+        """Extractor -> pages whose text layer holds the needle (only extractors that have it)."""
         from workbench.pdf.evidence import find_in_layers
 
         if needle not in self._layers:
-            self._layers[needle] = find_in_layers(self.data, needle, self.name)
+            found = find_in_layers(self.data, needle, self.name, find=self.find)
+            self._layers[needle] = {k: v for k, v in found.items() if v}
         return self._layers[needle]
 
     def ink_pages(self) -> list[int]:
         return [p.page for p in self.analysis.pages if p.ink_boxes]
+
+
+@dataclass
+class _Subject:
+    """What the lint looks at: the case as written, and (for a scan) its unscanned generation,
+    which shows what the scan's pixels show (reading the pixels themselves needs OCR)."""
+
+    written: _Evidence
+    page: _Evidence                  # visibility is judged here
+    scan: dict[str, Any] | None      # the case's degrade spec, if it is a scan
+
+    @property
+    def prefix(self) -> str:
+        return "before scanning: " if self.scan else ""
+
+    @property
+    def scan_label(self) -> str:
+        s = self.scan or {}
+        return f"the scan (tier {s.get('tier', '?')}, text layer {s.get('text_layer', 'none')})"
 
 
 def _pages(nums) -> str:
@@ -114,7 +156,10 @@ def _reasons(hits) -> str:
     return ", ".join(rs) or "hidden"
 
 
-def _targets(case, target: str) -> tuple[str, list[str]] | None:
+_TARGET_PREFIXES = ("expected", "tokens", "forbidden", "meta:")
+
+
+def contract_targets(case, target: str) -> tuple[str, list[str]] | None:
     """(kind, values) for a contract target, or None if the target is malformed."""
     if target == "expected":
         return "expected", [case.expected_answer] if case.expected_answer.strip() else []
@@ -136,44 +181,66 @@ def _targets(case, target: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def _check(case_id: str, kind: str, value: str, where: str, ev: _Evidence, prefix: str,
-           why: str) -> Finding | None:
-    hits = ev.hits(value)
-    shown = [h for h in hits if h.visible]
-    hidden = [h for h in hits if not h.visible]
-    layers = {k: v for k, v in ev.layers(value).items() if v}
-    label = f"{prefix}{kind} {_short(value)!r}"
+def _where_found(value: str, sub: _Subject) -> dict[str, Any]:
+    """Where a value is, in the case as written: visible and hidden hits, extractors' layers."""
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
+    page_hits = sub.page.hits(value)
+    written_hits = sub.written.hits(value)
+    hidden = [h for h in (written_hits if sub.scan else page_hits) if not h.visible]
+    layers = sub.written.layers(value)
+    # Text the file's structure holds (an annotation, a field value, an earlier revision, a layer
+    # switched off) reaches the readers that read that structure, though no page text has it.
+    structural = sorted({h.page for h in hidden if any(r in STRUCTURE_REASONS for r in h.reasons)})
+    return {
+        "shown": [h for h in page_hits if h.visible],
+        "hidden": hidden,
+        "layers": layers,
+        "readers": {**layers, "the file's structure": structural} if structural else layers,
+    }
+
+
+def _check(case_id: str, kind: str, value: str, where: str, sub: _Subject, why: str) -> Finding | None:
+    found = _where_found(value, sub)
+    shown, hidden, layers = found["shown"], found["hidden"], found["layers"]
+    label = f"{kind} {_short(value)!r}"
     because = f" (contract: {why})" if why else ""
+    # Visibility is judged on the page (before the scan); layers on the case as written.
+    pre = sub.prefix if where in ("visible", "not_visible") else ""
 
     def err(code: str, msg: str, severity: str = "error") -> Finding:
-        return Finding(case_id, severity, f"{kind}-{code}", msg + because)
+        return Finding(case_id, severity, f"{kind}-{code}", pre + msg + because)
 
     if where == "visible":
         if shown:
             return None
-        if hidden:
-            return err("not-visible", f"{label} is only in hidden text on {_pages(h.page for h in hidden)}"
-                                      f" ({_reasons(hidden)})")
-        ink = ev.ink_pages()
+        page_hidden = [h for h in sub.page.hits(value) if not h.visible]
+        if page_hidden:
+            return err("not-visible", f"{label} is only in hidden text on {_pages(h.page for h in page_hidden)}"
+                                      f" ({_reasons(page_hidden)})")
+        ink = sub.page.ink_pages()
         if ink:
             return err("visible-unverified",
                        f"{label} is in no visible text; it may be drawn as pixels in an image on "
                        f"{_pages(ink)}, which lint cannot read without OCR", "warning")
         return err("not-visible", f"{label} is nowhere on the pages")
     if where == "hidden":
-        if hidden:
+        if hidden and found["readers"]:
             return None
+        if hidden:
+            return err("not-in-text-layer", f"{label} is hidden on {_pages(h.page for h in hidden)} "
+                                            f"({_reasons(hidden)}), but no extractor's text layer has it")
         extra = f"; it is visible on {_pages(h.page for h in shown)}" if shown else ""
         return err("not-hidden", f"{label} is in no hidden text{extra}")
     if where == "text_layer":
         if layers:
             return None
-        return err("not-in-text-layer", f"{label} is in no extractor's text layer as written")
+        return err("not-in-text-layer", f"{label} is in no extractor's text layer")
     if where in ("pixels_only", "not_text_layer"):
         if not layers:
             return None
-        found = ", ".join(f"{k} ({_pages(v)})" for k, v in layers.items())
-        return err("in-text-layer", f"{label} is in the text layer as {found} extract it")
+        places = ", ".join(f"{k} ({_pages(v)})" for k, v in layers.items())
+        return err("in-text-layer", f"{label} is in the text layer as {places} extract it")
     if where == "not_visible":
         if not shown:
             return None
@@ -181,17 +248,27 @@ def _check(case_id: str, kind: str, value: str, where: str, ev: _Evidence, prefi
     return None
 
 
-def _same_answer(a: str, b: str) -> bool:
-    from workbench.pdf.evidence import search_text
+def _answer_is_trapped(case) -> bool:
+    """The grader's view of the expected answer itself: all of it found, yet not correct because
+    it contains a forbidden answer (so no answer can be right)."""
+    from workbench.grading.matchers import grade
 
-    if " ".join(a.split()).lower() == " ".join(b.split()).lower():
-        return True
-    return bool(search_text(a, b)) and bool(search_text(b, a)) and len(a) <= 40
+    if case.matcher_spec.get("type") == "fields" or not case.expected_answer.strip():
+        return False
+    try:
+        v = grade(case, case.expected_answer)
+    except UserError:
+        return False
+    return v.matched_expected and bool(v.forbidden) and not v.correct
 
 
 def _key_findings(case) -> list[Finding]:
+    from workbench.grading.matchers import find_forbidden
+
     out: list[Finding] = []
     cid = case.id
+    trapped = (find_forbidden(case, case.matcher_spec, case.expected_answer)
+               if _answer_is_trapped(case) else [])
     if not case.expected_answer.strip() and not case.expected_tokens:
         out.append(Finding(cid, "error", "expected-empty", "the case has no expected answer and no tokens"))
     for i, t in enumerate(case.expected_tokens):
@@ -201,7 +278,7 @@ def _key_findings(case) -> list[Finding]:
         if not str(f).strip():
             out.append(Finding(cid, "error", "forbidden-empty",
                                f"forbidden answer #{i} is empty: it would match every answer"))
-        elif case.expected_answer.strip() and _same_answer(case.expected_answer, f):
+        elif trapped and any(p.expected == f for p in trapped):
             out.append(Finding(cid, "error", "expected-is-forbidden",
                                f"the expected answer {_short(case.expected_answer)!r} is also forbidden "
                                f"(#{i} {_short(f)!r}): no answer can be right"))
@@ -211,40 +288,115 @@ def _key_findings(case) -> list[Finding]:
 _SALIENT = re.compile(r"[$€£¥]?\d[\d,.]*\d|[$€£¥]?\d")
 
 
-def _default_findings(case, ev: _Evidence, prefix: str) -> list[Finding]:
+def _default_findings(case, sub: _Subject) -> list[Finding]:
+    """No contract: would an answer made of the visible page text pass the key's matcher, and
+    would an answer made of a hidden layer fall for the trap?"""
+    from workbench.grading.matchers import matcher_needles
+
     out: list[Finding] = []
     cid = case.id
-    if case.expected_tokens:
-        for t in case.expected_tokens:
-            if str(t).strip():
-                f = _check(cid, "tokens", str(t), "visible", ev, prefix, "")
-                if f:
-                    out.append(f)
-    elif case.expected_answer.strip():
-        f = _check(cid, "expected", case.expected_answer, "visible", ev, prefix, "")
-        if f and f.severity == "error" and len(case.expected_answer.split()) > 6:
-            figures = [m.group().rstrip(".,") for m in _SALIENT.finditer(case.expected_answer)]
-            if figures and all(any(h.visible for h in ev.hits(x)) for x in figures):
+    kind = "tokens" if case.matcher_spec.get("type") in ("tokens_all", "keywords_all") else "expected"
+    try:
+        needles = [str(n) for n in matcher_needles(case) if str(n).strip()]
+    except UserError as exc:
+        return [Finding(cid, "error", "matcher-invalid", str(exc))]
+    expected_hidden = False   # drawn invisibly: then a hidden decoy is no hidden-layer trap
+    for needle in needles:
+        f = _check(cid, kind, needle, "visible", sub, "")
+        if f is None:
+            continue
+        if f.code.endswith("-not-visible") and "nowhere" not in f.message:
+            expected_hidden = True
+        if f.code.endswith("-not-visible") and "nowhere" in f.message:
+            figures = [m.group().rstrip(".,") for m in _SALIENT.finditer(needle)]
+            if (kind == "expected" and len(needle.split()) > 6 and figures
+                    and all(_where_found(x, sub)["shown"] for x in figures)):
                 f = Finding(cid, "warning", "expected-paraphrase",
-                            f"{prefix}the expected answer is prose not printed on the page; its figures "
+                            f"{sub.prefix}the expected answer is prose not printed on the page; its figures "
                             f"({', '.join(figures)}) are visible, but a `contains` matcher needs the "
                             "whole sentence: give expected_tokens")
-        if f:
-            out.append(f)
+            else:
+                # Not printed: computed from the page, or wrong; the lint cannot tell which.
+                f = Finding(cid, "warning", f"{kind}-not-printed",
+                            f"{sub.prefix}{kind} {_short(needle)!r}: answer not printed: cannot verify; "
+                            "declare it derived (a contract clause with where \"derived\" and its parts)")
+        out.append(f)
     for ans in case.forbidden_answers:
-        if not ans.strip():
-            continue
-        hits = ev.hits(ans)
-        if hits and not any(h.visible for h in hits):
-            out.append(Finding(cid, "info", "forbidden-hidden-only",
-                               f"{prefix}forbidden {_short(ans)!r} is only in hidden text on "
-                               f"{_pages(h.page for h in hits)} ({_reasons(hits)}): a hidden-layer trap"))
+        if ans.strip():
+            out.extend(_trap_finding(cid, ans, sub, expected_hidden))
     return out
 
 
-def _contract_findings(case, contract: list[Any], ev: _Evidence, prefix: str) -> list[Finding]:
+def _trap_finding(cid: str, ans: str, sub: _Subject, expected_hidden: bool) -> list[Finding]:
+    """What a forbidden answer of a case without a contract is, from where it actually is."""
+    found = _where_found(ans, sub)
+    shown, hidden, layers = found["shown"], found["hidden"], found["readers"]
+    label = f"forbidden {_short(ans)!r}"
+    if shown:
+        return []  # printed: a trap of reading, not of layers
+    if hidden and not layers:
+        return [Finding(cid, "error", "trap-disarmed",
+                        f"{label} is hidden on {_pages(h.page for h in hidden)} "
+                        f"({_reasons(hidden)}) but in no extractor's text layer: no reader can see it or read it")]
+    if not hidden and not layers:
+        where = f"; {sub.scan_label} removed it" if sub.scan and sub.page.hits(ans) else ""
+        return [Finding(cid, "warning", "forbidden-nowhere",
+                        f"{label} is nowhere on the pages or in any text layer{where}: if the trap relies on "
+                        "finding it there, it is disarmed; if a reader must compute it, declare that in a contract")]
+    if expected_hidden:
+        return []  # both answers unseen: not a hidden-layer trap (the expected finding says why)
+    extractors = ", ".join(sorted(layers))
+    if hidden:
+        return [Finding(cid, "info", "forbidden-hidden-only",
+                        f"{label} is only in hidden text on {_pages(h.page for h in hidden)} "
+                        f"({_reasons(hidden)}), read by {extractors}: a hidden-layer trap")]
+    return [Finding(cid, "info", "forbidden-layer-only",
+                    f"{label} is in the text layer ({extractors}) but drawn nowhere: a text-layer trap")]
+
+
+_PRESENT = ("visible", "hidden", "text_layer")
+_LAYER_WHERE = ("hidden", "text_layer", "not_text_layer", "pixels_only")
+
+
+def _derived_findings(case, n: int, clause: dict[str, Any], kind: str, values: list[str],
+                      sub: _Subject) -> list[Finding]:
+    """A value computed from visible parts: each part must be visible; the derivation is recorded."""
+    cid = case.id
+    parts = clause.get("parts")
+    how = str(clause.get("how") or "").strip()
+    if not isinstance(parts, list) or not parts or not all(isinstance(p, str) and p.strip() for p in parts):
+        return [Finding(cid, "error", "contract-invalid",
+                        f"contract clause #{n}: where \"derived\" needs parts: a list of the visible "
+                        "values (or targets such as meta:KEY) it is computed from")]
+    out: list[Finding] = []
+    shown: list[str] = []
+    for part in parts:
+        resolved = contract_targets(case, part) if part.startswith(_TARGET_PREFIXES) else ("part", [part])
+        if resolved is None or resolved[1] is None:
+            out.append(Finding(cid, "error", "contract-invalid",
+                               f"contract clause #{n}: part {part!r} names no value of the case"))
+            continue
+        for v in resolved[1]:
+            f = _check(cid, "part", v, "visible", sub, f"{kind} is derived from it")
+            if f:
+                out.append(f)
+            else:
+                pages = _pages(h.page for h in _where_found(v, sub)["shown"])
+                shown.append(f"{_short(v, 30)!r} ({pages})")
+    if not out:
+        what = ", ".join(_short(v, 30) for v in values)
+        out.append(Finding(cid, "info", f"{kind}-derived",
+                           f"{kind} {what!r} is derived{' as ' + how if how else ''} from visible "
+                           f"{', '.join(shown)}"))
+    return out
+
+
+def _contract_findings(case, contract: list[Any], sub: _Subject) -> list[Finding]:
     out: list[Finding] = []
     cid = case.id
+    wanted: dict[str, list[tuple[str, str]]] = {}   # forbidden value -> [(where, why)] saying it is there
+    text_layer = (sub.scan or {}).get("text_layer", "none") if sub.scan else None
+    skipped = 0
     for n, clause in enumerate(contract):
         if not isinstance(clause, dict) or "target" not in clause or "where" not in clause:
             out.append(Finding(cid, "error", "contract-invalid", f"contract clause #{n} needs target and where"))
@@ -254,7 +406,7 @@ def _contract_findings(case, contract: list[Any], ev: _Evidence, prefix: str) ->
             out.append(Finding(cid, "error", "contract-invalid",
                                f"contract clause #{n}: where {where!r} is not one of {', '.join(WHERE)}"))
             continue
-        resolved = _targets(case, target)
+        resolved = contract_targets(case, target)
         if resolved is None:
             out.append(Finding(cid, "error", "contract-invalid",
                                f"contract clause #{n}: target {target!r} is not expected, tokens, "
@@ -270,15 +422,64 @@ def _contract_findings(case, contract: list[Any], ev: _Evidence, prefix: str) ->
                                f"contract clause #{n} ({target} {where}) has nothing to check: "
                                f"the case has no {target.split(':')[0]}"))
             continue
+        if where == "derived":
+            out.extend(_derived_findings(case, n, clause, kind, values, sub))
+            continue
+        if kind == "forbidden" and where in _PRESENT:
+            for v in values:
+                wanted.setdefault(v, []).append((where, why))
+            continue
+        if sub.scan and where in ("hidden", "text_layer") and text_layer != "faithful":
+            skipped += 1  # the scan's own text layer (none, or drifted on purpose) decides these
+            continue
         for value in values:
-            f = _check(cid, kind, value, where, ev, prefix, why)
+            f = _check(cid, kind, value, where, sub, why)
             if f:
                 out.append(f)
+    for value, clauses in wanted.items():
+        out.extend(_forbidden_present(cid, value, clauses, sub))
+    if skipped:
+        out.append(Finding(cid, "info", "degraded-layer-clauses",
+                           f"{sub.scan_label} replaces the page's text layer: {skipped} text-layer clause(s) "
+                           "of the unscanned design (not about the decoy) were not checked on it"))
+    return out
+
+
+def _forbidden_present(cid: str, value: str, clauses: list[tuple[str, str]], sub: _Subject) -> list[Finding]:
+    """The contract puts the decoy somewhere: is it there in the case as written?"""
+    found = _where_found(value, sub)
+    label = f"forbidden {_short(value)!r}"
+    failed = [(w, why, _check(cid, "forbidden", value, w, sub, why)) for w, why in clauses]
+    failed = [(w, why, f) for w, why, f in failed if f is not None]
+    if not failed:
+        return []
+    hidden_trap = any(w == "hidden" for w, _ in clauses)
+    nowhere = not found["shown"] and not found["readers"] and not (found["hidden"] and not hidden_trap)
+    if nowhere or (hidden_trap and not found["readers"]):
+        because = "; ".join(why for _, why in clauses if why)
+        if sub.scan and (sub.page.layers(value) or any(not h.visible for h in sub.page.hits(value))):
+            cause = f"{sub.scan_label} removes it: it is in no extractor's text layer of the case as written"
+        elif found["hidden"]:
+            cause = (f"it is hidden on {_pages(h.page for h in found['hidden'])} ({_reasons(found['hidden'])}) "
+                     "but in no extractor's text layer")
+        else:
+            cause = "it is nowhere on the pages or in any text layer"
+        return [Finding(cid, "error", "trap-disarmed",
+                        f"{label}: {cause}" + (f" (contract: {because})" if because else ""))]
+    out = []
+    for w, _why, f in failed:
+        if sub.scan and w == "text_layer" and found["shown"]:
+            out.append(Finding(cid, "info", "forbidden-scan-unlayered",
+                               f"{sub.scan_label} leaves {label} out of the text layer; it is still printed, "
+                               "so the trap stays armed for a reader of the page"))
+        else:
+            out.append(f)
     return out
 
 
 def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
-    """Every finding for one case: its answer key, and its contract checked on the PDF."""
+    """Every finding for one case: its answer key, and its contract checked on the case as
+    written (a scan with its own text layer; visibility on its unscanned generation)."""
     from workbench.core.case import sha256_hex
 
     out = _key_findings(case)
@@ -286,28 +487,26 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
     if case.sha256 and sha256_hex(pdf_bytes) != case.sha256:
         out.append(Finding(case.id, "warning", "pdf-changed",
                            "the PDF's sha256 differs from the one the case records; regenerate or re-verify"))
-    data, prefix = pdf_bytes, ""
-    if case.degrade:
-        clean = _unscanned(case)
-        if clean is None:
-            out.append(Finding(case.id, "warning", "degraded-unchecked",
-                               "a scanned case whose family cannot regenerate it here: visibility on a "
-                               "scan needs OCR, so the contract was not checked"))
-            return out
-        data, prefix = clean, "before scanning: "
-        out.append(Finding(case.id, "info", "degraded-checked-unscanned",
-                           "a scanned case: the contract was checked on its unscanned generation "
-                           "(reading the scan itself needs OCR)"))
     try:
-        ev = _Evidence(data, dpi, name)
+        written = _Evidence(pdf_bytes, dpi, name, case)
+        page = written
+        if case.degrade:
+            clean = _unscanned(case)
+            if clean is None:
+                out.append(Finding(case.id, "warning", "degraded-unchecked",
+                                   "a scanned case whose family cannot regenerate it here: visibility on a "
+                                   "scan needs OCR, so the contract was not checked"))
+                return out
+            page = _Evidence(clean, dpi, name, case)
     except UserError as exc:
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
         return out
+    sub = _Subject(written, page, case.degrade or None)
     if case.contract:
-        out.extend(_contract_findings(case, case.contract, ev, prefix))
+        out.extend(_contract_findings(case, case.contract, sub))
     else:
-        out.extend(_default_findings(case, ev, prefix))
-    out.extend(_structure_hidden(case.id, ev.analysis) + _structure_findings(case.id, data))
+        out.extend(_default_findings(case, sub))
+    out.extend(_structure_hidden(case.id, written.analysis) + _structure_findings(case.id, written.data))
     return out
 
 
@@ -395,15 +594,17 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
     yield from _structure_findings(case_id, data)
 
 
-def lint_case_file(case, dpi: int = 150) -> list[Finding]:
+def lint_case_file(case, dpi: int = 150, password: str | None = None) -> list[Finding]:
     """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding)."""
+    from workbench.pdf.document import read_pdf_bytes
+
     path = case.pdf_file
-    try:
-        data = path.read_bytes()
-    except OSError:
+    if not path.exists():
         return _key_findings(case) + [Finding(case.id, "error", "pdf-missing", f"PDF {path} is missing")]
-    if not data.lstrip()[:5].startswith(b"%PDF-"):
-        return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", f"{path} is not a PDF")]
+    try:
+        data = read_pdf_bytes(path, password)
+    except UserError as exc:
+        return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", str(exc))]
     return lint_case(case, data, dpi)
 
 

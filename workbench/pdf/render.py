@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.pdf.document import open_fitz
+from workbench.pdf.document import open_fitz, render_dpi
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def render_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -
     """Page `page` (0-based) of the PDF as RGB pixels at `dpi`."""
     doc = open_fitz(data, name)
     try:
-        pix = doc[page].get_pixmap(dpi=dpi, alpha=False)
+        pix = doc[page].get_pixmap(dpi=render_dpi(doc[page], dpi), alpha=False)
         return PageImage(pix.width, pix.height, bytes(pix.samples))
     finally:
         doc.close()
@@ -36,7 +36,7 @@ def render_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -
 def render_png(data: bytes, page: int = 0, dpi: int = 150) -> bytes:
     doc = open_fitz(data)
     try:
-        return doc[page].get_pixmap(dpi=dpi, alpha=False).tobytes("png")
+        return doc[page].get_pixmap(dpi=render_dpi(doc[page], dpi), alpha=False).tobytes("png")
     finally:
         doc.close()
 

@@ -39,14 +39,13 @@ hide a span, but can never make visible a span whose box shows no ink of its own
 from __future__ import annotations
 
 import hashlib
-import re
 import time
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.grading.matchers import is_format_char, read_glyphs
 from workbench.pdf import structure
 from workbench.pdf.document import open_fitz
 
@@ -57,6 +56,9 @@ MIN_CONTRAST = 32.0
 # A span needs this many ink pixels (and this fraction of its box) to count as visible.
 MIN_INK_PIXELS = 3
 MIN_INK_FRACTION = 0.004
+# The pen moving on by this many ems beyond a span's usual letter gap is a word space (pypdf,
+# pymupdf and pdftotext all space a 0.15 em TJ offset and none a 0.12 em one).
+WORD_GAP_EM = 0.135
 # Share of the box that must lie on the page.
 MIN_ON_PAGE = 0.5
 # Share of the box a later opaque drawing must cover to be named as the cause.
@@ -72,83 +74,21 @@ HIDDEN_REASONS = (
     "clipped", "no-ink",
 )
 
-ZERO_WIDTH = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\u2061",
-              "\u2062", "\u2063", "\u2064"}
-
-# Letters of other scripts (and compatibility forms) that look like ASCII ones.
-CONFUSABLES = {
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
-    "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
-    # Look-alike digits and punctuation
-    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-    "\u2024": ".", "\u201a": ",", "\uff0c": ",", "\uff0e": ".", "\u066b": ".", "\u066c": ",",
-}
+# Dashes and points from other blocks read the same as ASCII ones: not worth flagging.
 _NOT_CONFUSING = set("\u2010\u2011\u2012\u2013\u2014\u2212\u2024\u201a")
-# Latin letters that read as digits when they sit between digits.
-_DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
-_DIGIT_LOOKALIKE_RE = re.compile(r"(?<=\d)[OolI](?=\d)")
-
-
-def fold_char(ch: str) -> str:
-    """What a reader of the glyph sees: '' for zero-width characters, ASCII for look-alikes."""
-    if ch in ZERO_WIDTH:
-        return ""
-    mapped = CONFUSABLES.get(ch)
-    if mapped is not None:
-        return mapped
-    if "\uff10" <= ch <= "\uff5e":  # fullwidth forms
-        return chr(ord(ch) - 0xFEE0)
-    if unicodedata.category(ch) == "Cf":
-        return ""
-    return ch
-
-
-def fold_text(text: str) -> tuple[str, list[int]]:
-    """`text` as its glyphs read, and for each output character the index of its source.
-
-    Zero-width characters are dropped. Look-alike letters are folded to ASCII only in words that
-    mix them with ASCII letters or digits, or that are made of look-alikes only: a Russian word
-    with letters that have no Latin twin stays Russian.
-    """
-    if text.isascii():  # nothing to fold but O and l between digits; lengths stay the same
-        return _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], text), list(range(len(text)))
-    out: list[str] = []
-    where: list[int] = []
-    for m in re.finditer(r"\S+|\s+", text):
-        word = m.group()
-        letters = [c for c in word if c.isalpha()]
-        mixed = any(c.isascii() and c.isalnum() for c in word) or (
-            bool(letters) and all(c in CONFUSABLES for c in letters))
-        for j, ch in enumerate(word):
-            if ch in ZERO_WIDTH or unicodedata.category(ch) == "Cf":
-                continue
-            if mixed:
-                ch = fold_char(ch)
-            out.append(ch)
-            where.append(m.start() + j)
-    folded = "".join(out)
-    # O and l between digits read as 0 and 1.
-    folded = _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], folded)
-    return folded, where
 
 
 def seen_text(text: str) -> str:
     """`text` as its glyphs read: zero-width characters dropped, look-alikes folded to ASCII."""
-    return fold_text(text)[0]
+    return read_glyphs(text)[0]
 
 
 def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
     """Ways the text layer of a span differs from what its glyphs show."""
     if text.isascii():  # no format characters; only O and l between digits read otherwise
-        return ["confusable"] if _DIGIT_LOOKALIKE_RE.search(text) else []
+        return ["confusable"] if read_glyphs(text)[0] != text else []
     issues: list[str] = []
-    fmt = [i for i, c in enumerate(text) if c in ZERO_WIDTH or unicodedata.category(c) == "Cf"]
+    fmt = [i for i, c in enumerate(text) if is_format_char(c)]
     if fmt:
         drawn = char_widths is not None and size > 0 and any(
             i < len(char_widths) and char_widths[i] > 0.2 * size for i in fmt)
@@ -160,7 +100,7 @@ def layer_issues(text: str, char_widths: list[float] | None = None, size: float 
 
 def _has_confusable(text: str) -> bool:
     """Look-alike letters where the glyphs read as ASCII (dashes and minus signs don't count)."""
-    plain = "".join(c for c in text if c not in ZERO_WIDTH and unicodedata.category(c) != "Cf")
+    plain = "".join(c for c in text if not is_format_char(c))
     folded = seen_text(text)
     if folded == plain:
         return False
@@ -185,6 +125,7 @@ class Span:
     reasons: list[str] = field(default_factory=list)
     layer_issues: list[str] = field(default_factory=list)
     ink: int = 0                                # ink pixels of its own measured in its box
+    direction: tuple[float, float] = (1.0, 0.0)  # the baseline's unit vector (y down)
     char_boxes: list[tuple[float, float, float, float]] = field(default_factory=list, repr=False)
 
     @property
@@ -374,9 +315,7 @@ def _to_px(box, matrix, width: int, height: int) -> tuple[int, int, int, int]:
 
 def _clipped_out(data: bytes, span: Span) -> bool:
     """True if pymupdf's clip-aware extraction drops the span's characters (a rare, slow path)."""
-    import pymupdf
-
-    with pymupdf.open(stream=data, filetype="pdf") as doc:
+    with open_fitz(data) as doc:
         return _clip_drops(doc[span.page], span)
 
 
@@ -387,6 +326,36 @@ def _clip_drops(page, span: Span) -> bool:
     found = "".join(page.get_text("text", clip=probe).split())
     wanted = "".join(span.text.split())
     return bool(wanted) and wanted[: max(1, len(wanted) // 2)] not in found
+
+
+def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, list[tuple]]:
+    """A span's text with the word spaces its glyph positions show, and a box per character.
+
+    Typesetters such as pdfLaTeX separate words by moving the pen (a TJ offset, a new text
+    object) instead of drawing a space; extractors (pypdf, pymupdf, pdftotext) put a space where
+    the pen moves on by more than about 0.15 em beyond the span's usual letter gap. So do we,
+    on horizontal text, with a box over the gap for the space."""
+    text = [chr(c[0]) for c in chars]
+    boxes = [tuple(c[3]) for c in chars]
+    if len(chars) < 2 or size <= 0 or abs(direction[0]) < 0.99:
+        return "".join(text), boxes
+    sign = 1.0 if direction[0] > 0 else -1.0
+    gaps = [(chars[i + 1][2][0] - chars[i][2][0]) * sign - abs(chars[i][3][2] - chars[i][3][0])
+            for i in range(len(chars) - 1)]
+    base = sorted(gaps)[len(gaps) // 4] if len(gaps) >= 3 else 0.0
+    base = max(0.0, min(base, 0.5 * size))
+    out_text: list[str] = []
+    out_boxes: list[tuple] = []
+    for i, ch in enumerate(text):
+        out_text.append(ch)
+        out_boxes.append(boxes[i])
+        if i < len(gaps) and gaps[i] - base > WORD_GAP_EM * size and not ch.isspace() \
+                and not text[i + 1].isspace():
+            a, b = boxes[i], boxes[i + 1]
+            x0, x1 = (a[2], b[0]) if sign > 0 else (b[2], a[0])
+            out_text.append(" ")
+            out_boxes.append((x0, min(a[1], b[1]), x1, max(a[3], b[3])))
+    return "".join(out_text), out_boxes
 
 
 # Drawing operations that put no ink on the page once its text is gone (text itself, clips).
@@ -413,18 +382,18 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
     spans: list[Span] = []
     for raw in trace:
         chars = raw.get("chars") or ()
-        text = "".join([chr(c[0]) for c in chars])
-        if not text.strip() and not any(c in ZERO_WIDTH for c in text):
+        text, raw_boxes = _spaced(chars, tuple(raw.get("dir") or (1.0, 0.0)), float(raw.get("size") or 0.0))
+        if not text.strip() and not any(is_format_char(c) for c in text):
             continue
         bbox = to_page(raw["bbox"])
-        boxes = [to_page(c[3]) for c in chars] if page.rotation else [tuple(c[3]) for c in chars]
+        boxes = [to_page(b) for b in raw_boxes] if page.rotation else raw_boxes
         size = float(raw.get("size") or 0.0)
         span = Span(
             page=index, seqno=int(raw.get("seqno", len(spans))), text=text, bbox=bbox,
             font=str(raw.get("font", "")), size=size,
             color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
             render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
-            char_boxes=boxes,
+            char_boxes=boxes, direction=tuple(raw.get("dir") or (1.0, 0.0)),
         )
         widths = [b[2] - b[0] for b in boxes]
         span.layer_issues = layer_issues(text, widths, size)

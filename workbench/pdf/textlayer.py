@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 from workbench.core.errors import UserError
-from workbench.pdf.document import check_pdf_bytes, open_fitz
+from workbench.pdf.document import PdfError, open_fitz, open_pypdf
 
 EXTRACTORS = ("pypdf", "pymupdf")
 
@@ -36,15 +35,15 @@ def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
 
 
 def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
-    from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
-    check_pdf_bytes(data, name)
+    reader = open_pypdf(data, name)
     try:
-        reader = PdfReader(io.BytesIO(data))
         return [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError) as exc:
-        raise UserError(f"{name}: pypdf cannot read this PDF ({exc})") from None
+    except PdfReadError as exc:
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({exc})") from None
+    except Exception as exc:  # pypdf on a hostile file raises anything (NotImplementedError, ...)
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
 def extract(data: bytes, extractor: str, name: str = "PDF") -> list[str]:

@@ -36,7 +36,8 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
               dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
               options: dict[str, Any] | None = None, cache: bool = True, *,
               suite: Suite | None = None, out: Path | None = None,
-              base_url: str | None = None, question: str | None = None) -> tuple[RunRecord, Path]:
+              base_url: str | None = None, question: str | None = None,
+              password: str | None = None) -> tuple[RunRecord, Path]:
     """Ask `reader` about `case`, record the answer (naming `suite`), return it and the run file.
 
     `modality` defaults to the reader's own (`default_modality`). `question` asks that instead
@@ -47,7 +48,12 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
     own = bool(question) and question != case.question
     if own and prompt is None:
         prompt = default_prompt(replace(case, question=question))
-    record = await read(case, None, reader, modality or default_modality(reader), dpi, prompt, options,
+    pdf = None
+    if password:  # an encrypted PDF is sent decrypted (`read` opens the PDF without a password)
+        from workbench.pdf.document import read_pdf_bytes
+
+        pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file, password)
+    record = await read(case, pdf, reader, modality or default_modality(reader), dpi, prompt, options,
                         cache, base_url=base_url)
     if own:
         record.extra["question"] = question

@@ -55,6 +55,7 @@ class RunPlan:
     base_url: str | None = None
     policy: RetryPolicy | None = None
     jobs: int = 1             # processes for local work (pixels, probes); 0: every core
+    password: str | None = None       # of encrypted PDFs; they are sent decrypted
 
 
 def effective_modality(plan: RunPlan) -> tuple[str, int | None]:
@@ -88,6 +89,9 @@ def check_plan(plan: RunPlan) -> None:
         raise UserError(f"{plan.reader.provider} takes page images, not PDF files: use --modality pixels or text")
 
 
+RETRIED_STATUSES = ("error", "timeout")
+
+
 def finished_cases(path: Path, plan: RunPlan) -> tuple[dict[str, set[str | None]], str | None]:
     """Case id -> PDF hashes already answered in `path` by this reader/modality/DPI, and the run id."""
     modality, dpi = effective_modality(plan)
@@ -98,6 +102,31 @@ def finished_cases(path: Path, plan: RunPlan) -> tuple[dict[str, set[str | None]
             done.setdefault(rec.case_id, set()).add(rec.case_sha256)
             run_id = run_id or rec.run_id
     return done, run_id
+
+
+def drop_failed(path: Path, plan: RunPlan) -> int:
+    """Rewrite `path` (atomically) without this reader's error and timeout records, so a resumed
+    run asks those cases again and the file keeps one record per call. Returns how many went."""
+    import json
+
+    from workbench.core import atomic
+
+    modality, dpi = effective_modality(plan)
+    kept, dropped = [], 0
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        try:
+            raw = json.loads(line)
+        except ValueError:
+            kept.append(line)
+            continue
+        if (isinstance(raw, dict) and raw.get("reader") == str(plan.reader) and raw.get("modality") == modality
+                and raw.get("dpi") == dpi and raw.get("status") in RETRIED_STATUSES):
+            dropped += 1
+            continue
+        kept.append(line)
+    if dropped:
+        atomic.write_bytes(path, "".join(kept).encode("utf-8"))
+    return dropped
 
 
 def drop_torn_tail(path: Path) -> None:
@@ -147,7 +176,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
         async def one(case: Case) -> None:
             async with ahead:
                 try:
-                    pdf = await asyncio.to_thread(_read_pdf, case)
+                    pdf = await asyncio.to_thread(_read_pdf, case, plan.password)
                     rec = await read(case, pdf, plan.reader, plan.modality, plan.dpi, plan.prompt,
                                      plan.options, plan.cache, client=client, base_url=plan.base_url,
                                      policy=plan.policy, gate=calls, local=local)
@@ -157,6 +186,10 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                 async with write_lock:
                     await asyncio.to_thread(writer.append, rec)
                 out.append(rec)
+                if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
+                    # Nobody is listening: every other call would fail the same way.
+                    raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
+                                    "Check --base-url, then run again with --resume")
                 progress.done += 1
                 if rec.status in ("error", "timeout"):
                     progress.errors += 1
@@ -174,10 +207,10 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
     return out
 
 
-def _read_pdf(case: Case) -> bytes:
+def _read_pdf(case: Case, password: str | None = None) -> bytes:
     from workbench.pdf.document import read_pdf_bytes
 
-    return read_pdf_bytes(case.pdf_file)
+    return read_pdf_bytes(case.pdf_file, password)
 
 
 @dataclass
@@ -191,27 +224,43 @@ class RunOutcome:
 
 
 def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = False,
-              shard: str | None = None,
+              shard: str | None = None, retry_errors: bool = False,
               on_progress: Callable[[Progress], None] | None = None) -> RunOutcome:
-    """Run a suite (or one shard of it) through a reader, writing records to `out`."""
+    """Run a suite (or one shard of it) through a reader, writing records to `out`.
+
+    The run file's lock is held from the first look at `out` to the last record, so a second run
+    into the same file is refused at once (it would ask every case again) instead of doubling it."""
+    from workbench.core import atomic
     from workbench.core.suite import load_suite, shard_items
 
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
     out = Path(out)
+    if retry_errors and not resume:
+        raise UserError("--retry-errors goes with --resume (it retries the failed calls of a run file)")
+    with atomic.file_lock(atomic.lock_path_for(out), f"run file {out}", timeout_s=0):
+        return _run_locked(suite, cases, plan, out, resume, retry_errors, on_progress)
+
+
+def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: bool, retry_errors: bool,
+                on_progress: Callable[[Progress], None] | None) -> RunOutcome:
     done: dict[str, set[str | None]] = {}
     run_id = None
+    if out.is_dir():
+        raise UserError(f"--out {out}: is a folder; give a run file (.jsonl)")
     if out.exists() and out.stat().st_size > 0:
         if not resume:
             raise UserError(f"{out} exists: pass --resume to complete it, or choose another --out")
         drop_torn_tail(out)
+        if retry_errors:
+            drop_failed(out, plan)
         done, run_id = finished_cases(out, plan)
     run_id = run_id or uuid.uuid4().hex[:12]
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
-    with RunWriter(out) as writer, _local_pool(plan, len(todo)) as local:
+    with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
         try:
             asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local))
         except KeyboardInterrupt:

@@ -17,6 +17,11 @@ body), 429-long (asks for 600 s), 429-quota (exhausted quota or credit, each pro
 429-perday (Gemini daily quota), 400, 401 (echoes the key it got, as careless servers do), 403, 404, 408, 409, 500, 502, 503, 529,
 timeout (answers after `hang_s`), drop (closes the connection), malformed (200 with broken JSON),
 empty (200 with `{}`), blocked, safety, refusal, truncated.
+
+Hostile kinds (what a server we do not control may do): drip (a valid answer, one byte every
+0.2 s), endless (a 200 whose body never ends), huge (a valid answer of `huge_mb` megabytes),
+echo-key (a valid answer that repeats the key it got, in the text and in a header). Each stops by
+itself after `hang_s` seconds (or when the client hangs up), so no test can leave it running.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ FAULT_KINDS = (
     "429", "429-retry-after-ms", "429-retry-after", "429-retryinfo", "429-long", "429-quota",
     "429-perday", "400", "401", "403", "404", "408", "409", "500", "502", "503", "529",
     "timeout", "drop", "malformed", "empty", "blocked", "safety", "refusal", "truncated",
+    "drip", "endless", "huge", "echo-key",
 )
 _FAULT = re.compile(r"^(?P<kind>[a-z0-9-]+?)(?:x(?P<count>\d+|all))?$")
 _GOOGLE_PATH = re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent$")
@@ -69,7 +75,7 @@ class FakeServer:
 
     def __init__(self, script: dict[str, str] | Path | None = None, latency_s: float = 0.0,
                  faults: str = "", hang_s: float = 5.0, hint_s: float = 0.01,
-                 host: str = "127.0.0.1", port: int = 0) -> None:
+                 host: str = "127.0.0.1", port: int = 0, huge_mb: float = 64.0) -> None:
         if isinstance(script, (str, Path)):
             script = json.loads(Path(script).read_text(encoding="utf-8"))
         if script is not None and not isinstance(script, dict):
@@ -79,6 +85,7 @@ class FakeServer:
         self.default_faults = parse_faults(faults)
         self.hang_s = hang_s
         self.hint_s = hint_s
+        self.huge_mb = huge_mb
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -379,15 +386,61 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, b'{"choices": [ {"message": ', {"x-request-id": f"req_fake{n}"})
         if kind == "empty":
             return self._json(200, {})
+        if kind == "endless":
+            return self._endless(fake.hang_s)
         pdfs, texts, _ = _contents(fmt, body)
         answer = fake.answer_for(pdfs, texts)
+        if kind == "huge":
+            answer = "x" * int(fake.huge_mb * 2**20)
+        if kind == "echo-key":
+            answer = f"{answer} (you sent me {key})"
         finish = kind or "stop"
         if finish == "truncated":
             answer = answer[: max(1, len(answer) // 2)]
         resp = _success(fmt, model, n, answer, finish, _tokens(raw.decode("utf-8", "replace")))
         rid = {"openai": {"x-request-id": f"req_fake{n}"},
                "anthropic": {"request-id": f"req_fake{n}"}}.get(fmt, {})
+        if kind == "echo-key":
+            rid = {"x-request-id": f"req_{key}", "request-id": f"req_{key}"}
+        if kind == "drip":
+            return self._drip(json.dumps(resp).encode("utf-8"), rid, fake.hang_s)
         return self._json(200, resp, rid)
+
+    def _drip(self, body: bytes, headers: dict[str, str], limit_s: float) -> None:
+        """Send `body` one byte every 0.2 s (a read timeout never fires), for at most `limit_s`."""
+        end = time.monotonic() + limit_s
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            for i in range(len(body)):
+                if time.monotonic() > end:
+                    break
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+                time.sleep(0.2)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
+    def _endless(self, limit_s: float) -> None:
+        """A 200 with no length whose body never ends: 64 KiB chunks until the client hangs up
+        or `limit_s` passes."""
+        end = time.monotonic() + limit_s
+        chunk = b"x" * 65536
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"choices": [{"message": {"role": "assistant", "content": "')
+            while time.monotonic() < end:
+                self.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
 
 
 @contextmanager

@@ -40,14 +40,14 @@ def _engine() -> Any:
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
     import numpy as np
 
-    from workbench.pdf.document import open_fitz
+    from workbench.pdf.document import open_fitz, render_dpi
 
     engine = _engine()
     doc = open_fitz(pdf)
     pages = []
     try:
         for page in doc:
-            pix = page.get_pixmap(dpi=dpi, alpha=False)
+            pix = page.get_pixmap(dpi=render_dpi(page, dpi), alpha=False)
             img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
             with _ocr_lock:
                 result = engine(img[:, :, ::-1].copy())  # the engine wants BGR, as OpenCV reads

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import json
 import time
@@ -68,11 +69,12 @@ def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
         # A neutral filename: the case id would tell the model which trap it faces.
         return [Part("pdf", data=pdf, mime="application/pdf", filename="document.pdf")]
     if modality == "pixels":
-        from workbench.pdf.document import open_fitz
+        from workbench.pdf.document import open_fitz, render_dpi
 
         doc = open_fitz(pdf)
         try:
-            return [Part("image", data=page.get_pixmap(dpi=dpi or DEFAULT_DPI, alpha=False).tobytes("png"),
+            return [Part("image", data=page.get_pixmap(dpi=render_dpi(page, dpi or DEFAULT_DPI),
+                                                       alpha=False).tobytes("png"),
                          mime="image/png", filename=f"page-{i}.png") for i, page in enumerate(doc, 1)]
         finally:
             doc.close()
@@ -87,11 +89,11 @@ def _headers(resp: Any) -> dict[str, str]:
     return {k.lower(): v for k, v in resp.headers.items()}
 
 
-def _body(resp: Any) -> Any:
+def _body_value(raw: bytes) -> Any:
     try:
-        return resp.json()
-    except (ValueError, UnicodeDecodeError):
-        return resp.text[:MAX_ERROR_TEXT]
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return raw[:MAX_ERROR_TEXT].decode("utf-8", "replace")
 
 
 def _error(etype: str | None, message: str, http_status: int | None = None,
@@ -99,43 +101,122 @@ def _error(etype: str | None, message: str, http_status: int | None = None,
     return CallError(etype, (config.redact(message) or "")[:MAX_ERROR_TEXT], http_status, code)
 
 
+class _BodyTooLarge(Exception):
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+async def _read_capped(resp: Any, cap: int) -> bytes:
+    """The response body, or _BodyTooLarge as soon as it passes `cap` bytes (so an endless or
+    gigabyte body costs at most `cap` of memory)."""
+    declared = resp.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > cap:
+        raise _BodyTooLarge(int(declared))
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in resp.aiter_bytes():
+        size += len(chunk)
+        if size > cap:
+            raise _BodyTooLarge(size)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _redact_result(result: ReadResult, keys: list[str]) -> ReadResult:
+    """Every configured key out of the answer, the error, the request id and the extras: a server
+    that echoes the key it got must not get it written into a run file, the cache or a screen."""
+    if not keys:
+        return result
+    if result.answer:
+        result.answer = config.redact(result.answer, keys)
+    if result.request_id:
+        result.request_id = config.redact(result.request_id, keys)
+    if result.error and result.error.message:
+        result.error = dataclasses.replace(result.error, message=config.redact(result.error.message, keys) or "")
+    if result.extra:
+        text = json.dumps(result.extra, ensure_ascii=False, default=str)
+        clean = config.redact(text, keys) or text
+        if clean != text:
+            result.extra = json.loads(clean)
+    return result
+
+
 async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tuple[ReadResult, int]:
-    """POST the call, retrying by the policy. Returns the result and the number of attempts."""
+    """POST the call, retrying by the policy. Returns the result and the number of attempts.
+
+    Each attempt has a total deadline (`policy.timeout_s`, for connecting, sending and reading the
+    whole body, so a server dripping a byte a second cannot stretch it), and the whole call has
+    one (`policy.deadline_s`) that no retry, wait or slow body extends. A body larger than
+    `policy.max_body_bytes` is abandoned and recorded as an error. A refused connection on the
+    first attempt ends the call at once: nobody is listening, and waiting will not change that."""
     import httpx
 
     started = time.monotonic()
     attempt = 0
+    keys = [k for k in {*config.all_keys(), *_call_keys(call)} if len(k) >= 6]
     while True:
         attempt += 1
         status: int | None = None
         headers: dict[str, str] = {}
         hint: float | None = None
         no_retry = False
+        budget = min(policy.timeout_s, policy.deadline_s - (time.monotonic() - started))
+        if budget <= 0:
+            return ReadResult("timeout", error=_error(
+                "timeout", f"no answer within the call's deadline of {policy.deadline_s:g} s")), attempt - 1
+        raw = b""
         try:
-            resp = await client.post(call.url, headers=call.headers, content=json.dumps(call.body),
-                                     timeout=policy.timeout_s)
-        except httpx.TimeoutException:
-            result = ReadResult("timeout", error=_error("timeout", f"no answer within {policy.timeout_s:g} s"))
+            async with asyncio.timeout(budget):
+                async with client.stream("POST", call.url, headers=call.headers,
+                                         content=json.dumps(call.body), timeout=budget) as resp:
+                    status, headers = resp.status_code, _headers(resp)
+                    raw = await _read_capped(resp, policy.max_body_bytes)
+        except (TimeoutError, httpx.TimeoutException):
+            status = None
+            result = ReadResult("timeout", error=_error(
+                "timeout", f"no complete answer within {budget:g} s"))
+        except _BodyTooLarge as big:
+            return _redact_result(ReadResult("error", error=_error(
+                "body_too_large", f"the answer is larger than the limit of {policy.max_body_bytes:,} bytes "
+                f"({big.size:,} bytes or more); raise PDFWORKBENCH_MAX_BODY_MB to accept it", status)),
+                keys), attempt
+        except httpx.ConnectError as exc:
+            result = ReadResult("error", error=_error("connect", f"cannot connect to {call.url}: {exc}"))
+            if attempt == 1:
+                return _redact_result(result, keys), attempt
         except httpx.TransportError as exc:
+            status = None
             result = ReadResult("error", error=_error("network", f"{exc.__class__.__name__}: {exc}"))
         else:
-            status, headers = resp.status_code, _headers(resp)
             rid = headers.get("x-request-id") or headers.get("request-id")
             if 200 <= status < 300:
                 try:
-                    result = mod.parse(resp.json(), headers)
-                except (ValueError, UnicodeDecodeError, AttributeError, TypeError) as exc:
+                    result = mod.parse(json.loads(raw), headers)
+                except (ValueError, UnicodeDecodeError, AttributeError, TypeError, RecursionError) as exc:
                     result = ReadResult("error", request_id=rid, error=_error(
                         "malformed_response", f"the provider's answer could not be read: {exc}", status))
-                return result, attempt
-            perr = mod.parse_error(status, _body(resp))
+                return _redact_result(result, keys), attempt
+            perr = mod.parse_error(status, _body_value(raw))
             hint, no_retry = perr.retry_delay_s, perr.no_retry
+            reason = getattr(resp, "reason_phrase", "") or f"HTTP {status}"
             result = ReadResult("error", request_id=rid, error=_error(
-                perr.type or f"http_{status}", perr.message or resp.reason_phrase, status, perr.code))
+                perr.type or f"http_{status}", perr.message or reason, status, perr.code))
         wait = decide(status, headers, hint, no_retry, attempt, policy, time.monotonic() - started)
         if wait is None:
-            return result, attempt
+            return _redact_result(result, keys), attempt
         await asyncio.sleep(wait)
+
+
+def _call_keys(call: Any) -> list[str]:
+    """The key a call carries (whatever header or query parameter its adapter put it in)."""
+    out = []
+    for name, value in (call.headers or {}).items():
+        if name.lower() in ("authorization", "x-api-key", "x-goog-api-key", "api-key"):
+            out.append(str(value).removeprefix("Bearer ").strip())
+    if "key=" in call.url:
+        out.append(call.url.split("key=", 1)[1].split("&", 1)[0])
+    return out
 
 
 def _record(case: Case, pdf_sha: str, reader: str, modality: str, dpi: int | None, prompt: str,

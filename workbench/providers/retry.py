@@ -28,15 +28,18 @@ NO_RETRY_CODES = frozenset({
 class RetryPolicy:
     base_s: float = 1.0          # first backoff ceiling
     cap_s: float = 30.0          # largest backoff
-    deadline_s: float = 300.0    # no new attempt starts after this many seconds
+    deadline_s: float = 300.0    # the whole call, every attempt and wait included, ends by then
     max_attempts: int = 6
     max_wait_s: float = 120.0    # a server asking for longer than this is not waited for
-    timeout_s: float = 120.0     # one request
+    timeout_s: float = 120.0     # one attempt, start to last byte (not per read)
+    max_body_bytes: int = 8 * 1024 * 1024   # an answer body larger than this is an error
 
     @classmethod
     def from_env(cls) -> RetryPolicy:
-        """Defaults, overridable with PDFWORKBENCH_RETRY_BASE/_CAP/_DEADLINE and PDFWORKBENCH_TIMEOUT."""
+        """Defaults, overridable with PDFWORKBENCH_RETRY_BASE/_CAP/_DEADLINE/_ATTEMPTS,
+        PDFWORKBENCH_TIMEOUT and PDFWORKBENCH_MAX_BODY_MB."""
         return cls(
+            max_body_bytes=int(float_env("PDFWORKBENCH_MAX_BODY_MB", cls.max_body_bytes / 2**20) * 2**20),
             base_s=float_env("PDFWORKBENCH_RETRY_BASE", cls.base_s),
             cap_s=float_env("PDFWORKBENCH_RETRY_CAP", cls.cap_s),
             deadline_s=float_env("PDFWORKBENCH_RETRY_DEADLINE", cls.deadline_s),

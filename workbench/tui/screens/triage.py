@@ -213,9 +213,10 @@ shown at the top.
     def _show_evidence(self, dispute_id: str, pdf: bytes, boxes: list[Box], page: int, warnings: list[str]) -> None:
         if self.current is None or self.current.dispute.id != dispute_id:
             return
-        import pymupdf
+        from workbench.pdf.document import open_fitz
 
-        count = pymupdf.open(stream=pdf, filetype="pdf").page_count
+        with open_fitz(pdf) as doc:
+            count = doc.page_count
         view = self.query_one(PageView)
         view.border_title = self.current.dispute.case_id
         view.show_pdf(pdf, count, boxes)

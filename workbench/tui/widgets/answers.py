@@ -21,8 +21,14 @@ from workbench.tui.widgets.marks import mark_of, mark_text
 
 
 def highlighted_answer(answer: str, verdict: Verdict | None) -> Text:
-    """The answer text with matched expected parts in green and forbidden ones in red."""
-    text = Text(answer)
+    """The answer text with matched expected parts in green and forbidden ones in red (the first
+    SHOWN_ANSWER_CHARS of it: a huge answer must not freeze the screen)."""
+    from workbench.core.runs import SHOWN_ANSWER_CHARS
+
+    more = len(answer) - SHOWN_ANSWER_CHARS
+    text = Text(answer[:SHOWN_ANSWER_CHARS])
+    if more > 0:
+        text.append(f" … ({more:,} more characters not shown)", style="dim")
     if verdict is None:
         return text
     for part in verdict.parts:

@@ -25,7 +25,7 @@ class CaseList(Tree[Case]):
 
 The suite's cases, grouped by family. The first mark is the lint status (✔ armed, ▲ warning,
 ✘ broken); the second the latest outcome of the current reader (✔ pass, ✘ wrong, ◆ fell for
-the trap, ⊘ refused, … truncated, ! the call did not finish).
+the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish).
 
 - **↑ ↓ / j k**: move through cases (the page and panes follow)
 - **/**: filter by text; **f**: failures only (wrong, trap or refused: scored answers that did not

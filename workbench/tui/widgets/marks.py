@@ -22,6 +22,7 @@ MARKS: dict[str, Mark] = {
     "fail": Mark("✘", "fail", "bold red"),
     "trap": Mark("◆", "fell for trap", "bold red"),
     "refused": Mark("⊘", "refused", "bold yellow"),
+    "unparsable": Mark("?", "unparsable", "bold yellow"),
     "truncated": Mark("…", "truncated", "bold yellow"),
     "errored": Mark("!", "errored", _NOT_FINISHED),
     "timed_out": Mark("!", "timed out", _NOT_FINISHED),

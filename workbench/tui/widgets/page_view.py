@@ -119,6 +119,7 @@ def render_view(req: PageRequest, hires: bool = False):
     """
     from PIL import Image, ImageDraw
 
+    from workbench.pdf.document import render_dpi
     from workbench.pdf.render import shared_document
 
     actual = req.zoom == 0
@@ -131,7 +132,7 @@ def render_view(req: PageRequest, hires: bool = False):
             # the pane's resolution (never above the reader's DPI) and let the resize antialias.
             fit_w, fit_h = fit_pixels(page_w, page_h, req.cols, req.rows)
             dpi = max(36, min(req.dpi, round(2 * fit_w / page_w * 72)))
-        pix = page.get_pixmap(dpi=dpi, alpha=False)
+        pix = page.get_pixmap(dpi=render_dpi(page, dpi), alpha=False)
         img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
         scale = pix.width / page_w
         del page, pix

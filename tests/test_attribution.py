@@ -1,0 +1,231 @@
+"""Attribution: answers written by hand per built-in family, each with the source a person would
+name after looking at the page, and documents the tests draw themselves (no forbidden list)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.case import Case, load_case
+from workbench.pdf.attribution import SOURCES, answer_values, attribute, wrong_answer_source
+
+MINI = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
+
+# (case id, answer, [(value, source), ...] in the answer's order)
+CORPUS = [
+    # the decoy of a hidden OCR layer over a printed image
+    ("hidden_ocr_mismatch-0001", "The total due is €53,919.68.", [("€53,919.68", "hidden")]),
+    ("hidden_ocr_mismatch-0003", "€80,242.32", [("€80,242.32", "hidden")]),
+    # the printed total, read off the image: right, and where a person reads it
+    ("hidden_ocr_mismatch-0001", "€13,144.73", [("€13,144.73", "visible")]),
+    # one digit off the printed total, 3 read as 8: a typical OCR misreading
+    ("hidden_ocr_mismatch-0001", "€13,144.78", [("€13,144.78", "misread")]),
+    # an echo of the question's invoice number, then the hidden decoy
+    ("hidden_ocr_mismatch-0001", "Invoice INV-734711: €53,919.68",
+     [("INV-734711", "question"), ("€53,919.68", "hidden")]),
+    # the body figure instead of the footnote's; the footnote's is small print
+    ("footnote_override-0001", "$384,018.00", [("$384,018.00", "visible")]),
+    ("footnote_override-0001", "$366,343.00", [("$366,343.00", "small_print")]),
+    ("tiny_print_override-0001", "€40,092.28", [("€40,092.28", "visible")]),
+    ("tiny_print_override-0001", "€35,922.68", [("€35,922.68", "small_print")]),
+    # the fee from page 4 instead of the definition on page 1
+    ("cross_page_citation-0001", "$38,804.52", [("$38,804.52", "other_page")]),
+    # the injected instruction's amount (drawn invisibly, and in white)
+    ("prompt_injection_in_body-0001", "Pay £7,012.13", [("£7,012.13", "injected")]),
+    ("white_text_injection-0001", "$19,128.67", [("$19,128.67", "injected")]),
+    # a stamp turned around or mirrored
+    ("mirrored_text-0001", "€41,262.98", [("€41,262.98", "rotated")]),
+    ("mirrored_text-0001", "€44,273.58", [("€44,273.58", "visible")]),
+    ("upside_down_amount-0001", "€42,571.32", [("€42,571.32", "rotated")]),
+    ("upside_down_amount-0001", "€68,005.30", [("€68,005.30", "visible")]),
+    # the converted amount is computed, never printed; the unconverted one is printed
+    ("currency_conversion_clause-0001", "€10,827.80", [("€10,827.80", "computed")]),
+    ("currency_conversion_clause-0001", "$11,724.34", [("$11,724.34", "visible")]),
+    # a net that ignores the credit signs is printed nowhere: the reader made it up
+    ("dash_sign_semantics-0001", "$11,269.05", [("$11,269.05", "absent")]),
+    # an invented amount
+    ("merged_table_cells-0001", "$12,345.67", [("$12,345.67", "absent")]),
+    # the neighbouring row, column or entity: printed where a person reads it
+    ("merged_table_cells-0001", "$10,376.48", [("$10,376.48", "visible")]),
+    ("near_duplicate_entities-0001", "$1,540.58", [("$1,540.58", "visible")]),
+    ("multi_column_reading_order-0001", "$966.81", [("$966.81", "visible")]),
+    ("checksum_rule-0001", "$50,637.30", [("$50,637.30", "visible")]),
+    ("chart_axis_inversion-0001", "Q3", [("Q3", "visible")]),
+    ("checkbox_ambiguity-0001", "Post", [("Post", "visible")]),
+    ("unicode_confusable_label-0001", "€7,612.77", [("€7,612.77", "visible")]),
+    ("visual_emphasis_rule-0001", "$28,698.63", [("$28,698.63", "visible")]),
+    ("rotated_scan-0001", "$7,619.35", [("$7,619.35", "visible")]),
+    ("split_glyph_runs-0001", "€45,371.28", [("€45,371.28", "visible")]),
+    ("split_table_across_pages-0001", "$97,583.00", [("$97,583.00", "visible")]),
+    # a scan with a drifted OCR layer: the layer's changed value is hidden text
+    ("footnote_override-0003", "$208,597.03", [("$208,597.03", "hidden")]),
+    # a quoted transcription of a scanned book page: the key's sentence, printed as pixels
+    ("book_scan_passage-0001", 'It reads "{first_words}"', [("{first_words}", "visible")]),
+    # an extraction answer: the direct line taken for the main number is printed in the letterhead
+    ("invoice_extraction-0001", '{"vendor_phone": "+44 20 7946 6541"}', [("+44 20 7946 6541", "visible")]),
+    # traps in the file's structure: the other value is in it, but drawn nowhere
+    ("actualtext_override-0001", "€12,643.57", [("€12,643.57", "hidden")]),
+    ("annotation_only_text-0001", "$21,452.57", [("$21,452.57", "hidden")]),
+    ("form_field_appearance-0001", "€56,558.50", [("€56,558.50", "hidden")]),
+    ("form_field_appearance-0001", "€43,980.17", [("€43,980.17", "visible")]),
+    ("incremental_update_shadow-0001", "$7,236.87", [("$7,236.87", "hidden")]),
+    ("optional_content_layer-0001", "£44,187.25", [("£44,187.25", "hidden")]),
+    ("tounicode_remap-0001", "£08,421.58", [("£08,421.58", "hidden")]),
+    ("tounicode_remap-0001", "£40,613.80", [("£40,613.80", "visible")]),
+]
+
+# The reason each structural trap's value is hidden, as the forensics name it.
+HIDDEN_BECAUSE = {
+    "actualtext_override-0001": "ActualText",
+    "annotation_only_text-0001": "annotation",
+    "form_field_appearance-0001": "form field",
+    "incremental_update_shadow-0001": "superseded",
+    "optional_content_layer-0001": "optional content",
+    "tounicode_remap-0001": "ToUnicode",
+}
+
+
+def _case(case_id: str) -> tuple[Case, bytes]:
+    """The sample case with this id (or id prefix: some ids end in a hash of their params)."""
+    path = min(MINI.glob(f"{case_id}*.json"))
+    case = load_case(path)
+    return case, case.pdf_file.read_bytes()
+
+
+@pytest.mark.parametrize(("case_id", "answer", "want"), CORPUS,
+                         ids=[f"{c}:{a[:24]}" for c, a, _ in CORPUS])
+def test_attribution_agrees_with_the_hand_written_corpus(case_id, answer, want):
+    case, data = _case(case_id)
+    # A transcription quotes the passage's opening words, whichever passage the seed drew.
+    first_words = " ".join(case.expected_answer.split()[:6]).rstrip(",;:")
+    answer = answer.replace("{first_words}", first_words)
+    want = [(v.replace("{first_words}", first_words), s) for v, s in want]
+    got = attribute(case, data, answer)
+    assert [(a.value, a.source) for a in got] == want, [a.detail for a in got]
+    for a in got:
+        assert a.source in SOURCES
+        assert answer[a.start:a.end] == a.value
+    if case_id in HIDDEN_BECAUSE and got[0].source == "hidden":
+        assert HIDDEN_BECAUSE[case_id] in got[0].detail
+
+
+def test_every_built_in_family_in_the_sample_has_a_corpus_answer():
+    families = {json.loads(p.read_text())["trap_family"] for p in MINI.glob("*.json")
+                if p.name != "suite.json"}
+    covered = {_case(c)[0].trap_family for c, _, _ in CORPUS}
+    assert families <= covered, sorted(families - covered)
+
+
+def test_a_visible_value_carries_its_page_and_box_and_the_json_shape():
+    case, data = _case("cross_page_citation-0001")
+    (a,) = attribute(case, data, "$38,804.52")
+    assert a.page == 3 and a.box is not None and a.box[2] > a.box[0]
+    out = a.to_json()
+    assert out["page"] == 4 and out["source"] == "other_page" and len(out["box"]) == 4
+    assert "page 1" in out["detail"]
+
+
+def test_misread_names_the_nearest_printed_value_and_the_edit():
+    case, data = _case("merged_table_cells-0001")
+    (a,) = attribute(case, data, "$10,376.43")
+    assert a.source == "misread"
+    assert "10,376.48" in a.detail and "8→3" in a.detail and "typical OCR confusion" in a.detail
+
+
+def test_values_found_in_the_answer_in_its_order():
+    text = "Invoice INV-734711 from 2024-03-15: pay €13,144.73 under clause 16.2, call +44 20 7946 6541"
+    assert [v for _, _, v in answer_values(text)] == [
+        "INV-734711", "2024-03-15", "€13,144.73", "clause 16.2", "+44 20 7946 6541"]
+    assert [v for _, _, v in answer_values("Email")] == ["Email"]
+    assert answer_values("I cannot read this document clearly enough to say what the total is.") == []
+
+
+def test_a_wrong_answer_counts_under_its_first_value_that_is_not_visible():
+    case, data = _case("hidden_ocr_mismatch-0001")
+    got = attribute(case, data, "Invoice INV-734711 total €53,919.68")
+    assert wrong_answer_source(got) == "hidden"
+    assert wrong_answer_source(attribute(case, data, "INV-734711")) == "question"
+    assert wrong_answer_source([]) == "no-value"
+
+
+# ---- documents the tests draw themselves: an adopted statement with no forbidden list --------
+
+def _statement(path: Path) -> bytes:
+    """A two-page bank statement drawn with reportlab platypus flowables (not our kit)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
+
+    styles = getSampleStyleSheet()
+    story = [
+        Paragraph("Harbour Mutual Bank: statement of account 4471-0093", styles["Title"]),
+        Paragraph("Statement period 1 March 2026 to 31 March 2026", styles["Normal"]),
+        Spacer(1, 12),
+        Table([["Date", "Description", "Amount"],
+               ["03 Mar", "Card payment, Fenwick Stores", "$212.40"],
+               ["11 Mar", "Salary, Orchard Analytics", "$3,980.10"],
+               ["19 Mar", "Rent, Calder Lettings", "$1,450.00"]]),
+        Spacer(1, 12),
+        Paragraph("Closing balance: $4,210.55", styles["Heading2"]),
+        PageBreak(),
+        Paragraph("Notes to your statement", styles["Heading2"]),
+        Paragraph("Your overdraft limit of $2,500.00 is unchanged. Interest paid this month: $3.17.",
+                  styles["Normal"]),
+    ]
+    SimpleDocTemplate(str(path), pagesize=A4, invariant=True).build(story)
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def statement(tmp_path_factory) -> tuple[Case, bytes]:
+    folder = tmp_path_factory.mktemp("adopted")
+    data = _statement(folder / "statement.pdf")
+    case = Case(id="statement", trap_family="adopted", seed=0, pdf_path="statement.pdf",
+                question="What is the closing balance on this statement?", expected_answer="$4,210.55")
+    return case, data
+
+
+@pytest.mark.parametrize(("answer", "want"), [
+    ("$4,210.55", [("$4,210.55", "visible")]),
+    ("The closing balance is $4,210.85", [("$4,210.85", "misread")]),
+    ("$2,500.00", [("$2,500.00", "other_page")]),
+    ("$9,120.00", [("$9,120.00", "absent")]),
+    ("$3,980.10 from account 4471-0093", [("$3,980.10", "visible"), ("4471-0093", "visible")]),
+])
+def test_attribution_on_an_adopted_statement_with_no_forbidden_list(statement, answer, want):
+    case, data = statement
+    assert [(a.value, a.source) for a in attribute(case, data, answer)] == want
+
+
+def test_grade_explain_prints_one_line_per_value_and_json_carries_attribution(cli):
+    case = MINI / "hidden_ocr_mismatch-0001.json"
+    code, out, _ = cli("grade", case, "--answer", "INV-734711: €53,919.68", "--explain")
+    assert code == 1
+    lines = [line for line in out.splitlines() if line.startswith("    ")]
+    assert lines[0].split()[:2] == ["INV-734711", "question"]
+    assert lines[1].split()[:3] == ["€53,919.68", "hidden", "p1"]
+    code, out, _ = cli("grade", case, "--answer", "€53,919.68", "--json")
+    got = json.loads(out)["attribution"]
+    assert [(a["value"], a["source"], a["page"]) for a in got] == [("€53,919.68", "hidden", 1)]
+
+
+def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
+    runs = sorted((MINI / "runs").glob("probe-*.jsonl"))
+    code, out, _ = cli("report", *runs, "--by", "source", "--json")
+    report = json.loads(out)
+    for run in report["runs"]:
+        overall = run["sources"]["overall"][0]
+        wrong = sum(c["outcome"] in ("fail", "trap") for c in run["cases"])
+        assert overall["wrong"] == wrong
+        assert sum(s["count"] for s in overall["sources"].values()) == wrong
+        for s in overall["sources"].values():
+            assert 0 <= s["ci95"][0] <= s["share"] <= s["ci95"][1] <= 1
+        by_case = {c["case_id"]: c.get("source") for c in run["cases"]}
+        assert by_case["hidden_ocr_mismatch-0001"] == "hidden"
+        assert by_case["prompt_injection_in_body-0001"] == "injected"
+    code, out, _ = cli("report", runs[0], "--by", "source", "--junit", tmp_path / "j.xml")
+    assert "where from  of " in out and "from hidden text" in out
+    xml = (tmp_path / "j.xml").read_text()
+    assert "(answer from: hidden)" in xml

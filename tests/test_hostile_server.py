@@ -1,0 +1,144 @@
+"""A hostile model server on 127.0.0.1: a body dripped a byte at a time, a body that never ends, a
+huge valid body, a server that echoes the key, and nobody listening. Every call ends within its
+deadline and memory bound, and no key reaches a file, the cache or the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLE_SUITE
+from workbench.providers.fakeserver import FakeServer
+
+KEY = "sk-test-" + "k3y" * 12          # long enough to be redacted, fragments included
+CASE = SAMPLE_SUITE / "footnote_override-0001.json"
+GUARD_S = 120                          # a hung call fails the test here, not CI's clock
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    e.update({"OPENAI_API_KEY": KEY, "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache"),
+              "PDFWORKBENCH_TIMEOUT": "2", "PDFWORKBENCH_RETRY_DEADLINE": "4",
+              "PDFWORKBENCH_RETRY_BASE": "0.01", "PDFWORKBENCH_RETRY_CAP": "0.05",
+              "PDFWORKBENCH_MAX_BODY_MB": "4", "PDFWORKBENCH_CONFIG_DIR": str(tmp_path / "config")})
+    return e
+
+
+def _run(argv: list[str], env: dict, cwd: Path) -> tuple[int, str, str, float, int]:
+    """Run the CLI; return (exit code, stdout, stderr, seconds, peak RSS in MB)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen([sys.executable, "-m", "workbench", *map(str, argv)], env=env, cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=GUARD_S)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        pytest.fail(f"{argv[:3]} hung for {GUARD_S} s")
+    # ru_maxrss of the child (KB on Linux), via wait4 before communicate reaped it is not
+    # possible, so read it from RUSAGE_CHILDREN's high-water mark, which only grows.
+    import resource
+
+    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    return p.returncode, out, err, time.monotonic() - t0, rss_mb
+
+
+def _nothing_secret(*places: Path, texts: tuple[str, ...] = ()) -> None:
+    fragments = (KEY, KEY[:16], KEY[-12:])
+    for text in texts:
+        assert not any(f in text for f in fragments)
+    for place in places:
+        files = [place] if place.is_file() else [p for p in place.rglob("*") if p.is_file()]
+        for f in files:
+            data = f.read_text(encoding="utf-8", errors="replace")
+            assert not any(frag in data for frag in fragments), f"key written to {f}"
+
+
+def _ask(fault: str, server: FakeServer, env: dict, tmp_path: Path):
+    out = tmp_path / f"{fault}.jsonl"
+    result = _run(["ask", CASE, "--reader", f"openai:fake+{fault}xall", "--base-url",
+                   server.base_url("openai"), "--out", out, "--no-cache", "--json"], env, tmp_path)
+    records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    return result, records
+
+
+@pytest.fixture
+def server():
+    with FakeServer(hang_s=30, huge_mb=64) as s:
+        yield s
+
+
+def test_a_dripping_server_ends_at_the_call_deadline(server, env, tmp_path):
+    (code, _, err, seconds, _), records = _ask("drip", server, env, tmp_path)
+    assert code == 1 and len(records) == 1
+    assert records[0]["status"] == "timeout"
+    assert "within" in records[0]["error"]["message"]
+    # PDFWORKBENCH_RETRY_DEADLINE=4: nothing extends the call past it (the guard is generous for
+    # a loaded machine; before the fix the same call took 75 s with a 5 s timeout).
+    assert seconds < 4 + 20
+
+
+def test_an_endless_body_is_cut_at_the_cap_and_recorded_as_an_error(server, env, tmp_path):
+    (code, _, err, _, rss_mb), records = _ask("endless", server, env, tmp_path)
+    assert code == 1 and records[0]["status"] in ("error", "timeout")
+    if records[0]["status"] == "error":
+        assert records[0]["error"]["type"] == "body_too_large"
+        assert "PDFWORKBENCH_MAX_BODY_MB" in records[0]["error"]["message"]
+    assert rss_mb < 1024
+
+
+def test_a_huge_valid_answer_is_refused_not_written_whole(server, env, tmp_path):
+    env = {**env, "PDFWORKBENCH_TIMEOUT": "60", "PDFWORKBENCH_RETRY_DEADLINE": "60"}  # the cap, not the clock
+    (code, stdout, err, _, rss_mb), records = _ask("huge", server, env, tmp_path)
+    assert code == 1
+    rec = records[0]
+    assert rec["status"] == "error" and rec["error"]["type"] == "body_too_large"
+    assert rec["answer"] is None
+    assert (tmp_path / "huge.jsonl").stat().st_size < 100_000   # not the 64 MB answer
+    assert rss_mb < 1024
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.json"))
+
+
+def test_a_key_echoed_in_an_answer_is_redacted_everywhere(server, env, tmp_path):
+    out = tmp_path / "echo.jsonl"
+    env = {**env, "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")}
+    code, stdout, err, _, _ = _run(["ask", CASE, "--reader", "openai:fake+echo-keyxall", "--base-url",
+                                    server.base_url("openai"), "--out", out, "--json"], env, tmp_path)
+    assert code == 0, err
+    rec = json.loads(out.read_text().splitlines()[0])
+    assert "[redacted]" in rec["answer"] and "[redacted]" in rec["request_id"]
+    # The server did get the key (so the test would catch an echo that slipped through).
+    assert any(KEY in r["headers"].get("authorization", "") for r in server.requests)
+    assert any((tmp_path / "cache").rglob("*.json"))
+    _nothing_secret(out, tmp_path / "cache", texts=(stdout, err))
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]   # closed again when the block ends: nobody listens there
+
+
+def test_a_refused_connection_fails_at_once_with_one_line(env, tmp_path):
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    env = {**env, "PDFWORKBENCH_TIMEOUT": "60", "PDFWORKBENCH_RETRY_DEADLINE": "300",
+           "PDFWORKBENCH_RETRY_BASE": "4", "PDFWORKBENCH_RETRY_CAP": "8"}
+    code, _, err, seconds, _ = _run(["ask", CASE, "--reader", "openai:gpt-4o", "--base-url", url,
+                                     "--out", tmp_path / "a.jsonl", "--no-cache"], env, tmp_path)
+    assert code == 1 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and "cannot connect" in err
+    code, _, err, seconds_run, _ = _run(["run", SAMPLE_SUITE, "--reader", "openai:gpt-4o", "--base-url", url,
+                                         "--out", tmp_path / "r.jsonl", "--no-cache"], env, tmp_path)
+    assert code == 2 and "Traceback" not in err
+    lines = [line for line in err.strip().splitlines() if line.startswith("pdfworkbench:")]
+    assert len(lines) == 1 and "cannot connect" in lines[0] and "--resume" in lines[0]
+    # With a 4 s backoff base, one retry alone would take seconds; refused means no retry at all.
+    assert seconds < 30 and seconds_run < 30

@@ -1,0 +1,356 @@
+"""The declared shape of every file the tool reads (case JSON, suite.json, build spec, run record),
+checked in one place, so malformed input ends in one line that names the file and the field.
+
+Also the two rules every path a file names follows: an id is a plain name (no separator, no
+leading dot, no control character), and a path a case or suite names resolves inside its folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.core.errors import UserError
+
+# Deeper than this is no case, suite or record we write (ours are at most ~6 deep); refusing it
+# keeps recursive code (hashing, grading, the screens) away from hostile nesting.
+MAX_DEPTH = 64
+# A case or suite JSON larger than this is not one (the biggest we make is a few KB).
+MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_ID_LENGTH = 200
+# Seeds are Python ints of any size; a range in a spec is capped so a typo cannot fill memory.
+MAX_SEED = 2**63 - 1
+MAX_SEEDS = 100_000
+
+_ID_BAD = re.compile(r"[/\\\x00-\x1f\x7f]")
+
+
+def plain_id(value: Any, field: str = "id", source: str = "") -> str:
+    """`value` if it is a plain name usable as a file name; else a UserError naming the field."""
+    where = f"{source}: " if source else ""
+    if not isinstance(value, str) or not value.strip():
+        raise UserError(f"{where}{field} must be a non-empty string; got {_show(value)}")
+    if _ID_BAD.search(value) or value.startswith(".") or len(value) > MAX_ID_LENGTH:
+        raise UserError(f"{where}{field} {value[:60]!r} is not a plain name: use letters, digits, '-', "
+                        f"'_' and '.', no '/' or '\\', not starting with '.', at most {MAX_ID_LENGTH} characters")
+    return value
+
+
+def is_inside(path: Path, folder: Path) -> bool:
+    """Whether `path` resolves (symlinks followed) to `folder` or below it."""
+    try:
+        return Path(path).resolve().is_relative_to(Path(folder).resolve())
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte
+        return False
+
+
+def contained(folder: Path, name: str, field: str, source: str = "") -> Path:
+    """`folder / name`, refused unless it resolves inside `folder` (symlinks followed)."""
+    where = f"{source}: " if source else ""
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise UserError(f"{where}{field} must be a relative path inside the folder; got {_show(name)}")
+    path = Path(name)
+    if path.is_absolute() or not is_inside(Path(folder) / path, folder):
+        raise UserError(f"{where}{field} {name[:80]!r} points outside {Path(folder)}; "
+                        "a suite may only name files inside its own folder")
+    return Path(folder) / path
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "an integer",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether `value` nests no deeper than `limit` (checked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            items = v.values()
+        elif isinstance(v, list):
+            items = v
+        else:
+            continue
+        if d > limit:
+            return False
+        stack.extend((x, d + 1) for x in items)
+    return True
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str | bytes, source: str, what: str) -> Any:
+    """JSON text -> value, or one line naming `source` (malformed, too deep, NaN, non-UTF-8)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UserError(f"{source}: {what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark, as some editors write
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{source}: malformed {what} at line {exc.lineno}: {exc.msg}") from None
+    except RecursionError:
+        raise UserError(f"{source}: {what} nests deeper than {MAX_DEPTH} levels; not a {what}") from None
+    except ValueError as exc:
+        raise UserError(f"{source}: malformed {what}: {exc}") from None
+    if not depth_ok(value):
+        raise UserError(f"{source}: {what} nests deeper than {MAX_DEPTH} levels; not a {what}")
+    return value
+
+
+def read_json_file(path: Path, what: str) -> Any:
+    """Read and parse a JSON file with one clear line for every way it can fail."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise UserError(f"{path}: is a folder, not a {what}")
+        if size > MAX_JSON_BYTES:
+            raise UserError(f"{path}: {size:,} bytes is too large for a {what}")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read {what} ({exc.strerror or exc.__class__.__name__})") from None
+    return parse_json(data, str(path), what)
+
+
+# ---- declared shapes --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a format: the JSON types it may have, whether it must be there, and any check."""
+
+    types: tuple[type, ...]
+    required: bool = False
+    check: Callable[[Any], str | None] | None = None   # returns a complaint, or None
+    items: tuple[type, ...] | None = None              # for lists: the type of each item
+
+
+STR = (str,)
+SCALAR = (str, int, float)   # pdfhell writes some answers as numbers; we read them as text
+NUM = (int, float)
+
+
+def _int_in(lo: int, hi: int) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            return f"must be an integer; got {_show(v)}"
+        if not lo <= v <= hi:
+            return f"must be between {lo} and {hi}; got {v}"
+        return None
+    return check
+
+
+def _finite(v: Any) -> str | None:
+    if isinstance(v, float) and not math.isfinite(v):
+        return f"must be a finite number; got {v}"
+    return None
+
+
+def _has_type(v: Any) -> str | None:
+    if "type" in v and not isinstance(v["type"], str):
+        return f"type must be a string; got {_show(v['type'])}"
+    return None
+
+
+def _generator(v: Any) -> str | None:
+    if "name" in v and not isinstance(v["name"], str):
+        return f"name must be a string; got {_show(v['name'])}"
+    if "version" in v and (isinstance(v["version"], bool) or not isinstance(v["version"], int)):
+        return f"version must be an integer; got {_show(v['version'])}"
+    return None
+
+
+def _contract(v: Any) -> str | None:
+    bad = [i for i, c in enumerate(v, 1) if not isinstance(c, dict)]
+    return f"entry {bad[0]} must be an object" if bad else None
+
+
+CASE = {
+    "id": Field(STR, required=True),
+    "question": Field(SCALAR, required=True),
+    "trap_family": Field(STR),
+    "family": Field(STR),
+    "seed": Field((int,), check=_int_in(0, MAX_SEED)),
+    "expected_answer": Field((*SCALAR, type(None)), check=_finite),
+    "forbidden_answers": Field((list, type(None)), items=SCALAR),
+    "expected_tokens": Field((list, type(None)), items=SCALAR),
+    "pdf_path": Field((str, type(None))),
+    "metadata": Field((dict, type(None))),
+    "params": Field((dict, type(None))),
+    "degrade": Field((dict, type(None))),
+    "generator": Field((dict, type(None)), check=_generator),
+    "matcher": Field((dict, type(None)), check=_has_type),
+    "gold": Field((dict, type(None))),
+    "contract": Field((list, type(None)), check=_contract),
+    "sha256": Field((str, type(None))),
+    "source": Field((dict, type(None))),
+    "mutations": Field((list, type(None)), items=(dict,)),
+}
+
+SUITE = {
+    "cases": Field((list,), required=True, items=(dict,)),
+    "name": Field(SCALAR),
+    "version": Field(SCALAR),
+    "format": Field(STR),
+    "suite_hash": Field((str, type(None))),
+}
+SUITE_ENTRY = {
+    "id": Field(STR, required=True),
+    "json": Field(STR),
+    "pdf": Field(STR),
+    "family": Field((str, type(None))),
+    "sha256": Field((str, type(None))),
+    "key_sha256": Field((str, type(None))),
+}
+
+SPEC = {
+    "name": Field(SCALAR),
+    "version": Field(SCALAR),
+    "description": Field(STR),
+    "families": Field((list,), items=(dict,)),
+    "family": Field((list,), items=(dict,)),
+}
+SPEC_GROUP = {
+    "name": Field(STR, required=True),
+    "seeds": Field((int, list, str)),
+    "params": Field((dict,)),
+    "degrade": Field((dict,)),
+    "tiers": Field((list,), items=STR),
+    "tier": Field(STR),
+    "text_layer": Field(STR),
+    "dpi": Field((int,)),
+}
+
+RUN_RECORD = {
+    "case_id": Field(STR, required=True),
+    "reader": Field(STR, required=True),
+    "status": Field(STR, required=True),
+    "modality": Field((str, type(None))),
+    "dpi": Field((int, type(None))),
+    "prompt": Field((str, type(None))),
+    "answer": Field((str, type(None))),
+    "case_sha256": Field((str, type(None))),
+    "key_sha256": Field((str, type(None))),
+    "error": Field((dict, str, type(None))),   # an imported run may hold a plain string
+    "finish_reason": Field((str, type(None))),
+    "latency_ms": Field((*NUM, type(None)), check=_finite),
+    "attempts": Field((int,)),
+    "usage": Field((dict, type(None))),
+    "request_id": Field((str, type(None))),
+    "provenance": Field((str, type(None))),
+    "tool_version": Field((str, type(None))),
+    "started_at": Field((str, type(None))),
+    "trap_family": Field((str, type(None))),
+    "suite": Field((str, type(None))),
+    "run_id": Field((str, type(None))),
+    "extra": Field((dict, type(None))),
+    "format": Field((str, type(None))),
+}
+
+
+def check_shape(raw: Any, shape: Mapping[str, Field], source: str, what: str,
+                unknown: bool = True) -> dict[str, Any]:
+    """`raw` if it is an object of `shape`; else one UserError naming the field.
+    `unknown=False` refuses keys the shape does not declare (specs: a typo must not pass silently)."""
+    if not isinstance(raw, dict):
+        raise UserError(f"{source}: {what} must be a JSON object; got {_type_name(raw)}")
+    for name, f in shape.items():
+        if name not in raw:
+            if f.required:
+                raise UserError(f"{source}: not a {what}: lacks {name!r}")
+            continue
+        v = raw[name]
+        if isinstance(v, bool) and bool not in f.types or not isinstance(v, f.types):
+            want = " or ".join(dict.fromkeys(_type_name(t()) if t is not type(None) else "null"
+                                             for t in f.types))
+            raise UserError(f"{source}: {what} field {name!r} must be {want}; got {_type_name(v)}")
+        if f.items is not None and isinstance(v, list):
+            for i, item in enumerate(v, 1):
+                if isinstance(item, bool) or not isinstance(item, f.items):
+                    want = " or ".join(_type_name(t()) for t in f.items)
+                    raise UserError(f"{source}: {what} field {name!r} item {i} must be {want}; "
+                                    f"got {_type_name(item)}")
+        if f.check is not None and v is not None:
+            complaint = f.check(v)
+            if complaint:
+                raise UserError(f"{source}: {what} field {name!r} {complaint}")
+    if not unknown:
+        extra = sorted(set(raw) - set(shape))
+        if extra:
+            raise UserError(f"{source}: unknown {what} key {extra[0]!r}; known keys: {', '.join(shape)}")
+    return raw
+
+
+def check_case(raw: Any, source: str) -> dict[str, Any]:
+    check_shape(raw, CASE, source, "case")
+    if "expected_answer" not in raw and "expected_tokens" not in raw:
+        raise UserError(f"{source}: not a case: lacks 'expected_answer' (or 'expected_tokens')")
+    plain_id(raw["id"], "case field 'id'", source)
+    return raw
+
+
+def check_suite(raw: Any, source: str) -> dict[str, Any]:
+    check_shape(raw, SUITE, source, "suite.json")
+    for i, entry in enumerate(raw["cases"], 1):
+        check_shape(entry, SUITE_ENTRY, f"{source}: case {i}", "entry")
+        plain_id(entry["id"], f"case {i} field 'id'", source)
+    return raw
+
+
+def check_record(raw: Any, source: str) -> dict[str, Any]:
+    return check_shape(raw, RUN_RECORD, source, "run record")
+
+
+def parse_seeds(raw: Any, where: str) -> list[int]:
+    """A spec's seeds: an integer, a non-empty list of integers, or a range "a..b" (inclusive),
+    each between 0 and MAX_SEED, at most MAX_SEEDS of them."""
+    def bad(why: str) -> UserError:
+        return UserError(f"{where}: seeds {why}; give an integer, a list of integers or a range like \"1..10\"")
+
+    if isinstance(raw, bool):
+        raise bad(f"cannot be {raw}")
+    if isinstance(raw, int):
+        seeds = [raw]
+    elif isinstance(raw, list):
+        if not raw:
+            raise bad("is an empty list (no cases would be made)")
+        if not all(isinstance(s, int) and not isinstance(s, bool) for s in raw):
+            raise bad("must all be integers")
+        seeds = list(raw)
+    elif isinstance(raw, str) and ".." in raw:
+        lo, _, hi = raw.partition("..")
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            raise bad(f"{raw!r} is not a range of integers") from None
+        if a > b:
+            raise bad(f"{raw!r} runs backwards")
+        if b - a + 1 > MAX_SEEDS:
+            raise bad(f"{raw!r} makes {b - a + 1:,} cases, more than the limit of {MAX_SEEDS:,}")
+        seeds = list(range(a, b + 1))
+    else:
+        raise bad(f"cannot be {_show(raw)}")
+    if len(seeds) > MAX_SEEDS:
+        raise bad(f"list {len(seeds):,} long, more than the limit of {MAX_SEEDS:,}")
+    wrong = [s for s in seeds if not 0 <= s <= MAX_SEED]
+    if wrong:
+        raise bad(f"must be between 0 and {MAX_SEED}; got {wrong[0]}")
+    return seeds
