@@ -83,7 +83,8 @@ def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path
     from workbench.providers.batchjobs import submit_or_advance
 
     def step():
-        return submit_or_advance(args.suite, plan, out, shard=args.shard, on_step=note)
+        return submit_or_advance(args.suite, plan, out, shard=args.shard, retry_errors=args.retry_errors,
+                                 on_step=note)
 
     outcome = step()
     if outcome.submitted and not outcome.done:

@@ -227,7 +227,8 @@ class Service:
 def _error_result(mod: Any, status: int, body: Any, request_id: str | None = None) -> ReadResult:
     perr = mod.parse_error(status, body)
     return ReadResult("error", request_id=request_id, error=CallError(
-        perr.type or f"http_{status}", perr.message or f"HTTP {status}", status or None, perr.code))
+        perr.type or (f"http_{status}" if status else "request_failed"), perr.message or f"HTTP {status}",
+        status or None, perr.code))
 
 
 def _parsed(mod: Any, body: Any, headers: dict[str, str]) -> ReadResult:
@@ -447,8 +448,8 @@ class GeminiBatches:
             if "response" in item:
                 yield str(cid), _parsed(self.s.mod, item["response"], {})
             else:
-                err = item.get("error") or {}
-                yield str(cid), _error_result(self.s.mod, int(err.get("code") or 0), {"error": err})
+                err = item.get("error") or {}   # a google.rpc.Status: its code is gRPC's, not HTTP's
+                yield str(cid), _error_result(self.s.mod, 0, {"error": err})
 
     def cancel(self, batch_id: str) -> None:
         self.s.call("POST", f"/v1beta/{batch_id}:cancel", f"cancelling batch {batch_id}")
@@ -563,6 +564,10 @@ class BatchRun:
         from workbench.providers.reading import _redact_result
 
         keys = [k for k in {*config.all_keys(), self.key or ""} if len(k) >= 6]
+        if self.out.exists():
+            from workbench.providers.batch import drop_torn_tail
+
+            drop_torn_tail(self.out)   # a collection killed mid-write: its half line goes
         done = self._recorded()
         seen: set[str] = set()
         written = 0
@@ -688,13 +693,16 @@ def _run_records(out: Path, state: BatchState, ids: set[str] | None = None) -> l
 
 
 def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | None = None,
-                      on_step: Callable[[str], None] | None = None) -> BatchOutcome:
+                      retry_errors: bool = False, on_step: Callable[[str], None] | None = None) -> BatchOutcome:
     """`run --batch`: advance the run's open batches (submit, poll, collect); when none is open,
-    submit the cases that have no record yet as new batches, and return."""
+    submit the cases that have no record yet as new batches, and return. `retry_errors` first
+    drops this reader's error and timeout records (expired requests among them) so they go again."""
     from workbench.core.suite import load_suite, shard_items
     from workbench.providers import config
     from workbench.providers.batch import (
         check_plan,
+        drop_failed,
+        drop_torn_tail,
         effective_modality,
         finished_cases,
         is_finished,
@@ -717,6 +725,10 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
                             f"give another --out for {plan.reader} ({modality})")
         url = config.base_url(plan.reader.provider, plan.base_url or (state.base_url if state else None))
         if state is None or not state.open_entries():
+            if out.exists() and out.stat().st_size:
+                drop_torn_tail(out)
+                if retry_errors:
+                    drop_failed(out, plan)
             done, run_id = finished_cases(out, plan) if out.exists() and out.stat().st_size else ({}, None)
             todo = [c for c in cases if not is_finished(c, done)]
             if state is None:

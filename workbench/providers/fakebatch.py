@@ -46,6 +46,7 @@ class FakeBatch:
     metadata: dict[str, Any] = field(default_factory=dict)
     display_name: str = ""
     input_file_id: str | None = None
+    key: str | None = None                    # the key it was created with (the 401 fault echoes it)
     polls: int = 0
     state: str = "in_progress"                # in_progress | cancelling | completed | expired | failed | cancelled
     errors: list[dict[str, Any]] = field(default_factory=list)
@@ -70,6 +71,7 @@ class BatchService:
         self.files: dict[str, dict[str, Any]] = {}
         self.creates = 0          # batch creations asked for (a test's "never submits twice")
         self.calls: list[tuple[str, str]] = []   # (method, path) of every batch-service request
+        self._key: str | None = None
 
     # ---- routing ------------------------------------------------------------------------------
     def route(self, method: str, target: str, raw: bytes, headers: dict[str, str]) -> Reply | None:
@@ -95,6 +97,8 @@ class BatchService:
         for verb, pattern, handler in handlers:
             m = re.match(pattern, p)
             if verb == method and m:
+                self._key = (headers.get("authorization", "").removeprefix("Bearer ")
+                             or headers.get("x-api-key") or headers.get("x-goog-api-key"))
                 with self.fake._lock:
                     self.calls.append((method, p))
                     return handler(raw=raw, headers=headers, **m.groupdict())
@@ -105,6 +109,7 @@ class BatchService:
         return prefix + uuid.uuid4().hex[:20]
 
     def _created(self, batch: FakeBatch) -> None:
+        batch.key = self._key
         self.batches[batch.id] = batch
         self.creates += 1
         if self.create_delay_s:
@@ -159,7 +164,7 @@ class BatchService:
         if kind in ("drop", "timeout", "malformed", "endless", "drip"):
             kind = "500"  # a connection fault has no meaning inside a batch: the request failed
         with_len = len(json.dumps(body))
-        return self.fake.reply(batch.fmt, model, body, with_len, kind, None, 10_000 + i)
+        return self.fake.reply(batch.fmt, model, body, with_len, kind, batch.key, 10_000 + i)
 
     def _counts(self, batch: FakeBatch) -> dict[str, int]:
         done = [r for r in batch.results or [] if "status" in r]
@@ -466,8 +471,12 @@ class BatchService:
                     continue  # an expired or cancelled request has no response
                 if r["status"] == 200:
                     out.append({"response": r["body"], "metadata": {"key": r["id"]}})
-                else:
-                    out.append({"error": r["body"].get("error", {}), "metadata": {"key": r["id"]}})
+                else:  # a google.rpc.Status: the gRPC code, not the HTTP one
+                    err = r["body"].get("error", {})
+                    grpc = {"INVALID_ARGUMENT": 3, "NOT_FOUND": 5, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
+                            "UNAUTHENTICATED": 16, "UNAVAILABLE": 14}.get(err.get("status"), 13)
+                    out.append({"error": {"code": grpc, "message": err.get("message", "")},
+                                "metadata": {"key": r["id"]}})
             op["response"] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
                                        "GenerateContentBatchOutput",
                               "inlinedResponses": {"inlinedResponses": out}}
