@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         q.add_argument("--password", help="password of encrypted PDFs, to prepare a batch that was "
                                           "interrupted before it was sent")
         q.add_argument("--json", action="store_true", help="print the batches' state (and the report) as JSON")
+        q.add_argument("--prices", type=Path, metavar="FILE.toml", help="price table: the report adds the cost")
         q.set_defaults(handler=handler)
 
 
@@ -43,7 +44,7 @@ def _wait(step, outcome, every: float):
 
 
 def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float | None = None,
-            wait_hint: str = "") -> int:
+            wait_hint: str = "", prices: Path | None = None) -> int:
     """Say where the batches stand; once collected, the report a live run prints."""
     from workbench.cli.readers import _summary
 
@@ -59,7 +60,7 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
             note(wait_hint)
         return 0
     cases = _cases(state)
-    why = _summary(outcome.records, cases, json_out, junit, threshold)
+    why = _summary(outcome.records, cases, json_out, junit, threshold, prices)
     note(f"run file: {outcome.out} ({outcome.collected} records collected now; "
          f"{len(state.entries)} batch(es): {', '.join(str(e.batch_id) for e in state.entries)})")
     if why:
@@ -93,7 +94,8 @@ def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path
     if not outcome.state.entries:
         note("batch: nothing to submit: every case has a record")
     return _finish(outcome, args.json, args.junit, threshold,
-                   wait_hint=f"not done yet: run again later, or `pdfworkbench batch status {out} --wait`")
+                   wait_hint=f"not done yet: run again later, or `pdfworkbench batch status {out} --wait`",
+                   prices=args.prices)
 
 
 def cmd_status(args: argparse.Namespace, cancel: bool = False) -> int:
@@ -111,7 +113,7 @@ def cmd_status(args: argparse.Namespace, cancel: bool = False) -> int:
             note(f"pdfworkbench: interrupted: nothing is lost; `pdfworkbench batch status {args.run}` goes on")
             return 130
     return _finish(outcome, args.json, wait_hint="" if args.wait else (
-        f"not done yet: `pdfworkbench batch status {args.run} --wait` polls until it is"))
+        f"not done yet: `pdfworkbench batch status {args.run} --wait` polls until it is"), prices=args.prices)
 
 
 def cmd_cancel(args: argparse.Namespace) -> int:

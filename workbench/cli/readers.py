@@ -142,7 +142,7 @@ class _ProgressLine:
 
 
 def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
-             threshold: float | None = None) -> str | None:
+             threshold: float | None = None, prices: Path | None = None) -> str | None:
     """Print the grading report; return why the run fails the gate (None when it passes)."""
     try:
         from workbench.grading import build_report, render_report_text, write_junit
@@ -159,7 +159,9 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
         return None
     from workbench.grading.stats import gate_failure
 
-    report = build_report(records, cases_by_id)
+    from workbench.grading.cost import load_prices
+
+    report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
     if json_out:
         print_json(report.to_json())
     else:
@@ -180,6 +182,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from workbench.providers.reading import default_modality
 
     threshold = _threshold(args.fail_threshold)
+    if args.prices:
+        from workbench.grading.cost import load_prices
+
+        load_prices(args.prices)   # a broken table is said before any call is made
     reader = parse_reader(args.reader)
     plan = RunPlan(reader, args.modality or default_modality(reader), args.dpi, args.workers, args.prompt,
                    _options(args), not args.no_cache, args.base_url, jobs=args.jobs,
@@ -209,7 +215,8 @@ def cmd_run(args: argparse.Namespace) -> int:
              f"run again with --resume to complete it")
         return 130
     line.end()
-    why = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold)
+    why = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold,
+                   args.prices)
     note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before)")
     if why:
         note(f"pdfworkbench: gate failed: {why}")
