@@ -157,9 +157,8 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
         if junit:
             raise UserError("--junit needs workbench.grading, which is not installed") from None
         return None
-    from workbench.grading.stats import gate_failure
-
     from workbench.grading.cost import load_prices
+    from workbench.grading.stats import gate_failure
 
     report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
     if json_out:
