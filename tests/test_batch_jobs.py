@@ -367,3 +367,55 @@ def test_fake_server_command_takes_batch_settings(env, tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("provider", ["openai", "google"])
+def test_a_failed_batch_records_each_call_as_an_error(env, cli, suite_dir, cases, provider):
+    out = env / "run.jsonl"
+    with FakeServer(script=script(cases), batch_end="failed") as server:
+        assert cli("run", suite_dir, "--reader", MODELS[provider], "--batch", "--base-url",
+                   server.base_url(provider), "--out", out)[0] == 0
+        code, stdout, err = cli("batch", "status", out)
+    assert code == 1, err   # nothing could be scored: the gate says so
+    recs = records(out)
+    assert len(recs) == len(cases) and {r["status"] for r in recs} == {"error"}
+    assert {r["error"]["type"] for r in recs} == {"batch_failed"}
+    assert "did not finish" in stdout
+
+
+def test_a_large_run_is_split_by_the_service_limits(env, cli, suite_dir, cases, monkeypatch):
+    from workbench.providers import batchjobs
+
+    monkeypatch.setitem(batchjobs.LIMITS, "anthropic", (2, 10**9))
+    out = env / "run.jsonl"
+    with FakeServer(script=script(cases)) as server:
+        assert cli("run", suite_dir, "--reader", MODELS["anthropic"], "--batch", "--base-url",
+                   server.base_url("anthropic"), "--out", out)[0] == 0
+        assert server.batch.creates == 3
+        assert [len(e["requests"]) for e in state_of(out)["entries"]] == [2, 2, 2]
+        code, stdout, err = cli("batch", "status", out)
+        assert code == 0, err
+    assert sorted(r["case_id"] for r in records(out)) == sorted(c.id for c in cases)
+    assert len({r["extra"]["batch"]["id"] for r in records(out)}) == 3
+
+
+def test_a_collection_killed_mid_write_resumes_without_doubles(env, cli, suite_dir, cases):
+    out = env / "run.jsonl"
+    with FakeServer(script=script(cases)) as server:
+        args = ["run", suite_dir, "--reader", MODELS["openai"], "--batch", "--base-url",
+                server.base_url("openai"), "--out", out]
+        assert cli(*args)[0] == 0
+        assert cli(*args)[0] == 0
+        # As a kill mid-collection leaves it: three records, a torn fourth, the batch not marked.
+        lines = out.read_text().splitlines(keepends=True)
+        out.write_text("".join(lines[:3]) + lines[3][: len(lines[3]) // 2])
+        state_file = out.with_name("run.batch.json")
+        state = json.loads(state_file.read_text())
+        state["entries"][0]["collected"] = False
+        state_file.write_text(json.dumps(state))
+        code, stdout, err = cli("batch", "status", out)
+        assert code == 0, err
+        assert server.batch.creates == 1
+    recs = records(out)
+    assert sorted(r["case_id"] for r in recs) == sorted(c.id for c in cases)   # each once
+    assert f"pass {len(cases)}/{len(cases)}" in stdout

@@ -45,6 +45,9 @@ LIMITS = {"openai": (50_000, 190 * 2**20), "anthropic": (100_000, 240 * 2**20),
 # How far back (seconds) a restart looks for an Anthropic batch it may have created: clocks differ.
 CLOCK_SKEW_S = 300
 ENDED = ("completed", "expired", "cancelled", "failed")
+# Request lines built while preparing are kept to send, up to this many bytes (beyond it they are
+# built again when sent, so memory stays bounded for a suite of any size).
+PREPARED_BYTES = 512 * 2**20
 
 
 def state_path(run: Path) -> Path:
@@ -486,7 +489,8 @@ class BatchRun:
     """A run file's provider batches: submit, poll, collect, cancel. Hold `lock()` around any step."""
 
     def __init__(self, out: Path, state: BatchState, key: str | None, password: str | None = None,
-                 policy: Any = None, on_step: Callable[[str], None] | None = None) -> None:
+                 policy: Any = None, on_step: Callable[[str], None] | None = None,
+                 prepared: dict[str, list[bytes]] | None = None) -> None:
         self.out = Path(out)
         self.path = state_path(self.out)
         self.state = state
@@ -495,6 +499,7 @@ class BatchRun:
         self.service = Service(state.spec, state.base_url, key, policy)
         self.proto = PROTOCOLS[state.spec.provider](self.service)
         self.on_step = on_step or (lambda _line: None)
+        self.prepared = dict(prepared or {})
 
     def close(self) -> None:
         self.service.close()
@@ -504,6 +509,8 @@ class BatchRun:
 
     # -- building requests (the live request builders) --
     def _lines(self, entry: Entry) -> list[bytes]:
+        if entry.intent in self.prepared:
+            return self.prepared.pop(entry.intent)
         from workbench.core.case import sha256_hex
         from workbench.core.suite import load_suite
         from workbench.pdf.document import read_pdf_bytes
@@ -521,7 +528,7 @@ class BatchRun:
             req = read_request(case, prepare_parts(pdf, self.state.modality, self.state.dpi), meta["prompt"],
                                self.state.options, self.service.mod)
             call = self.service.mod.build(req, spec.model, self.state.base_url, self.key)
-            lines.append(json.dumps(self.proto.line(cid, call), ensure_ascii=False).encode("utf-8") + b"\n")
+            lines.append(encode_line(self.proto.line(cid, call)))
         return lines
 
     # -- the steps --
@@ -645,9 +652,15 @@ class BatchRun:
         return self.advance()
 
 
+def encode_line(item: dict[str, Any]) -> bytes:
+    return json.dumps(item, ensure_ascii=False).encode("utf-8") + b"\n"
+
+
 def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
-            password: str | None = None) -> list[Entry]:
-    """Entries for `cases`, split by each service's limits (the bodies are built to measure them)."""
+            password: str | None = None) -> tuple[list[Entry], dict[str, list[bytes]]]:
+    """Entries for `cases`, split by each service's limits (the bodies are built to measure them),
+    and the request lines built, by intent, to send as they are (up to PREPARED_BYTES of them; the
+    rest, and any after a restart, are built again from the state)."""
     from workbench.core.case import sha256_hex
     from workbench.pdf.document import read_pdf_bytes
     from workbench.providers.reading import adapter, prepare_parts, read_request
@@ -657,25 +670,38 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
     proto = PROTOCOLS[spec.provider]
     most, most_bytes = LIMITS[spec.provider]
     entries: list[Entry] = []
+    prepared: dict[str, list[bytes]] = {}
+    kept = 0
     current: dict[str, dict[str, Any]] = {}
+    lines: list[bytes] = []
     size = 0
     intent = uuid.uuid4().hex[:16]
+
+    def close_entry() -> None:
+        nonlocal kept
+        entries.append(Entry(intent, current))
+        if kept + size <= PREPARED_BYTES:
+            prepared[intent] = lines
+            kept += size
+
     for n, case in enumerate(cases):
         pdf = read_pdf_bytes(case.pdf_file, password)
         prompt = plan.prompt or default_prompt(case)
         req = read_request(case, prepare_parts(pdf, state.modality, state.dpi), prompt, state.options, mod)
+        call = mod.build(req, spec.model, state.base_url, key)
+        if current and (len(current) >= most or size + len(encode_line(proto.line("x" * 15, call))) > most_bytes):
+            close_entry()
+            intent, current, lines, size = uuid.uuid4().hex[:16], {}, [], 0
         cid = f"{intent[:8]}-{n:06d}"
-        line = json.dumps(proto.line(cid, mod.build(req, spec.model, state.base_url, key))).encode()
-        if current and (len(current) >= most or size + len(line) > most_bytes):
-            entries.append(Entry(intent, current))
-            intent, current, size = uuid.uuid4().hex[:16], {}, 0
+        line = encode_line(proto.line(cid, call))
+        lines.append(line)
         current[cid] = {"case_id": case.id, "case_sha256": sha256_hex(pdf), "key_sha256": case.key_sha256(),
                         "prompt": prompt, "trap_family": case.trap_family,
                         "structured": mod.structured if req.schema is not None else None}
         size += len(line)
     if current:
-        entries.append(Entry(intent, current))
-    return entries
+        close_entry()
+    return entries, prepared
 
 
 @contextlib.contextmanager
@@ -724,6 +750,7 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
             raise UserError(f"{path}: holds batches of {state.reader} ({state.modality}); "
                             f"give another --out for {plan.reader} ({modality})")
         url = config.base_url(plan.reader.provider, plan.base_url or (state.base_url if state else None))
+        prepared: dict[str, list[bytes]] = {}
         if state is None or not state.open_entries():
             if out.exists() and out.stat().st_size:
                 drop_torn_tail(out)
@@ -738,10 +765,11 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
             if not todo:
                 return BatchOutcome(state, out, records=_run_records(out, state, {c.id for c in cases}))
             state.base_url, state.options = url, dict(plan.options)
-            state.entries.extend(prepare(state, todo, plan, key, plan.password))
+            entries, prepared = prepare(state, todo, plan, key, plan.password)
+            state.entries.extend(entries)
             save_state(path, state)   # the intent, before any request leaves
         state.base_url = url
-        job = BatchRun(out, state, key, plan.password, on_step=on_step)
+        job = BatchRun(out, state, key, plan.password, on_step=on_step, prepared=prepared)
         try:
             outcome = job.advance()
         finally:
