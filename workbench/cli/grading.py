@@ -213,7 +213,10 @@ def cmd_import_run(args: argparse.Namespace) -> int:
         raise UserError(f"--out {out}: would overwrite the input; choose another file")
     if out.exists() and not args.force:
         raise UserError(f"{out}: exists; give --force to replace it or choose another --out")
-    records = pdfhell_records(raw, args.result.name, cases, args.suite)
+    from workbench.core.layout import named_suite_dir
+
+    named = named_suite_dir(out, args.suite) if args.suite else None
+    records = pdfhell_records(raw, args.result.name, cases, named)
     write_records(records, out)
     errors = sum(r.status != "ok" for r in records)
     unknown = sorted({r.case_id for r in records} - set(cases)) if args.suite else []
@@ -222,6 +225,9 @@ def cmd_import_run(args: argparse.Namespace) -> int:
                     "source": str(args.result), "unknown_cases": unknown})
         return 0
     print(f"imported {len(records)} records ({errors} provider errors) from {args.result} into {out}")
+    if args.suite and named is None:
+        note(f"pdfworkbench: warning: {args.suite} is outside {out.parent}, so the run cannot name it; "
+             f"give --suite {args.suite} to report, regrade and open")
     if unknown:
         note(f"pdfworkbench: warning: {len(unknown)} case(s) not in {args.suite}: {', '.join(unknown[:5])}"
              f"{' …' if len(unknown) > 5 else ''}")

@@ -47,9 +47,10 @@ def read_pdfhell_run(path: Path) -> dict[str, Any]:
 
 def pdfhell_records(
     raw: dict[str, Any], source: str, cases_by_id: dict[str, Case] | None = None,
-    suite_dir: Path | None = None,
+    suite_dir: str | None = None,
 ) -> list[RunRecord]:
-    """Records for one pdfhell run, in the run's case order."""
+    """Records for one pdfhell run, in the run's case order; `suite_dir` as the run file names its
+    suite (`workbench.core.layout.named_suite_dir`)."""
     cases_by_id = cases_by_id or {}
     reader = str(raw.get("model") or "pdfhell:unknown")
     if ":" not in reader:
@@ -78,7 +79,7 @@ def pdfhell_records(
             **shared,
         }
         if suite_dir is not None:
-            extra["suite_dir"] = str(Path(suite_dir).resolve())
+            extra["suite_dir"] = suite_dir
         out.append(RunRecord(
             case_id=cid,
             case_sha256=case.sha256 if case else None,
