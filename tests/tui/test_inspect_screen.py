@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -54,3 +56,110 @@ def test_main_screen_snapshot(snap_compare):
         await settle(pilot)
 
     assert snap_compare(WorkbenchApp(open_source(SAMPLE)), terminal_size=(160, 48), run_before=run_before)
+
+
+def _mini_copy(tmp_path) -> Path:
+    import shutil
+
+    dest = tmp_path / "mini"
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
+    return dest
+
+
+async def test_page_keys_work_with_the_case_list_focused_and_the_layers_follow(tmp_path):
+    """PgDn, n, p and + are screen keys: they turn the page while the case list has focus, and
+    the text layer panes show the page the page view shows, saying which."""
+    source = open_source(_mini_copy(tmp_path))
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        cases = app.screen.query_one(CaseList)
+        assert cases.select_case("cross_page_citation-0001-322b2b")
+        await settle(pilot)
+        assert app.focused is cases
+        page = app.screen.query_one(PageView)
+        layer = app.screen.query_one("#text-pymupdf", TextLayerView)
+        assert page.page_count == 4 and page.page == 0
+        first_page_text = layer.plain
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert page.page == 1 and page.rendered_page == 1
+        assert page.border_subtitle.startswith("page 2/4")
+        assert layer.page == 1 and layer.plain != first_page_text
+        assert "page 2 of 4 · pymupdf" in screen_text(app)
+        await pilot.press("n", "n")
+        await settle(pilot)
+        assert page.page == 3 and layer.page == 3
+        await pilot.press("p")
+        await settle(pilot)
+        assert page.page == 2
+        await pilot.press("plus")
+        await settle(pilot)
+        assert "2" not in page.zoom_label() or page.zoom_label() == "1.5x"
+        assert app.focused is cases  # nothing stole the focus
+
+
+async def test_one_to_one_zoom_and_next_box(tmp_path):
+    """z shows the page at 1:1 (one half-cell per pixel of the reader's raster); b centres the
+    view on the next evidence box or hidden span, on whatever page it is."""
+    from workbench.tui.widgets.page_view import ACTUAL
+
+    source = open_source(_mini_copy(tmp_path))
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        cases = app.screen.query_one(CaseList)
+        assert cases.select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.zoom_level == ACTUAL and "1:1" in page.border_subtitle
+        x0, y0, x1, y1 = page.shown.area
+        # 1:1 at 150 dpi: the pane's cells are pixels of a 1275 x 1650 raster (US Letter).
+        assert abs((x1 - x0) * 1275 - page.size.width) <= 1
+        assert abs((y1 - y0) * 1650 - 2 * page.size.height) <= 2
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.zoom_level == 0 and page.shown.area == (0.0, 0.0, 1.0, 1.0)
+        await pilot.press("b")
+        await settle(pilot)
+        boxes = sorted(page.visible_boxes(), key=lambda b: (b.page, round(b.rect[1]), b.rect[0]))
+        box = boxes[0]
+        # Zoomed in as far as still shows the whole printed total (at 1:1 only about 4 of its
+        # characters fit this pane), and centred on it.
+        assert 0 < page.zoom_level < ACTUAL
+        x0, y0, x1, y1 = page.shown.area
+        bx0, by0, bx1, by1 = (box.rect[0] / 612, box.rect[1] / 792, box.rect[2] / 612, box.rect[3] / 792)
+        assert x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1
+        await pilot.press("b")
+        await settle(pilot)
+        assert page.box_index == 1 % len(boxes)
+
+
+async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp_path):
+    """--graphics hires: the page goes to textual-image's widget (Sixel or Kitty where the terminal
+    has them) as the reader's raster itself, and 1:1 crops that raster instead of scaling it."""
+    import pytest
+
+    pytest.importorskip("textual_image")
+    from workbench.tui.widgets.page_view import ACTUAL
+
+    app = WorkbenchApp(open_source(_mini_copy(tmp_path)), graphics="hires")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        image = page.query_one("#page-hires").image
+        assert image.size == (1275, 1650)          # US Letter at the reader's 150 dpi, unscaled
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.zoom_level == ACTUAL and "1:1" in page.border_subtitle
+        crop = page.query_one("#page-hires").image
+        x0, y0, x1, y1 = page.shown.area
+        assert crop.size[0] < 1275 and abs(crop.size[0] - (x1 - x0) * 1275) <= 1
+        assert abs(crop.size[1] - (y1 - y0) * 1650) <= 1
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.query_one("#page-hires").image.size == (1275, 1650)

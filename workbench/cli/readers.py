@@ -59,9 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--prices", type=Path, metavar="FILE.toml", help="price table for --dry-run (see README)")
     p.set_defaults(handler=cmd_run)
 
-    p = sub.add_parser("ask", help="ask one case's question of one reader; record it in a run file")
-    p.add_argument("case", type=Path, help="case JSON")
+    p = sub.add_parser("ask", help="ask one case's question (or your own) of one reader; record it in a run file")
+    p.add_argument("case", type=Path, help="case JSON, or any PDF together with --question")
     _reader_args(p)
+    p.add_argument("--question", help="ask this instead of the case's question; the answer is recorded "
+                                      "with it and graded against no key (may begin with '-'; - reads stdin)")
     p.add_argument("--out", type=Path,
                    help="run file to append the record to (default: runs/asked.jsonl in the case's suite)")
     p.add_argument("--json", action="store_true", help="print the run record")
@@ -227,13 +229,23 @@ def cmd_ask(args: argparse.Namespace) -> int:
     import asyncio
 
     from workbench.core.case import load_case
+    from workbench.core.errors import UserError
+    from workbench.core.source import bare_pdf_case
     from workbench.grading.outcome import outcome_of
     from workbench.providers.asking import ask, suite_of_case
 
-    case = load_case(args.case)
-    rec, _ = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, _options(args),
-                             not args.no_cache, suite=suite_of_case(case), out=args.out,
-                             base_url=args.base_url, password=args.password))
+    if args.case.suffix.lower() == ".pdf":
+        if not args.question:
+            raise UserError(f"{args.case}: a PDF has no question of its own; give one with --question")
+        if not args.case.is_file():
+            raise UserError(f"{args.case}: no such file")
+        case, suite = bare_pdf_case(args.case), None
+    else:
+        case = load_case(args.case)
+        suite = suite_of_case(case)
+    rec, path = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, _options(args),
+                                not args.no_cache, suite=suite, out=args.out, base_url=args.base_url,
+                                password=args.password, question=args.question))
     if args.json:
         print_json(rec.to_json())
     elif rec.answer is not None:
@@ -242,31 +254,54 @@ def cmd_ask(args: argparse.Namespace) -> int:
     outcome = outcome_of(rec, case)
     if rec.status == "ok":
         note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}; "
-             f"{outcome.kind}: {outcome.reason}")
+             f"{outcome.kind}: {outcome.reason}; recorded in {path}")
         return 0
     note(f"{rec.reader} {rec.modality}: {outcome.kind}: {outcome.reason}"
          + (f" (finish reason {rec.finish_reason})" if rec.finish_reason else "") + cached)
     return 1
 
 
-def cmd_readers(args: argparse.Namespace) -> int:
+def reader_readiness(spec: str) -> dict:
+    """Whether a reader can be called here, and what is missing when it cannot: its key, or (for a
+    server with no public default) a base URL."""
     import os
 
-    from workbench.providers.base import known_readers, parse_reader
-    from workbench.providers.config import KEY_ENV, KEY_REQUIRED
+    from workbench.core.config import config_dir
+    from workbench.providers.base import parse_reader
+    from workbench.providers.config import BASE_URL_ENV, KEY_ENV, KEY_REQUIRED, base_url_origin
 
-    rows = []
-    for spec in known_readers():
-        r = parse_reader(spec)
-        names = KEY_ENV.get(r.provider, ())
-        ready = r.is_probe or r.provider not in KEY_REQUIRED or any(os.environ.get(n) for n in names)
-        rows.append({"reader": spec, "needs_key": r.provider in KEY_REQUIRED,
-                     "key_env": list(names), "ready": ready})
+    r = parse_reader(spec)
+    row: dict = {"reader": spec, "needs_key": r.provider in KEY_REQUIRED, "key_env": [], "missing": []}
+    if r.is_probe:
+        row.update(ready=True, base_url=None, base_url_from=None)
+        return row
+    names = KEY_ENV.get(r.provider, ())
+    row["key_env"] = list(names)
+    url, origin = base_url_origin(r.provider)
+    row.update(base_url=url, base_url_from=origin)
+    if r.provider in KEY_REQUIRED and not any(os.environ.get(n, "").strip() for n in names):
+        row["missing"].append("set " + " or ".join(names))
+    if r.provider == "openai-compatible" and origin == "default":
+        row["missing"].append(f"set {BASE_URL_ENV[r.provider]} (or [{r.provider}] base_url in "
+                              f"{config_dir() / 'readers.toml'}) to your server")
+    row["ready"] = not row["missing"]
+    return row
+
+
+def cmd_readers(args: argparse.Namespace) -> int:
+    from workbench.providers.base import known_readers
+
+    rows = [reader_readiness(spec) for spec in known_readers()]
     if args.json:
         print_json(rows)
     else:
         for row in rows:
-            state = "ready" if row["ready"] else "set " + " or ".join(row["key_env"])
+            if row["base_url"] is None:
+                state = "ready (offline, no key)"
+            elif row["ready"]:
+                state = f"ready · {row['base_url']} ({row['base_url_from']})"
+            else:
+                state = "missing: " + "; ".join(row["missing"])
             print(f"{row['reader']:<32} {state}")
     return 0
 
