@@ -82,7 +82,7 @@ class PagePicture(Visual):
         return [line.crop(0, width) if line.cell_length > width else line for line in lines]
 
     def get_optimal_width(self, rules, container_width: int) -> int:
-        return self.width
+        return container_width  # as the Rich renderable measured: the pane's width, image at left
 
     def get_height(self, rules, width: int) -> int:
         return len(self.lines)
