@@ -51,9 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(handler=cmd_run)
 
-    p = sub.add_parser("ask", help="ask one case's question of one reader; record it in a run file")
-    p.add_argument("case", type=Path, help="case JSON")
+    p = sub.add_parser("ask", help="ask one case's question (or your own) of one reader; record it in a run file")
+    p.add_argument("case", type=Path, help="case JSON, or any PDF together with --question")
     _reader_args(p)
+    p.add_argument("--question", help="ask this instead of the case's question; the answer is recorded "
+                                      "with it and graded against no key (may begin with '-'; - reads stdin)")
     p.add_argument("--out", type=Path,
                    help="run file to append the record to (default: runs/asked.jsonl in the case's suite)")
     p.add_argument("--json", action="store_true", help="print the run record")
@@ -198,13 +200,23 @@ def cmd_ask(args: argparse.Namespace) -> int:
     import asyncio
 
     from workbench.core.case import load_case
+    from workbench.core.errors import UserError
+    from workbench.core.source import bare_pdf_case
     from workbench.grading.outcome import outcome_of
     from workbench.providers.asking import ask, suite_of_case
 
-    case = load_case(args.case)
-    rec, _ = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, _options(args),
-                             not args.no_cache, suite=suite_of_case(case), out=args.out,
-                             base_url=args.base_url, password=args.password))
+    if args.case.suffix.lower() == ".pdf":
+        if not args.question:
+            raise UserError(f"{args.case}: a PDF has no question of its own; give one with --question")
+        if not args.case.is_file():
+            raise UserError(f"{args.case}: no such file")
+        case, suite = bare_pdf_case(args.case), None
+    else:
+        case = load_case(args.case)
+        suite = suite_of_case(case)
+    rec, path = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, _options(args),
+                                not args.no_cache, suite=suite, out=args.out, base_url=args.base_url,
+                                password=args.password, question=args.question))
     if args.json:
         print_json(rec.to_json())
     elif rec.answer is not None:
@@ -213,7 +225,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     outcome = outcome_of(rec, case)
     if rec.status == "ok":
         note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}; "
-             f"{outcome.kind}: {outcome.reason}")
+             f"{outcome.kind}: {outcome.reason}; recorded in {path}")
         return 0
     note(f"{rec.reader} {rec.modality}: {outcome.kind}: {outcome.reason}"
          + (f" (finish reason {rec.finish_reason})" if rec.finish_reason else "") + cached)
