@@ -82,11 +82,13 @@ def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int | Non
 def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int = 0,
               step_target_ms: float | None = None, rss_target: float | None = None,
               cases: int = 0, step_label: str = "page to page (PgDn to the page on screen, 0.3 s apart)",
-              burst: int = 0) -> list[Row]:
+              burst: int = 0, first_runs: int | None = None) -> list[Row]:
     try:
         walked = _tui(path, 1, walk=walk, cases=cases, warmup=0, burst=burst) if (walk or cases) else []
         # The walk's launch counts as a first page too; --quick launches only for the walk.
-        first = _tui(path, 0 if QUICK and walked else runs, warmup=0 if walked else None)
+        if first_runs is None:
+            first_runs = 0 if QUICK and walked else runs
+        first = _tui(path, first_runs, warmup=0 if walked else None)
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return [Row(group, "workbench: first page on screen", "s", [], first_target, error=str(exc))]
     rows = [Row(group, "workbench: first page on screen (from process start)", "s",
@@ -229,8 +231,8 @@ def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
     g = "shipped sample suite (sample_cases/mini)"
     rows: list[Row] = []
     sample = ROOT / "sample_cases" / "mini"
-    rows += _tui_rows(g, sample, max(runs, 3), 0.8, cases=10 if quick else 20, step_target_ms=100.0,
-                      step_label="next case (down to its page on screen)")
+    rows += _tui_rows(g, sample, runs, 0.8, cases=10 if quick else 20, step_target_ms=100.0,
+                      step_label="next case (down to its page on screen)", first_runs=max(runs, 2))
     try:
         import asyncio
 
@@ -265,12 +267,21 @@ def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[st
             args.append("10")
         if quick and name == "bench_families.py":
             args.append("5")
+        if quick and name == "bench_degrade.py":
+            args += ["--repeat", "3"]   # 15 repeats of four tiers is 27 s of CPU
+        if quick and name == "bench_run.py":
+            args += ["--repeat", "1"]
         t0 = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+        try:
+            proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+        except subprocess.TimeoutExpired:
+            rows.append(Row(g, f"{name} (whole script)", "s", [], None, error="still running after 900 s"))
+            continue
         seconds = time.perf_counter() - t0
         texts[name] = proc.stdout + (proc.stderr if proc.returncode else "")
         err = "" if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["failed"])[-1][:120]
         rows.append(Row(g, f"{name} (whole script)", "s", [seconds], None, error=err))
+        progress(f"{name}: {seconds:.1f} s")
     return rows, texts
 
 

@@ -60,7 +60,7 @@ async def measure(n: int, n_heavy: int) -> dict[str, tuple[list[float], list[flo
             if found:
                 return found.only_one(Input)
             await asyncio.sleep(0.005)
-        raise SystemExit("the Author form never showed the invoice_number field")
+        raise RuntimeError("the Author form never showed the invoice_number field")
 
     async def one_change(app, screen, value: str) -> tuple[float, float]:
         marks.clear()
