@@ -96,7 +96,8 @@ class _Evidence:
     """Evidence for one PDF, computed once per needle, found the way the case's matcher finds it."""
 
     def __init__(self, data: bytes, dpi: int, name: str, case=None):
-        from workbench.grading.matchers import find_all, needle_finder
+        from workbench.grading.finding import find_all
+        from workbench.grading.matchers import needle_finder
         from workbench.pdf.spans import analyze_document
 
         self.data, self.dpi, self.name = data, dpi, name
