@@ -211,6 +211,7 @@ SUITE = {
     "version": Field(SCALAR),
     "format": Field(STR),
     "suite_hash": Field((str, type(None))),
+    "build": Field((dict, type(None))),
 }
 SUITE_ENTRY = {
     "id": Field(STR, required=True),
