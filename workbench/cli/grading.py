@@ -189,6 +189,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         if why:
             note(f"pdfworkbench: {run.label}: {why}")
             failed = True
+        missing = run.shards.problem() if run.shards else None
+        if missing:  # a run that is not whole is a finding, as a gate failure is
+            note(f"pdfworkbench: {missing}")
+            failed = True
     return 1 if failed else 0
 
 

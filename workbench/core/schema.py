@@ -262,6 +262,7 @@ RUN_RECORD = {
     "trap_family": Field((str, type(None))),
     "suite": Field((str, type(None))),
     "run_id": Field((str, type(None))),
+    "shard": Field((str, type(None))),
     "extra": Field((dict, type(None))),
     "format": Field((str, type(None))),
 }

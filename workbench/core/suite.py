@@ -134,6 +134,14 @@ def unlisted_cases(folder: Path, listed: set[str]) -> list[str]:
                   if p.stem not in listed and p.with_suffix(".pdf").exists())
 
 
+def content_hash(suite: Suite) -> str:
+    """The suite's hash as recorded; for a folder without a manifest, the hash of what its case
+    JSONs record (no PDF is read)."""
+    if suite.recorded_hash:
+        return suite.recorded_hash
+    return suite_hash([{"id": c.id, "sha256": c.sha256 or "", "key_sha256": c.key_sha256()} for c in suite.cases])
+
+
 def compute_entries(suite: Suite) -> list[dict[str, Any]]:
     entries = []
     for c in suite.cases:

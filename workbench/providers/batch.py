@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +153,7 @@ def _bad_input_record(case: Case, plan: RunPlan, message: str) -> RunRecord:
 async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress: Progress,
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
-                    local: Any = None) -> list[RunRecord]:
+                    local: Any = None, shard: str | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
     `local` (an Executor) runs each call's local work; None: threads."""
@@ -182,7 +181,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                                      policy=plan.policy, gate=calls, local=local)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
-                rec.suite, rec.run_id = suite_name, run_id
+                rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
                 async with write_lock:
                     await asyncio.to_thread(writer.append, rec)
                 out.append(rec)
@@ -225,26 +224,47 @@ class RunOutcome:
 
 def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = False,
               shard: str | None = None, retry_errors: bool = False,
-              on_progress: Callable[[Progress], None] | None = None) -> RunOutcome:
+              on_progress: Callable[[Progress], None] | None = None,
+              run_id: str | None = None) -> RunOutcome:
     """Run a suite (or one shard of it) through a reader, writing records to `out`.
 
     The run file's lock is held from the first look at `out` to the last record, so a second run
-    into the same file is refused at once (it would ask every case again) instead of doubling it."""
+    into the same file is refused at once (it would ask every case again) instead of doubling it.
+    Records carry `shard` and `run_id` (given, else the resumed file's, else `run_identity`)."""
     from workbench.core import atomic
+    from workbench.core.shards import Shard
     from workbench.core.suite import load_suite, shard_items
 
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
+    ident = _Identity(shard and str(Shard.parse(shard)), run_id, suite)
     out = Path(out)
     if retry_errors and not resume:
         raise UserError("--retry-errors goes with --resume (it retries the failed calls of a run file)")
     with atomic.file_lock(atomic.lock_path_for(out), f"run file {out}", timeout_s=0):
-        return _run_locked(suite, cases, plan, out, resume, retry_errors, on_progress)
+        return _run_locked(suite, cases, plan, out, resume, retry_errors, on_progress, ident)
+
+
+@dataclass
+class _Identity:
+    shard: str | None
+    run_id: str | None
+    suite: Any
+
+    def default_run_id(self, plan: RunPlan, out: Path) -> str:
+        from workbench.core.runs import run_identity
+        from workbench.core.suite import content_hash
+
+        modality, dpi = effective_modality(plan)
+        parts = {"suite": content_hash(self.suite), "reader": str(plan.reader), "modality": modality,
+                 "dpi": dpi, "prompt": plan.prompt, "options": plan.options}
+        return run_identity(parts, out.parent, (c.id for c in self.suite.cases))
 
 
 def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: bool, retry_errors: bool,
-                on_progress: Callable[[Progress], None] | None) -> RunOutcome:
+                on_progress: Callable[[Progress], None] | None, ident: _Identity | None = None) -> RunOutcome:
+    ident = ident or _Identity(None, None, suite)
     done: dict[str, set[str | None]] = {}
     run_id = None
     if out.is_dir():
@@ -256,13 +276,17 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
         if retry_errors:
             drop_failed(out, plan)
         done, run_id = finished_cases(out, plan)
-    run_id = run_id or uuid.uuid4().hex[:12]
+    if ident.run_id and run_id and ident.run_id != run_id:
+        raise UserError(f"{out} holds run {run_id}, not {ident.run_id}: resume it without --run-id, "
+                        f"or write run {ident.run_id} to another --out")
+    run_id = ident.run_id or run_id or ident.default_run_id(plan, out)
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
     with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
         try:
-            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local))
+            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local,
+                                  ident.shard))
         except KeyboardInterrupt:
             interrupted = True
     modality, dpi = effective_modality(plan)
