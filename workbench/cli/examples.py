@@ -20,6 +20,8 @@ EXAMPLES: dict[str, list[str]] = {
                "pdfworkbench mutate CASE.json --trap redact_overlay --at 2:320,140,370,154"],
     "build": ["pdfworkbench build specs/ocr-tiers.toml --out suites/ocr",
               "pdfworkbench build SPEC.toml --out SUITE --shard 1/4 --json"],
+    "merge-suite": ["pdfworkbench merge-suite SUITE      # after shard builds, or copying their folders together",
+                    "pdfworkbench merge-suite SUITE --json"],
     "verify": ["pdfworkbench verify suites/ocr",
                "pdfworkbench verify SUITE --json"],
     "inspect": ["pdfworkbench inspect case.pdf",
