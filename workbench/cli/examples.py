@@ -36,7 +36,12 @@ EXAMPLES: dict[str, list[str]] = {
                "pdfworkbench report RUN.jsonl --junit report.xml --fail-threshold 80%",
                "pdfworkbench report RUN.jsonl --json"],
     "import-run": ["pdfworkbench import-run pdfhell-result.json --suite SUITE",
+                   "pdfworkbench import-run logs/INSPECT-LOG.json --suite SUITE     # an Inspect eval log",
+                   "pdfworkbench import-run predictions.jsonl --suite SUITE --reader hf:my-model",
                    "pdfworkbench import-run RESULT.json --out RUN.jsonl --force --json"],
+    "export": ["pdfworkbench export SUITE --to inspect --out inspect-task   # then: cd inspect-task && "
+               "inspect eval task.py --model openai/gpt-4o",
+               "pdfworkbench export SUITE --to jsonl --out hf-dataset --license cc-by-4.0"],
     "run": ["pdfworkbench run SUITE --reader probe:pymupdf",
             "pdfworkbench run SUITE --reader openai:gpt-4o --workers 8 --fail-threshold 0.8",
             "pdfworkbench run SUITE --reader ollama:llama3.2-vision     # page images: ollama's default",
