@@ -15,7 +15,7 @@ What the trap does: a person (and a vision model) reads the printed PO number; a
 also reads an invisible copy with other digits, drawn just under it, and may answer that.
 
 How to edit it (the workbench reloads this file on every save while its authoring screen shows
-it; open it with `pdfworkbench`, press `n` on any case, and pick this family):
+it; open it with `pdfworkbench`, press `w` on any case (Author), and pick this family):
 - PARAMS: what an author can turn. Each is typed (int, float, str, bool, choice), with a default,
   a range or choices, and a help line. Unset, a seeded parameter is drawn from the case seed.
 - generate(params, seed): draw the page, return the PDF bytes and the answer key. Use only

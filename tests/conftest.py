@@ -13,6 +13,7 @@ SAMPLE_SUITE = ROOT / "sample_cases" / "mini"
 
 # Nothing reads the developer's own config, even at import time; each test then gets its own.
 os.environ.setdefault("PDFWORKBENCH_CONFIG_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-config"))
+os.environ.setdefault("PDFWORKBENCH_DATA_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-data"))
 
 
 @pytest.fixture(autouse=True)
@@ -21,6 +22,7 @@ def private_settings(tmp_path, monkeypatch):
     (subprocesses inherit the same environment)."""
     monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("PDFWORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PDFWORKBENCH_DATA_DIR", str(tmp_path / "data"))
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY",
                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OLLAMA_HOST"):
         monkeypatch.delenv(var, raising=False)

@@ -103,7 +103,22 @@ async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
                        for w in pilot.app.workers):
                 break
             await asyncio.sleep(0.01)
+    steady(pilot.app)
     await pilot.pause()
+
+
+def steady(app) -> None:
+    """Text cursors stop blinking and titles lose the checkout's path, so a snapshot depends on
+    neither the moment it was taken nor the folder the tests run in."""
+    import re
+
+    from textual.widgets import Input
+
+    for box in app.screen.query(Input):
+        box.cursor_blink = False
+    screen = app.screen
+    if screen.sub_title:
+        screen.sub_title = re.sub(r"(?:~|/)\S*/([^/\s]+)", r"…/\1", screen.sub_title)
 
 
 def screen_text(app) -> str:

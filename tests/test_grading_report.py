@@ -228,15 +228,16 @@ def test_import_run_keeps_provider_errors_out_of_the_score(cli, suite, tmp_path)
     ]
     src = tmp_path / "opus.json"
     src.write_text(json.dumps(raw))
-    code, out, _ = cli("import-run", src, "--suite", folder)
+    code, out, err = cli("import-run", src, "--suite", folder)
     assert code == 0 and "3 records (2 provider errors)" in out
+    assert "give --suite" in err   # the suite is not beside the run: the run cannot name it
     records = list(iter_records(tmp_path / "opus.jsonl"))
     assert [r.status for r in records] == ["ok", "error", "error"]
     assert all(r.provenance == "imported" and r.reader == "anthropic:claude-opus-4-7" for r in records)
     assert (records[0].modality, records[0].dpi, records[0].key_sha256) == ("pixels", 150, cases[0].key_sha256())
     assert records[1].error["type"] == "BadRequestError" and records[1].answer is None
     assert cli("import-run", src, "--suite", folder)[0] == 2            # refuses to overwrite
-    code, out, _ = cli("report", tmp_path / "opus.jsonl", "--json")    # suite found from the records
+    code, out, _ = cli("report", tmp_path / "opus.jsonl", "--suite", folder, "--json")
     s = json.loads(out)["runs"][0]["overall"]
     assert (s["scored"], s["passed"], s["execution"]["errored"]) == (1, 1, 2)
     assert cli("import-run", tmp_path / "opus.jsonl")[0] == 2          # not a pdfhell run JSON

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from tests.fixtures import TOTAL, load, record, suite_copy, write_run
+from workbench.core.errors import UserError
 from workbench.core.layout import ASK_RUN, RUNS_DIR, suite_of_run
-from workbench.core.runs import RunRecord
+from workbench.core.runs import RunRecord, iter_records
 from workbench.core.source import open_source
 from workbench.gold.regrade import regrade
 from workbench.grading import build_report
@@ -43,10 +46,10 @@ def test_report_regrade_and_the_workbench_find_a_run_s_suite_by_one_rule(tmp_pat
     suite = suite_copy(tmp_path)
     case = load(suite, TOTAL)
     inside = write_run(suite / RUNS_DIR / "a.jsonl", [record(case, case.expected_answer)])
-    # Elsewhere, the records name the suite (as import-run --suite writes them).
+    # Beside the suite, the records name it (as import-run --suite writes them, relative).
     named = record(case, case.expected_answer)
-    named.extra["suite_dir"] = str(suite)
-    outside = write_run(tmp_path / "elsewhere" / "b.jsonl", [named])
+    named.extra["suite_dir"] = "suite"
+    outside = write_run(tmp_path / "b.jsonl", [named])
     lost = write_run(tmp_path / "elsewhere" / "c.jsonl", [record(case, case.expected_answer)])
     assert suite_of_run(inside).resolve() == suite_of_run(outside).resolve() == suite.resolve()
     assert suite_of_run(lost) is None
@@ -87,3 +90,54 @@ def test_resolved_params_arrive_typed_however_they_were_given():
                 want = kinds.get(p.type) or type(p.choices[0])
                 assert type(values[p.name]) is want, (fam.name, p.name, values[p.name])
             assert values == drawn
+
+
+def test_a_run_may_name_only_a_suite_inside_its_own_folder(tmp_path, cli):
+    """A run file someone sent cannot point report, regrade or the workbench at a folder elsewhere
+    (the rule case and suite files follow, `schema.contained`): one line naming the field."""
+    suite = suite_copy(tmp_path / "mine")
+    case = load(suite, TOTAL)
+    sent = tmp_path / "sent"
+    for name, named in (("absolute", str(suite)), ("climbing", "../mine/suite")):
+        rec = record(case, case.expected_answer)
+        rec.extra["suite_dir"] = named
+        run = write_run(sent / f"{name}.jsonl", [rec])
+        for command in (("report", run), ("regrade", run), ("open", run)):
+            code, out, err = cli(*command)
+            assert code == 2 and "Traceback" not in err, (command, err)
+            [line] = [x for x in err.splitlines() if x.strip()]
+            assert "suite_dir" in line and "points outside" in line and "--suite" in line, line
+        with pytest.raises(UserError, match="suite_dir"):
+            open_source(run)
+        # Given explicitly, the suite is the user's choice.
+        code, out, _ = cli("report", run, "--suite", suite, "--json")
+        assert code == 0 and json.loads(out)["runs"][0]["overall"]["passed"] == 1
+    # A `suite` field is a name: one that climbs out names nothing (the run is not found, not followed).
+    rec = record(case, case.expected_answer)
+    rec.suite = "../mine/suite"
+    assert suite_of_run(write_run(sent / "by-name.jsonl", [rec])) is None
+    # Inside the suite's runs/ folder, an absolute suite_dir naming the suite itself still works.
+    rec = record(case, case.expected_answer)
+    rec.extra["suite_dir"] = str(suite.resolve())
+    assert suite_of_run(write_run(suite / RUNS_DIR / "old.jsonl", [rec])) == suite.resolve()
+
+
+def test_import_run_names_the_suite_relative_to_the_run(tmp_path, cli):
+    here = tmp_path / "here"
+    suite = suite_copy(here)
+    case = load(suite, TOTAL)
+    src = here / "pdfhell.json"
+    src.write_text(json.dumps({"model": "m", "cases": [{"case_id": case.id, "model_output": case.expected_answer}]}))
+    assert cli("import-run", src, "--suite", suite)[0] == 0
+    [rec] = list(iter_records(here / "pdfhell.jsonl"))
+    assert rec.extra["suite_dir"] == "suite"
+    # Moved together, the run still finds its suite.
+    moved = tmp_path / "moved"
+    shutil.move(here, moved)
+    assert suite_of_run(moved / "pdfhell.jsonl") == (moved / "suite").resolve()
+    # A suite outside the run's folder is not named; the warning says how to report it.
+    code, _, err = cli("import-run", moved / "pdfhell.json", "--suite", moved / "suite",
+                       "--out", moved / "elsewhere" / "r.jsonl")
+    assert code == 0 and "give --suite" in err, err
+    [rec] = list(iter_records(moved / "elsewhere" / "r.jsonl"))
+    assert "suite_dir" not in rec.extra

@@ -318,3 +318,17 @@ def test_fail_threshold_never_counts_provider_errors_as_wrong(env, cli, suite_di
                            "--base-url", server.base_url("openai"), "--fail-threshold", "0.1")
     # Every call failed: nothing could be scored, which is below any threshold, and says so.
     assert code == 1 and "nothing could be scored" in err
+
+
+def test_readers_says_what_is_missing_and_where_the_base_url_comes_from(env, cli, monkeypatch):
+    monkeypatch.delenv("OPENAI_COMPATIBLE_BASE_URL", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    code, out, _ = cli("readers")
+    line = next(ln for ln in out.splitlines() if ln.startswith("openai-compatible:"))
+    assert "missing: set OPENAI_COMPATIBLE_BASE_URL" in line and "readers.toml" in line
+    assert "missing: set ANTHROPIC_API_KEY" in next(ln for ln in out.splitlines() if ln.startswith("anthropic:"))
+    monkeypatch.setenv("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:9999")
+    code, out, _ = cli("readers", "--json")
+    row = {r["reader"]: r for r in json.loads(out)}["openai-compatible:local-model"]
+    assert row["ready"] and row["base_url"] == "http://127.0.0.1:9999"
+    assert row["base_url_from"] == "OPENAI_COMPATIBLE_BASE_URL" and row["missing"] == []

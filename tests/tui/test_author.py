@@ -13,7 +13,7 @@ from workbench.core.suite import load_suite, verify_suite
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.screens.inspect import InspectScreen
-from workbench.tui.widgets.author_form import AuthorForm, DegradeForm, ParamRow
+from workbench.tui.widgets.author_form import AuthorForm, DegradeForm, ParamRow, _fmt
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.text_layers import TextLayerView
 
@@ -323,3 +323,78 @@ async def test_a_knob_out_of_range_says_so_where_the_preview_is_and_keeps_the_la
         screen.query_one("#knob-rotation", Input).value = "3"
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert not screen.gen_error and screen.preview.case.degrade["knobs"]["rotation"] == 3.0
+async def test_escape_asks_when_the_form_changed_and_the_draft_is_kept_per_family():
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
+        await pilot.press("escape")                 # nothing changed: straight back
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert isinstance(app.screen, InspectScreen)
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
+        await type_into(pilot, "#value-vendor", "Acme Widgets Ltd.")
+        screen.query_one("#seed", Input).focus()
+        await pilot.press("right_square_bracket")   # seed 4
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")                      # stay
+        await pilot.pause()
+        assert app.screen is screen and row(screen, "vendor").pinned
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")                      # leave: the draft is kept
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert isinstance(app.screen, InspectScreen)
+        app.open_author(None)                       # "Author a new case": the draft comes back
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        screen = app.screen
+        assert screen.form.seed() == 4 and row(screen, "vendor").pinned_value() == "Acme Widgets Ltd."
+        assert screen.preview.case.metadata.get("vendor", "Acme Widgets Ltd.") == "Acme Widgets Ltd."
+        # Another family and back: each keeps its own draft.
+        screen.query_one("#family", Select).value = "footnote_override"
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert screen.family.name == "footnote_override"
+        screen.query_one("#family", Select).value = "hidden_ocr_mismatch"
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert screen.form.seed() == 4 and row(screen, "vendor").pinned
+
+
+async def test_auto_values_are_the_seeds_from_the_start_and_labels_are_whole():
+    """No flash of defaults: before the first preview arrives, auto rows show the values drawn
+    from the seed; every parameter's name is shown whole."""
+    from workbench.core.make import family_registry
+
+    family = family_registry().get("hidden_ocr_mismatch")
+    expected = family.resolve({}, 7)
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, 1)
+        app.push_screen(AuthorScreen(Draft("hidden_ocr_mismatch", 7)))
+        await pilot.pause()
+        screen = app.screen
+        assert screen.preview is None or screen.shown_generation <= 1
+        for p in family.params:
+            if p.type in ("int", "float", "str"):
+                shown = row(screen, p.name).query_one(f"#value-{p.name}", Input).value
+                assert shown == _fmt(expected[p.name]), p.name
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        for p in family.params:
+            label = row(screen, p.name).query_one(".param-name")
+            assert label.size.width >= len(p.name), p.name
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.focused is screen.query_one("#tier")
+
+
+async def test_a_family_written_while_the_app_runs_joins_the_list_and_the_template_says_w():
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 1))
+        path = write_family_template("dock_trap")
+        assert "press `w` on any case" in path.read_text() and "press `n`" not in path.read_text()
+        for _ in range(40):
+            await pilot.pause(0.1)
+            if "dock_trap" in [n for _, n in screen.form.families]:
+                break
+        assert "dock_trap" in [n for _, n in screen.form.families]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -54,3 +56,80 @@ def test_main_screen_snapshot(snap_compare):
         await settle(pilot)
 
     assert snap_compare(WorkbenchApp(open_source(SAMPLE)), terminal_size=(160, 48), run_before=run_before)
+
+
+def _mini_copy(tmp_path) -> Path:
+    import shutil
+
+    dest = tmp_path / "mini"
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
+    return dest
+
+
+async def test_page_keys_work_with_the_case_list_focused_and_the_layers_follow(tmp_path):
+    """PgDn, n, p and + are screen keys: they turn the page while the case list has focus, and
+    the text layer panes show the page the page view shows, saying which."""
+    source = open_source(_mini_copy(tmp_path))
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        cases = app.screen.query_one(CaseList)
+        assert cases.select_case("cross_page_citation-0001-322b2b")
+        await settle(pilot)
+        assert app.focused is cases
+        page = app.screen.query_one(PageView)
+        layer = app.screen.query_one("#text-pymupdf", TextLayerView)
+        assert page.page_count == 4 and page.page == 0
+        first_page_text = layer.plain
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert page.page == 1 and page.rendered_page == 1
+        assert page.border_subtitle.startswith("page 2/4")
+        assert layer.page == 1 and layer.plain != first_page_text
+        assert "page 2 of 4 · pymupdf" in screen_text(app)
+        await pilot.press("n", "n")
+        await settle(pilot)
+        assert page.page == 3 and layer.page == 3
+        await pilot.press("p")
+        await settle(pilot)
+        assert page.page == 2
+        await pilot.press("plus")
+        await settle(pilot)
+        assert "2" not in page.zoom_label() or page.zoom_label() == "1.5x"
+        assert app.focused is cases  # nothing stole the focus
+
+
+async def test_one_to_one_zoom_and_next_box(tmp_path):
+    """z shows the page at 1:1 (one half-cell per pixel of the reader's raster); b centres the
+    view on the next evidence box or hidden span, on whatever page it is."""
+    from workbench.tui.widgets.page_view import ACTUAL
+
+    source = open_source(_mini_copy(tmp_path))
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        cases = app.screen.query_one(CaseList)
+        assert cases.select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.zoom_level == ACTUAL and "1:1" in page.border_subtitle
+        x0, y0, x1, y1 = page.shown.area
+        # 1:1 at 150 dpi: the pane's cells are pixels of a 1275 x 1650 raster (US Letter).
+        assert abs((x1 - x0) * 1275 - page.size.width) <= 1
+        assert abs((y1 - y0) * 1650 - 2 * page.size.height) <= 2
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.zoom_level == 0 and page.shown.area == (0.0, 0.0, 1.0, 1.0)
+        await pilot.press("b")
+        await settle(pilot)
+        boxes = sorted(page.visible_boxes(), key=lambda b: (b.page, round(b.rect[1]), b.rect[0]))
+        box = boxes[0]
+        assert page.zoom_level == ACTUAL
+        x0, y0, x1, y1 = page.shown.area
+        cx, cy = (box.rect[0] + box.rect[2]) / 2 / 612, (box.rect[1] + box.rect[3]) / 2 / 792
+        assert x0 <= cx <= x1 and y0 <= cy <= y1
+        await pilot.press("b")
+        await settle(pilot)
+        assert page.box_index == 1 % len(boxes)

@@ -56,3 +56,54 @@ def test_author_screen_snapshot(snap_compare):
         await pilot.pause()
 
     assert snap_compare(WorkbenchApp(open_source(ONE_CASE)), terminal_size=SIZE, run_before=run_before)
+
+
+def _open(screen: str, tmp_path: Path) -> tuple[WorkbenchApp, str]:
+    """The app on the extraction sample, and the key that opens `screen` from Inspect."""
+    return WorkbenchApp(open_source(_extraction(tmp_path))), {"inspect": "", "author": "w", "triage": "t"}[screen]
+
+
+async def _settled_on(pilot, key: str) -> None:
+    from tests.fixtures import AUTHOR_DEBOUNCE
+
+    await settle(pilot)
+    if key:
+        await pilot.press(key)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        await settle(pilot)
+    screen = pilot.app.screen
+    screen.sub_title = re.sub(r"generated in \d+ ms", "generated in N ms", screen.sub_title)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(100, 30), (220, 60)], ids=["100x30", "220x60"])
+@pytest.mark.parametrize("screen", ["inspect", "author", "triage"])
+def test_layout_by_terminal_size(snap_compare, tmp_path, screen, size):
+    """Inspect, Author and Triage at a small and a large terminal: the page is always there."""
+    app, key = _open(screen, tmp_path)
+
+    async def run_before(pilot) -> None:
+        await _settled_on(pilot, key)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("screen", ["inspect", "author", "triage"])
+async def test_the_page_keeps_its_width_at_100x30_and_with_help(tmp_path, screen):
+    """At 100x30 the page pane gets a third of the width or more on every screen, F1 help
+    included (it used to get 2 columns, 0 in Author)."""
+    from workbench.tui.widgets.page_view import PageView
+
+    app, key = _open(screen, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _settled_on(pilot, key)
+        page = [p for p in app.screen.query(PageView) if p.display][-1]
+        assert page.size.width >= 33 and page.size.height >= 15, page.size
+        assert page.rendered_page == 0
+        await pilot.press("f1")
+        await settle(pilot)
+        assert app.screen.query("HelpPanel")
+        assert page.size.width >= 30, page.size
+        await pilot.press("f1", "f2")
+        await settle(pilot)
+        assert app.screen.maximized is page and page.size.width >= 95

@@ -92,3 +92,46 @@ async def test_open_a_dispute_from_inspect_on_a_field_of_the_key(tmp_path):
     new = disputes[-1]
     assert (new.case_id, new.field, new.proposed, new.status) == (case.id, field, "a better value", "open")
     assert new.original == original
+
+
+async def test_decisions_carry_the_users_name_and_warnings_never_cover_the_rationale(tmp_path, monkeypatch):
+    """The name comes from $PDFWORKBENCH_USER (or --who, or config `user`) and is on the screen;
+    what accepting would do is in the dispute pane, not a toast over the rationale box; the page
+    has a colour legend."""
+    from workbench.gold.journal import load_disputes
+    from workbench.gold.triage import acceptance_warnings, triage_queue
+
+    suite = _copy(tmp_path)
+    monkeypatch.setenv("PDFWORKBENCH_USER", "priya")
+    queue = triage_queue(suite)
+    warned = next((it for it in queue if acceptance_warnings(suite, it.dispute.id)), None)
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        shown = screen_text(app)
+        assert "deciding as priya" in shown
+        assert "▭ evidence" in shown and "▭ proposed" in shown
+        if warned is not None:
+            options = app.screen.query_one("#triage-queue")
+            options.highlighted = [it.dispute.id for it in app.screen.queue].index(warned.dispute.id)
+            await settle(pilot)
+            assert "If accepted" in screen_text(app)
+        assert not any("if accepted" in n.message.lower() for n in app._notifications)
+        app.screen.query_one("#triage-rationale").value = "Printed on the page."
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+    decided = [d for d in load_disputes(suite) if d.history]
+    assert decided and decided[0].history[-1].who == "priya"
+
+
+async def test_who_flag_beats_the_environment(tmp_path, monkeypatch):
+    suite = _copy(tmp_path)
+    monkeypatch.setenv("PDFWORKBENCH_USER", "priya")
+    app = WorkbenchApp(open_source(suite), who="marcus")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert "deciding as marcus" in screen_text(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.fixtures import screen_text, settle
 from workbench.core.config import config_path
@@ -211,3 +212,94 @@ async def test_an_imported_pdfhell_run_opens_in_the_runs_screen(suite_copy, tmp_
         shown = screen_text(app)
         assert "imported" in shown and "fell for trap" in shown
         assert "1 errored" in shown or "errored" in shown
+
+
+def _bare_pdf(folder: Path) -> Path:
+    """A PDF written by pymupdf directly, as other software writes them: no key, no question."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Purchase order PO-55821 · deliver to Dock 4", fontsize=12)
+    path = folder / "po.pdf"
+    doc.save(path)
+    doc.close()
+    return path
+
+
+async def test_ask_your_own_question_of_a_bare_pdf_through_a_base_url_typed_in_the_dialog(tmp_path):
+    """Any PDF can be asked about: the question field is editable, the base URL is typed in the
+    dialog (no variable set), the record carries the prompt with that question, and both the
+    question (for this PDF) and the base URL are remembered in a new session."""
+    from workbench.providers.fakeserver import FakeServer
+
+    pdf = _bare_pdf(tmp_path)
+    with FakeServer(script={"*": "PO-55821"}) as server:
+        app = WorkbenchApp(open_source(pdf))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("a")
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, AskScreen)
+            assert dialog.query_one("#ask-question").value == ""
+            assert app.focused is dialog.query_one("#ask-question")
+            await pilot.press(*"What")  # the field takes typing (the page keys do not)
+            assert dialog.query_one("#ask-question").value == "What"
+            dialog.query_one("#ask-question").value = "What is the PO number?"
+            dialog.query_one("#ask-custom").value = "openai-compatible:local-model"
+            await pilot.pause()
+            assert "OPENAI_COMPATIBLE_BASE_URL" in str(dialog.query_one("#ask-hint").render())
+            dialog.query_one("#ask-base-url").value = server.base_url("openai-compatible")
+            dialog.query_one("#ask-modality").value = "pixels"
+            await pilot.click("#ask-send")
+            await settle(pilot)
+            assert "PO-55821" in screen_text(app)
+            assert app.settings.reader == "openai-compatible:local-model"  # it answered: remembered
+    records = list(iter_records(tmp_path / RUNS_DIR / ASK_RUN))
+    assert [(r.reader, r.status, r.answer) for r in records] == [("openai-compatible:local-model", "ok", "PO-55821")]
+    assert "Question: What is the PO number?" in records[0].prompt
+    assert records[0].extra["question"] == "What is the PO number?"
+    saved = json.loads(config_path().read_text())
+    assert saved["base_urls"] == {"openai-compatible": server.base_url("openai-compatible")}
+    app = WorkbenchApp(open_source(pdf))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        dialog = app.screen
+        assert dialog.query_one("#ask-question").value == "What is the PO number?"
+        assert dialog.query_one("#ask-reader").value == "openai-compatible:local-model"
+        assert dialog.query_one("#ask-base-url").value == server.base_url("openai-compatible")
+
+
+async def test_a_reader_whose_call_failed_is_not_remembered(suite_copy):
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = app.settings.reader
+        await _ask(pilot, "anthropic:claude-sonnet-4-5", "pdf")
+        await settle(pilot)
+        assert any("ANTHROPIC_API_KEY" in n.message for n in app._notifications)
+        assert app.settings.reader == before
+    if config_path().exists():
+        assert json.loads(config_path().read_text()).get("reader", before) == before
+
+
+async def test_with_no_path_the_sample_opens_from_its_copy_and_asking_writes_there(tmp_path):
+    """The shipped sample is read-only: the workbench opens the user's copy (its path in the
+    title) and a probe's answer lands in the copy's runs/, never in the package."""
+    from workbench.cli.app import sample_suite_path
+
+    shipped_runs = sorted((Path(__file__).resolve().parents[2] / "sample_cases" / "mini" / "runs").iterdir())
+    path = sample_suite_path()
+    assert path == tmp_path / "data" / "samples" / "mini"
+    app = WorkbenchApp(open_source(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert str(path) in app.screen._sub_title() or "~/" in app.screen._sub_title()
+        await settle(pilot)
+        await _ask(pilot, "probe:pypdf")
+        await settle(pilot)
+    assert [r.reader for r in iter_records(path / RUNS_DIR / ASK_RUN)] == ["probe:pypdf"]
+    assert sorted((Path(__file__).resolve().parents[2] / "sample_cases" / "mini" / "runs").iterdir()) == shipped_runs

@@ -16,6 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--graphics", choices=["halfblock", "hires"], default=None,
                    help="page images: half-block characters (any terminal; the default) or hires "
                         "(Sixel or Kitty graphics through textual-image, where the terminal has them)")
+    p.add_argument("--who", help="your name on dispute decisions (default: $PDFWORKBENCH_USER, the "
+                                 "config's user, or your login)")
     p.set_defaults(handler=cmd_open)
 
     p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve)")
@@ -31,7 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def sample_suite_path() -> Path:
-    return Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
+    """The shipped sample suite, as the user's own copy in the data folder (made on first use)."""
+    from workbench.core.shipped import working_sample
+
+    return working_sample()
 
 
 def open_checked(path: Path) -> Source:
@@ -60,7 +65,7 @@ def cmd_open(args: argparse.Namespace) -> int:
             raise UserError("--graphics hires needs textual-image: pip install 'pdfworkbench[hires]'") from None
     from workbench.tui.app import WorkbenchApp
 
-    WorkbenchApp(source, settings, graphics=graphics).run()
+    WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None)).run()
     return 0
 
 

@@ -20,6 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dpi", type=int, default=150, help="DPI at which visibility is judged (default 150)")
     p.add_argument("--pages", metavar="LIST",
                    help="pages of a bare PDF, as 1-5,12 or all (default: the first 1000)")
+    p.add_argument("--password", help="password of encrypted PDFs (each is linted decrypted)")
     add_jobs_option(p, "linting a suite's cases or a PDF's pages")
     p.set_defaults(handler=cmd_lint)
 
@@ -27,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_lint(args: argparse.Namespace) -> int:
     from workbench.pdf.lint import has_errors, iter_lint_path
 
-    found = iter_lint_path(args.path, key=args.key, dpi=args.dpi, jobs=args.jobs, pages=args.pages)
+    found = iter_lint_path(args.path, key=args.key, dpi=args.dpi, jobs=args.jobs, pages=args.pages,
+                           password=args.password)
     if args.json:
         findings = list(found)
         print_json([f.to_json() for f in findings])

@@ -228,6 +228,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
+    from workbench.core.layout import named_suite_dir
     from workbench.grading import importers
 
     kind = importers.detect_format(args.result)
@@ -238,20 +239,21 @@ def cmd_import_run(args: argparse.Namespace) -> int:
         cases = {c.id: c for c in load_suite(args.suite).cases}
     if args.reader and kind != importers.PREDICTIONS_SOURCE:
         raise UserError("--reader is for a predictions file (.jsonl); an Inspect log and a pdfhell run name their model")
-    if kind == importers.INSPECT_SOURCE:
-        records = importers.inspect_records(importers.read_inspect_log(args.result), args.result.name, cases, args.suite)
-    elif kind == importers.PREDICTIONS_SOURCE:
-        if args.reader and ":" not in args.reader:
-            raise UserError(f"--reader {args.reader!r}: write it as provider:model")
-        records = importers.prediction_records(importers.read_predictions(args.result), args.result.name,
-                                               args.reader, cases, args.suite)
-    else:
-        records = importers.pdfhell_records(importers.read_pdfhell_run(args.result), args.result.name, cases, args.suite)
+    if args.reader and ":" not in args.reader:
+        raise UserError(f"--reader {args.reader!r}: write it as provider:model")
     out = args.out or _import_out(args.result, args.suite, kind)
     if out.resolve() == args.result.resolve():
         raise UserError(f"--out {out}: would overwrite the input; choose another file")
     if out.exists() and not args.force:
         raise UserError(f"{out}: exists; give --force to replace it or choose another --out")
+    named = named_suite_dir(out, args.suite) if args.suite else None
+    if kind == importers.INSPECT_SOURCE:
+        records = importers.inspect_records(importers.read_inspect_log(args.result), args.result.name, cases, named)
+    elif kind == importers.PREDICTIONS_SOURCE:
+        records = importers.prediction_records(importers.read_predictions(args.result), args.result.name,
+                                               args.reader, cases, named)
+    else:
+        records = importers.pdfhell_records(importers.read_pdfhell_run(args.result), args.result.name, cases, named)
     importers.write_records(records, out)
     errors = sum(r.status != "ok" for r in records)
     unknown = sorted({r.case_id for r in records} - set(cases)) if args.suite else []
@@ -260,6 +262,9 @@ def cmd_import_run(args: argparse.Namespace) -> int:
                     "source": str(args.result), "unknown_cases": unknown})
         return 0
     print(f"imported {len(records)} records ({errors} provider errors) from {args.result} ({kind}) into {out}")
+    if args.suite and named is None:
+        note(f"pdfworkbench: warning: {args.suite} is outside {out.parent}, so the run cannot name it; "
+             f"give --suite {args.suite} to report, regrade and open")
     if unknown:
         note(f"pdfworkbench: warning: {len(unknown)} case(s) not in {args.suite}: {', '.join(unknown[:5])}"
              f"{' …' if len(unknown) > 5 else ''}")

@@ -231,24 +231,47 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 1
 
 
-def cmd_readers(args: argparse.Namespace) -> int:
+def reader_readiness(spec: str) -> dict:
+    """Whether a reader can be called here, and what is missing when it cannot: its key, or (for a
+    server with no public default) a base URL."""
     import os
 
-    from workbench.providers.base import known_readers, parse_reader
-    from workbench.providers.config import KEY_ENV, KEY_REQUIRED
+    from workbench.core.config import config_dir
+    from workbench.providers.base import parse_reader
+    from workbench.providers.config import BASE_URL_ENV, KEY_ENV, KEY_REQUIRED, base_url_origin
 
-    rows = []
-    for spec in known_readers():
-        r = parse_reader(spec)
-        names = KEY_ENV.get(r.provider, ())
-        ready = r.is_probe or r.provider not in KEY_REQUIRED or any(os.environ.get(n) for n in names)
-        rows.append({"reader": spec, "needs_key": r.provider in KEY_REQUIRED,
-                     "key_env": list(names), "ready": ready})
+    r = parse_reader(spec)
+    row: dict = {"reader": spec, "needs_key": r.provider in KEY_REQUIRED, "key_env": [], "missing": []}
+    if r.is_probe:
+        row.update(ready=True, base_url=None, base_url_from=None)
+        return row
+    names = KEY_ENV.get(r.provider, ())
+    row["key_env"] = list(names)
+    url, origin = base_url_origin(r.provider)
+    row.update(base_url=url, base_url_from=origin)
+    if r.provider in KEY_REQUIRED and not any(os.environ.get(n, "").strip() for n in names):
+        row["missing"].append("set " + " or ".join(names))
+    if r.provider == "openai-compatible" and origin == "default":
+        row["missing"].append(f"set {BASE_URL_ENV[r.provider]} (or [{r.provider}] base_url in "
+                              f"{config_dir() / 'readers.toml'}) to your server")
+    row["ready"] = not row["missing"]
+    return row
+
+
+def cmd_readers(args: argparse.Namespace) -> int:
+    from workbench.providers.base import known_readers
+
+    rows = [reader_readiness(spec) for spec in known_readers()]
     if args.json:
         print_json(rows)
     else:
         for row in rows:
-            state = "ready" if row["ready"] else "set " + " or ".join(row["key_env"])
+            if row["base_url"] is None:
+                state = "ready (offline, no key)"
+            elif row["ready"]:
+                state = f"ready · {row['base_url']} ({row['base_url_from']})"
+            else:
+                state = "missing: " + "; ".join(row["missing"])
             print(f"{row['reader']:<32} {state}")
     return 0
 

@@ -37,6 +37,9 @@ class Settings:
     graphics: str = "halfblock"                            # halfblock | hires (textual-image)
     keymap: dict[str, str] = field(default_factory=dict)   # binding id -> keys, e.g. {"next_page": "ctrl+n"}
     family_dirs: list[str] = field(default_factory=list)   # extra folders searched for user families
+    user: str | None = None                                # your name on dispute decisions
+    base_urls: dict[str, str] = field(default_factory=dict)  # provider -> base URL (the Ask dialog's)
+    questions: dict[str, str] = field(default_factory=dict)  # PDF path -> the question last asked of it
     env_file: str | None = None                            # opt-in .env read for keys (never written)
     problem: str | None = field(default=None, compare=False)
 
@@ -68,6 +71,8 @@ def load_settings() -> Settings:
         settings.dpi = int(settings.dpi)
         if not isinstance(settings.keymap, dict) or not isinstance(settings.family_dirs, list):
             raise ValueError("keymap must be an object and family_dirs a list")
+        if not isinstance(settings.base_urls, dict) or not isinstance(settings.questions, dict):
+            raise ValueError("base_urls and questions must be objects")
         return settings
     except (OSError, ValueError, TypeError) as exc:
         return Settings(problem=f"{path}: ignored ({exc}); using defaults")
@@ -81,3 +86,24 @@ def family_dirs(settings: Settings | None = None) -> list[Path]:
     """Folders searched for user families: `<config dir>/families`, then the settings' `family_dirs`."""
     settings = settings or load_settings()
     return [config_dir() / "families", *(Path(d).expanduser() for d in settings.family_dirs)]
+
+
+USER_ENV = "PDFWORKBENCH_USER"
+
+
+def user_name(flag: str | None = None, settings: Settings | None = None) -> str:
+    """Who is deciding: `--who`, else `$PDFWORKBENCH_USER`, else the config's `user`, else the login."""
+    if flag and flag.strip():
+        return flag.strip()
+    env = os.environ.get(USER_ENV, "").strip()
+    if env:
+        return env
+    configured = (settings or load_settings()).user
+    if isinstance(configured, str) and configured.strip():
+        return configured.strip()
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (a container without a passwd entry)
+        return "unknown"

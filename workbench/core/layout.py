@@ -10,9 +10,12 @@ file finds the suite it was made on. Every other module asks here instead of typ
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from workbench.core.errors import UserError
 from workbench.core.runs import iter_records
+from workbench.core.schema import contained, is_inside
 
 SUITE_FILE = "suite.json"
 RUNS_DIR = "runs"
@@ -57,19 +60,50 @@ def holds_suite(folder: Path) -> bool:
     return folder.is_dir() and ((folder / SUITE_FILE).exists() or bool(case_files(folder)))
 
 
+def run_home(run: Path) -> Path:
+    """The folder a run file may name paths inside: the suite for `<suite>/runs/<file>`, else the
+    run file's own folder. A run someone sent cannot point the workbench at files elsewhere."""
+    run = Path(run).resolve()
+    return run.parent.parent if run.parent.name == RUNS_DIR else run.parent
+
+
+RUN_PATH_RULE = ("a run file may only name a suite in its own folder (or, under runs/, the suite "
+                 "holding it); give --suite DIR")
+
+
+def named_suite_dir(run: Path, suite: Path) -> str | None:
+    """What a record of `run` writes as `suite_dir` for `suite`: its path relative to the run's
+    home, or None when the suite lies outside it (the run then cannot name it)."""
+    home, suite = run_home(run), Path(suite).resolve()
+    return Path(os.path.relpath(suite, home)).as_posix() if is_inside(suite, home) else None
+
+
 def suite_of_run(run: Path) -> Path | None:
     """The suite a run file was made on, or None. The one rule, first found wins:
 
-    1. the folder its first record names (`extra["suite_dir"]`, as `import-run --suite` writes, or
-       a `suite` field that names an existing folder);
+    1. the folder its first record names, inside the run's home (`run_home`): `extra["suite_dir"]`,
+       as `import-run --suite` writes it (one that points outside is refused, naming the field),
+       or a `suite` field that names a folder there;
     2. the run file's own folder, then its parent, when either holds a `suite.json`;
     3. for `<folder>/runs/<file>`, the folder when it holds case JSONs (a suite without manifest).
     """
     run = Path(run).resolve()
+    home = run_home(run)
     for record in iter_records(run):
-        for named in (record.extra.get("suite_dir"), record.suite):
-            if named and Path(named).is_dir():
-                return Path(named)
+        named = record.extra.get("suite_dir")
+        if named:
+            if isinstance(named, str) and Path(named).is_absolute() and is_inside(named, home):
+                named = os.path.relpath(Path(named).resolve(), home)  # as older import-runs wrote it
+            folder = contained(home, named, "suite_dir", str(run), RUN_PATH_RULE)
+            if folder.is_dir():
+                return folder
+        if record.suite:
+            try:
+                folder = contained(home, record.suite, "suite", str(run))
+            except UserError:  # `suite` is mostly a suite's name, not a path: nothing is named here
+                folder = None
+            if folder is not None and folder.is_dir():
+                return folder
         break
     for folder in (run.parent, run.parent.parent):
         if (folder / SUITE_FILE).exists():

@@ -65,16 +65,10 @@ class MadeCase:
     seconds: dict[str, float] = field(default_factory=dict)   # generate, degrade
 
 
-def generate_case(
-    family_name: str,
-    seed: int,
-    pinned: Mapping[str, Any] | None = None,
-    degrade: DegradeSpec | Mapping[str, Any] | None = None,
-    case_id: str | None = None,
-    family: Family | None = None,
-) -> tuple[Case, bytes]:
-    """Generate one case in memory: the case record (with resolved params) and the PDF bytes."""
-    made = make_case(family_name, seed, pinned, degrade, case_id, family)
+def generate_case(family_name: str, seed: int, *args: Any, **kwargs: Any) -> tuple[Case, bytes]:
+    """Generate one case in memory: the case record (with resolved params) and the PDF bytes.
+    Takes `make_case`'s arguments (the one signature)."""
+    made = make_case(family_name, seed, *args, **kwargs)
     return made.case, made.pdf
 
 

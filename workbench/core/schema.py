@@ -49,15 +49,16 @@ def is_inside(path: Path, folder: Path) -> bool:
         return False
 
 
-def contained(folder: Path, name: str, field: str, source: str = "") -> Path:
-    """`folder / name`, refused unless it resolves inside `folder` (symlinks followed)."""
+def contained(folder: Path, name: str, field: str, source: str = "",
+              rule: str = "a suite may only name files inside its own folder") -> Path:
+    """`folder / name`, refused unless it resolves inside `folder` (symlinks followed); the
+    refusal names the field and ends with `rule`."""
     where = f"{source}: " if source else ""
     if not isinstance(name, str) or not name or "\x00" in name:
         raise UserError(f"{where}{field} must be a relative path inside the folder; got {_show(name)}")
     path = Path(name)
     if path.is_absolute() or not is_inside(Path(folder) / path, folder):
-        raise UserError(f"{where}{field} {name[:80]!r} points outside {Path(folder)}; "
-                        "a suite may only name files inside its own folder")
+        raise UserError(f"{where}{field} {name[:80]!r} points outside {Path(folder)}; {rule}")
     return Path(folder) / path
 
 

@@ -25,13 +25,13 @@ Opening and deciding disputes: `workbench.gold.disputes`; the triage queue: `wor
 from __future__ import annotations
 
 import contextlib
-import getpass
 import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core.config import user_name
 from workbench.core.errors import UserError
 from workbench.core.layout import journal_path
 
@@ -218,10 +218,5 @@ def get_dispute(folder: Path, dispute_id: str) -> Dispute:
 
 
 def default_who() -> str:
-    who = os.environ.get("PDFWORKBENCH_USER")
-    if who:
-        return who
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
+    """`$PDFWORKBENCH_USER`, the config's `user`, or the login (see `core.config.user_name`)."""
+    return user_name()

@@ -48,9 +48,10 @@ def read_pdfhell_run(path: Path) -> dict[str, Any]:
 
 def pdfhell_records(
     raw: dict[str, Any], source: str, cases_by_id: dict[str, Case] | None = None,
-    suite_dir: Path | None = None,
+    suite_dir: str | None = None,
 ) -> list[RunRecord]:
-    """Records for one pdfhell run, in the run's case order."""
+    """Records for one pdfhell run, in the run's case order; `suite_dir` as the run file names its
+    suite (`workbench.core.layout.named_suite_dir`)."""
     cases_by_id = cases_by_id or {}
     reader = str(raw.get("model") or "pdfhell:unknown")
     if ":" not in reader:
@@ -79,7 +80,7 @@ def pdfhell_records(
             **shared,
         }
         if suite_dir is not None:
-            extra["suite_dir"] = str(Path(suite_dir).resolve())
+            extra["suite_dir"] = suite_dir
         out.append(RunRecord(
             case_id=cid,
             case_sha256=case.sha256 if case else None,
@@ -199,7 +200,7 @@ def _timestamp(text: Any) -> str | None:
 
 
 def inspect_records(raw: dict[str, Any], source: str, cases_by_id: dict[str, Case] | None = None,
-                    suite_dir: Path | None = None) -> list[RunRecord]:
+                    suite_dir: str | None = None) -> list[RunRecord]:
     """One record per sample (per epoch) of an Inspect eval log, in the log's order."""
     cases_by_id = cases_by_id or {}
     ev = raw["eval"]
@@ -225,7 +226,7 @@ def inspect_records(raw: dict[str, Any], source: str, cases_by_id: dict[str, Cas
         if meta.get("suite_hash"):
             extra["suite_hash"] = meta["suite_hash"]
         if suite_dir is not None:
-            extra["suite_dir"] = str(Path(suite_dir).resolve())
+            extra["suite_dir"] = suite_dir
         message = (error.get("message") if isinstance(error, dict) else str(error or "")) or "no answer in the log"
         total = s.get("total_time")
         out.append(RunRecord(
@@ -275,7 +276,7 @@ def read_predictions(path: Path) -> list[dict[str, Any]]:
 
 
 def prediction_records(rows: list[dict[str, Any]], source: str, reader: str | None,
-                       cases_by_id: dict[str, Case] | None = None, suite_dir: Path | None = None) -> list[RunRecord]:
+                       cases_by_id: dict[str, Case] | None = None, suite_dir: str | None = None) -> list[RunRecord]:
     cases_by_id = cases_by_id or {}
     run_id = "jsonl-" + sha256_hex(json.dumps(rows, sort_keys=True, default=str).encode())[:12]
     out = []
@@ -287,7 +288,7 @@ def prediction_records(rows: list[dict[str, Any]], source: str, reader: str | No
         who = reader or str(row.get("model") or "jsonl:unknown")
         extra: dict[str, Any] = {"source": source}
         if suite_dir is not None:
-            extra["suite_dir"] = str(Path(suite_dir).resolve())
+            extra["suite_dir"] = suite_dir
         out.append(RunRecord(
             case_id=cid, case_sha256=row.get("pdf_sha256") or (case.sha256 if case else None),
             key_sha256=row.get("key_sha256") or (case.key_sha256() if case else None),

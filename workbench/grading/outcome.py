@@ -95,6 +95,9 @@ def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
         if source is not None:
             return Outcome(source.outcome, execution, complete, source)
         return Outcome("no_key", execution, complete, None)
+    if record.extra.get("question", case.question) != case.question:
+        # The author asked their own question: the key answers another one.
+        return Outcome("no_key", execution, complete, None)
     assert case is not None
     verdict = grade_record(case, record)
     assert verdict is not None   # a finished call is always graded

@@ -628,15 +628,16 @@ def _key_case(pdf: Path, key: Path):
 
 
 def lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: int | None = 1,
-              pages: str | None = None) -> list[Finding]:
+              pages: str | None = None, password: str | None = None) -> list[Finding]:
     """Findings for a case JSON, a suite folder, or a PDF (with an optional key JSON)."""
-    return list(iter_lint_path(path, key, dpi, jobs, pages))
+    return list(iter_lint_path(path, key, dpi, jobs, pages, password))
 
 
 def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: int | None = 1,
-                   pages: str | None = None) -> Iterator[Finding]:
+                   pages: str | None = None, password: str | None = None) -> Iterator[Finding]:
     """`lint_path`'s findings as they are found. A suite's cases are linted on `jobs` processes
-    (None: every core), a bare PDF's pages too (`pages` as `--pages`); findings in order."""
+    (None: every core), a bare PDF's pages too (`pages` as `--pages`); findings in order.
+    `password` opens encrypted PDFs (each is linted as its decrypted bytes)."""
     import functools
 
     from workbench.core.case import load_case
@@ -653,7 +654,7 @@ def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: in
             raise UserError("--key goes with a PDF, not a suite folder")
         suite = load_suite(path)
         yield from (Finding("-", "error", "case-unreadable", p) for p in suite.problems)
-        for found in map_ordered(functools.partial(lint_case_file, dpi=dpi), suite.cases, jobs, chunksize=4):
+        for found in map_ordered(functools.partial(lint_case_file, dpi=dpi, password=password), suite.cases, jobs, chunksize=4):
             yield from found
         return
     if not path.exists():
@@ -661,9 +662,9 @@ def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: in
     if path.suffix.lower() == ".json":
         if key is not None:
             raise UserError("--key goes with a PDF; a case JSON is its own key")
-        yield from lint_case_file(load_case(path), dpi)
+        yield from lint_case_file(load_case(path), dpi, password)
         return
-    data = read_pdf_bytes(path)
+    data = read_pdf_bytes(path, password)
     if key is None:
         yield from iter_pdf_findings(path.stem, data, dpi, pages, jobs)
         return

@@ -8,6 +8,7 @@ The record names the suite (as `run` records do) and is appended to the suite's 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from workbench.core.case import Case
 from workbench.core.layout import ask_run, holds_suite
 from workbench.core.runs import RunRecord, RunWriter
 from workbench.core.suite import Suite, load_suite
-from workbench.providers.base import ReaderSpec
+from workbench.providers.base import ReaderSpec, default_prompt
 from workbench.providers.reading import DEFAULT_DPI, default_modality, read
 
 
@@ -35,12 +36,18 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
               dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
               options: dict[str, Any] | None = None, cache: bool = True, *,
               suite: Suite | None = None, out: Path | None = None,
-              base_url: str | None = None, password: str | None = None) -> tuple[RunRecord, Path]:
+              base_url: str | None = None, question: str | None = None,
+              password: str | None = None) -> tuple[RunRecord, Path]:
     """Ask `reader` about `case`, record the answer (naming `suite`), return it and the run file.
 
-    `modality` defaults to the reader's own (`default_modality`). Cancelling the awaiting task
-    cancels the call, and then nothing is recorded.
+    `modality` defaults to the reader's own (`default_modality`). `question` asks that instead
+    of the case's own (any PDF can be asked about): the record keeps it in `extra["question"]`,
+    and such an answer is graded against no key. Cancelling the awaiting task cancels the call,
+    and then nothing is recorded.
     """
+    own = bool(question) and question != case.question
+    if own and prompt is None:
+        prompt = default_prompt(replace(case, question=question))
     pdf = None
     if password:  # an encrypted PDF is sent decrypted (`read` opens the PDF without a password)
         from workbench.pdf.document import read_pdf_bytes
@@ -48,6 +55,8 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
         pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file, password)
     record = await read(case, pdf, reader, modality or default_modality(reader), dpi, prompt, options,
                         cache, base_url=base_url)
+    if own:
+        record.extra["question"] = question
     if suite is not None:
         record.suite = suite.name
     path = Path(out) if out is not None else ask_run(_folder(case, suite))

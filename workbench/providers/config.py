@@ -63,17 +63,26 @@ def reader_settings() -> dict:
 
 
 def base_url(provider: str, flag: str | None = None) -> str:
-    url = flag or os.environ.get(BASE_URL_ENV.get(provider, ""), "")
+    return base_url_origin(provider, flag)[0]
+
+
+def base_url_origin(provider: str, flag: str | None = None) -> tuple[str, str]:
+    """The provider's base URL and where it came from: `--base-url`, the variable's name,
+    `readers.toml`, or `default`."""
+    env = BASE_URL_ENV.get(provider, "")
+    url, origin = (flag, "--base-url") if flag else (os.environ.get(env, ""), env)
     if not url:
         section = reader_settings().get(provider)
         if isinstance(section, dict) and isinstance(section.get("base_url"), str):
-            url = section["base_url"]
+            url, origin = section["base_url"], "readers.toml"
+    if not url:
+        origin = "default"
     url = (url or DEFAULT_BASE_URL[provider]).strip()
     if "://" not in url:  # OLLAMA_HOST is often host:port
         url = "http://" + url
     if provider == "ollama" and url.startswith("http://0.0.0.0"):
         url = url.replace("0.0.0.0", "127.0.0.1", 1)
-    return url.rstrip("/")
+    return url.rstrip("/"), origin
 
 
 def api_key(provider: str) -> str | None:

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from themes import DEFAULT_THEME, STYLESHEET, THEMES
-from workbench.core.config import Settings, load_settings, save_settings
+from workbench.core.config import Settings, load_settings, save_settings, user_name
 from workbench.core.source import Source
 
 
@@ -18,14 +18,18 @@ class WorkbenchApp(App):
     TITLE = "pdfworkbench"
     BINDINGS = [
         Binding("f1", "toggle_help", "Help", id="help", tooltip="Show help for the focused pane"),
+        Binding("f2", "maximize_page", "Page", id="maximize_page",
+                tooltip="The page alone on the screen (F2 or escape brings the panes back)"),
         Binding("ctrl+q", "quit", "Quit", id="quit", show=False),
     ]
 
-    def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock") -> None:
+    def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock",
+                 who: str | None = None) -> None:
         super().__init__()
         self.source = source
         self.graphics = graphics
         self.settings = settings or load_settings()
+        self.who = user_name(who, self.settings)   # the name on dispute decisions made here
         for theme in THEMES.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
@@ -80,6 +84,18 @@ class WorkbenchApp(App):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()
+
+    def action_maximize_page(self) -> None:
+        """F2: the page fills the screen (the keys still go to the pane that has focus)."""
+        from workbench.tui.widgets.page_view import PageView
+
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+            return
+        pages = [p for p in screen.query(PageView) if p.display]
+        if pages:
+            screen.maximized = pages[-1]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

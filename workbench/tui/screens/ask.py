@@ -11,6 +11,8 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from workbench.core.errors import UserError
+
 MODALITIES = (("pdf: the file itself", "pdf"), ("pixels: page images", "pixels"), ("text: the text layer", "text"))
 
 
@@ -19,6 +21,12 @@ class AskChoice:
     reader: str
     modality: str
     dpi: int
+    question: str = ""             # the question sent (the case's, or the author's own)
+    base_url: str | None = None    # the provider's base URL, when the dialog names one
+
+
+def provider_of(reader: str) -> str:
+    return reader.split(":", 1)[0].strip()
 
 
 class AskScreen(ModalScreen[AskChoice | None]):
@@ -26,37 +34,88 @@ class AskScreen(ModalScreen[AskChoice | None]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="ask_close")]
 
-    def __init__(self, readers: list[str], choice: AskChoice, case_id: str) -> None:
+    def __init__(self, readers: list[str], choice: AskChoice, case_id: str,
+                 base_urls: dict[str, str] | None = None) -> None:
         super().__init__()
         self.readers = readers
         self.choice = choice
         self.case_id = case_id
+        self.base_urls = dict(base_urls or {})   # provider -> the URL remembered for it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-dialog"):
             yield Label(f"Ask a reader about [b]{self.case_id}[/b]", id="ask-title")
             with Grid(id="ask-form"):
+                yield Label("Question")
+                yield Input(self.choice.question, placeholder="what to ask about this PDF", id="ask-question", compact=True)
                 yield Label("Reader")
                 options = list(dict.fromkeys([self.choice.reader, *self.readers]))
-                yield Select([(r, r) for r in options], value=self.choice.reader, allow_blank=False, id="ask-reader")
+                yield Select([(r, r) for r in options], value=self.choice.reader, allow_blank=False, id="ask-reader", compact=True)
                 yield Label("or type one")
-                yield Input(placeholder="provider:model, e.g. openai:gpt-4o", id="ask-custom")
+                yield Input(placeholder="provider:model, e.g. openai:gpt-4o", id="ask-custom", compact=True)
+                yield Label("Base URL")
+                yield Input(placeholder="", id="ask-base-url", compact=True)
                 yield Label("Modality")
-                yield Select(MODALITIES, value=self.choice.modality, allow_blank=False, id="ask-modality")
+                yield Select(MODALITIES, value=self.choice.modality, allow_blank=False, id="ask-modality", compact=True)
                 yield Label("DPI")
-                yield Input(str(self.choice.dpi), type="integer", id="ask-dpi")
-            yield Static("Probes need no key. Model providers read their key from the usual variable "
-                         "(OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY).", id="ask-hint")
+                yield Input(str(self.choice.dpi), type="integer", id="ask-dpi", compact=True)
+            yield Static("", id="ask-hint")
             with Horizontal(id="ask-buttons"):
                 yield Button("Ask", variant="primary", id="ask-send")
                 yield Button("Cancel", id="ask-cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#ask-reader", Select).focus()
+        self._show_provider()
+        self.query_one("#ask-question" if not self.choice.question else "#ask-reader").focus()
+
+    def _reader(self) -> str:
+        custom = self.query_one("#ask-custom", Input).value.strip()
+        return custom or str(self.query_one("#ask-reader", Select).value)
+
+    def _show_provider(self) -> None:
+        """The base URL box and the hint follow the reader chosen: what it needs, and from where."""
+        from workbench.providers.config import BASE_URL_ENV, KEY_ENV, base_url_origin
+
+        provider = provider_of(self._reader())
+        box = self.query_one("#ask-base-url", Input)
+        hint = self.query_one("#ask-hint", Static)
+        if provider == "probe" or provider not in BASE_URL_ENV:
+            box.disabled, box.value = True, ""
+            box.placeholder = "probes run here: no server, no key"
+            hint.update("Probes need no key and no network: the text layer as each extractor reads "
+                        "it, or OCR of the page.")
+            return
+        box.disabled = False
+        remembered = self.base_urls.get(provider, "")
+        if box.value != remembered:
+            box.value = remembered
+        try:
+            url, origin = base_url_origin(provider)
+        except UserError as exc:
+            url, origin = "", str(exc)
+        box.placeholder = f"{url} ({origin})" if url else ""
+        keys = " or ".join(KEY_ENV.get(provider, ())) or "no key needed"
+        hint.update(f"{provider}: key from {keys}; base URL from this box, else "
+                    f"{BASE_URL_ENV[provider]}, else readers.toml in the config folder, else the "
+                    "public default. Keys are never written anywhere.")
+
+    @on(Select.Changed, "#ask-reader")
+    @on(Input.Changed, "#ask-custom")
+    def _reader_changed(self) -> None:
+        self._show_provider()
+
+    @on(Input.Changed, "#ask-base-url")
+    def _base_url_typed(self, event: Input.Changed) -> None:
+        if not event.input.disabled:
+            self.base_urls[provider_of(self._reader())] = event.value.strip()
 
     def _choice(self) -> AskChoice | None:
-        custom = self.query_one("#ask-custom", Input).value.strip()
-        reader = custom or str(self.query_one("#ask-reader", Select).value)
+        reader = self._reader()
+        question = self.query_one("#ask-question", Input).value.strip()
+        if not question:
+            self.notify("write the question to ask about this PDF", severity="error")
+            self.query_one("#ask-question").focus()
+            return None
         try:
             dpi = int(self.query_one("#ask-dpi", Input).value or 150)
         except ValueError:
@@ -64,7 +123,13 @@ class AskScreen(ModalScreen[AskChoice | None]):
         if not 36 <= dpi <= 600:
             self.notify("DPI must be between 36 and 600", severity="error")
             return None
-        return AskChoice(reader, str(self.query_one("#ask-modality", Select).value), dpi)
+        box = self.query_one("#ask-base-url", Input)
+        url = box.value.strip() if not box.disabled else ""
+        if url and "://" not in url and ":" not in url:
+            self.notify("base URL: give http://host:port (or leave it empty)", severity="error")
+            return None
+        return AskChoice(reader, str(self.query_one("#ask-modality", Select).value), dpi, question,
+                         url or None)
 
     @on(Button.Pressed, "#ask-send")
     @on(Input.Submitted)

@@ -41,7 +41,8 @@ from workbench.core.make import family_registry
 from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
-from workbench.tui.widgets.page_view import PageView
+from workbench.tui.widgets.layout import PaneRow
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
 DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
@@ -53,7 +54,7 @@ def family_options(families: Iterable[Family]) -> list[tuple[str, str]]:
     return [(f.name if f.origin == "builtin" else f"{f.name} (user)", f.name) for f in families]
 
 
-class AuthorScreen(Screen):
+class AuthorScreen(PageKeys, Screen):
     HELP = """
 ## Author
 
@@ -79,6 +80,9 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         Binding("escape", "back", "Back", id="author_back", tooltip="Back to the previous screen"),
         Binding("ctrl+t", "next_target", "Next value", id="author_next_target", priority=True,
                 tooltip="Mutation mode: attack the next place the answer is printed"),
+        Binding("f4", "scan_section", "Scan", id="author_scan",
+                tooltip="To the scan degradation: tier, text layer, knobs"),
+        *PAGE_BINDINGS,
     ]
 
     @dataclass
@@ -128,12 +132,13 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.target = draft.target if draft is not None else None
         self._debounce: Timer | None = None
         self._stamp: tuple[int, int] | None = None
+        self._loaded: Draft | None = None    # the form as loaded: anything else is an edit
 
     # ---- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="author-body"):
+        with PaneRow(id="author-body"):
             # Look again: a family may have been written since the app started.
             families = family_registry(refresh=True).families.values()
             yield AuthorForm(family_options(families), id="author-form")
@@ -159,6 +164,16 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     @property
     def page(self) -> PageView:
         return self.query_one("#author-page", PageView)
+
+    def page_view(self) -> PageView:
+        return self.page
+
+    @on(PageView.PageChanged, "#author-page")
+    def page_changed(self, event: PageView.PageChanged) -> None:
+        for name in EXTRACTORS:
+            self.query_one(f"#author-text-{name}", TextLayerView).show_page(event.page)
+        if self.clean_page.display:
+            self.clean_page.go_to(event.page)
 
     @property
     def clean_page(self) -> PageView:
@@ -187,8 +202,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self.notify(f"family {draft.family!r} is not installed; pick one", severity="warning")
             draft = None
         if draft is None:
+            last = self.drafts.get("")
             name = "hidden_ocr_mismatch" if "hidden_ocr_mismatch" in reg.families else reg.names()[0]
-            draft = Draft(name, 1)
+            draft = self.drafts.get(last.family) if last is not None and last.family in reg.families else None
+            draft = draft or Draft(name, 1)
         await self._load_family(reg.get(draft.family), draft)
         self.set_interval(WATCH_INTERVAL, self._watch_family_file)
         self.form.query_one("#seed", Input).focus()
@@ -200,7 +217,14 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     async def _load_family(self, family: Family, draft: Draft, resolved: dict[str, Any] | None = None) -> None:
         self.family = family
         self._stamp = family_file_stamp(family)
+        if resolved is None and self.base is None:
+            # The values the seed gives, shown at once (not the defaults until the first preview).
+            try:
+                resolved = family.resolve(draft.pinned, draft.seed)
+            except Exception:  # a pin the generator refuses: its error shows after generating
+                resolved = None
         await self.form.load(family, draft, resolved)
+        self._loaded = self.form.draft()
         if self.base is not None:
             self.form.query_one("#family-origin", Static).update(
                 f"mutation v{family.version} of {self.base.id} (adopted {self.base.source.get('name', '')})"
@@ -326,10 +350,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             main, scanned = self.data, degraded
         assert main is not None
         self.page.border_title = self._page_title(self.preview, scanned)
-        self.page.show_pdf(main.pdf, main.page_count, main.boxes)
+        self.page.show_pdf(main.pdf, main.page_count, main.boxes, keep_view=True)
         if both and self.clean is not None:
             self.clean_page.border_title = self._page_title(self.preview, False)
-            self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes)
+            self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes, keep_view=True)
 
     def action_cycle_view(self) -> None:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
@@ -363,9 +387,47 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self.form.set_families(family_options(family_registry(refresh=True).families.values()))
             self.regenerate_now()
 
+    @property
+    def drafts(self) -> dict[str, Draft]:
+        """Drafts kept per family while the workbench runs ("" holds the last one left)."""
+        store = getattr(self.app, "author_drafts", None)
+        if store is None:
+            store = self.app.author_drafts = {}
+        return store
+
+    def changed(self) -> bool:
+        """Has the author edited the form since it was loaded?"""
+        return self.family is not None and self._loaded is not None and self.form.draft() != self._loaded
+
+    def _keep_draft(self) -> None:
+        if self.family is not None and self.base is None and self.changed():
+            draft = self.form.draft()
+            self.drafts[self.family.name] = draft
+            self.drafts[""] = draft
+
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
+        if len(self.app.screen_stack) <= 1:
+            return
+        if not self.changed():
             self.app.pop_screen()
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self._keep_draft()
+                self.app.pop_screen()
+
+        family = self.family.name if self.family else "this family"
+        kept = ("it is kept until you quit the workbench: open Author again (palette: Author a new "
+                "case) or pick the family to get it back" if self.base is None else "it is not kept")
+        self.app.push_screen(ConfirmScreen(f"Leave Author? You changed the {family} draft; {kept}.",
+                                           yes="Leave", no="Stay"), answered)
+
+    def action_scan_section(self) -> None:
+        """F4: to the scan degradation (its tier), wherever the form is scrolled."""
+        tier = self.form.query_one("#tier")
+        tier.focus()
+        self.form.scroll_to_widget(tier, top=True, animate=False)
 
     @on(AuthorForm.FamilyChosen)
     async def family_chosen(self, event: AuthorForm.FamilyChosen) -> None:
@@ -378,9 +440,32 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         except UserError:
             degrade = None   # a knob typed wrong: the new family starts without a scan
         self.load_error = None
-        await self._load_family(family, Draft(family.name, self.form.seed(), {}, degrade))
+        self._keep_draft()
+        kept = self.drafts.get(family.name) if self.base is None else None
+        await self._load_family(family, kept or Draft(family.name, self.form.seed(), {}, degrade))
+        if kept is not None:
+            self.notify(f"{family.name}: your draft from earlier (seed {kept.seed}, "
+                        f"{len(kept.pinned)} pinned)", timeout=3)
+
+    def _watch_family_list(self) -> None:
+        """A family module written while the workbench runs (`new-family`) joins the list."""
+        import os
+
+        from workbench.core.config import family_dirs
+
+        if self.base is not None:
+            return
+        folders = [*family_dirs(self.app.settings),
+                   *(Path(p) for p in os.environ.get("PDFWORKBENCH_FAMILY_PATH", "").split(os.pathsep) if p)]
+        listing = tuple(sorted(str(f) for d in folders if d.is_dir() for f in d.glob("*.py")))
+        if listing == getattr(self, "_family_listing", listing):
+            self._family_listing = listing
+            return
+        self._family_listing = listing
+        self.form.set_families(family_options(family_registry(refresh=True).families.values()))
 
     def _watch_family_file(self) -> None:
+        self._watch_family_list()
         if self.family is None or self.family.origin == "builtin":
             return
         stamp = family_file_stamp(self.family)

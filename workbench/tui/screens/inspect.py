@@ -8,7 +8,7 @@ from pathlib import Path
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -36,12 +36,22 @@ from workbench.tui.messages import (
     PageLoaded,
     RunsIndexed,
 )
-from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen
+from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provider_of
 from workbench.tui.screens.runs import AnswerRef, RunsScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
-from workbench.tui.widgets.page_view import PageView
+from workbench.tui.widgets.layout import PaneRow
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
+
+
+def shown_path(path: Path) -> str:
+    """A path as a title shows it: under the home folder as ~/..."""
+    path = Path(path).resolve()
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
 
 # Seconds a page must stay shown before it is analysed (its image is on screen before that).
 PAGE_SETTLE = 0.06
@@ -51,7 +61,7 @@ LINT_IN_PROCESSES = 100
 TABS = ("tab-pypdf", "tab-pymupdf", "tab-key", "tab-lint", "tab-answers")
 
 
-class InspectScreen(Screen):
+class InspectScreen(PageKeys, Screen):
     BINDINGS = [
         Binding("q", "app.quit", "Quit", id="quit_inspect", tooltip="Quit the workbench"),
         Binding("a", "ask", "Ask", id="ask", tooltip="Ask a reader about this case"),
@@ -61,7 +71,7 @@ class InspectScreen(Screen):
         Binding("slash", "filter", "Filter", id="filter", tooltip="Filter cases by text"),
         Binding("f", "failures_only", "Failures", id="failures_only", tooltip="Show only failing cases"),
         Binding("r", "runs", "Runs", id="runs", tooltip="Open a run's report"),
-        Binding("w", "author", "Tweak", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
+        Binding("w", "author", "Author", id="author", tooltip="Author a case from this one (family, params, seed, scan)"),
         Binding("t", "triage", "Triage", id="triage", tooltip="Triage the suite's gold disputes"),
         Binding("D", "dispute", "Dispute", id="dispute", show=False, tooltip="Dispute a gold value of this case"),
         Binding("K", "edit_key", "Edit key", id="edit_key", show=False,
@@ -71,6 +81,7 @@ class InspectScreen(Screen):
         Binding("3", "show_tab(2)", show=False, id="tab_key"),
         Binding("4", "show_tab(3)", show=False, id="tab_lint"),
         Binding("5", "show_tab(4)", show=False, id="tab_answers"),
+        *PAGE_BINDINGS,
     ]
 
     def __init__(self, source: Source) -> None:
@@ -81,13 +92,14 @@ class InspectScreen(Screen):
         self.index = RunIndex()
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
+        self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
         self._page_timer = None
 
     # ---- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="body"):
+        with PaneRow(id="body"):
             with Vertical(id="left"):
                 yield Input(placeholder="filter: text in id, family or question", id="filter")
                 yield CaseList(self.source.cases, id="cases")
@@ -114,7 +126,7 @@ class InspectScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "pdfworkbench"
-        self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self.sub_title = self._sub_title()
         self.query_one(PageView).dpi = self.settings.dpi
         self.query_one("#filter", Input).display = False
         for problem in self.source.problems:
@@ -122,6 +134,10 @@ class InspectScreen(Screen):
         self.query_one(CaseList).focus()
         self._index_runs(self._run_paths())
         self._linted_all = False  # the whole suite is linted once the first case is on screen
+
+    def _sub_title(self) -> str:
+        """What is open, by its path (a shipped sample opens from its copy in the data folder)."""
+        return f"{self.source.kind} {shown_path(self.source.path)} · reader {self.reader}"
 
     def _run_paths(self) -> list[Path]:
         paths = list(self.source.run_paths)
@@ -297,7 +313,7 @@ class InspectScreen(Screen):
         readers = self.index.readers()
         if readers and self.reader not in readers:
             self.settings.reader = readers[0]
-            self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+            self.sub_title = self._sub_title()
         self._refresh_verdict_marks()
         self._show_answers()
 
@@ -339,27 +355,43 @@ class InspectScreen(Screen):
     # ---- asking a reader ------------------------------------------------------------------
 
     def action_ask(self) -> None:
-        if self.current is None or not self.current.question:
-            self.notify("this PDF has no question to ask", severity="warning")
+        if self.current is None:
             return
         if self.asking:
             self.notify("a call is already in flight; press escape to cancel it", severity="warning")
             return
         from workbench.providers.base import known_readers
 
-        choice = AskChoice(self.reader, self.settings.modality, self.settings.dpi)
         case = self.current
+        settings = self.settings
+        last = self._last_choice
+        question = settings.questions.get(self._document_key(case)) or case.question
+        choice = AskChoice(last.reader if last else self.reader, last.modality if last else settings.modality,
+                           last.dpi if last else settings.dpi, question)
 
         def chosen(result: AskChoice | None) -> None:
             if result is None:
                 return
-            self.settings.reader, self.settings.modality, self.settings.dpi = result.reader, result.modality, result.dpi
-            self.query_one(PageView).dpi = result.dpi  # the page as this reader will get it
+            # Kept for the next ask; a reader becomes the remembered one only once a call of it
+            # succeeds (see on_answer_arrived).
+            self._last_choice = result
+            key = self._document_key(case)
+            if result.question != case.question:
+                settings.questions[key] = result.question
+            else:
+                settings.questions.pop(key, None)
+            if result.base_url:
+                settings.base_urls[provider_of(result.reader)] = result.base_url
             self.app.remember()
-            self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+            self.query_one(PageView).dpi = result.dpi  # the page as this reader will get it
             self._ask(case, result)
 
-        self.app.push_screen(AskScreen(known_readers(), choice, case.id), chosen)
+        self.app.push_screen(AskScreen(known_readers(), choice, case.id, settings.base_urls), chosen)
+
+    @staticmethod
+    def _document_key(case: Case) -> str:
+        """Questions are remembered per PDF file."""
+        return str(Path(case.pdf_file).resolve())
 
     @work(exclusive=True, group="ask", exit_on_error=False)
     async def _ask(self, case: Case, choice: AskChoice) -> None:
@@ -378,8 +410,11 @@ class InspectScreen(Screen):
 
         tick()
         ticker = self.set_interval(0.2, tick)
+        own_question = choice.question and choice.question != case.question
         try:
-            record, path = await ask(case, choice.reader, choice.modality, choice.dpi, suite=self.source.suite)
+            record, path = await ask(case, choice.reader, choice.modality, choice.dpi,
+                                     suite=self.source.suite, base_url=choice.base_url,
+                                     question=choice.question if own_question else None)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
@@ -395,7 +430,16 @@ class InspectScreen(Screen):
 
     def on_answer_arrived(self, message: AnswerArrived) -> None:
         saved: SavedAnswer = message.saved
-        self.notify(f"{saved.record.reader}: {outcome_of(saved.record, message.case).reason}", timeout=6)
+        record = saved.record
+        if record.status == "ok" and self._last_choice is not None:
+            choice = self._last_choice
+            self.settings.reader, self.settings.modality, self.settings.dpi = (
+                choice.reader, choice.modality, choice.dpi)
+            self.app.remember()
+            self.sub_title = self._sub_title()
+        outcome = outcome_of(record, message.case)
+        shown = (record.answer or "")[:80] if outcome.kind == "no_key" else outcome.reason
+        self.notify(f"{record.reader}: {shown}", timeout=6)
         self._refresh_verdict_marks()
         if self.current is message.case:
             self._show_answers()
@@ -455,7 +499,7 @@ class InspectScreen(Screen):
     def set_reader(self, reader: str) -> None:
         self.settings.reader = reader
         self.app.remember()
-        self.sub_title = f"{self.source.kind}: {self.source.title} · reader {self.reader}"
+        self.sub_title = self._sub_title()
         self._refresh_verdict_marks()
 
     def action_runs(self) -> None:
@@ -580,7 +624,7 @@ class InspectScreen(Screen):
         yield SystemCommand("Ask a reader", "Send this case to a reader (a)", self.action_ask)
         yield SystemCommand("Open run report", "The report of a run file (r)", self.action_runs)
         yield SystemCommand("Run lint", "Lint every case of the suite again", self.action_relint)
-        yield SystemCommand("Author a case from this one", "Tweak its family, params, seed and scan (w)",
+        yield SystemCommand("Author a case from this one", "Its family, params, seed and scan, in Author (w)",
                             self.action_author)
         yield SystemCommand("Author a new case", "Pick a family and turn its parameters",
                             lambda: self.app.open_author(None))

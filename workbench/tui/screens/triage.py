@@ -27,7 +27,8 @@ from textual.widgets.option_list import Option
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.tui.widgets.page_view import Box, PageView
+from workbench.tui.widgets.layout import PaneRow
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, Box, PageKeys, PageView
 
 STATUS_MARKS = {"open": ("○", "bold yellow"), "deferred": ("◔", "cyan"), "accepted": ("✔", "green"),
                 "rejected": ("✘", "red")}
@@ -37,13 +38,15 @@ def _value(v: Any) -> str:
     return "(none)" if v is None else str(v)
 
 
-class TriageScreen(Screen):
+class TriageScreen(PageKeys, Screen):
     HELP = """
 ## Triage
 
 Gold disputes, open ones first, the ones that would flip the most saved verdicts on top. The page
-shows the dispute's evidence box (blue), where the original value occurs (red) and where the
-proposed value occurs (green).
+shows the dispute's evidence box (blue, drawn around what it holds), where the original value
+occurs (red) and where the proposed value occurs (green); the legend is above the dispute.
+Decisions are recorded under your name (`--who`, `$PDFWORKBENCH_USER` or `user` in the config),
+shown at the top.
 
 - **↑ ↓**: move through the queue
 - **enter** (or **tab**) to the rationale box, write why, then **ctrl+a** accept, **ctrl+r** reject, **ctrl+d** defer
@@ -60,6 +63,7 @@ proposed value occurs (green).
         Binding("ctrl+d", "decide('defer')", "Defer", id="triage_defer", priority=True,
                 tooltip="Decide later (needs a rationale)"),
         Binding("e", "toggle_evidence", "Evidence", id="triage_evidence"),
+        *PAGE_BINDINGS,
     ]
 
     def __init__(self, folder: Path, cases: list[Case]) -> None:
@@ -68,13 +72,14 @@ proposed value occurs (green).
         self.cases = {c.id: c for c in cases}
         self.queue: list[Any] = []
         self.current: Any = None
+        self.warnings: list[str] = []   # what accepting the dispute shown would do (shown in place)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="triage-top"):
             yield Label(id="triage-progress-label")
             yield ProgressBar(id="triage-progress", show_eta=False, show_percentage=False)
-        with Horizontal(id="triage-body"):
+        with PaneRow(id="triage-body"):
             yield OptionList(id="triage-queue")
             yield PageView(graphics=self.app.graphics, id="triage-page")
             with Vertical(id="triage-side"):
@@ -83,8 +88,13 @@ proposed value occurs (green).
                 yield Input(placeholder="rationale: why accept, reject or defer", id="triage-rationale")
         yield Footer()
 
+    @property
+    def who(self) -> str:
+        """The name decisions are recorded under: --who, $PDFWORKBENCH_USER, config `user`, login."""
+        return self.app.who
+
     def on_mount(self) -> None:
-        self.sub_title = f"disputes · {self.folder.name}"
+        self.sub_title = f"disputes · {self.folder}"
         # Tab goes from the queue straight to the rationale: the page here only shows evidence.
         self.query_one(PageView).can_focus = False
         self.query_one("#triage-queue", OptionList).border_title = "Disputes"
@@ -107,7 +117,7 @@ proposed value occurs (green).
     def _show_queue(self, queue: list[Any], prog: Any, select: str | None) -> None:
         self.queue = queue
         label = self.query_one("#triage-progress-label", Label)
-        label.update(f"decided {prog.accepted + prog.rejected} of {prog.total} · "
+        label.update(f"deciding as {self.who} · decided {prog.accepted + prog.rejected} of {prog.total} · "
                      f"open {prog.open} · deferred {prog.deferred} · accepted {prog.accepted} · rejected {prog.rejected}")
         bar = self.query_one("#triage-progress", ProgressBar)
         bar.update(total=max(prog.total, 1), progress=prog.accepted + prog.rejected)
@@ -145,9 +155,19 @@ proposed value occurs (green).
     # ---- one dispute -----------------------------------------------------------------------
 
     def _show(self, item: Any) -> None:
+        if item is not self.current:
+            self.warnings = []
         self.current = item
         d = item.dispute
         rows: list[Any] = [
+            Text.assemble(("▭ evidence", "bold #58a6ff"), " ", ("▭ original", "bold #f85149"), " ",
+                          ("▭ proposed", "bold #2ea043")),
+        ]
+        if self.warnings:  # at the top: what accepting would do matters before deciding
+            rows.append(Text("If accepted:", style="bold yellow"))
+            rows += [Text(f"▲ {w}", style="yellow") for w in self.warnings]
+        rows += [
+            Text(""),
             Text.assemble((f"{d.id} ", "bold"), (d.status, STATUS_MARKS.get(d.status, ("", ""))[1]),
                           f" · case {d.case_id}"),
             Text.assemble(("field ", "dim"), (d.field, "bold")),
@@ -167,7 +187,8 @@ proposed value occurs (green).
         for f in item.flips[:20]:
             rows.append(Text(f"{f.case_id} · {f.reader} · {f.before} → {f.after}"))
         self.query_one("#triage-detail", Static).update(Group(*rows))
-        self._load_evidence(d.id, d.case_id)
+        if not self.warnings:
+            self._load_evidence(d.id, d.case_id)
 
     @work(thread=True, exclusive=True, group="triage-evidence", exit_on_error=False)
     def _load_evidence(self, dispute_id: str, case_id: str) -> None:
@@ -200,8 +221,10 @@ proposed value occurs (green).
         view.border_title = self.current.dispute.case_id
         view.show_pdf(pdf, count, boxes)
         view.go_to(page)
-        for w in warnings:
-            self.notify(f"if accepted: {w}", severity="warning", timeout=8)
+        if warnings:
+            # In the detail pane, not a toast: a toast would cover the rationale box.
+            self.warnings = warnings
+            self._show(self.current)
 
     # ---- deciding ----------------------------------------------------------------------------
 
@@ -219,12 +242,12 @@ proposed value occurs (green).
 
         dispute_id = self.current.dispute.id
         try:
-            decided = decide(self.folder, dispute_id, decision, rationale)
+            decided = decide(self.folder, dispute_id, decision, rationale, who=self.who)
         except UserError as exc:
             self.notify(str(exc), severity="error")
             return
         box.value = ""
-        self.notify(f"{dispute_id} {decided.status}", timeout=3)
+        self.notify(f"{dispute_id} {decided.status} by {self.who}", timeout=3)
         # Move on to the next open dispute.
         ids = [it.dispute.id for it in self.queue]
         after = ids[ids.index(dispute_id) + 1:] + ids[:ids.index(dispute_id)]
@@ -279,7 +302,7 @@ class DisputeScreen(ModalScreen[bool]):
             return
         try:
             d = add_dispute(self.folder, self.case.id, str(field), proposed, rationale,
-                            page=self.page + 1, quote=quote)
+                            page=self.page + 1, quote=quote, who=self.app.who)
         except UserError as exc:
             self.notify(str(exc), severity="error")
             return

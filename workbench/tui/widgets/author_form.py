@@ -196,7 +196,7 @@ class DegradeForm(Vertical):
         overrides = spec.override_map() if spec else {}
         if spec and spec.dpi is not None:
             overrides["dpi"] = spec.dpi
-        yield Static("Scan degradation", classes="form-section")
+        yield Static("Scan degradation (F4 comes here)", classes="form-section", id="scan-section")
         with Horizontal(classes="degrade-head"):
             yield Label("tier", classes="param-name")
             yield Select([("off (no scan)" if t == TIER_OFF else t, t) for t in TIER_CHOICES], value=tier,

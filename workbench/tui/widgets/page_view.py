@@ -1,8 +1,12 @@
 """The rendered page, drawn with half-block characters (rich-pixels), fitted to the pane.
 
 The page is rendered at the DPI a vision reader would get, then scaled to the pane, so what you
-see is what the reader saw (zoom in to see its detail). Evidence boxes and hidden spans are drawn
-over it, each layer toggled by a key.
+see is what the reader saw (zoom in to see its detail). The last zoom level is 1:1: one half-cell
+is one pixel of the reader's raster, so the print is exactly as legible as it was to the reader.
+Evidence boxes and hidden spans are drawn over it, each layer toggled by a key.
+
+The page keys are screen keys (`PAGE_BINDINGS`, handled by `PageKeys`), so they work whatever
+pane has focus.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from textual.worker import get_current_worker
 from workbench.pdf.pages import Box  # noqa: F401  (the boxes drawn, from the core)
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+ACTUAL = len(ZOOMS)  # the zoom level after the last factor: 1:1, one half-cell per reader pixel
 # Overlay colours (RGBA): expected evidence, forbidden evidence, hidden text.
 OVERLAY_COLOURS = {
     "expected": (46, 160, 67, 255),
@@ -38,9 +43,19 @@ class PageRequest:
     dpi: int
     cols: int
     rows: int
-    zoom: float
+    zoom: float                  # a factor over the fitted page; 0 means 1:1 (ACTUAL)
     center: tuple[float, float]  # fractions of the page, the middle of the view when zoomed
     boxes: list[Box] = field(default_factory=list)
+    focus: tuple[float, float, float, float] | None = None  # a rect (points) to centre the view on
+    cell: tuple[int, int] = (1, 2)  # pixels of one cell at 1:1: 1 x 2 for half-blocks
+
+
+@dataclass
+class View:
+    """What a render shows: the page area (fractions of the page) and its centre."""
+
+    area: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+    center: tuple[float, float] = (0.5, 0.5)
 
 
 def fit_pixels(page_w: float, page_h: float, cols: int, rows: int) -> tuple[int, int]:
@@ -99,49 +114,64 @@ class FastHalfcellRenderer:
 def render_view(req: PageRequest, hires: bool = False):
     """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane.
 
-    With `hires`, the cropped image itself (for a Sixel or Kitty image widget to scale).
+    Returns (renderable, View). With `hires`, the renderable is the cropped image itself (for a
+    Sixel or Kitty image widget to scale).
     """
     from PIL import Image, ImageDraw
 
     from workbench.pdf.document import render_dpi
     from workbench.pdf.render import shared_document
 
+    actual = req.zoom == 0
     with shared_document(req.pdf) as doc:
         page = doc[req.page]
+        page_w, page_h = page.rect.width, page.rect.height
         dpi = req.dpi
-        if req.zoom <= 1 and not hires:
+        if req.zoom == 1 and not hires:
             # Fitted to the pane, the page is far smaller than any reader's raster: render at twice
             # the pane's resolution (never above the reader's DPI) and let the resize antialias.
-            fit_w, fit_h = fit_pixels(page.rect.width, page.rect.height, req.cols, req.rows)
-            dpi = max(36, min(req.dpi, round(2 * fit_w / page.rect.width * 72)))
+            fit_w, fit_h = fit_pixels(page_w, page_h, req.cols, req.rows)
+            dpi = max(36, min(req.dpi, round(2 * fit_w / page_w * 72)))
         pix = page.get_pixmap(dpi=render_dpi(page, dpi), alpha=False)
         img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
-        scale = pix.width / page.rect.width
+        scale = pix.width / page_w
         del page, pix
-    crop = (0.0, 0.0, float(img.width), float(img.height))
-    if req.zoom > 1:
-        w, h = img.size
-        cw, ch = w / req.zoom, h / req.zoom
-        cx = min(max(req.center[0] * w, cw / 2), w - cw / 2)
-        cy = min(max(req.center[1] * h, ch / 2), h - ch / 2)
-        crop = (int(cx - cw / 2), int(cy - ch / 2), int(cx + cw / 2), int(cy + ch / 2))
+    center = req.center
+    if req.focus is not None:
+        x0, y0, x1, y1 = req.focus
+        center = ((x0 + x1) / 2 / page_w, (y0 + y1) / 2 / page_h)
+    w, h = img.size
+    crop = (0, 0, w, h)
+    if actual or req.zoom > 1:
+        if actual:
+            cw, ch = min(w, req.cols * req.cell[0]), min(h, req.rows * req.cell[1])
+        else:
+            cw, ch = w / req.zoom, h / req.zoom
+        cx = min(max(center[0] * w, cw / 2), w - cw / 2)
+        cy = min(max(center[1] * h, ch / 2), h - ch / 2)
+        crop = (int(cx - cw / 2), int(cy - ch / 2), int(cx - cw / 2) + int(cw), int(cy - ch / 2) + int(ch))
         img = img.crop(crop)
-    if not hires:
-        w, h = fit_pixels(img.width, img.height, req.cols, req.rows)
-        factor = w / img.width
-        img = img.resize((w, h), Image.Resampling.LANCZOS, reducing_gap=2.0)
-    else:
-        factor = 1.0
+        center = (cx / w, cy / h)
+    view = View((crop[0] / w, crop[1] / h, crop[2] / w, crop[3] / h), center)
+    factor = 1.0
+    if not hires and not actual:
+        fw, fh = fit_pixels(img.width, img.height, req.cols, req.rows)
+        factor = fw / img.width
+        img = img.resize((fw, fh), Image.Resampling.LANCZOS, reducing_gap=2.0)
     boxes = [b for b in req.boxes if b.page == req.page]
     if boxes:
         # Overlays are drawn at the size shown, so a box outline stays one pixel wide.
         layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
         draw = ImageDraw.Draw(layer)
-        line = max(1, round(img.width / 300))
-        for b in boxes:
+        line = max(1, round(img.width / 300)) if not actual else 1
+        # Shading first, then evidence boxes, then answers: a dispute's evidence box (blue) sits
+        # outside the answers' boxes, so a proposed value's green box inside it stays visible.
+        order = {"hidden": 0, "evidence": 1}
+        for b in sorted(boxes, key=lambda b: order.get(b.kind, 2)):
             x0, y0, x1, y1 = ((b.rect[0] * scale - crop[0]) * factor, (b.rect[1] * scale - crop[1]) * factor,
                               (b.rect[2] * scale - crop[0]) * factor, (b.rect[3] * scale - crop[1]) * factor)
-            rect = (x0 - line, y0 - line, x1 + line, y1 + line)
+            pad = line * (3 if b.kind == "evidence" else 1)
+            rect = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
             colour = OVERLAY_COLOURS.get(b.kind, (88, 166, 255, 255))
             if b.kind == "hidden":
                 draw.rectangle(rect, fill=colour)
@@ -149,10 +179,57 @@ def render_view(req: PageRequest, hires: bool = False):
                 draw.rectangle(rect, outline=colour, width=line)
         img = Image.alpha_composite(img.convert("RGBA"), layer).convert("RGB")
     if hires:
-        return img
+        return img, view
     from rich_pixels import Pixels
 
-    return Pixels.from_image(img, renderer=FastHalfcellRenderer())
+    return Pixels.from_image(img, renderer=FastHalfcellRenderer()), view
+
+
+PAGE_BINDINGS = [
+    Binding("pagedown", "page_step(1)", "Next page", id="next_page", priority=True, show=False,
+            tooltip="Next page (whatever pane has focus)"),
+    Binding("pageup", "page_step(-1)", "Prev page", id="previous_page", priority=True, show=False,
+            tooltip="Previous page"),
+    Binding("n", "page_step(1)", show=False, id="next_page_n", tooltip="Next page"),
+    Binding("p", "page_step(-1)", show=False, id="previous_page_p", tooltip="Previous page"),
+    Binding("plus,equals_sign", "page_zoom(1)", "Zoom", id="zoom_in", show=False, tooltip="Zoom in"),
+    Binding("minus", "page_zoom(-1)", show=False, id="zoom_out", tooltip="Zoom out"),
+    Binding("0", "page_fit", show=False, id="fit", tooltip="Fit the page to the pane"),
+    Binding("z", "page_actual", "1:1", id="zoom_actual",
+            tooltip="1:1: one half-cell per pixel of the reader's raster (z again fits)"),
+    Binding("b", "page_box(1)", "Next box", id="next_box",
+            tooltip="Centre the view on the next evidence box or hidden span, at 1:1"),
+    Binding("B", "page_box(-1)", show=False, id="previous_box", tooltip="The previous box"),
+]
+
+
+class PageKeys:
+    """The page keys of a screen with a PageView: they work whatever has focus (a text field still
+    takes the letters typed into it). A screen lists `*PAGE_BINDINGS` and may override `page_view`."""
+
+    def page_view(self) -> PageView:
+        return self.query_one(PageView)  # type: ignore[attr-defined]
+
+    def action_page_step(self, step: int) -> None:
+        view = self.page_view()
+        view.go_to(view.page + step)
+
+    def action_page_zoom(self, step: int) -> None:
+        self.page_view().action_zoom(step)
+
+    def action_page_fit(self) -> None:
+        self.page_view().action_fit()
+
+    def action_page_actual(self) -> None:
+        view = self.page_view()
+        view.action_fit() if view.zoom_level == ACTUAL else view.set_zoom(ACTUAL)
+
+    def action_page_box(self, step: int) -> None:
+        view = self.page_view()
+        box = view.focus_next_box(step)
+        if box is None:
+            self.notify("no evidence boxes or hidden spans are shown on this document",  # type: ignore[attr-defined]
+                        severity="warning", timeout=3)
 
 
 class PageView(Widget, can_focus=True):
@@ -163,18 +240,15 @@ class PageView(Widget, can_focus=True):
 
 The page as a vision reader gets it: rendered at the reader's DPI, then fitted to this pane.
 
-- **PgDn / PgUp** (or **n / p**): next / previous page
-- **+ / -**: zoom in / out; **arrow keys** pan while zoomed; **0** fits the page again
+- **PgDn / PgUp** (or **n / p**): next / previous page, whatever pane has focus
+- **+ / -**: zoom in / out, up to **1:1** (one half-cell per pixel the reader got); **z**: 1:1 or
+  back to fit; **0** fits; **arrow keys** pan while zoomed (with the page focused)
+- **b / B**: centre the next / previous evidence box or hidden span, at 1:1
 - **e**: evidence boxes (expected answer in green, forbidden answers in red)
 - **h**: hidden text (text that is in the text layer but not visible) shaded in amber
 """
 
     BINDINGS = [
-        Binding("pagedown,n", "next_page", "Next page", id="next_page", tooltip="Next page"),
-        Binding("pageup,p", "previous_page", "Prev page", id="previous_page", tooltip="Previous page"),
-        Binding("plus,equals_sign", "zoom(1)", "Zoom in", id="zoom_in", tooltip="Zoom in"),
-        Binding("minus", "zoom(-1)", "Zoom out", id="zoom_out", tooltip="Zoom out"),
-        Binding("0", "fit", "Fit", id="fit", show=False, tooltip="Fit the page to the pane"),
         Binding("left", "pan(-1, 0)", show=False, id="pan_left"),
         Binding("right", "pan(1, 0)", show=False, id="pan_right"),
         Binding("up", "pan(0, -1)", show=False, id="pan_up"),
@@ -191,6 +265,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     class Rendered(Message):
         page: int
         renderable: object
+        view: View
 
     @dataclass
     class PageChanged(Message):
@@ -212,6 +287,9 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.page_count = 0
         self.boxes: list[Box] = []
         self.center = (0.5, 0.5)
+        self.shown = View()        # the page area on screen now
+        self.focus_rect: tuple[float, float, float, float] | None = None
+        self.box_index = -1
         self.border_title = "Page"
         self.rendered_page: int | None = None  # the page on screen now (for tests and status)
 
@@ -222,12 +300,19 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 
             yield Image(id="page-hires")
 
-    def show_pdf(self, pdf: bytes, page_count: int, boxes: list[Box] | None = None) -> None:
+    def show_pdf(self, pdf: bytes, page_count: int, boxes: list[Box] | None = None,
+                 keep_view: bool = False) -> None:
+        """Show a document from its first page; `keep_view` keeps the page, zoom and centre (a
+        regenerated preview of the same draft)."""
         self.pdf = pdf
         self.page_count = page_count
         self.boxes = boxes or []
-        self.center = (0.5, 0.5)
-        self.set_reactive(PageView.page, 0)
+        self.box_index = -1
+        if not keep_view:
+            self.center = (0.5, 0.5)
+            self.set_reactive(PageView.zoom_level, 0)
+        page = min(self.page, page_count - 1) if keep_view else 0
+        self.set_reactive(PageView.page, max(page, 0))
         self.post_message(self.PageChanged(self, self.page, page_count))
         self.refresh_page()
 
@@ -265,14 +350,11 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def on_resize(self) -> None:
         self.refresh_page()
 
-    def action_next_page(self) -> None:
-        self.go_to(self.page + 1)
-
-    def action_previous_page(self) -> None:
-        self.go_to(self.page - 1)
+    def set_zoom(self, level: int) -> None:
+        self.zoom_level = min(max(level, 0), ACTUAL)
 
     def action_zoom(self, step: int) -> None:
-        self.zoom_level = min(max(self.zoom_level + step, 0), len(ZOOMS) - 1)
+        self.set_zoom(self.zoom_level + step)
 
     def action_fit(self) -> None:
         self.center = (0.5, 0.5)
@@ -281,10 +363,33 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def action_pan(self, dx: int, dy: int) -> None:
         if self.zoom_level == 0:
             return
-        step = 0.25 / ZOOMS[self.zoom_level]
-        self.center = (min(max(self.center[0] + dx * step, 0.0), 1.0),
-                       min(max(self.center[1] + dy * step, 0.0), 1.0))
+        # A quarter of what is on screen, whatever the zoom.
+        x0, y0, x1, y1 = self.shown.area
+        cx, cy = self.shown.center
+        self.center = (min(max(cx + dx * (x1 - x0) / 4, 0.0), 1.0),
+                       min(max(cy + dy * (y1 - y0) / 4, 0.0), 1.0))
         self.refresh_page()
+
+    def focus_next_box(self, step: int = 1) -> Box | None:
+        """Centre the view on the next (or previous) box shown, at 1:1; None when there is none."""
+        boxes = sorted(self.visible_boxes(), key=lambda b: (b.page, round(b.rect[1]), b.rect[0]))
+        if not boxes:
+            return None
+        self.box_index = (self.box_index + step) % len(boxes)
+        box = boxes[self.box_index]
+        self.focus_rect = box.rect
+        self.set_reactive(PageView.zoom_level, ACTUAL)
+        if box.page != self.page:
+            self.page = box.page  # the watcher renders, with the focus
+        else:
+            self.refresh_page()
+        return box
+
+    def zoom_label(self) -> str:
+        if self.zoom_level == ACTUAL:
+            return "1:1"
+        zoom = ZOOMS[self.zoom_level]
+        return f"{zoom:g}x" if zoom > 1 else ""
 
     def visible_boxes(self) -> list[Box]:
         kinds = set()
@@ -295,13 +400,12 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         return [b for b in self.boxes if b.kind in kinds]
 
     def status(self) -> str:
-        zoom = ZOOMS[self.zoom_level]
         marks = []
         if self.show_evidence:
             marks.append("ev")
         if self.show_hidden:
             marks.append("hid")
-        extra = f" · {zoom:g}x" if zoom > 1 else ""
+        extra = f" · {self.zoom_label()}" if self.zoom_label() else ""
         return f"page {self.page + 1}/{self.page_count} · {self.dpi} dpi{extra}" + (
             f" · {'+'.join(marks)}" if marks else "")
 
@@ -309,19 +413,37 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         if self.pdf is None or self.size.width <= 0:
             return
         self.border_subtitle = self.status()
+        zoom = 0.0 if self.zoom_level == ACTUAL else ZOOMS[self.zoom_level]
         req = PageRequest(self.pdf, self.page, self.dpi, self.size.width, self.size.height,
-                          ZOOMS[self.zoom_level], self.center, self.visible_boxes())
+                          zoom, self.center, self.visible_boxes(), self.focus_rect, self.cell_pixels())
+        self.focus_rect = None
         self._render_page(req)
+
+    def cell_pixels(self) -> tuple[int, int]:
+        """Pixels of one cell at 1:1: half-blocks are 1 x 2; an image protocol uses the
+        terminal's own cell size (textual-image measures it)."""
+        if self.graphics != "hires":
+            return (1, 2)
+        try:
+            from textual_image._terminal import get_cell_size
+
+            size = get_cell_size()
+            return (max(1, int(size.width)), max(1, int(size.height)))
+        except Exception:  # an older textual-image, or no terminal to ask: a common cell size
+            return (10, 20)
 
     @work(thread=True, exclusive=True, group="page-render", exit_on_error=False)
     def _render_page(self, req: PageRequest) -> None:
-        renderable = render_view(req, hires=self.graphics == "hires")
+        renderable, view = render_view(req, hires=self.graphics == "hires")
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Rendered(req.page, renderable))
+            self.post_message(self.Rendered(req.page, renderable, view))
 
     def on_page_view_rendered(self, message: Rendered) -> None:
         message.stop()
         if message.page == self.page:
+            self.shown = message.view
+            if self.zoom_level:
+                self.center = message.view.center
             self.rendered_page = message.page
             if self.graphics == "hires":
                 self.query_one("#page-image", Static).display = False

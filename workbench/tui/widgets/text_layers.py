@@ -30,12 +30,13 @@ def mark_hidden(text: str, hidden: list[str]) -> Text:
 
 
 class TextLayerView(VerticalScroll):
-    """One extractor's text layer, page by page, with hidden text marked."""
+    """One extractor's text layer for the page shown, with hidden text marked; it follows the page."""
 
     HELP = """
 ## Text layer
 
-What a text pipeline reads: the PDF's text layer as this extractor returns it, page by page.
+What a text pipeline reads: the PDF's text layer as this extractor returns it, for the page shown
+beside it (its first line says which page; PgDn / PgUp turn both).
 Text highlighted in **amber** is in the layer but not visible on the page (invisible render mode,
 white on white, covered, off the page, too small): a vision reader never sees it.
 """
@@ -85,6 +86,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
         self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
+        self.pages, self.hidden = [], []
         self.plain = message
         self.query_one(Static).update(Text(message, style="dim"))
 

@@ -1,0 +1,1 @@
+"""The shipped suite specs (package data, read-only; see workbench.core.shipped)."""

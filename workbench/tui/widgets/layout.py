@@ -1,0 +1,40 @@
+"""Panes laid out by the width they get: a screen's row of panes says how wide it is with a class
+(`-medium`, `-narrow`), and the stylesheet narrows the side panes or stacks them beside the page.
+
+The width is the row's own, not the terminal's, so the F1 help panel (which takes a strip of the
+screen) moves the layout to a narrower one instead of squeezing the page.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.containers import Horizontal
+
+NARROW = 120   # below this many columns: the side panes stack in one column beside the page
+MEDIUM = 150   # below this: narrower side panes
+
+
+def width_class(width: int) -> str:
+    if width < NARROW:
+        return "-narrow"
+    if width < MEDIUM:
+        return "-medium"
+    return "-wide"
+
+
+class PaneRow(Horizontal):
+    """A screen's panes; on every resize it takes the class that matches its width."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.classify(event.size.width)
+
+    def on_show(self) -> None:
+        # A screen pushed while the app was busy can miss its first Resize: look again once shown.
+        self.call_after_refresh(lambda: self.classify(self.size.width))
+
+    def classify(self, width: int) -> None:
+        if width <= 0:
+            return
+        shown = width_class(width)
+        for name in ("-narrow", "-medium", "-wide"):
+            self.set_class(name == shown, name)
