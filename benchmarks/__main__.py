@@ -187,6 +187,9 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
             cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
             rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", times[(cmd, jobs)], None, note=f"CPU {cpu:.1f} s",
                             extra={"cpu_s": [r.cpu_s for r in results]}))
+            if cmd == "build":  # cases stream to disk: memory must not grow with the suite
+                rows.append(Row(g, f"build --jobs {jobs} peak memory (process tree)", "MB",
+                                [r.peak_mb for r in results], None))
     for cmd, target in (("lint", 1.7), ("verify", None), ("build", None)):
         if (cmd, 1) in times and (cmd, 2) in times:
             one, two = times[(cmd, 1)], times[(cmd, 2)]

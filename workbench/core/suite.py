@@ -335,16 +335,22 @@ def spec_sha256(name: str, version: str, items: Sequence[BuildItem]) -> str:
     return h.hexdigest()
 
 
-def check_items(spec_path: Path, items: Sequence[BuildItem]) -> None:
-    """Everything the spec asks for that can be checked without generating: each family exists, each
-    item's parameters resolve, no case is asked for twice (one pass, a set of identities)."""
+def check_items(spec_path: Path, items: Sequence[BuildItem], shard: Shard | None = None) -> None:
+    """Everything the spec asks for that can be checked without generating: each family exists,
+    parameters resolve, no case is asked for twice (one pass, a set of identities).
+
+    Parameters are resolved for every item of `shard` (default: all) and for the first seed of
+    every table, so each shard checks its own cases and every shard refuses a bad pin (resolving
+    takes about 0.4 ms an item: 40 s for a 100,000-case spec, were every shard to do them all)."""
     from generators.base import ParamError
     from workbench.core.make import get_family
 
     families: dict[str, Any] = {}
     seen: dict[str, BuildItem] = {}
     dupes: list[str] = []
-    for item in items:
+    groups_seen: set[int] = set()
+    mine = shard or Shard()
+    for n, item in enumerate(items):
         where = f"{spec_path}: [[families]] #{item.group}"
         if item.family not in families:
             try:
@@ -352,10 +358,12 @@ def check_items(spec_path: Path, items: Sequence[BuildItem]) -> None:
             except UserError as exc:
                 raise UserError(f"{where}: {exc}") from None
         fam = families[item.family]
-        try:
-            fam.resolve(dict(item.params), item.seed)
-        except ParamError as exc:
-            raise UserError(f"{where}: {fam.name} seed {item.seed}: {exc}") from None
+        if n % mine.of == mine.index - 1 or item.group not in groups_seen:
+            groups_seen.add(item.group)
+            try:
+                fam.resolve(dict(item.params), item.seed)
+            except ParamError as exc:
+                raise UserError(f"{where}: {fam.name} seed {item.seed}: {exc}") from None
         ident = item.identity()
         if ident in seen and len(dupes) < 5:
             dupes.append(f"{item.family} seed {item.seed} (#{seen[ident].group} and #{item.group})")
@@ -398,7 +406,7 @@ def build_suite(
     name, version, all_items = read_spec(spec_path)
     which = Shard.parse(shard)
     items = which.pick(all_items)
-    check_items(spec_path, all_items)
+    check_items(spec_path, all_items, which)
     out = atomic.ensure_folder(Path(out), "--out")
     spec_hash = spec_sha256(name, version, all_items)
     with atomic.suite_lock(out):
