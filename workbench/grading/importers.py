@@ -23,7 +23,7 @@ from typing import Any
 
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.runs import MODALITIES, RunRecord
+from workbench.core.runs import MODALITIES, RECORD_FORMAT, RunRecord
 
 _ERROR_RE = re.compile(r"^\[error\]\s*(?:(?P<type>[A-Za-z_][\w.]*)\s*:\s*)?(?P<message>.*)$", re.S)
 
@@ -265,6 +265,8 @@ def read_predictions(path: Path) -> list[dict[str, Any]]:
             row = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
             raise UserError(f"{path}:{n}: not JSON; a predictions file has one JSON object a line") from None
+        if isinstance(row, dict) and row.get("format") == RECORD_FORMAT:
+            raise UserError(f"{path}: is a pdfworkbench run file already; give it to report or regrade as it is")
         if not isinstance(row, dict) or not isinstance(row.get("id", row.get("case_id")), str | int):
             raise UserError(f"{path}:{n}: no id; each line needs an id and a prediction")
         if not any(k in row for k in _ANSWER_KEYS) and not row.get("error"):
