@@ -76,6 +76,29 @@ def test_ask_records_the_suite_in_the_suite_s_ask_run(tmp_path, cli):
     assert outcome_of(rec, case).kind == "trap" and "trap" in err
 
 
+def test_ask_takes_your_own_question_about_a_case_or_any_pdf(tmp_path, cli):
+    suite = suite_copy(tmp_path)
+    shutil.rmtree(suite / RUNS_DIR, ignore_errors=True)
+    case = load(suite, TOTAL)
+    # A question of your own (beginning with '-', as a question may): recorded, graded against no key.
+    code, _, err = cli("ask", case.json_path, "--reader", "probe:pymupdf", "--question", "-Who sent it?")
+    assert code == 0, err
+    [line] = (suite / RUNS_DIR / ASK_RUN).read_text().splitlines()
+    rec = RunRecord.from_json(json.loads(line))
+    assert rec.extra["question"] == "-Who sent it?" and "Question: -Who sent it?" in rec.prompt
+    assert outcome_of(rec, case).kind == "no_key" and "your own question" in err
+    # Any PDF: it needs a question, and its answer goes into runs/ beside it.
+    pdf = tmp_path / "theirs.pdf"
+    shutil.copy(case.pdf_file, pdf)
+    code, _, err = cli("ask", pdf, "--reader", "probe:pymupdf")
+    assert code == 2 and "--question" in err and err.count("\n") == 1
+    code, out, err = cli("ask", pdf, "--reader", "probe:pymupdf", "--question", "What is the total?")
+    assert code == 0, err
+    [line] = (tmp_path / RUNS_DIR / ASK_RUN).read_text().splitlines()
+    assert json.loads(line)["extra"]["question"] == "What is the total?"
+    assert "TOTAL" in out.upper()
+
+
 def test_resolved_params_arrive_typed_however_they_were_given():
     from workbench.core.make import family_registry
 

@@ -126,10 +126,40 @@ async def test_one_to_one_zoom_and_next_box(tmp_path):
         await settle(pilot)
         boxes = sorted(page.visible_boxes(), key=lambda b: (b.page, round(b.rect[1]), b.rect[0]))
         box = boxes[0]
-        assert page.zoom_level == ACTUAL
+        # Zoomed in as far as still shows the whole printed total (at 1:1 only about 4 of its
+        # characters fit this pane), and centred on it.
+        assert 0 < page.zoom_level < ACTUAL
         x0, y0, x1, y1 = page.shown.area
-        cx, cy = (box.rect[0] + box.rect[2]) / 2 / 612, (box.rect[1] + box.rect[3]) / 2 / 792
-        assert x0 <= cx <= x1 and y0 <= cy <= y1
+        bx0, by0, bx1, by1 = (box.rect[0] / 612, box.rect[1] / 792, box.rect[2] / 612, box.rect[3] / 792)
+        assert x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1
         await pilot.press("b")
         await settle(pilot)
         assert page.box_index == 1 % len(boxes)
+
+
+async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp_path):
+    """--graphics hires: the page goes to textual-image's widget (Sixel or Kitty where the terminal
+    has them) as the reader's raster itself, and 1:1 crops that raster instead of scaling it."""
+    import pytest
+
+    pytest.importorskip("textual_image")
+    from workbench.tui.widgets.page_view import ACTUAL
+
+    app = WorkbenchApp(open_source(_mini_copy(tmp_path)), graphics="hires")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        image = page.query_one("#page-hires").image
+        assert image.size == (1275, 1650)          # US Letter at the reader's 150 dpi, unscaled
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.zoom_level == ACTUAL and "1:1" in page.border_subtitle
+        crop = page.query_one("#page-hires").image
+        x0, y0, x1, y1 = page.shown.area
+        assert crop.size[0] < 1275 and abs(crop.size[0] - (x1 - x0) * 1275) <= 1
+        assert abs(crop.size[1] - (y1 - y0) * 1650) <= 1
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.query_one("#page-hires").image.size == (1275, 1650)

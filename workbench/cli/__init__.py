@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "workbench.cli.forensics",
     "workbench.cli.grading",
     "workbench.cli.readers",
+    "workbench.cli.batchjobs",
     "workbench.cli.gold",
     "workbench.cli.authoring",
     "workbench.cli.app",
@@ -39,7 +40,7 @@ exit codes:
 # Values of options that take text (answers, prompts, rationales) may begin with '-'.
 DASH_VALUES = """\
 a value that begins with '-' is taken as it is (--answer '-$1,234.56' or --answer=-$1,234.56);
---answer - (and --prompt -, --rationale -) reads the text from stdin"""
+--answer - (and --prompt -, --question -, --rationale -) reads the text from stdin"""
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line and exit 2, like every other user error
@@ -168,7 +169,7 @@ def _join_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list[
     return out
 
 
-_STDIN_TEXT = ("answer", "prompt", "rationale")
+_STDIN_TEXT = ("answer", "prompt", "question", "rationale")
 
 
 def _read_stdin_values(args: argparse.Namespace) -> None:

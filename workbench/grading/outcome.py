@@ -30,6 +30,7 @@ NOT_FINISHED = ("errored", "timed_out", "blocked", "cancelled")
 OUTCOMES = (*SCORED, "unparsable", "truncated", *NOT_FINISHED, "no_key")
 NOT_SCORED = ("unparsable", "truncated", *NOT_FINISHED, "no_key")
 NO_KEY_REASON = "no answer key for this case"
+OWN_QUESTION_REASON = "asked your own question: the case's key answers another one"
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Outcome:
     complete: bool              # not truncated
     verdict: Verdict | None     # None when the call did not finish or there is no key
     error: str | None = None    # the error line, when the call did not finish
+    note: str | None = None     # why there is no key, when it is not the case's lack of one
 
     @property
     def gradable(self) -> bool:
@@ -66,7 +68,7 @@ class Outcome:
         if self.verdict is not None:
             return self.verdict.reason
         if self.kind == "no_key":
-            return NO_KEY_REASON
+            return self.note or NO_KEY_REASON
         return self.error or self.kind
 
 
@@ -97,7 +99,7 @@ def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
         return Outcome("no_key", execution, complete, None)
     if record.extra.get("question", case.question) != case.question:
         # The author asked their own question: the key answers another one.
-        return Outcome("no_key", execution, complete, None)
+        return Outcome("no_key", execution, complete, None, note=OWN_QUESTION_REASON)
     assert case is not None
     verdict = grade_record(case, record)
     assert verdict is not None   # a finished call is always graded

@@ -22,6 +22,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
+from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
 from workbench.grading.outcome import NO_KEY_REASON, Outcome, outcome_of
 from workbench.grading.stats import rate, wilson
 from workbench.grading.verdict import EXECUTION_STATES, Verdict
@@ -208,6 +209,7 @@ class RunReport:
     dpis: list[int | None]
     provenance: list[str]
     shards: ShardCoverage | None = None    # a sharded run: which shards its records came from
+    tokens: TokenTotals = field(default_factory=TokenTotals)   # usage, and cost with a price table
 
     @property
     def key_changed(self) -> int:
@@ -222,7 +224,7 @@ class RunReport:
             "label": self.label, "readers": self.readers, "modalities": self.modalities,
             "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
             "overall": self.overall.to_json(), "groups": [g.to_json() for g in self.groups],
-            "cases": [r.to_json() for r in self.rows],
+            "tokens": self.tokens.to_json(), "cases": [r.to_json() for r in self.rows],
             "shards": self.shards.to_json() if self.shards else None,
         }
         if any(r.source for r in self.rows):
@@ -398,7 +400,8 @@ def split_runs(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
     return out
 
 
-def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None) -> RunReport:
+def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None,
+               prices: PriceTable | None = None) -> RunReport:
     records, shards = shard_coverage(records)
     rows = [make_row(label, r, cases_by_id.get(str(r.case_id)), by) for r in records]
     overall = Stats("all")
@@ -412,6 +415,7 @@ def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[st
         readers=_uniq([r.reader for r in rows]), modalities=_uniq([r.modality for r in rows]),
         dpis=_uniq([r.dpi for r in rows]), provenance=_uniq([r.provenance for r in rows]),
         shards=shards,
+        tokens=usage_totals(records, prices),
     )
 
 
@@ -437,11 +441,13 @@ def build_report(
     records: Sequence[RunRecord] | Mapping[str, Sequence[RunRecord]],
     cases_by_id: Mapping[str, Case],
     by: str | None = None,
+    prices: PriceTable | None = None,
 ) -> Report:
-    """A report over `records` (a list, split into runs by reader; or a mapping run label -> list)."""
+    """A report over `records` (a list, split into runs by reader; or a mapping run label -> list);
+    with `prices`, each run's tokens are priced."""
     check_grouping(by)
     runs_in = join_shards(dict(records) if isinstance(records, Mapping) else split_runs(list(records)))
-    runs = [run_report(label, recs, cases_by_id, by) for label, recs in runs_in.items()]
+    runs = [run_report(label, recs, cases_by_id, by, prices) for label, recs in runs_in.items()]
     unknown = sorted({r.case_id for run in runs for r in run.rows if r.outcome == "no_key"})
     return Report(by=by, runs=runs, differences=differences(runs), unknown_cases=unknown)
 
@@ -536,6 +542,7 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
             if sh.duplicates:
                 lines.append(f"  note        {sh.duplicates} record(s) of cases already counted (a shard's "
                              "file given twice, or a shard run again) were left out")
+        lines.extend(run.tokens.lines())
         if run.key_changed:
             lines.append(f"  note        {run.key_changed} record(s) were made against a different answer key")
         if any(r.source for r in run.rows):

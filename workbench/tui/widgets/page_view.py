@@ -198,7 +198,7 @@ PAGE_BINDINGS = [
     Binding("z", "page_actual", "1:1", id="zoom_actual",
             tooltip="1:1: one half-cell per pixel of the reader's raster (z again fits)"),
     Binding("b", "page_box(1)", "Next box", id="next_box",
-            tooltip="Centre the view on the next evidence box or hidden span, at 1:1"),
+            tooltip="Centre the view on the next evidence box or hidden span, zoomed to read it whole"),
     Binding("B", "page_box(-1)", show=False, id="previous_box", tooltip="The previous box"),
 ]
 
@@ -243,7 +243,8 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 - **PgDn / PgUp** (or **n / p**): next / previous page, whatever pane has focus
 - **+ / -**: zoom in / out, up to **1:1** (one half-cell per pixel the reader got); **z**: 1:1 or
   back to fit; **0** fits; **arrow keys** pan while zoomed (with the page focused)
-- **b / B**: centre the next / previous evidence box or hidden span, at 1:1
+- **b / B**: centre the next / previous evidence box or hidden span, zoomed as far as shows it
+  whole (1:1 when it fits)
 - **e**: evidence boxes (expected answer in green, forbidden answers in red)
 - **h**: hidden text (text that is in the text layer but not visible) shaded in amber
 """
@@ -288,6 +289,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.boxes: list[Box] = []
         self.center = (0.5, 0.5)
         self.shown = View()        # the page area on screen now
+        self.box_zoom: float | None = None  # the zoom `b` chose to show a box whole, until a zoom key
         self.focus_rect: tuple[float, float, float, float] | None = None
         self.box_index = -1
         self.border_title = "Page"
@@ -311,6 +313,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         if not keep_view:
             self.center = (0.5, 0.5)
             self.set_reactive(PageView.zoom_level, 0)
+            self.box_zoom = None
         page = min(self.page, page_count - 1) if keep_view else 0
         self.set_reactive(PageView.page, max(page, 0))
         self.post_message(self.PageChanged(self, self.page, page_count))
@@ -351,17 +354,21 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.refresh_page()
 
     def set_zoom(self, level: int) -> None:
-        self.zoom_level = min(max(level, 0), ACTUAL)
+        self.box_zoom = None
+        level = min(max(level, 0), ACTUAL)
+        if level == self.zoom_level:
+            self.refresh_page()  # from a box's zoom back to this level's
+        self.zoom_level = level
 
     def action_zoom(self, step: int) -> None:
         self.set_zoom(self.zoom_level + step)
 
     def action_fit(self) -> None:
         self.center = (0.5, 0.5)
-        self.zoom_level = 0
+        self.set_zoom(0)
 
     def action_pan(self, dx: int, dy: int) -> None:
-        if self.zoom_level == 0:
+        if self.zoom_level == 0 and self.box_zoom is None:
             return
         # A quarter of what is on screen, whatever the zoom.
         x0, y0, x1, y1 = self.shown.area
@@ -371,25 +378,47 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.refresh_page()
 
     def focus_next_box(self, step: int = 1) -> Box | None:
-        """Centre the view on the next (or previous) box shown, at 1:1; None when there is none."""
+        """Centre the view on the next (or previous) box shown, at the closest zoom that still
+        shows the whole box with a margin (1:1 when it fits); None when there is none."""
         boxes = sorted(self.visible_boxes(), key=lambda b: (b.page, round(b.rect[1]), b.rect[0]))
         if not boxes:
             return None
         self.box_index = (self.box_index + step) % len(boxes)
         box = boxes[self.box_index]
         self.focus_rect = box.rect
-        self.set_reactive(PageView.zoom_level, ACTUAL)
+        zoom = self.zoom_for(box)
+        self.box_zoom = None if zoom == 0.0 else zoom
+        # The level just below the box's zoom, so + and - step on from where the view is.
+        self.set_reactive(PageView.zoom_level, ACTUAL if zoom == 0.0 else
+                          max(i for i, z in enumerate(ZOOMS) if z <= zoom))
         if box.page != self.page:
             self.page = box.page  # the watcher renders, with the focus
         else:
             self.refresh_page()
         return box
 
+    def zoom_for(self, box: Box) -> float:
+        """The largest zoom (a factor over the fitted page; 0.0 for 1:1) whose view holds `box`
+        with a little room around it, so a printed value can be read whole."""
+        from workbench.pdf.render import shared_document
+
+        with shared_document(self.pdf) as doc:
+            rect = doc[box.page].rect
+            page_w, page_h = rect.width, rect.height
+        x0, y0, x1, y1 = box.rect
+        want_w, want_h = (x1 - x0) * 1.1 + 12, (y1 - y0) * 1.5 + 12
+        cell_w, cell_h = self.cell_pixels()
+        px_per_pt = self.dpi / 72
+        if (want_w <= self.size.width * cell_w / px_per_pt
+                and want_h <= self.size.height * cell_h / px_per_pt):
+            return 0.0
+        return max(1.0, min(page_w / want_w, page_h / want_h))
+
     def zoom_label(self) -> str:
         if self.zoom_level == ACTUAL:
             return "1:1"
-        zoom = ZOOMS[self.zoom_level]
-        return f"{zoom:g}x" if zoom > 1 else ""
+        zoom = self.box_zoom or ZOOMS[self.zoom_level]
+        return f"{zoom:.3g}x" if zoom > 1 else ""
 
     def visible_boxes(self) -> list[Box]:
         kinds = set()
@@ -413,7 +442,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         if self.pdf is None or self.size.width <= 0:
             return
         self.border_subtitle = self.status()
-        zoom = 0.0 if self.zoom_level == ACTUAL else ZOOMS[self.zoom_level]
+        zoom = 0.0 if self.zoom_level == ACTUAL else (self.box_zoom or ZOOMS[self.zoom_level])
         req = PageRequest(self.pdf, self.page, self.dpi, self.size.width, self.size.height,
                           zoom, self.center, self.visible_boxes(), self.focus_rect, self.cell_pixels())
         self.focus_rect = None
