@@ -212,7 +212,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard,
-                            retry_errors=args.retry_errors, on_progress=line, run_id=_run_id(args))
+                            retry_errors=args.retry_errors, on_progress=line, run_id=run_id_arg(args))
     except RunInterrupted as stop:
         line.end()
         o = stop.outcome
@@ -230,7 +230,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_id(args: argparse.Namespace) -> str | None:
+def run_id_arg(args: argparse.Namespace) -> str | None:
+    """`--run-id`, checked as a plain id (run and run --batch)."""
     from workbench.core.schema import plain_id
 
     return plain_id(args.run_id.strip(), "--run-id") if args.run_id else None

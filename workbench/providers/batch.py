@@ -232,13 +232,12 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     into the same file is refused at once (it would ask every case again) instead of doubling it.
     Records carry `shard` and `run_id` (given, else the resumed file's, else `run_identity`)."""
     from workbench.core import atomic
-    from workbench.core.shards import Shard
     from workbench.core.suite import load_suite, shard_items
 
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
-    ident = _Identity(shard and str(Shard.parse(shard)), run_id, suite)
+    ident = RunIdentity.of(shard, run_id, suite)
     out = Path(out)
     if retry_errors and not resume:
         raise UserError("--retry-errors goes with --resume (it retries the failed calls of a run file)")
@@ -247,10 +246,26 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
 
 
 @dataclass
-class _Identity:
+class RunIdentity:
+    """What every record of a run carries to say which run and shard it is: the `shard` ("i/n") and
+    the run id (`--run-id`, else the one in the file being resumed, else `run_identity`'s)."""
+
     shard: str | None
     run_id: str | None
     suite: Any
+
+    @classmethod
+    def of(cls, shard: str | None, run_id: str | None, suite: Any) -> RunIdentity:
+        from workbench.core.shards import Shard
+
+        return cls(str(Shard.parse(shard)) if shard else None, run_id, suite)
+
+    def resolve(self, plan: RunPlan, out: Path, recorded: str | None) -> str:
+        """The run id for `out`, whose records so far carry `recorded` (None: a new file)."""
+        if self.run_id and recorded and self.run_id != recorded:
+            raise UserError(f"{out} holds run {recorded}, not {self.run_id}: resume it without --run-id, "
+                            f"or write run {self.run_id} to another --out")
+        return self.run_id or recorded or self.default_run_id(plan, out)
 
     def default_run_id(self, plan: RunPlan, out: Path) -> str:
         from workbench.core.runs import run_identity
@@ -263,8 +278,8 @@ class _Identity:
 
 
 def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: bool, retry_errors: bool,
-                on_progress: Callable[[Progress], None] | None, ident: _Identity | None = None) -> RunOutcome:
-    ident = ident or _Identity(None, None, suite)
+                on_progress: Callable[[Progress], None] | None, ident: RunIdentity | None = None) -> RunOutcome:
+    ident = ident or RunIdentity(None, None, suite)
     done: dict[str, set[str | None]] = {}
     run_id = None
     if out.is_dir():
@@ -276,10 +291,7 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
         if retry_errors:
             drop_failed(out, plan)
         done, run_id = finished_cases(out, plan)
-    if ident.run_id and run_id and ident.run_id != run_id:
-        raise UserError(f"{out} holds run {run_id}, not {ident.run_id}: resume it without --run-id, "
-                        f"or write run {ident.run_id} to another --out")
-    run_id = ident.run_id or run_id or ident.default_run_id(plan, out)
+    run_id = ident.resolve(plan, out, run_id)
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
