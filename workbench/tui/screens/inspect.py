@@ -43,6 +43,7 @@ from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
+from workbench.tui.widgets.revisions import RevisionsView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
 
@@ -119,6 +120,8 @@ class InspectScreen(PageKeys, Screen):
                     yield LintView(id="lint")
                 with TabPane("Answers", id="tab-answers"):
                     yield AnswersView(id="answers")
+                with TabPane("Revisions", id="tab-revisions"):
+                    yield RevisionsView(id="revisions")
         yield Footer()
 
     @property
@@ -186,6 +189,20 @@ class InspectScreen(PageKeys, Screen):
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
+        self.query_one(RevisionsView).show_message("reading the file's revisions…")
+        self._load_revisions(data.case, data.pdf)
+
+    @work(thread=True, exclusive=True, group="revisions", exit_on_error=False)
+    def _load_revisions(self, case: Case, pdf: bytes) -> None:
+        """The file's revisions (`pdf.structure.revisions`): each one's pages, runs and images."""
+        from workbench.pdf.structure import revisions
+
+        found = revisions(pdf)
+        self.app.call_from_thread(self._show_revisions, case, found)
+
+    def _show_revisions(self, case: Case, found: list) -> None:
+        if case is self.current:
+            self.query_one(RevisionsView).show(found)
 
     def on_case_loaded(self, message: CaseLoaded) -> None:
         data: CaseData = message.data
@@ -287,6 +304,7 @@ class InspectScreen(PageKeys, Screen):
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show_message("(no text: the PDF could not be read)")
         self.query_one(LintView).show_message(message.error)
+        self.query_one(RevisionsView).show_message("(no revisions: the PDF could not be read)")
         if message.encrypted:
             self._ask_password(message.case, message.error)
             return
