@@ -229,3 +229,10 @@ def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
     assert "where from  of " in out and "from hidden text" in out
     xml = (tmp_path / "j.xml").read_text()
     assert "(answer from: hidden)" in xml
+
+
+def test_every_source_has_its_colour_on_screen():
+    from workbench.pdf.attribution import SOURCES
+    from workbench.tui.widgets.marks import SOURCE_STYLES
+
+    assert set(SOURCE_STYLES) == set(SOURCES)

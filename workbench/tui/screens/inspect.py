@@ -153,6 +153,7 @@ class InspectScreen(PageKeys, Screen):
             return
         self.current = event.case
         self.data = None
+        self.query_one(AnswersView).pdf = None
         self.query_one(AnswerKeyView).show(event.case)
         self.query_one(PageView).border_title = event.case.id
         self._show_answers()
@@ -178,6 +179,10 @@ class InspectScreen(PageKeys, Screen):
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
+        answers = self.query_one(AnswersView)
+        answers.pdf = data.pdf  # answers can be traced to the document now
+        if answers.shown is not None and answers.attributions() is None:
+            answers.refresh_detail()
 
     def on_case_loaded(self, message: CaseLoaded) -> None:
         data: CaseData = message.data
@@ -345,6 +350,27 @@ class InspectScreen(PageKeys, Screen):
             self._show_answers()
         elif not self.query_one(CaseList).select_case(case_id):
             self.notify(f"case {case_id} is not in this suite", severity="warning")
+
+    @on(AnswersView.ValueSelected)
+    def value_selected(self, event: AnswersView.ValueSelected) -> None:
+        """A value of the answer was chosen: the page shows the box it came from and the text
+        layers point at it."""
+        from workbench.pdf.pages import Box
+
+        a = event.attribution
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).pointer = a.value
+        view = self.query_one(PageView)
+        if a.page is not None and a.box is not None:
+            view.show_value_box(Box(a.page, tuple(a.box), "value", a.value))
+            if a.page == view.page:
+                for name in EXTRACTORS:
+                    self.query_one(f"#text-{name}", TextLayerView).point_at(a.value)
+        else:
+            view.value_box = None
+            view.refresh_page()
+            self.notify(f"{a.value}: {a.source.replace('_', ' ')}, in no box on the page"
+                        + (f" ({a.detail})" if a.detail else ""), timeout=6)
 
     @on(AnswersView.CompareRequested)
     def compare(self, event: AnswersView.CompareRequested) -> None:
