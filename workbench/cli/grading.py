@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "scored nothing")
     p.add_argument("--audit-pack", type=Path, metavar="PATH",
                    help="also write a reproducible zip of PDFs, keys, records and report")
+    p.add_argument("--prices", type=Path, metavar="FILE.toml",
+                   help="price table (per million tokens, per reader; see README): adds each run's cost")
     p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser("import-run", help="turn a pdfhell run JSON into run records (provenance imported)")
@@ -131,6 +133,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         check_grouping(args.by)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    prices = None
+    if args.prices:
+        from workbench.grading.cost import load_prices
+
+        prices = load_prices(args.prices)
     runs = load_runs(args.runs)
     all_records = [r for recs in runs.values() for r in recs]
     folders = find_suite_folders(args.runs, args.suite)
@@ -144,7 +151,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         cases, suites = {}, []
     else:
         cases, suites = load_cases(folders)
-    report = build_report(runs, cases, by=args.by)
+    report = build_report(runs, cases, by=args.by, prices=prices)
     if by_source:
         from workbench.pdf.attribution import attribute_rows
 

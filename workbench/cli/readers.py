@@ -27,6 +27,8 @@ def _reader_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="the provider's base URL (default: its environment variable, "
                                       "readers.toml, then the public API)")
     p.add_argument("--password", help="password of encrypted PDFs (sent to the reader decrypted)")
+    p.add_argument("--no-structured", action="store_true",
+                   help="do not send an extraction case's JSON schema as the provider's structured output")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,6 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "when fewer than X of all calls could be scored; without it, exit 1 when "
                         "nothing could be scored")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--batch", action="store_true",
+                   help="submit the pending calls to the provider's batch service (openai, anthropic, "
+                        "google) and return; run again (or `batch status RUN`) to collect")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the calls and tokens the run would make, and their cost with --prices; call nothing")
+    p.add_argument("--prices", type=Path, metavar="FILE.toml", help="price table for --dry-run (see README)")
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("ask", help="ask one case's question (or your own) of one reader; record it in a run file")
@@ -72,6 +80,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fault", default="", metavar="SPEC",
                    help="faults for models that name none, e.g. 429-retry-after+500x2")
     p.add_argument("--hang-s", type=float, default=30.0, help="how long the timeout fault waits")
+    p.add_argument("--batch-polls", type=int, default=1, metavar="N",
+                   help="a batch is in progress for N status checks, then ends (default 1)")
+    p.add_argument("--batch-seconds", type=float, metavar="S", help="or: a batch ends S seconds after it is created")
+    p.add_argument("--batch-end", choices=["completed", "expired", "failed"], default="completed",
+                   help="how a batch ends (default completed)")
     p.set_defaults(handler=cmd_fake_server)
 
 
@@ -83,6 +96,8 @@ def _options(args: argparse.Namespace) -> dict:
         opts["max_tokens"] = args.max_tokens
     if args.temperature is not None:
         opts["temperature"] = args.temperature
+    if getattr(args, "no_structured", False):
+        opts["structured"] = False
     return opts
 
 
@@ -129,7 +144,7 @@ class _ProgressLine:
 
 
 def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
-             threshold: float | None = None) -> str | None:
+             threshold: float | None = None, prices: Path | None = None) -> str | None:
     """Print the grading report; return why the run fails the gate (None when it passes)."""
     try:
         from workbench.grading import build_report, render_report_text, write_junit
@@ -144,9 +159,10 @@ def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | Non
         if junit:
             raise UserError("--junit needs workbench.grading, which is not installed") from None
         return None
+    from workbench.grading.cost import load_prices
     from workbench.grading.stats import gate_failure
 
-    report = build_report(records, cases_by_id)
+    report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
     if json_out:
         print_json(report.to_json())
     else:
@@ -167,6 +183,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from workbench.providers.reading import default_modality
 
     threshold = _threshold(args.fail_threshold)
+    if args.prices:
+        from workbench.grading.cost import load_prices
+
+        load_prices(args.prices)   # a broken table is said before any call is made
     reader = parse_reader(args.reader)
     plan = RunPlan(reader, args.modality or default_modality(reader), args.dpi, args.workers, args.prompt,
                    _options(args), not args.no_cache, args.base_url, jobs=args.jobs,
@@ -177,6 +197,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     log.debug("run: %d case(s) of %s, reader %s, modality %s%s, %d worker(s), run file %s",
               len(suite.cases), args.suite, plan.reader, modality, f" at {dpi} dpi" if dpi else "",
               plan.workers, out)
+    if args.dry_run:
+        from workbench.cli.costs import dry_run
+
+        return dry_run(args, plan, suite, out)
+    if args.batch:
+        from workbench.cli.batchjobs import run_batch
+
+        return run_batch(args, plan, threshold, out)
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard,
@@ -188,7 +216,8 @@ def cmd_run(args: argparse.Namespace) -> int:
              f"run again with --resume to complete it")
         return 130
     line.end()
-    why = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold)
+    why = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold,
+                   args.prices)
     note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before)")
     if why:
         note(f"pdfworkbench: gate failed: {why}")
@@ -284,7 +313,8 @@ def cmd_fake_server(args: argparse.Namespace) -> int:
 
     try:
         server = FakeServer(script=args.script, latency_s=args.latency_ms / 1000.0, faults=args.fault,
-                            hang_s=args.hang_s, port=args.port)
+                            hang_s=args.hang_s, port=args.port, batch_polls=args.batch_polls,
+                            batch_seconds=args.batch_seconds, batch_end=args.batch_end)
     except OSError as exc:
         raise UserError(f"cannot listen on 127.0.0.1:{args.port} ({exc.strerror}); try another --port") from None
     except (ValueError, json.JSONDecodeError) as exc:

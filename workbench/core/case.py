@@ -98,6 +98,15 @@ class Case:
         raise UserError(f"{self.json_path or self.id}: pdf_path {name[:80]!r} points outside {root}; "
                         "a case may only name a PDF inside its suite folder")
 
+    @property
+    def answer_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema an extraction case's answer follows (`gold.schema` of a `fields` case),
+        which readers that take structured output are sent; None for every other case."""
+        schema = (self.gold or {}).get("schema")
+        if self.matcher_spec.get("type") == "fields" and isinstance(schema, dict) and schema:
+            return schema
+        return None
+
     def answer_key(self) -> dict[str, Any]:
         """The canonical answer key: what grading depends on, and what the suite hash covers."""
         return {

@@ -26,6 +26,12 @@ MAX_GRADED_CHARS = 1_000_000
 SHOWN_ANSWER_CHARS = 20_000
 STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancelled")
 MODALITIES = ("pdf", "pixels", "text")
+# The keys of a record's `usage`: token counts as the provider reported them (None where it gave
+# none). Providers differ in what they include: OpenAI and Gemini count cache reads inside
+# input_tokens, Anthropic apart; total_tokens - input_tokens is what was billed as output
+# (Gemini's thinking tokens come on top of output_tokens, OpenAI's reasoning is inside them).
+USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens", "cache_read_tokens",
+              "cache_creation_tokens", "reasoning_tokens")
 
 
 @dataclass(frozen=True)

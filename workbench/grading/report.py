@@ -21,6 +21,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
+from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
 from workbench.grading.outcome import NO_KEY_REASON, Outcome, outcome_of
 from workbench.grading.stats import rate, wilson
 from workbench.grading.verdict import EXECUTION_STATES, Verdict
@@ -206,6 +207,7 @@ class RunReport:
     modalities: list[str]
     dpis: list[int | None]
     provenance: list[str]
+    tokens: TokenTotals = field(default_factory=TokenTotals)   # usage, and cost with a price table
 
     @property
     def key_changed(self) -> int:
@@ -220,7 +222,7 @@ class RunReport:
             "label": self.label, "readers": self.readers, "modalities": self.modalities,
             "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
             "overall": self.overall.to_json(), "groups": [g.to_json() for g in self.groups],
-            "cases": [r.to_json() for r in self.rows],
+            "tokens": self.tokens.to_json(), "cases": [r.to_json() for r in self.rows],
         }
         if any(r.source for r in self.rows):
             out["sources"] = {
@@ -319,7 +321,8 @@ def split_runs(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
     return out
 
 
-def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None) -> RunReport:
+def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None,
+               prices: PriceTable | None = None) -> RunReport:
     rows = [make_row(label, r, cases_by_id.get(str(r.case_id)), by) for r in records]
     overall = Stats("all")
     groups: dict[str, Stats] = {}
@@ -331,6 +334,7 @@ def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[st
         groups=[groups[k] for k in sorted(groups)] if by else [],
         readers=_uniq([r.reader for r in rows]), modalities=_uniq([r.modality for r in rows]),
         dpis=_uniq([r.dpi for r in rows]), provenance=_uniq([r.provenance for r in rows]),
+        tokens=usage_totals(records, prices),
     )
 
 
@@ -356,11 +360,13 @@ def build_report(
     records: Sequence[RunRecord] | Mapping[str, Sequence[RunRecord]],
     cases_by_id: Mapping[str, Case],
     by: str | None = None,
+    prices: PriceTable | None = None,
 ) -> Report:
-    """A report over `records` (a list, split into runs by reader; or a mapping run label -> list)."""
+    """A report over `records` (a list, split into runs by reader; or a mapping run label -> list);
+    with `prices`, each run's tokens are priced."""
     check_grouping(by)
     runs_in = dict(records) if isinstance(records, Mapping) else split_runs(list(records))
-    runs = [run_report(label, recs, cases_by_id, by) for label, recs in runs_in.items()]
+    runs = [run_report(label, recs, cases_by_id, by, prices) for label, recs in runs_in.items()]
     unknown = sorted({r.case_id for run in runs for r in run.rows if r.outcome == "no_key"})
     return Report(by=by, runs=runs, differences=differences(runs), unknown_cases=unknown)
 
@@ -447,6 +453,7 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         if s.calls:
             lines.append(f"  error rate  {_pct(s.error_rate).strip()} ({s.not_finished} of {s.calls} calls did not "
                          "finish; counted apart, never as wrong answers)")
+        lines.extend(run.tokens.lines())
         if run.key_changed:
             lines.append(f"  note        {run.key_changed} record(s) were made against a different answer key")
         if any(r.source for r in run.rows):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from workbench.providers.base import HttpCall, ProviderError, ReadRequest, ReadResult, usage_dict
@@ -10,6 +11,8 @@ from workbench.providers.retry import NO_RETRY_CODES
 name = "anthropic"
 takes_pdf = True
 API_VERSION = "2023-06-01"
+structured = "tool input_schema"
+TOOL = "answer"   # the one tool the model is made to call; its input is the answer
 
 
 def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall:
@@ -30,10 +33,22 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
     }
     if req.temperature is not None:
         body["temperature"] = req.temperature
+    if req.schema is not None:
+        body["tools"] = [{"name": TOOL, "description": "Give the answer as data following this schema.",
+                          "input_schema": tool_schema(req.schema)}]
+        body["tool_choice"] = {"type": "tool", "name": TOOL}
     headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
     if key:
         headers["x-api-key"] = key
     return HttpCall(f"{base_url}/v1/messages", headers, body)
+
+
+def tool_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A tool's input schema must describe an object; any other answer is wrapped in one."""
+    schema = {k: v for k, v in schema.items() if k != "$schema"}
+    if schema.get("type") == "object":
+        return schema
+    return {"type": "object", "properties": {"answer": schema}, "required": ["answer"]}
 
 
 def parse(body: Any, headers: dict[str, str]) -> ReadResult:
@@ -41,6 +56,10 @@ def parse(body: Any, headers: dict[str, str]) -> ReadResult:
     if not isinstance(content, list):
         raise ValueError("no content list in the response")
     text = "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    tool = next((b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"
+                 and b.get("name") == TOOL), None)
+    if tool is not None:  # structured output: the tool's input is the answer, as JSON text
+        text = json.dumps(tool.get("input"), ensure_ascii=False)
     stop = body.get("stop_reason")
     u = body.get("usage")
     usage = None

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runs import CallError
+from workbench.core.runs import USAGE_KEYS, CallError
 
 # Providers spoken over HTTP, then the offline probes.
 HTTP_PROVIDERS = ("openai", "anthropic", "google", "ollama", "openai-compatible")
@@ -93,6 +93,9 @@ class ReadRequest:
     parts: list[Part]
     max_tokens: int = DEFAULT_MAX_TOKENS
     temperature: float | None = None
+    # The answer's JSON Schema, sent as the provider's structured output (extraction cases, for
+    # adapters with a `structured` kind); None: a plain text answer.
+    schema: dict[str, Any] | None = None
 
 
 @dataclass
@@ -124,8 +127,6 @@ class ReadResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens", "cache_read_tokens",
-              "cache_creation_tokens", "reasoning_tokens")
 
 
 def usage_dict(**values: Any) -> dict[str, Any]:
@@ -139,6 +140,9 @@ def usage_dict(**values: Any) -> dict[str, Any]:
 class Adapter(Protocol):
     name: str
     takes_pdf: bool
+    # How the adapter sends `ReadRequest.schema` (recorded in the run record), or None when it sends
+    # none: the answer is then asked for in the prompt only, as the case's question does.
+    structured: str | None
 
     def build(self, req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall: ...
 

@@ -75,7 +75,9 @@ class FakeServer:
 
     def __init__(self, script: dict[str, str] | Path | None = None, latency_s: float = 0.0,
                  faults: str = "", hang_s: float = 5.0, hint_s: float = 0.01,
-                 host: str = "127.0.0.1", port: int = 0, huge_mb: float = 64.0) -> None:
+                 host: str = "127.0.0.1", port: int = 0, huge_mb: float = 64.0,
+                 batch_polls: int = 1, batch_seconds: float | None = None, batch_end: str = "completed",
+                 batch_faults: dict[str, str] | None = None, batch_create_delay_s: float = 0.0) -> None:
         if isinstance(script, (str, Path)):
             script = json.loads(Path(script).read_text(encoding="utf-8"))
         if script is not None and not isinstance(script, dict):
@@ -89,6 +91,13 @@ class FakeServer:
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
+        from workbench.providers.fakebatch import BatchService
+
+        # The three batch services (see fakebatch.py): a batch is in progress for `batch_polls`
+        # status checks (or `batch_seconds`), then ends as `batch_end` (completed | expired |
+        # failed); `batch_faults` maps a PDF sha256 or prompt text to the fault one request gets.
+        self.batch = BatchService(self, polls=batch_polls, seconds=batch_seconds, end=batch_end,
+                                  faults=batch_faults or {}, create_delay_s=batch_create_delay_s)
         self._httpd = _Server((host, port), _Handler)
         self._httpd.fake = self
         self._thread: threading.Thread | None = None
@@ -159,6 +168,34 @@ class FakeServer:
         return "(no text layer)"
 
 
+    def reply(self, fmt: str, model: str, body: dict[str, Any], raw_len: int, kind: str | None,
+              key: str | None, n: int) -> tuple[int, dict[str, str], Any]:
+        """Status, headers and JSON body of one request's answer (faults that act on the
+        connection itself, such as drop or drip, are the handler's)."""
+        if kind and kind[:3].isdigit():
+            return _error(fmt, kind, self, key)
+        if kind == "empty":
+            return 200, {}, {}
+        problem = structured_problem(fmt, body)
+        if problem:
+            return _bad_request(fmt, problem)
+        pdfs, texts, _ = _contents(fmt, body)
+        answer = self.answer_for(pdfs, texts)
+        if kind == "huge":
+            answer = "x" * int(self.huge_mb * 2**20)
+        if kind == "echo-key":
+            answer = f"{answer} (you sent me {key})"
+        finish = kind or "stop"
+        if finish == "truncated":
+            answer = answer[: max(1, len(answer) // 2)]
+        resp = _success(fmt, model, n, answer, finish, max(1, raw_len // 4), structured_tool(fmt, body))
+        rid = {"openai": {"x-request-id": f"req_fake{n}"},
+               "anthropic": {"request-id": f"req_fake{n}"}}.get(fmt, {})
+        if kind == "echo-key":
+            rid = {"x-request-id": f"req_{key}", "request-id": f"req_{key}"}
+        return 200, rid, resp
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
@@ -226,7 +263,80 @@ def _tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def _success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: int) -> dict[str, Any]:
+def structured_tool(fmt: str, body: dict[str, Any]) -> str | None:
+    """The tool an Anthropic request forces (its structured output), else None."""
+    choice = body.get("tool_choice") if fmt == "anthropic" else None
+    return choice.get("name") if isinstance(choice, dict) and choice.get("type") == "tool" else None
+
+
+_SCHEMA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_GEMINI_TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}
+_GEMINI_SCHEMA_KEYS = {"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
+                       "properties", "required", "minProperties", "maxProperties", "minLength", "maxLength",
+                       "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum"}
+
+
+def _gemini_schema_problem(schema: Any, where: str) -> str | None:
+    if not isinstance(schema, dict):
+        return f"{where}: a Schema is an object"
+    for key in schema:
+        if key not in _GEMINI_SCHEMA_KEYS:
+            return f'Invalid JSON payload received. Unknown name "{key}" at \'{where}\': Cannot find field.'
+    if str(schema.get("type", "")).upper() not in _GEMINI_TYPES:
+        return f"{where}.type: invalid value {schema.get('type')!r}"
+    for name, sub in (schema.get("properties") or {}).items():
+        problem = _gemini_schema_problem(sub, f"{where}.properties[{name}].value")
+        if problem:
+            return problem
+    if "items" in schema:
+        return _gemini_schema_problem(schema["items"], f"{where}.items")
+    return None
+
+
+def structured_problem(fmt: str, body: dict[str, Any]) -> str | None:
+    """What the provider would refuse in a request's structured-output settings, or None."""
+    if fmt == "openai" and "response_format" in body:
+        rf = body["response_format"]
+        if not isinstance(rf, dict) or rf.get("type") not in ("text", "json_object", "json_schema"):
+            return "response_format.type must be text, json_object or json_schema"
+        if rf["type"] == "json_schema":
+            js = rf.get("json_schema")
+            if not isinstance(js, dict) or not _SCHEMA_NAME.match(str(js.get("name", ""))):
+                return "response_format.json_schema.name is required: letters, digits, _ and -, up to 64"
+            if not isinstance(js.get("schema"), dict):
+                return "response_format.json_schema.schema must be an object"
+    if fmt == "anthropic" and ("tools" in body or "tool_choice" in body):
+        tools = body.get("tools")
+        if not isinstance(tools, list) or not tools:
+            return "tools: a non-empty list is required with tool_choice"
+        names = set()
+        for i, tool in enumerate(tools):
+            schema = tool.get("input_schema") if isinstance(tool, dict) else None
+            if not isinstance(schema, dict) or schema.get("type") != "object":
+                return f"tools.{i}.input_schema: input_schema must describe an object (type: object)"
+            names.add(tool.get("name"))
+        choice = body.get("tool_choice")
+        if isinstance(choice, dict) and choice.get("type") == "tool" and choice.get("name") not in names:
+            return f"tool_choice.name: no tool named {choice.get('name')!r}"
+    if fmt == "google":
+        gen = body.get("generationConfig") or {}
+        if "responseSchema" in gen:
+            if gen.get("responseMimeType") != "application/json":
+                return "responseSchema needs responseMimeType application/json"
+            return _gemini_schema_problem(gen["responseSchema"], "generation_config.response_schema")
+    return None
+
+
+def _bad_request(fmt: str, message: str) -> tuple[int, dict[str, str], Any]:
+    if fmt == "anthropic":
+        return 400, {}, {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    if fmt == "google":
+        return 400, {}, {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
+    return 400, {}, {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": None}}
+
+
+def _success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: int,
+             tool: str | None = None) -> dict[str, Any]:
     out_tokens = _tokens(answer)
     if fmt == "openai":
         reason = {"stop": "stop", "truncated": "length", "blocked": "content_filter"}.get(finish, "stop")
@@ -241,8 +351,17 @@ def _success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: 
                           "completion_tokens_details": {"reasoning_tokens": 0}}}
     if fmt == "anthropic":
         reason = {"truncated": "max_tokens", "blocked": "refusal", "refusal": "refusal"}.get(finish, "end_turn")
+        content: list[dict[str, Any]] = [{"type": "text", "text": answer}]
+        if tool and reason == "end_turn":
+            try:
+                data = json.loads(answer)
+            except ValueError:
+                data = {"answer": answer}
+            content = [{"type": "tool_use", "id": f"toolu_fake{n}", "name": tool,
+                        "input": data if isinstance(data, dict) else {"answer": data}}]
+            reason = "tool_use"
         return {"id": f"msg_fake{n}", "type": "message", "role": "assistant", "model": model,
-                "content": [{"type": "text", "text": answer}], "stop_reason": reason, "stop_sequence": None,
+                "content": content, "stop_reason": reason, "stop_sequence": None,
                 "usage": {"input_tokens": in_tokens, "output_tokens": out_tokens,
                           "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
     if fmt == "google":
@@ -335,14 +454,22 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path == "/health":
-            self._json(200, {"ok": True, "requests": len(self.server.fake.requests)})
-        else:
-            self._json(404, {"error": "not found"})
+            return self._json(200, {"ok": True, "requests": len(self.server.fake.requests)})
+        handled = self.server.fake.batch.route("GET", self.path, b"", self._headers())
+        if handled is None:
+            return self._json(404, {"error": "not found"})
+        return self._send(*handled)
+
+    def _headers(self) -> dict[str, str]:
+        return {k.lower(): v for k, v in self.headers.items()}
 
     def do_POST(self) -> None:
         fake = self.server.fake
         raw = self.rfile.read(int(self.headers.get("content-length") or 0))
         path = self.path.split("?", 1)[0]
+        handled = fake.batch.route("POST", self.path, raw, self._headers())
+        if handled is not None:
+            return self._send(*handled)
         gm = _GOOGLE_PATH.search(path)
         if path.endswith("/chat/completions"):
             fmt = "openai"
@@ -374,9 +501,6 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(fake.latency_s)
         key = (headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key")
                or headers.get("x-goog-api-key"))
-        if kind and kind[:3].isdigit():
-            status, extra, err = _error(fmt, kind, fake, key)
-            return self._json(status, err, extra)
         if kind == "drop":
             self.close_connection = True
             return None
@@ -388,23 +512,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(200, {})
         if kind == "endless":
             return self._endless(fake.hang_s)
-        pdfs, texts, _ = _contents(fmt, body)
-        answer = fake.answer_for(pdfs, texts)
-        if kind == "huge":
-            answer = "x" * int(fake.huge_mb * 2**20)
-        if kind == "echo-key":
-            answer = f"{answer} (you sent me {key})"
-        finish = kind or "stop"
-        if finish == "truncated":
-            answer = answer[: max(1, len(answer) // 2)]
-        resp = _success(fmt, model, n, answer, finish, _tokens(raw.decode("utf-8", "replace")))
-        rid = {"openai": {"x-request-id": f"req_fake{n}"},
-               "anthropic": {"request-id": f"req_fake{n}"}}.get(fmt, {})
-        if kind == "echo-key":
-            rid = {"x-request-id": f"req_{key}", "request-id": f"req_{key}"}
-        if kind == "drip":
+        status, rid, resp = fake.reply(fmt, model, body, len(raw.decode("utf-8", "replace")),
+                                       None if kind in ("timeout", "drip") else kind, key, n)
+        if kind == "drip" and status == 200:
             return self._drip(json.dumps(resp).encode("utf-8"), rid, fake.hang_s)
-        return self._json(200, resp, rid)
+        return self._json(status, resp, rid)
 
     def _drip(self, body: bytes, headers: dict[str, str], limit_s: float) -> None:
         """Send `body` one byte every 0.2 s (a read timeout never fires), for at most `limit_s`."""

@@ -16,6 +16,11 @@ from workbench.providers.retry import parse_duration
 
 name = "google"
 takes_pdf = True
+structured = "responseSchema"
+# The OpenAPI subset Gemini's responseSchema takes; other JSON Schema keywords are dropped.
+SCHEMA_KEYS = ("description", "enum", "nullable", "required", "minItems", "maxItems", "minimum",
+               "maximum", "propertyOrdering")
+SCHEMA_FORMATS = ("enum", "date-time", "float", "double", "int32", "int64")
 BLOCK_FINISHES = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
 
 
@@ -30,12 +35,39 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
     gen: dict[str, Any] = {"maxOutputTokens": req.max_tokens}
     if req.temperature is not None:
         gen["temperature"] = req.temperature
+    if req.schema is not None:
+        gen["responseMimeType"] = "application/json"
+        gen["responseSchema"] = response_schema(req.schema)
     body = {"contents": [{"role": "user", "parts": parts}], "generationConfig": gen}
     headers = {"content-type": "application/json"}
     if key:
         headers["x-goog-api-key"] = key
     model = model.removeprefix("models/")
     return HttpCall(f"{base_url}/v1beta/models/{model}:generateContent", headers, body)
+
+
+def response_schema(schema: Any) -> dict[str, Any]:
+    """A JSON Schema as Gemini's `Schema`: upper-case types, `["string", "null"]` as nullable."""
+    if not isinstance(schema, dict):
+        return {"type": "STRING"}
+    out: dict[str, Any] = {}
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        if len(kinds) < len(kind):
+            out["nullable"] = True
+        kind = kinds[0] if kinds else "string"
+    out["type"] = str(kind or ("object" if "properties" in schema else "string")).upper()
+    for key in SCHEMA_KEYS:
+        if key in schema:
+            out[key] = schema[key]
+    if schema.get("format") in SCHEMA_FORMATS:
+        out["format"] = schema["format"]
+    if isinstance(schema.get("properties"), dict):
+        out["properties"] = {k: response_schema(v) for k, v in schema["properties"].items()}
+    if "items" in schema:
+        out["items"] = response_schema(schema["items"])
+    return out
 
 
 def parse(body: Any, headers: dict[str, str]) -> ReadResult:

@@ -8,6 +8,7 @@ from workbench.providers.base import HttpCall, ProviderError, ReadRequest, ReadR
 
 name = "ollama"
 takes_pdf = False
+structured = "format json schema"
 
 
 def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall:
@@ -24,8 +25,10 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
     headers = {"content-type": "application/json"}
     if key:
         headers["authorization"] = f"Bearer {key}"
-    return HttpCall(f"{base_url}/api/chat", headers,
-                    {"model": model, "messages": [message], "stream": False, "options": options})
+    body: dict[str, Any] = {"model": model, "messages": [message], "stream": False, "options": options}
+    if req.schema is not None:
+        body["format"] = {k: v for k, v in req.schema.items() if k != "$schema"}
+    return HttpCall(f"{base_url}/api/chat", headers, body)
 
 
 def parse(body: Any, headers: dict[str, str]) -> ReadResult:

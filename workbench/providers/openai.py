@@ -16,6 +16,9 @@ from workbench.providers.retry import NO_RETRY_CODES
 
 name = "openai"
 takes_pdf = True
+structured = "response_format json_schema"
+# Not strict: strict mode refuses schemas with optional fields or `format`, which extraction keys have.
+SCHEMA_NAME = "answer"
 
 
 def content_parts(req: ReadRequest, allow_file: bool = True) -> list[dict[str, Any]]:
@@ -42,6 +45,10 @@ def chat_body(req: ReadRequest, model: str, allow_file: bool = True) -> dict[str
     }
     if req.temperature is not None:
         body["temperature"] = req.temperature
+    if req.schema is not None:
+        schema = {k: v for k, v in req.schema.items() if k != "$schema"}
+        body["response_format"] = {"type": "json_schema",
+                                   "json_schema": {"name": SCHEMA_NAME, "schema": schema, "strict": False}}
     return body
 
 

@@ -10,6 +10,7 @@ from workbench.providers.base import HttpCall, ProviderError, ReadRequest, ReadR
 
 name = "openai-compatible"
 takes_pdf = False
+structured = None   # servers differ in what they accept; the prompt asks for the JSON
 
 
 def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall:

@@ -36,7 +36,7 @@ ADAPTER_MODULES = {
     "ollama": "workbench.providers.ollama",
     "openai-compatible": "workbench.providers.openai_compatible",
 }
-KNOWN_OPTIONS = ("max_tokens", "temperature")
+KNOWN_OPTIONS = ("max_tokens", "temperature", "structured")
 MAX_ERROR_TEXT = 1000
 
 
@@ -60,7 +60,30 @@ def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     unknown = sorted(set(options) - set(KNOWN_OPTIONS))
     if unknown:
         raise UserError(f"unknown reader option {', '.join(unknown)}; known: {', '.join(KNOWN_OPTIONS)}")
+    if not isinstance(options.get("structured", True), bool):
+        raise UserError("reader option structured: give true or false")
     return options
+
+
+def structured_schema(case: Case, mod: Any, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema to send as structured output: an extraction case's, when the adapter takes one
+    and the options do not turn it off (`--no-structured`)."""
+    if options.get("structured", True) is False or not getattr(mod, "structured", None):
+        return None
+    return case.answer_schema
+
+
+def read_request(case: Case, parts: list[Part], prompt: str, options: dict[str, Any], mod: Any) -> ReadRequest:
+    """The request a reader gets: a live call's and a provider batch's are built by this one function."""
+    return ReadRequest(prompt, parts, int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
+                       options.get("temperature"), schema=structured_schema(case, mod, options))
+
+
+def cache_options(case: Case, mod: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as the answer cache keys them: how the schema is sent counts (it changes the call)."""
+    schema = structured_schema(case, mod, options)
+    return {**options, "structured": mod.structured} if schema else {k: v for k, v in options.items()
+                                                                       if k != "structured"}
 
 
 def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
@@ -281,15 +304,14 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     key_value = config.api_key(spec.provider)
     url = config.base_url(spec.provider, base_url)
     store = AnswerCache() if cache else None
-    ckey = cache_key(pdf_sha, str(spec), modality, dpi, prompt, options, url)
+    ckey = cache_key(pdf_sha, str(spec), modality, dpi, prompt, cache_options(case, mod, options), url)
     if store:
         hit = store.get(ckey)
         if hit:
             return _from_cache(hit, case, prompt, started_at)
 
     parts = await asyncio.get_running_loop().run_in_executor(local, prepare_parts, pdf, modality, dpi)
-    req = ReadRequest(prompt, parts, int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
-                      options.get("temperature"))
+    req = read_request(case, parts, prompt, options, mod)
     call = mod.build(req, spec.model, url, key_value)
     policy = policy or RetryPolicy.from_env()
     async with gate:
@@ -305,6 +327,8 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
                   (time.monotonic() - t0) * 1000, attempts, started_at)
     if modality == "text":
         rec.extra["extractor"] = "pymupdf"
+    if req.schema is not None:
+        rec.extra["structured_output"] = mod.structured
     if store:
         store.put(ckey, rec)
     return rec

@@ -1,0 +1,811 @@
+"""Provider batch services: a run's pending calls submitted as one batch (OpenAI Batch API,
+Anthropic Message Batches, Gemini batch mode), polled, and collected into the run file as the same
+records a live run writes.
+
+The state of a run's batches is a small JSON file beside the run file (`<run>.batch.json`),
+rewritten atomically before and after every step, so a process killed at any point loses nothing:
+
+1. the intent: which case each custom id stands for, written before any request leaves;
+2. `create_started_at`, written just before the create call: a restart that finds it without a
+   batch id looks for the batch it may have made (OpenAI: the batch's `metadata`; Gemini: its
+   display name; Anthropic, whose batches carry neither: one batch created since then with the
+   same number of requests) before it creates one, so a call is never submitted twice;
+3. the batch id, as soon as the provider gives it;
+4. polls update the provider's status; an ended batch is collected: each result becomes a record
+   (appended and synced one by one; a restart skips the cases already recorded), then the entry
+   is marked collected.
+
+Request bodies are the live ones: `reading.read_request` and each adapter's `build` make them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core import atomic
+from workbench.core.errors import UserError
+from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
+from workbench.providers.base import ReaderSpec, ReadRequest, ReadResult, default_prompt
+
+BATCH_PROVIDERS = ("openai", "anthropic", "google")
+STATE_FORMAT = "pdfworkbench-batch/1"
+STATE_SUFFIX = ".batch.json"
+INTENT_PREFIX = "pdfworkbench-"
+# Per batch: most requests and bytes each service takes (OpenAI: 50,000 lines and 200 MB of file;
+# Anthropic: 100,000 requests and 256 MB; Gemini: inlined requests up to 20 MB), with headroom.
+LIMITS = {"openai": (50_000, 190 * 2**20), "anthropic": (100_000, 240 * 2**20),
+          "google": (50_000, 19 * 2**20)}
+# How far back (seconds) a restart looks for an Anthropic batch it may have created: clocks differ.
+CLOCK_SKEW_S = 300
+ENDED = ("completed", "expired", "cancelled", "failed")
+# Request lines built while preparing are kept to send, up to this many bytes (beyond it they are
+# built again when sent, so memory stays bounded for a suite of any size).
+PREPARED_BYTES = 512 * 2**20
+
+
+def state_path(run: Path) -> Path:
+    """`<run>.batch.json` beside the run file."""
+    run = Path(run)
+    return run.with_name(run.stem + STATE_SUFFIX) if run.suffix == ".jsonl" else run.with_name(run.name + STATE_SUFFIX)
+
+
+def run_of_state(path: Path) -> Path:
+    """The run file a state file (or the run file itself) stands for."""
+    path = Path(path)
+    if path.name.endswith(STATE_SUFFIX):
+        return path.with_name(path.name[: -len(STATE_SUFFIX)] + ".jsonl")
+    return path
+
+
+def check_provider(reader: ReaderSpec) -> None:
+    if reader.provider not in BATCH_PROVIDERS:
+        what = "a probe" if reader.is_probe else reader.provider
+        raise UserError(f"--batch: {what} has no batch service; readers with one: "
+                        f"{', '.join(p + ':MODEL' for p in BATCH_PROVIDERS)}")
+
+
+# ---- the state file ---------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    """One provider batch of the run."""
+
+    intent: str                                   # our handle, in the batch's metadata or name
+    requests: dict[str, dict[str, Any]]           # custom id -> the case it asks (id, hashes, prompt)
+    batch_id: str | None = None
+    file_id: str | None = None                    # OpenAI's uploaded input file
+    created_at: str = field(default_factory=utc_now)
+    create_started_at: str | None = None          # set (and saved) just before the create call
+    submitted_at: str | None = None
+    status: str | None = None                     # ours: in_progress, completed, expired, ...
+    provider_status: str | None = None            # the provider's own word
+    counts: dict[str, Any] | None = None
+    collected: bool = False
+
+
+@dataclass
+class BatchState:
+    run: str
+    suite_dir: str
+    suite: str | None
+    reader: str
+    modality: str
+    dpi: int | None
+    base_url: str
+    run_id: str
+    options: dict[str, Any] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+    format: str = STATE_FORMAT
+
+    @property
+    def spec(self) -> ReaderSpec:
+        from workbench.providers.base import parse_reader
+
+        return parse_reader(self.reader)
+
+    def open_entries(self) -> list[Entry]:
+        return [e for e in self.entries if not e.collected]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_state(path: Path) -> BatchState | None:
+    """The state in `path`, None when there is none; a damaged file is a UserError (it is kept)."""
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UserError(f"{path}: batch state file is damaged ({exc.__class__.__name__}); it holds the ids "
+                        "of batches in flight: restore it, or remove it if none is (nothing else was changed)") from None
+    try:
+        if raw.get("format") != STATE_FORMAT:
+            raise ValueError(f"format {raw.get('format')!r}")
+        entries = [Entry(**e) for e in raw.pop("entries")]
+        return BatchState(**raw, entries=entries)
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+        raise UserError(f"{path}: not a pdfworkbench batch state file ({exc}); restore it, or remove it if "
+                        "no batch is in flight (nothing else was changed)") from None
+
+
+def save_state(path: Path, state: BatchState) -> None:
+    atomic.write_json(path, state.to_json())
+
+
+# ---- talking to a batch service ---------------------------------------------------------------
+
+@dataclass
+class Poll:
+    status: str                       # ours: in_progress | completed | expired | cancelled | failed
+    provider_status: str
+    counts: dict[str, Any]
+    raw: dict[str, Any]
+    message: str = ""                 # why a batch failed, when it says
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED
+
+
+class Service:
+    """One provider's batch endpoints over httpx, retried like a live call; a refusal is one line."""
+
+    def __init__(self, spec: ReaderSpec, url: str, key: str | None, policy: Any = None) -> None:
+        import httpx
+
+        from workbench.providers.reading import adapter
+        from workbench.providers.retry import RetryPolicy
+
+        self.spec, self.url, self.key = spec, url.rstrip("/"), key
+        self.mod = adapter(spec.provider)
+        self.policy = policy or RetryPolicy.from_env()
+        # The adapter's own headers (auth, API version): the same as a live call's.
+        self.headers = dict(self.mod.build(ReadRequest("", []), spec.model, url, key).headers)
+        self.client = httpx.Client(verify=not url.startswith("http://"), timeout=self.policy.timeout_s)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def redact(self, text: str) -> str:
+        from workbench.providers import config
+
+        return config.redact(text, [k for k in {*config.all_keys(), self.key or ""} if len(k) >= 6]) or ""
+
+    def call(self, method: str, path: str, what: str, *, body: Any = None, files: Any = None,
+             data: Any = None, content: bytes | None = None, raw: bool = False) -> Any:
+        """`method path` against the base URL; the parsed JSON (or bytes with `raw`). `content`
+        is a JSON body already serialised (the prepared request lines, sent as built)."""
+        import httpx
+
+        from workbench.providers.reading import _body_value
+        from workbench.providers.retry import decide
+
+        headers = dict(self.headers)
+        if files is not None:
+            headers.pop("content-type", None)
+        elif content is not None:
+            headers["content-type"] = "application/json"
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            status, rheaders, hint, no_retry = None, {}, None, False
+            try:
+                resp = self.client.request(method, self.url + path, headers=headers, json=body,
+                                           files=files, data=data, content=content)
+            except httpx.ConnectError as exc:
+                raise UserError(self.redact(f"{self.spec.provider} batch service: cannot connect to {self.url} "
+                                            f"({exc}); is it running? Check --base-url")) from None
+            except httpx.TransportError as exc:
+                problem = f"{exc.__class__.__name__}: {exc}"
+            else:
+                status, rheaders = resp.status_code, {k.lower(): v for k, v in resp.headers.items()}
+                if 200 <= status < 300:
+                    if raw:
+                        return resp.content
+                    try:
+                        return resp.json()
+                    except ValueError:
+                        raise UserError(f"{self.spec.provider} batch service: {what}: the answer is not JSON") from None
+                perr = self.mod.parse_error(status, _body_value(resp.content))
+                hint, no_retry = perr.retry_delay_s, perr.no_retry
+                problem = f"HTTP {status}: {perr.message or resp.reason_phrase}"
+            wait = decide(status, rheaders, hint, no_retry, attempt, self.policy, time.monotonic() - started)
+            if wait is None:
+                raise UserError(self.redact(f"{self.spec.provider} batch service: {what}: {problem}"[:400]))
+            time.sleep(wait)
+
+
+# ---- the three protocols ----------------------------------------------------------------------
+
+def _error_result(mod: Any, status: int, body: Any, request_id: str | None = None) -> ReadResult:
+    perr = mod.parse_error(status, body)
+    return ReadResult("error", request_id=request_id, error=CallError(
+        perr.type or (f"http_{status}" if status else "request_failed"), perr.message or f"HTTP {status}",
+        status or None, perr.code))
+
+
+def _parsed(mod: Any, body: Any, headers: dict[str, str]) -> ReadResult:
+    try:
+        return mod.parse(body, headers)
+    except (ValueError, AttributeError, TypeError, KeyError) as exc:
+        return ReadResult("error", error=CallError("malformed_response",
+                                                   f"the provider's answer could not be read: {exc}"))
+
+
+def not_run(end: str) -> ReadResult:
+    """A request the batch ended before running: expired (a timeout, asked again by
+    --retry-errors), cancelled, or lost with a failed batch."""
+    if end == "expired":
+        return ReadResult("timeout", error=CallError("batch_expired", "the batch expired before this request ran"))
+    if end == "cancelled":
+        return ReadResult("cancelled", error=CallError("batch_cancelled", "the batch was cancelled before this request ran"))
+    return ReadResult("error", error=CallError("batch_failed", f"the batch {end} without a result for this request"))
+
+
+class OpenAIBatches:
+    """OpenAI Batch API: a JSONL file (purpose batch) of /v1/chat/completions calls."""
+
+    ENDPOINT = "/v1/chat/completions"
+    STATUS = {"validating": "in_progress", "in_progress": "in_progress", "finalizing": "in_progress",
+              "cancelling": "in_progress", "completed": "completed", "expired": "expired",
+              "cancelled": "cancelled", "failed": "failed"}
+
+    def __init__(self, service: Service) -> None:
+        self.s = service
+
+    @staticmethod
+    def line(custom_id: str, call: Any) -> dict[str, Any]:
+        return {"custom_id": custom_id, "method": "POST", "url": OpenAIBatches.ENDPOINT, "body": call.body}
+
+    def upload(self, entry: Entry, lines: list[bytes]) -> str:
+        files = {"file": (f"{entry.intent}.jsonl", b"".join(lines), "application/jsonl")}
+        return str(self.s.call("POST", "/files", "uploading the input file", files=files,
+                               data={"purpose": "batch"})["id"])
+
+    def create(self, entry: Entry) -> str:
+        body = {"input_file_id": entry.file_id, "endpoint": self.ENDPOINT, "completion_window": "24h",
+                "metadata": {"pdfworkbench_intent": entry.intent}}
+        return str(self.s.call("POST", "/batches", "creating the batch", body=body)["id"])
+
+    def find(self, entry: Entry) -> str | None:
+        listing = self.s.call("GET", "/batches?limit=100", "listing batches")
+        for b in listing.get("data") or []:
+            if (b.get("metadata") or {}).get("pdfworkbench_intent") == entry.intent:
+                return str(b["id"])
+        return None
+
+    def poll(self, batch_id: str) -> Poll:
+        b = self.s.call("GET", f"/batches/{batch_id}", f"checking batch {batch_id}")
+        raw_status = str(b.get("status"))
+        errors = (b.get("errors") or {}).get("data") or []
+        message = "; ".join(str(e.get("message")) for e in errors[:3])
+        return Poll(self.STATUS.get(raw_status, "in_progress"), raw_status, b.get("request_counts") or {}, b, message)
+
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str, ReadResult]]:
+        for key in ("output_file_id", "error_file_id"):
+            file_id = poll.raw.get(key)
+            if not file_id:
+                continue
+            data = self.s.call("GET", f"/files/{file_id}/content", f"downloading {key}", raw=True)
+            for line in data.decode("utf-8", "replace").splitlines():
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    continue
+                cid = item.get("custom_id")
+                resp, err = item.get("response"), item.get("error")
+                if isinstance(resp, dict) and resp.get("status_code") is not None:
+                    rid = resp.get("request_id")
+                    if resp["status_code"] == 200:
+                        result = _parsed(self.s.mod, resp.get("body"), {"x-request-id": rid} if rid else {})
+                    else:
+                        result = _error_result(self.s.mod, int(resp["status_code"]), resp.get("body"), rid)
+                elif isinstance(err, dict):
+                    code = str(err.get("code") or "")
+                    result = {"batch_expired": not_run("expired"), "batch_cancelled": not_run("cancelled")}.get(
+                        code, ReadResult("error", error=CallError(code or "batch_error", str(err.get("message") or ""))))
+                else:
+                    continue
+                yield str(cid), result
+
+    def cancel(self, batch_id: str) -> None:
+        self.s.call("POST", f"/batches/{batch_id}/cancel", f"cancelling batch {batch_id}")
+
+
+class AnthropicBatches:
+    """Anthropic Message Batches: {custom_id, params} requests; results as JSONL."""
+
+    def __init__(self, service: Service) -> None:
+        self.s = service
+
+    @staticmethod
+    def line(custom_id: str, call: Any) -> dict[str, Any]:
+        return {"custom_id": custom_id, "params": call.body}
+
+    def upload(self, entry: Entry, lines: list[bytes]) -> None:
+        self._lines = lines
+
+    def create(self, entry: Entry) -> str:
+        body = b'{"requests": [' + b",".join(line.rstrip(b"\n") for line in self._lines) + b"]}"
+        return str(self.s.call("POST", "/v1/messages/batches", "creating the message batch", content=body)["id"])
+
+    def find(self, entry: Entry) -> str | None:
+        import datetime as dt
+
+        since = dt.datetime.fromisoformat(str(entry.create_started_at).replace("Z", "+00:00"))
+        listing = self.s.call("GET", "/v1/messages/batches?limit=100", "listing message batches")
+        found = []
+        for b in listing.get("data") or []:
+            try:
+                created = dt.datetime.fromisoformat(str(b.get("created_at")).replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            total = sum(v for v in (b.get("request_counts") or {}).values() if isinstance(v, int))
+            if (created - since).total_seconds() >= -CLOCK_SKEW_S and total == len(entry.requests):
+                found.append(str(b["id"]))
+        if len(found) > 1:
+            raise UserError(f"cannot tell which of the message batches {', '.join(found)} this run created "
+                            "(Anthropic batches carry no metadata); cancel the ones that are not, then run again")
+        return found[0] if found else None
+
+    def poll(self, batch_id: str) -> Poll:
+        b = self.s.call("GET", f"/v1/messages/batches/{batch_id}", f"checking batch {batch_id}")
+        raw_status = str(b.get("processing_status"))
+        counts = b.get("request_counts") or {}
+        status = "in_progress"
+        if raw_status == "ended":
+            status = "cancelled" if b.get("cancel_initiated_at") else (
+                "expired" if counts.get("expired") else "completed")
+        return Poll(status, raw_status, counts, b)
+
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str, ReadResult]]:
+        # Built from the base URL, never from `results_url`: the key goes only where it is meant to.
+        data = self.s.call("GET", f"/v1/messages/batches/{poll.raw['id']}/results", "downloading results", raw=True)
+        for line in data.decode("utf-8", "replace").splitlines():
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue
+            result = item.get("result") or {}
+            kind = result.get("type")
+            if kind == "succeeded":
+                out = _parsed(self.s.mod, result.get("message"), {})
+            elif kind == "errored":
+                err = result.get("error") or {}
+                out = _error_result(self.s.mod, 0, err if "error" in err else {"error": err})
+            elif kind == "canceled":
+                out = not_run("cancelled")
+            elif kind == "expired":
+                out = not_run("expired")
+            else:
+                continue
+            yield str(item.get("custom_id")), out
+
+    def cancel(self, batch_id: str) -> None:
+        self.s.call("POST", f"/v1/messages/batches/{batch_id}/cancel", f"cancelling batch {batch_id}")
+
+
+class GeminiBatches:
+    """Gemini batch mode: inlined GenerateContentRequests, each with a metadata key; an Operation."""
+
+    STATUS = {"BATCH_STATE_PENDING": "in_progress", "BATCH_STATE_RUNNING": "in_progress",
+              "BATCH_STATE_SUCCEEDED": "completed", "BATCH_STATE_FAILED": "failed",
+              "BATCH_STATE_CANCELLED": "cancelled", "BATCH_STATE_EXPIRED": "expired"}
+
+    def __init__(self, service: Service) -> None:
+        self.s = service
+
+    @staticmethod
+    def line(custom_id: str, call: Any) -> dict[str, Any]:
+        return {"request": call.body, "metadata": {"key": custom_id}}
+
+    def upload(self, entry: Entry, lines: list[bytes]) -> None:
+        self._lines = lines
+
+    def create(self, entry: Entry) -> str:
+        model = self.s.spec.model.removeprefix("models/")
+        requests = b",".join(line.rstrip(b"\n") for line in self._lines)
+        body = (b'{"batch": {"display_name": ' + json.dumps(INTENT_PREFIX + entry.intent).encode()
+                + b', "input_config": {"requests": {"requests": [' + requests + b"]}}}}")
+        op = self.s.call("POST", f"/v1beta/models/{model}:batchGenerateContent", "creating the batch", content=body)
+        return str(op.get("name") or (op.get("metadata") or {}).get("name"))
+
+    def find(self, entry: Entry) -> str | None:
+        listing = self.s.call("GET", "/v1beta/batches?pageSize=100", "listing batches")
+        for op in listing.get("operations") or listing.get("batches") or []:
+            meta = op.get("metadata") or op
+            if meta.get("displayName", meta.get("display_name")) == INTENT_PREFIX + entry.intent:
+                return str(op.get("name") or meta.get("name"))
+        return None
+
+    def poll(self, batch_id: str) -> Poll:
+        op = self.s.call("GET", f"/v1beta/{batch_id}", f"checking batch {batch_id}")
+        meta = op.get("metadata") or {}
+        raw_status = str(meta.get("state") or ("BATCH_STATE_SUCCEEDED" if op.get("done") else "BATCH_STATE_PENDING"))
+        status = self.STATUS.get(raw_status, "in_progress")
+        if op.get("done") and status == "in_progress":
+            status = "failed" if op.get("error") else "completed"
+        message = str((op.get("error") or {}).get("message") or "")
+        return Poll(status, raw_status, meta.get("batchStats") or {}, op, message)
+
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str, ReadResult]]:
+        inlined = ((poll.raw.get("response") or {}).get("inlinedResponses")
+                   or (poll.raw.get("metadata") or {}).get("output", {}).get("inlinedResponses") or {})
+        items = inlined.get("inlinedResponses") if isinstance(inlined, dict) else inlined
+        keys = list(entry.requests)
+        for i, item in enumerate(items or []):
+            # Responses come in request order; the metadata key, when it is echoed, names it.
+            cid = (item.get("metadata") or {}).get("key") or (keys[i] if i < len(keys) else None)
+            if cid is None:
+                continue
+            if "response" in item:
+                yield str(cid), _parsed(self.s.mod, item["response"], {})
+            else:
+                err = item.get("error") or {}   # a google.rpc.Status: its code is gRPC's, not HTTP's
+                yield str(cid), _error_result(self.s.mod, 0, {"error": err})
+
+    def cancel(self, batch_id: str) -> None:
+        self.s.call("POST", f"/v1beta/{batch_id}:cancel", f"cancelling batch {batch_id}")
+
+
+PROTOCOLS = {"openai": OpenAIBatches, "anthropic": AnthropicBatches, "google": GeminiBatches}
+
+
+# ---- a run through a batch service ------------------------------------------------------------
+
+@dataclass
+class BatchOutcome:
+    state: BatchState
+    out: Path
+    submitted: int = 0            # requests sent in new batches by this call
+    collected: int = 0            # records written by this call
+    records: list[RunRecord] = field(default_factory=list)   # the run's records for this reader, when done
+
+    @property
+    def done(self) -> bool:
+        return bool(self.state.entries) and not self.state.open_entries()
+
+    def line(self) -> str:
+        parts = []
+        for e in self.state.entries:
+            counts = ", ".join(f"{k} {v}" for k, v in (e.counts or {}).items() if v not in (None, 0, "0"))
+            what = "collected" if e.collected else (e.status or ("submitted" if e.batch_id else "not yet submitted"))
+            parts.append(f"{e.batch_id or e.intent} ({len(e.requests)} calls): {what}"
+                         + (f" [{counts}]" if counts and not e.collected else ""))
+        return "; ".join(parts) if parts else "no batch"
+
+
+class BatchRun:
+    """A run file's provider batches: submit, poll, collect, cancel. Hold `lock()` around any step."""
+
+    def __init__(self, out: Path, state: BatchState, key: str | None, password: str | None = None,
+                 policy: Any = None, on_step: Callable[[str], None] | None = None,
+                 prepared: dict[str, list[bytes]] | None = None) -> None:
+        self.out = Path(out)
+        self.path = state_path(self.out)
+        self.state = state
+        self.key = key
+        self.password = password
+        self.service = Service(state.spec, state.base_url, key, policy)
+        self.proto = PROTOCOLS[state.spec.provider](self.service)
+        self.on_step = on_step or (lambda _line: None)
+        self.prepared = dict(prepared or {})
+
+    def close(self) -> None:
+        self.service.close()
+
+    def save(self) -> None:
+        save_state(self.path, self.state)
+
+    # -- building requests (the live request builders) --
+    def _lines(self, entry: Entry) -> list[bytes]:
+        if entry.intent in self.prepared:
+            return self.prepared.pop(entry.intent)
+        from workbench.core.case import sha256_hex
+        from workbench.core.suite import load_suite
+        from workbench.pdf.document import read_pdf_bytes
+        from workbench.providers.reading import prepare_parts, read_request
+
+        suite = load_suite(Path(self.state.suite_dir))
+        spec = self.state.spec
+        lines = []
+        for cid, meta in entry.requests.items():
+            case = suite.case(meta["case_id"])
+            pdf = read_pdf_bytes(case.pdf_file, self.password)
+            if sha256_hex(pdf) != meta["case_sha256"]:
+                raise UserError(f"case {case.id}: its PDF changed since the batch was prepared; "
+                                f"remove {self.path} to prepare it again")
+            req = read_request(case, prepare_parts(pdf, self.state.modality, self.state.dpi), meta["prompt"],
+                               self.state.options, self.service.mod)
+            call = self.service.mod.build(req, spec.model, self.state.base_url, self.key)
+            lines.append(encode_line(self.proto.line(cid, call)))
+        return lines
+
+    # -- the steps --
+    def submit(self, entry: Entry) -> None:
+        """Create the entry's batch, unless a restart finds the one it already made."""
+        if entry.batch_id:
+            return
+        if entry.create_started_at:
+            found = self.proto.find(entry)
+            if found:
+                entry.batch_id, entry.submitted_at, entry.status = found, entry.create_started_at, "in_progress"
+                self.save()
+                self.on_step(f"found batch {found} submitted before the interruption")
+                return
+        lines = self._lines(entry)
+        if isinstance(self.proto, OpenAIBatches):
+            if not entry.file_id:
+                entry.file_id = self.proto.upload(entry, lines)
+                self.save()
+        else:
+            self.proto.upload(entry, lines)
+        entry.create_started_at = utc_now()
+        self.save()
+        entry.batch_id = self.proto.create(entry)
+        entry.submitted_at, entry.status = utc_now(), "in_progress"
+        self.save()
+        self.on_step(f"submitted batch {entry.batch_id} ({len(entry.requests)} calls)")
+
+    def poll(self, entry: Entry) -> Poll | None:
+        if not entry.batch_id:
+            return None
+        poll = self.proto.poll(entry.batch_id)
+        entry.status, entry.provider_status, entry.counts = poll.status, poll.provider_status, dict(poll.counts)
+        self.save()
+        return poll
+
+    def collect(self, entry: Entry, poll: Poll) -> int:
+        """Write a record for every request of an ended batch (the ones not yet written)."""
+        from workbench.providers import config
+        from workbench.providers.reading import _redact_result
+
+        keys = [k for k in {*config.all_keys(), self.key or ""} if len(k) >= 6]
+        if self.out.exists():
+            from workbench.providers.batch import drop_torn_tail
+
+            drop_torn_tail(self.out)   # a collection killed mid-write: its half line goes
+        done = self._recorded()
+        seen: set[str] = set()
+        written = 0
+        with RunWriter(self.out, lock=False) as writer:
+            def write(cid: str, result: ReadResult) -> None:
+                nonlocal written
+                meta = entry.requests.get(cid)
+                if meta is None or cid in seen:
+                    return
+                seen.add(cid)
+                if (meta["case_id"], meta["case_sha256"]) in done:
+                    return
+                writer.append(self._record(entry, cid, meta, _redact_result(result, keys)))
+                written += 1
+
+            for cid, result in self.proto.results(poll, entry):
+                write(cid, result)
+            for cid in entry.requests:
+                if cid not in seen:
+                    missing = not_run(poll.status)
+                    if poll.message and missing.error:
+                        missing.error = CallError(missing.error.type, f"{missing.error.message}: {poll.message}")
+                    write(cid, missing)
+        entry.collected = True
+        self.save()
+        self.on_step(f"collected batch {entry.batch_id}: {written} records")
+        return written
+
+    def _recorded(self) -> set[tuple[str, str | None]]:
+        if not self.out.exists():
+            return set()
+        return {(r.case_id, r.case_sha256) for r in iter_records(self.out)
+                if r.reader == self.state.reader and r.modality == self.state.modality and r.dpi == self.state.dpi}
+
+    def _record(self, entry: Entry, cid: str, meta: dict[str, Any], result: ReadResult) -> RunRecord:
+        extra: dict[str, Any] = {**result.extra, "batch": {"provider": self.state.spec.provider,
+                                                           "id": entry.batch_id, "custom_id": cid}}
+        if meta.get("structured"):
+            extra["structured_output"] = meta["structured"]
+        if self.state.modality == "text":
+            extra["extractor"] = "pymupdf"
+        ran = result.status not in ("cancelled",) and not (result.error and result.error.type == "batch_expired")
+        return RunRecord(
+            case_id=meta["case_id"], case_sha256=meta["case_sha256"], key_sha256=meta["key_sha256"],
+            reader=self.state.reader, modality=self.state.modality, dpi=self.state.dpi, prompt=meta["prompt"],
+            answer=result.answer, status=result.status, error=result.error.to_json() if result.error else None,
+            finish_reason=result.finish_reason, latency_ms=None, attempts=1 if ran else 0, usage=result.usage,
+            request_id=result.request_id, started_at=entry.submitted_at, trap_family=meta.get("trap_family"),
+            suite=self.state.suite, run_id=self.state.run_id, extra=extra)
+
+    def advance(self) -> BatchOutcome:
+        """One step for every open batch: submit what is not submitted, poll the rest, collect the ended."""
+        outcome = BatchOutcome(self.state, self.out)
+        for entry in self.state.open_entries():
+            if not entry.batch_id:
+                self.submit(entry)
+                outcome.submitted += len(entry.requests)
+                continue
+            poll = self.poll(entry)
+            if poll is not None and poll.ended:
+                outcome.collected += self.collect(entry, poll)
+        return outcome
+
+    def cancel(self) -> BatchOutcome:
+        """Ask the provider to cancel every open batch; batches never created are dropped."""
+        for entry in list(self.state.open_entries()):
+            if not entry.batch_id and entry.create_started_at:
+                entry.batch_id = self.proto.find(entry)
+            if not entry.batch_id:
+                self.state.entries.remove(entry)   # nothing was sent: nothing to cancel
+                self.save()
+                continue
+            self.proto.cancel(entry.batch_id)
+            self.on_step(f"asked to cancel batch {entry.batch_id}")
+        return self.advance()
+
+
+def encode_line(item: dict[str, Any]) -> bytes:
+    return json.dumps(item, ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
+            password: str | None = None) -> tuple[list[Entry], dict[str, list[bytes]]]:
+    """Entries for `cases`, split by each service's limits (the bodies are built to measure them),
+    and the request lines built, by intent, to send as they are (up to PREPARED_BYTES of them; the
+    rest, and any after a restart, are built again from the state)."""
+    from workbench.core.case import sha256_hex
+    from workbench.pdf.document import read_pdf_bytes
+    from workbench.providers.reading import adapter, prepare_parts, read_request
+
+    spec = state.spec
+    mod = adapter(spec.provider)
+    proto = PROTOCOLS[spec.provider]
+    most, most_bytes = LIMITS[spec.provider]
+    entries: list[Entry] = []
+    prepared: dict[str, list[bytes]] = {}
+    kept = 0
+    current: dict[str, dict[str, Any]] = {}
+    lines: list[bytes] = []
+    size = 0
+    intent = uuid.uuid4().hex[:16]
+
+    def close_entry() -> None:
+        nonlocal kept
+        entries.append(Entry(intent, current))
+        if kept + size <= PREPARED_BYTES:
+            prepared[intent] = lines
+            kept += size
+
+    for n, case in enumerate(cases):
+        pdf = read_pdf_bytes(case.pdf_file, password)
+        prompt = plan.prompt or default_prompt(case)
+        req = read_request(case, prepare_parts(pdf, state.modality, state.dpi), prompt, state.options, mod)
+        call = mod.build(req, spec.model, state.base_url, key)
+        if current and (len(current) >= most or size + len(encode_line(proto.line("x" * 15, call))) > most_bytes):
+            close_entry()
+            intent, current, lines, size = uuid.uuid4().hex[:16], {}, [], 0
+        cid = f"{intent[:8]}-{n:06d}"
+        line = encode_line(proto.line(cid, call))
+        lines.append(line)
+        current[cid] = {"case_id": case.id, "case_sha256": sha256_hex(pdf), "key_sha256": case.key_sha256(),
+                        "prompt": prompt, "trap_family": case.trap_family,
+                        "structured": mod.structured if req.schema is not None else None}
+        size += len(line)
+    if current:
+        close_entry()
+    return entries, prepared
+
+
+@contextlib.contextmanager
+def run_lock(out: Path) -> Iterator[None]:
+    """The run file's write lock, refused at once when another process holds it."""
+    with atomic.file_lock(atomic.lock_path_for(Path(out)), f"run file {out}", timeout_s=0):
+        yield
+
+
+def _run_records(out: Path, state: BatchState, ids: set[str] | None = None) -> list[RunRecord]:
+    if not out.exists():
+        return []
+    return [r for r in iter_records(out) if r.reader == state.reader and r.modality == state.modality
+            and r.dpi == state.dpi and (ids is None or r.case_id in ids)]
+
+
+def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | None = None,
+                      retry_errors: bool = False, on_step: Callable[[str], None] | None = None) -> BatchOutcome:
+    """`run --batch`: advance the run's open batches (submit, poll, collect); when none is open,
+    submit the cases that have no record yet as new batches, and return. `retry_errors` first
+    drops this reader's error and timeout records (expired requests among them) so they go again."""
+    from workbench.core.suite import load_suite, shard_items
+    from workbench.providers import config
+    from workbench.providers.batch import (
+        check_plan,
+        drop_failed,
+        drop_torn_tail,
+        effective_modality,
+        finished_cases,
+        is_finished,
+    )
+
+    check_provider(plan.reader)
+    check_plan(plan)
+    suite = load_suite(suite_path)
+    cases = shard_items(list(suite.cases), shard)
+    out = Path(out)
+    if out.is_dir():
+        raise UserError(f"--out {out}: is a folder; give a run file (.jsonl)")
+    modality, dpi = effective_modality(plan)
+    key = config.api_key(plan.reader.provider)
+    with run_lock(out):
+        path = state_path(out)
+        state = load_state(path)
+        if state and (state.reader, state.modality, state.dpi) != (str(plan.reader), modality, dpi):
+            raise UserError(f"{path}: holds batches of {state.reader} ({state.modality}); "
+                            f"give another --out for {plan.reader} ({modality})")
+        url = config.base_url(plan.reader.provider, plan.base_url or (state.base_url if state else None))
+        prepared: dict[str, list[bytes]] = {}
+        if state is None or not state.open_entries():
+            if out.exists() and out.stat().st_size:
+                drop_torn_tail(out)
+                if retry_errors:
+                    drop_failed(out, plan)
+            done, run_id = finished_cases(out, plan) if out.exists() and out.stat().st_size else ({}, None)
+            todo = [c for c in cases if not is_finished(c, done)]
+            if state is None:
+                state = BatchState(run=out.name, suite_dir=str(Path(suite_path).resolve()), suite=suite.name,
+                                   reader=str(plan.reader), modality=modality, dpi=dpi, base_url=url,
+                                   run_id=run_id or uuid.uuid4().hex[:12], options=dict(plan.options))
+            if not todo:
+                return BatchOutcome(state, out, records=_run_records(out, state, {c.id for c in cases}))
+            state.base_url, state.options = url, dict(plan.options)
+            entries, prepared = prepare(state, todo, plan, key, plan.password)
+            state.entries.extend(entries)
+            save_state(path, state)   # the intent, before any request leaves
+        state.base_url = url
+        job = BatchRun(out, state, key, plan.password, on_step=on_step, prepared=prepared)
+        try:
+            outcome = job.advance()
+        finally:
+            job.close()
+        if outcome.done:
+            outcome.records = _run_records(out, state, {c.id for c in cases})
+        return outcome
+
+
+def open_batches(run: Path, base_url: str | None = None, password: str | None = None,
+                 on_step: Callable[[str], None] | None = None) -> BatchRun:
+    """The batches of a run file (or of its state file), to poll or cancel under `run_lock`."""
+    from workbench.providers import config
+
+    out = run_of_state(Path(run))
+    path = state_path(out)
+    state = load_state(path)
+    if state is None:
+        raise UserError(f"{out}: no batch was submitted for this run ({path.name} is not beside it); "
+                        "submit one with `pdfworkbench run SUITE --reader P:M --batch`")
+    if base_url:
+        state.base_url = base_url.rstrip("/")
+    return BatchRun(out, state, config.api_key(state.spec.provider), password, on_step=on_step)
+
+
+def advance_run(run: Path, *, cancel: bool = False, base_url: str | None = None, password: str | None = None,
+                on_step: Callable[[str], None] | None = None) -> BatchOutcome:
+    """`batch status RUN` (one step: poll, collect what ended) or `batch cancel RUN`."""
+    out = run_of_state(Path(run))
+    with run_lock(out):
+        job = open_batches(out, base_url, password, on_step)
+        try:
+            outcome = job.cancel() if cancel else job.advance()
+        finally:
+            job.close()
+        if outcome.done:
+            ids = {m["case_id"] for e in job.state.entries for m in e.requests.values()}
+            outcome.records = _run_records(out, job.state, ids)
+        return outcome

@@ -1,0 +1,83 @@
+"""What a run would send, without sending it (`run --dry-run`): the calls, and an estimate of their
+input and output tokens from the documents themselves.
+
+The estimate is rough by design, and the output says so. Text is about 4 characters a token.
+A page image costs (the providers' published image rules): OpenAI, high detail, 85 + 170 per
+512-pixel tile after fitting in 2048 and scaling the short side to 768; Anthropic, width x height
+/ 750 after fitting the long side in 1568; Gemini, 258 a page (and a PDF page is 258 too). A
+PDF sent as a file costs its text plus one page image (OpenAI and Anthropic read both). Output:
+the answer key's own length ("likely", a model that answers as asked) and `max_tokens` ("at most").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.providers.base import DEFAULT_DPI, DEFAULT_MAX_TOKENS, default_prompt
+
+CHARS_PER_TOKEN = 4
+GEMINI_PAGE_TOKENS = 258
+# What the providers render a PDF page at when they look at it (ours: the page at this DPI).
+PDF_PAGE_DPI = 150
+
+
+def text_tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def image_tokens(provider: str, width: float, height: float) -> int:
+    """Input tokens of one page image of `width` x `height` pixels."""
+    if provider == "google":
+        return GEMINI_PAGE_TOKENS
+    if provider == "anthropic":
+        scale = min(1.0, 1568 / max(width, height))
+        return math.ceil(width * scale * height * scale / 750)
+    scale = min(1.0, 2048 / max(width, height))
+    w, h = width * scale, height * scale
+    scale = min(1.0, 768 / min(w, h))
+    w, h = w * scale, h * scale
+    return 85 + 170 * math.ceil(w / 512) * math.ceil(h / 512)
+
+
+@dataclass
+class CallEstimate:
+    case_id: str
+    pages: int
+    input_tokens: int
+    output_likely: int
+    output_max: int
+
+
+def estimate_call(case: Any, pdf: bytes, provider: str, modality: str, dpi: int | None,
+                  prompt: str | None, options: dict[str, Any]) -> CallEstimate:
+    from workbench.pdf.document import open_fitz
+
+    prompt = prompt or default_prompt(case)
+    tokens = text_tokens(prompt)
+    schema = case.answer_schema
+    if schema is not None and options.get("structured", True) is not False:
+        import json
+
+        tokens += text_tokens(json.dumps(schema))
+    doc = open_fitz(pdf)
+    try:
+        pages = doc.page_count
+        for page in doc:
+            w_pt, h_pt = page.rect.width, page.rect.height
+            if modality == "pixels":
+                zoom = (dpi or DEFAULT_DPI) / 72
+                tokens += image_tokens(provider, w_pt * zoom, h_pt * zoom)
+            elif modality == "text":
+                tokens += text_tokens(page.get_text())
+            elif provider == "google":
+                tokens += GEMINI_PAGE_TOKENS
+            else:
+                zoom = PDF_PAGE_DPI / 72
+                tokens += text_tokens(page.get_text()) + image_tokens(provider, w_pt * zoom, h_pt * zoom)
+    finally:
+        doc.close()
+    most = int(options.get("max_tokens", DEFAULT_MAX_TOKENS))
+    likely = min(most, text_tokens(case.expected_answer or "") + 2)
+    return CallEstimate(case.id, pages, tokens, likely, most)
