@@ -194,9 +194,12 @@ async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_pat
         decoy = next(i for i, a in enumerate(found) if a.value == "€53,919.68")
         assert found[decoy].source == "hidden" and found[decoy].page == 0
         values = answers.query_one("#value-list", OptionList)
-        assert "hidden" in str(values.get_option_at_index(decoy).prompt)
+        # A summary, then the values that explain the wrong answer first: the hidden decoy.
+        assert "1 hidden" in str(values.get_option_at_index(0).prompt)
+        assert values.get_option_at_index(1).id == f"v{decoy}"
+        assert "hidden" in str(values.get_option_at_index(1).prompt)
         values.focus()
-        values.highlighted = decoy
+        values.highlighted = 1
         await settle(pilot)
         page = app.screen.query_one(PageView)
         assert page.value_box is not None and page.value_box.rect == found[decoy].box

@@ -10,7 +10,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, OptionList, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from workbench.core.case import Case
@@ -81,6 +81,8 @@ class InspectScreen(PageKeys, Screen):
         Binding("3", "show_tab(2)", show=False, id="tab_key"),
         Binding("4", "show_tab(3)", show=False, id="tab_lint"),
         Binding("5", "show_tab(4)", show=False, id="tab_answers"),
+        Binding("v", "answer_values", show=False, id="answer_values",
+                tooltip="The values of the answer shown, each with where it came from"),
         *PAGE_BINDINGS,
     ]
 
@@ -350,6 +352,14 @@ class InspectScreen(PageKeys, Screen):
             self._show_answers()
         elif not self.query_one(CaseList).select_case(case_id):
             self.notify(f"case {case_id} is not in this suite", severity="warning")
+
+    def action_answer_values(self) -> None:
+        """The Answers tab, with the values of the answer shown focused (the first one chosen)."""
+        self.query_one(TabbedContent).active = "tab-answers"
+        values = self.query_one("#value-list", OptionList)
+        values.focus()
+        if values.option_count > 1 and values.highlighted in (None, 0):
+            values.highlighted = 1   # option 0 is the summary
 
     @on(AnswersView.ValueSelected)
     def value_selected(self, event: AnswersView.ValueSelected) -> None:

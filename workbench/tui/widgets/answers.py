@@ -45,6 +45,10 @@ def highlighted_answer(answer: str, verdict: Verdict | None, attributions: list 
     return text
 
 
+# Sources that say nothing about why an answer is wrong: listed after the others.
+ORDINARY = ("visible", "question")
+
+
 def attribution_label(a) -> Text:
     """One traced value: `€53,919.68  hidden  p1 · render mode 3 ...`."""
     where = f"  p{a.page + 1}" if a.page is not None else ""
@@ -92,7 +96,7 @@ Every recorded answer for this case: from the suite's run files and from calls m
 Below the answer, each value in it (amounts, dates, identifiers, phrases) with where in the
 document it came from, underlined in its source's colour: visible on the page, hidden text,
 another page, small print, injected instructions, computed, an OCR-like misread, or absent (made
-up). **Tab** to that list and move through it: the page view shows the box the value came from,
+up). **v** (or Tab) goes to that list; move through it and the page view shows the box the value came from,
 and the text-layer tabs point at it.
 """
 
@@ -202,7 +206,18 @@ and the text-layer tabs point at it.
             return
         if not found:
             values.add_option(Option(Text("no values in this answer to trace", style="dim"), disabled=True))
-        values.add_options([Option(attribution_label(a), id=f"v{i}") for i, a in enumerate(found)])
+            return
+        counts: dict[str, int] = {}
+        for a in found:
+            counts[a.source] = counts.get(a.source, 0) + 1
+        summary = Text(f"{len(found)} value(s): ", style="dim")
+        for k, (source, n) in enumerate(sorted(counts.items(), key=lambda kv: kv[0] in ORDINARY)):
+            summary.append_text(Text.assemble(", " if k else "", (f"{n} ", "dim"), source_text(source)))
+        values.add_option(Option(summary, disabled=True))
+        # The values that explain a wrong answer first (not printed where a person reads them),
+        # each group in the answer's order.
+        order = sorted(range(len(found)), key=lambda i: found[i].source in ORDINARY)
+        values.add_options([Option(attribution_label(found[i]), id=f"v{i}") for i in order])
 
     @work(thread=True, exclusive=True, group="attribution", exit_on_error=False)
     def _trace(self, case: Case, pdf: bytes, key: tuple[str, int], answer: str, dpi: int) -> None:
