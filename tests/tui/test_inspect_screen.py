@@ -184,7 +184,7 @@ async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_pat
         await settle(pilot)
         app.screen.query_one(TabbedContent).active = "tab-answers"
         answers = app.screen.query_one(AnswersView)
-        for _ in range(50):
+        for _ in range(600):
             await pilot.pause(0.1)
             if answers.attributions() is not None:
                 break

@@ -32,7 +32,7 @@ def test_screen_snapshot(snap_compare, tmp_path, key):
         await pilot.press(key)
         await settle(pilot)
         if key == "r":  # the wrong answers' sources are traced after the run shows
-            for _ in range(200):
+            for _ in range(1200):
                 if pilot.app.screen.sources:
                     break
                 await pilot.pause(0.05)

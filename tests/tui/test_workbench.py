@@ -150,7 +150,7 @@ async def test_runs_screen_filters_wrong_answers_by_where_they_came_from(suite_c
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, RunsScreen)
-        for _ in range(100):
+        for _ in range(600):  # tracing takes a few seconds; under load much longer
             await pilot.pause(0.1)
             if screen.sources:
                 break

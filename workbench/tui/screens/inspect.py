@@ -183,6 +183,7 @@ class InspectScreen(PageKeys, Screen):
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
         answers = self.query_one(AnswersView)
         answers.pdf = data.pdf  # answers can be traced to the document now
+        answers.pdf_pages = data.page_count
         if answers.shown is not None and answers.attributions() is None:
             answers.refresh_detail()
 

@@ -87,9 +87,15 @@ of the suite; **escape** goes back.
         rows = sorted(((s, outcomes[id(s.record)]) for s in saved), key=lambda r: (r[0].record.case_id, r[0].line))
         self.app.call_from_thread(self._show, run, rows, render_report_text(report), index.problems)
         # Then where each wrong answer came from (each case's pages are analysed: slower).
+        from workbench.core.runs import SHOWN_ANSWER_CHARS
         from workbench.pdf.attribution import attribute_rows
+        from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
 
-        attribute_rows(report, cases)
+        for r in report.runs:  # traced as the Answers tab traces them: what is shown of each answer
+            for row in r.rows:
+                if row.answer:
+                    row.answer = row.answer[:SHOWN_ANSWER_CHARS]
+        attribute_rows(report, cases, max_pages=TRACE_MAX_PAGES, max_values=TRACE_MAX_VALUES)
         sources = {id(row.record): row.source for r in report.runs for row in r.rows if row.source}
         self.app.call_from_thread(self._traced, run, sources)
 

@@ -45,6 +45,10 @@ def highlighted_answer(answer: str, verdict: Verdict | None, attributions: list 
     return text
 
 
+# The Answers tab traces answers of documents up to this many pages, and the first this many
+# values of an answer (a text probe's answer to a long document is every value in it).
+TRACE_MAX_PAGES = 40
+TRACE_MAX_VALUES = 60
 # Sources that say nothing about why an answer is wrong: listed after the others.
 ORDINARY = ("visible", "question")
 
@@ -127,6 +131,7 @@ and the text-layer tabs point at it.
         self.answers: list[tuple[SavedAnswer, Outcome]] = []
         self.marked: list[int] = []
         self.pdf: bytes | None = None   # the case's PDF, for tracing values (set by the screen)
+        self.pdf_pages = 0
         self.traced: dict[tuple[str, int], list] = {}   # (run, line) -> attributions
         self.shown: int | None = None
 
@@ -198,6 +203,11 @@ and the text-layer tabs point at it.
         values.clear_options()
         if not saved.record.answer:
             return
+        if found is None and self.pdf_pages > TRACE_MAX_PAGES:
+            values.add_option(Option(Text(
+                f"values not traced here: the document has {self.pdf_pages:,} pages (over {TRACE_MAX_PAGES}); "
+                "`pdfworkbench grade CASE --answer-file F --explain` traces them", style="dim"), disabled=True))
+            return
         if found is None:
             values.add_option(Option(Text("tracing each value to the document…", style="dim italic"), disabled=True))
             if self.pdf is not None:
@@ -222,10 +232,12 @@ and the text-layer tabs point at it.
     @work(thread=True, exclusive=True, group="attribution", exit_on_error=False)
     def _trace(self, case: Case, pdf: bytes, key: tuple[str, int], answer: str, dpi: int) -> None:
         from workbench.core.errors import UserError
+        from workbench.core.runs import SHOWN_ANSWER_CHARS
         from workbench.pdf.attribution import attribute
 
         try:
-            self.post_message(self.Traced(key, attribute(case, pdf, answer, dpi)))
+            found = attribute(case, pdf, answer[:SHOWN_ANSWER_CHARS], dpi, max_values=TRACE_MAX_VALUES)
+            self.post_message(self.Traced(key, found))
         except UserError as exc:
             self.post_message(self.Traced(key, None, str(exc)))
 
