@@ -507,11 +507,13 @@ def _page_count(data: bytes, name: str) -> int:
 
 
 def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 150, *,
-                   max_pages: int | None = None, max_values: int | None = None) -> int:
+                   max_pages: int | None = None, max_values: int | None = None,
+                   max_chars: int | None = None) -> int:
     """Give every wrong answer in `report` its source and attribution; the count traced.
 
     Each case's PDF is read once. A case whose PDF cannot be read, or (with `max_pages`) has more
-    pages, is left untraced; `max_values` traces only each answer's first values."""
+    pages, is left untraced; `max_values` traces only each answer's first values, `max_chars`
+    only its first characters."""
     data_of: dict[str, bytes | None] = {}
     traced = 0
     for run in report.runs:
@@ -529,7 +531,8 @@ def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 1
             data = data_of[case.id]
             if data is None:
                 continue
-            found = attribute(case, data, row.answer, dpi, max_values=max_values)
+            found = attribute(case, data, row.answer[:max_chars] if max_chars else row.answer, dpi,
+                              max_values=max_values)
             row.source = wrong_answer_source(found)
             row.attribution = [a.to_json() for a in found]
             traced += 1

@@ -91,11 +91,9 @@ of the suite; **escape** goes back.
         from workbench.pdf.attribution import attribute_rows
         from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
 
-        for r in report.runs:  # traced as the Answers tab traces them: what is shown of each answer
-            for row in r.rows:
-                if row.answer:
-                    row.answer = row.answer[:SHOWN_ANSWER_CHARS]
-        attribute_rows(report, cases, max_pages=TRACE_MAX_PAGES, max_values=TRACE_MAX_VALUES)
+        # Traced as the Answers tab traces them: what is shown of each answer.
+        attribute_rows(report, cases, max_pages=TRACE_MAX_PAGES, max_values=TRACE_MAX_VALUES,
+                       max_chars=SHOWN_ANSWER_CHARS)
         sources = {id(row.record): row.source for r in report.runs for row in r.rows if row.source}
         self.app.call_from_thread(self._traced, run, sources)
 
