@@ -81,11 +81,12 @@ def _cases(state) -> dict:
 
 def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path) -> int:
     """`run --batch`: submit, or poll and collect, then return."""
+    from workbench.cli.readers import run_id_arg
     from workbench.providers.batchjobs import submit_or_advance
 
     def step():
         return submit_or_advance(args.suite, plan, out, shard=args.shard, retry_errors=args.retry_errors,
-                                 on_step=note)
+                                 on_step=note, run_id=run_id_arg(args))
 
     outcome = step()
     if outcome.submitted and not outcome.done:
