@@ -61,8 +61,9 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
         return 0
     cases = _cases(state)
     why = _summary(outcome.records, cases, json_out, junit, threshold, prices)
-    note(f"run file: {outcome.out} ({outcome.collected} records collected now; "
-         f"{len(state.entries)} batch(es): {', '.join(str(e.batch_id) for e in state.entries)})")
+    batches = f"{len(state.entries)} batch(es)" + (
+        f": {', '.join(str(e.batch_id) for e in state.entries)}" if state.entries else "")
+    note(f"run file: {outcome.out} ({outcome.collected} records collected now; {batches})")
     if why:
         note(f"pdfworkbench: gate failed: {why}")
         return 1
@@ -88,10 +89,12 @@ def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path
                                  on_step=note)
 
     outcome = step()
+    if outcome.from_cache:
+        note(f"batch: {outcome.from_cache} case(s) answered from the answer cache (--no-cache to send them)")
     if outcome.submitted and not outcome.done:
         return _finish(outcome, args.json, wait_hint=(
             f"run the same command again, or `pdfworkbench batch status {out}`, to collect it"))
-    if not outcome.state.entries:
+    if not outcome.state.entries and not outcome.from_cache:
         note("batch: nothing to submit: every case has a record")
     return _finish(outcome, args.json, args.junit, threshold,
                    wait_hint=f"not done yet: run again later, or `pdfworkbench batch status {out} --wait`",
