@@ -1,9 +1,14 @@
 """The one benchmark command: `python -m benchmarks` (or `make bench`).
 
 Makes its own large inputs in a temporary folder (a 500-page and a 10,000-page reportlab text PDF,
-a 1,012-case suite of every family x 44 seeds), measures the workbench and the commands on them
-with a warm-up and several runs, runs the older per-area scripts (benchmarks/bench_*.py), prints
-one table (median, p95, target, met) and writes every figure as JSON.
+a suite of every family x 44 seeds), measures the workbench and the commands on them with a
+warm-up and several runs, runs the older per-area scripts (benchmarks/bench_*.py), prints one
+table (median, p95, target, met) and writes every figure as JSON. Each group's rows are printed
+as soon as it finishes, and each measurement's time on stderr as it ends.
+
+--quick (about 5 minutes idle on 2 cores) runs each measurement once without a warm-up, builds
+the suite from 8 seeds a family instead of 44, walks fewer pages and cases, and leaves out the
+all-10,000-page runs; the group titles say so.
 
     python -m benchmarks [--quick] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
 
@@ -23,17 +28,20 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.harness import ROOT, Row, repeat, run_cli, table
+from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, table
 from benchmarks.inputs import suite_spec, text_pdf
 
 GROUPS = ("pdf500", "pdf10k", "suite", "sample", "scripts")
+# Untimed runs before the timed ones (files in the page cache, imports compiled); --quick: none.
+WARMUP = 1
+QUICK = False
 
 
 def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float | None,
-              target_mb: float | None = None, warmup: int = 1, check=None) -> list[Row]:
+              target_mb: float | None = None, warmup: int | None = None, check=None) -> list[Row]:
     """Time a command; one row for its time and, with `target_mb`, one for its peak memory."""
     try:
-        results = repeat(lambda: run_cli(args), runs, warmup)
+        results = repeat(lambda: run_cli(args), runs, WARMUP if warmup is None else warmup)
     except TimeoutError as exc:
         return [Row(group, what, "s", [], target_s, error=str(exc))]
     bad = [r for r in results if r.code not in (0, 1)]
@@ -50,39 +58,51 @@ def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float
     return rows
 
 
-def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int = 1) -> list[dict]:
+def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int | None = None,
+         burst: int = 0) -> list[dict]:
     """Launch the workbench headless on `path` in a fresh interpreter, `runs` times after `warmup`."""
     def once() -> dict:
         env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
         cmd = [sys.executable, str(ROOT / "benchmarks" / "tui_child.py"), str(path)]
         if walk:
-            cmd += ["--walk", str(walk)]
+            cmd += ["--walk", str(walk), "--burst", str(burst)]
         if cases:
             cmd += ["--cases", str(cases)]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
         if proc.returncode != 0:
             raise RuntimeError((proc.stderr.strip().splitlines() or ["failed"])[-1][:160])
-        return json.loads(proc.stdout.strip().splitlines()[-1])
+        got = json.loads(proc.stdout.strip().splitlines()[-1])
+        progress(f"workbench on {path.name}: first page {got['first_page_s']:.2f} s"
+                 + (f", {len(got['steps_s'])} steps" if got.get("steps_s") else ""))
+        return got
 
-    return repeat(once, runs, warmup)
+    return repeat(once, runs, WARMUP if warmup is None else warmup)
 
 
 def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int = 0,
               step_target_ms: float | None = None, rss_target: float | None = None,
-              cases: int = 0, step_label: str = "page to page (PgDn to the page on screen)") -> list[Row]:
+              cases: int = 0, step_label: str = "page to page (PgDn to the page on screen, 0.3 s apart)",
+              burst: int = 0, first_runs: int | None = None) -> list[Row]:
     try:
-        first = _tui(path, runs)
-        walked = _tui(path, 1, walk=walk, cases=cases, warmup=0) if (walk or cases) else []
+        walked = _tui(path, 1, walk=walk, cases=cases, warmup=0, burst=burst) if (walk or cases) else []
+        # The walk's launch counts as a first page too; --quick launches only for the walk.
+        if first_runs is None:
+            first_runs = 0 if QUICK and walked else runs
+        first = _tui(path, first_runs, warmup=0 if walked else None)
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return [Row(group, "workbench: first page on screen", "s", [], first_target, error=str(exc))]
     rows = [Row(group, "workbench: first page on screen (from process start)", "s",
-                [r["first_page_s"] for r in first], first_target)]
+                [r["first_page_s"] for r in first + walked], first_target)]
     if walked:
         w = walked[0]
         rows.append(Row(group, f"workbench: {step_label}", "ms", [s * 1000 for s in w["steps_s"]],
                         step_target_ms))
+        if w.get("burst_steps_s"):
+            rows.append(Row(group, "workbench: page to page, PgDn as soon as the page is shown", "ms",
+                            [s * 1000 for s in w["burst_steps_s"]], None))
         if walk:
-            rows.append(Row(group, f"workbench: RSS after visiting {len(w['steps_s']) + 1} pages", "MB",
+            visited = len(w["steps_s"]) + len(w.get("burst_steps_s", [])) + 1
+            rows.append(Row(group, f"workbench: RSS after visiting {visited} pages", "MB",
                             [w["rss_mb"]], rss_target, note=f"peak {w['peak_rss_mb']:.0f} MB"))
     return rows
 
@@ -125,24 +145,28 @@ def bench_pdf500(tmp: Path, runs: int, quick: bool) -> list[Row]:
     one = _cli_rows(g, "lint, all pages, --jobs 1", ["lint", "--pages", "all", "--jobs", "1", str(pdf)],
                     runs, None)
     rows += one[:1]
-    rows += _tui_rows(g, pdf, runs, 1.0, walk=20 if quick else 499, step_target_ms=100.0,
-                      rss_target=400.0)
+    # The full run visits every page (the RSS target is "after visiting every page").
+    rows += _tui_rows(g, pdf, runs, 1.0, walk=20 if quick else 60, burst=10 if quick else 439,
+                      step_target_ms=100.0, rss_target=400.0)
     return rows
 
 
 def bench_pdf10k(tmp: Path, runs: int, quick: bool) -> list[Row]:
     g = "10,000-page text PDF (reportlab, one short line a page)"
     pdf = text_pdf(tmp / "p10k.pdf", 10_000, 1)
-    rows = _tui_rows(g, pdf, runs, 2.0, walk=10, step_target_ms=100.0)
+    rows = _tui_rows(g, pdf, runs, 2.0, walk=10, burst=5, step_target_ms=100.0)
     rows += _cli_rows(g, "lint, default (first 1,000 pages), --jobs 2", ["lint", "--jobs", "2", str(pdf)],
-                      runs, None, check=_said_cap)
+                      runs, None, target_mb=500.0, check=_said_cap)
     rows += _cli_rows(g, "inspect --json, default (first 1,000 pages), --jobs 2",
-                      ["inspect", "--json", "--jobs", "2", str(pdf)], runs, None, check=_said_cap)
+                      ["inspect", "--json", "--jobs", "2", str(pdf)], runs, None, target_mb=500.0,
+                      check=_said_cap)
     heavy_runs, heavy_warm = (1, 0)
-    rows += _cli_rows(g, "lint, all 10,000 pages, --jobs 2",
-                      ["lint", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs, 90.0, 500.0,
-                      warmup=heavy_warm)
-    if not quick:
+    if quick:
+        rows.append(Row(g, "lint, all 10,000 pages, --jobs 2 (full run only)", "s", [], 90.0))
+    else:
+        rows += _cli_rows(g, "lint, all 10,000 pages, --jobs 2",
+                          ["lint", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs, 90.0, 500.0,
+                          warmup=heavy_warm)
         rows += _cli_rows(g, "inspect --json, all 10,000 pages, --jobs 2",
                           ["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs,
                           None, 500.0, warmup=heavy_warm)
@@ -157,47 +181,47 @@ def _suite_hash(ran) -> str:
 
 
 def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
-    g = "1,012-case suite (23 families x 44 seeds)"
-    spec = suite_spec(tmp / "suite.toml", 44)
+    seeds = 8 if quick else 44
+    spec = suite_spec(tmp / "suite.toml", seeds)
+    families = spec.read_text(encoding="utf-8").count("[[families]]")
+    g = f"{families * seeds:,}-case suite ({families} families x {seeds} seeds{', --quick' if quick else ''})"
     rows: list[Row] = []
-    times: dict[tuple[str, int], list[float]] = {}
-    hashes: dict[tuple[str, int], str] = {}
-    stdout: dict[tuple[str, int], str] = {}
     suite = tmp / "suite-1"
-    for cmd in ("build", "verify", "lint"):
-        for jobs in (1, 2):
-            if cmd == "build":
-                out = tmp / f"suite-{jobs}"
 
-                def go(out=out, jobs=jobs):
-                    shutil.rmtree(out, ignore_errors=True)
-                    return run_cli(["build", str(spec), "--out", str(out), "--jobs", str(jobs)])
-            else:
-                def go(cmd=cmd, jobs=jobs):
-                    return run_cli([cmd, str(suite), "--jobs", str(jobs)])
-            results = repeat(go, runs, 1 if cmd != "build" else 0)
-            bad = [r for r in results if r.code not in (0, 1)]
-            if bad:
-                msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
-                rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", [], None, error=msg))
-                continue
-            times[(cmd, jobs)] = [r.seconds for r in results]
-            hashes[(cmd, jobs)] = _suite_hash(results[-1])
-            stdout[(cmd, jobs)] = results[-1].stdout.replace(f"suite-{jobs}", "suite-N")
-            cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
-            rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", times[(cmd, jobs)], None, note=f"CPU {cpu:.1f} s",
-                            extra={"cpu_s": [r.cpu_s for r in results]}))
-    for cmd, target in (("lint", 1.7), ("verify", None), ("build", None)):
-        if (cmd, 1) in times and (cmd, 2) in times:
-            one, two = times[(cmd, 1)], times[(cmd, 2)]
-            ratios = [a / b for a, b in zip(one, two, strict=False)]
-            same = stdout[(cmd, 1)] == stdout[(cmd, 2)]
-            note = "output identical with 1 and 2 jobs" if same else "OUTPUT DIFFERS between 1 and 2 jobs"
-            if hashes.get((cmd, 1)):
-                note += ("; suite hash the same" if hashes[(cmd, 1)] == hashes[(cmd, 2)]
-                         else "; SUITE HASH DIFFERS")
-            rows.append(Row(g, f"{cmd}: speed-up, --jobs 2 over --jobs 1", "x", ratios, target,
-                            at_least=True, note=note))
+    def go(cmd: str, jobs: int):
+        if cmd == "build":
+            out = tmp / f"suite-{jobs}"
+            shutil.rmtree(out, ignore_errors=True)
+            return run_cli(["build", str(spec), "--out", str(out), "--jobs", str(jobs)])
+        return run_cli([cmd, str(suite), "--jobs", str(jobs)])
+
+    for cmd, target in (("build", None), ("verify", None), ("lint", 1.7)):
+        # 1 and 2 jobs alternate, so a change in the machine's load falls on both alike and
+        # each ratio compares two runs a few seconds apart.
+        ran: dict[int, list] = {1: [], 2: []}
+        warm = 0 if cmd == "build" else WARMUP
+        for i in range(warm + runs):
+            for jobs in (1, 2):
+                r = go(cmd, jobs)
+                if i >= warm:
+                    ran[jobs].append(r)
+        bad = [r for rs in ran.values() for r in rs if r.code not in (0, 1)]
+        if bad:
+            msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
+            rows.append(Row(g, f"{cmd}", "s", [], None, error=msg))
+            continue
+        for jobs in (1, 2):
+            cpu = sorted(r.cpu_s for r in ran[jobs])[len(ran[jobs]) // 2]
+            rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", [r.seconds for r in ran[jobs]], None,
+                            note=f"CPU {cpu:.1f} s", extra={"cpu_s": [r.cpu_s for r in ran[jobs]]}))
+        one, two = ran[1][-1], ran[2][-1]
+        same = one.stdout == two.stdout.replace("suite-2", "suite-1")
+        note = "output identical with 1 and 2 jobs" if same else "OUTPUT DIFFERS between 1 and 2 jobs"
+        if _suite_hash(one):
+            note += "; suite hash the same" if _suite_hash(one) == _suite_hash(two) else "; SUITE HASH DIFFERS"
+        ratios = [a.seconds / b.seconds for a, b in zip(ran[1], ran[2], strict=True)]
+        rows.append(Row(g, f"{cmd}: speed-up, --jobs 2 over --jobs 1", "x", ratios, target,
+                        at_least=True, note=note))
     rows += _tui_rows(g, suite, runs, 0.8, cases=20 if quick else 40, step_target_ms=80.0,
                       step_label="next case (down to its page on screen)")
     return rows
@@ -207,8 +231,8 @@ def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
     g = "shipped sample suite (sample_cases/mini)"
     rows: list[Row] = []
     sample = ROOT / "sample_cases" / "mini"
-    rows += _tui_rows(g, sample, max(runs, 3), 0.8, cases=10 if quick else 20, step_target_ms=100.0,
-                      step_label="next case (down to its page on screen)")
+    rows += _tui_rows(g, sample, runs, 0.8, cases=10 if quick else 20, step_target_ms=100.0,
+                      step_label="next case (down to its page on screen)", first_runs=max(runs, 2))
     try:
         import asyncio
 
@@ -243,12 +267,21 @@ def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[st
             args.append("10")
         if quick and name == "bench_families.py":
             args.append("5")
+        if quick and name == "bench_degrade.py":
+            args += ["--repeat", "3"]   # 15 repeats of four tiers is 27 s of CPU
+        if quick and name == "bench_run.py":
+            args += ["--repeat", "1"]
         t0 = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+        try:
+            proc = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+        except subprocess.TimeoutExpired:
+            rows.append(Row(g, f"{name} (whole script)", "s", [], None, error="still running after 900 s"))
+            continue
         seconds = time.perf_counter() - t0
         texts[name] = proc.stdout + (proc.stderr if proc.returncode else "")
         err = "" if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["failed"])[-1][:120]
         rows.append(Row(g, f"{name} (whole script)", "s", [seconds], None, error=err))
+        progress(f"{name}: {seconds:.1f} s")
     return rows, texts
 
 
@@ -259,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help=f"comma-separated groups: {', '.join(GROUPS)}")
     ap.add_argument("--json", type=Path, default=Path("bench-results.json"), help="where to write the figures")
     args = ap.parse_args(argv)
+    global QUICK, WARMUP
+    QUICK, WARMUP = args.quick, 0 if args.quick else WARMUP
     runs = args.runs or (1 if args.quick else 3)
     only = [g.strip() for g in args.only.split(",")] if args.only else list(GROUPS)
     unknown = [g for g in only if g not in GROUPS]
@@ -278,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 got = globals()[f"bench_{group}"](tmp, runs, args.quick)
             rows += got
-            print(f"[bench] {group}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            load = os.getloadavg()[0]
+            print(f"[bench] {group}: {time.perf_counter() - t0:.0f} s (load {load:.2f})", file=sys.stderr,
+                  flush=True)
+            print(table(got) + "\n", flush=True)   # partial results as they come; the whole table follows
             # What is measured so far is kept, should a later group be stopped.
             args.json.write_text(json.dumps({"partial": True, "rows": [r.to_json() for r in rows]},
                                             indent=2) + "\n", encoding="utf-8")

@@ -146,7 +146,13 @@ def run_cli(args: list[str], env: dict[str, str] | None = None, timeout: float =
         out.seek(0)
         text = out.read().decode(errors="replace")
     out_path.unlink(missing_ok=True)
+    progress(f"{' '.join(args)[-70:]}: {seconds:.1f} s wall, {cpu:.1f} s CPU, {peak:.0f} MB")
     return Ran(seconds, peak, cpu, text, err, proc.returncode)
+
+
+def progress(line: str) -> None:
+    """One line on stderr as each measurement finishes, so a long run shows where it is."""
+    print(f"[bench]   {line}", file=sys.stderr, flush=True)
 
 
 def repeat(fn: Callable[[], Any], runs: int, warmup: int = 1) -> list[Any]:

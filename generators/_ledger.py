@@ -40,9 +40,10 @@ class Invoice:
 
 def make_invoice(
     rng: random.Random, total: float, currency: str = "USD", n_items: int = 4,
-    tax_rate: float = 8.0, vendor: str | None = None, prefix: str = "INV",
+    tax_rate: float = 8.0, vendor: str | None = None, prefix: str = "INV", number: str | None = None,
 ) -> Invoice:
-    """An invoice whose line items and tax add up to `total` exactly (in cents)."""
+    """An invoice whose line items and tax add up to `total` exactly (in cents). A `number`
+    given is not drawn (nor is a `vendor`): the other figures come out as they would anyway."""
     rate = tax_rate / 100
     subtotal = round(total / (1 + rate), 2)
     tax = round(total - subtotal, 2)
@@ -51,7 +52,7 @@ def make_invoice(
     return Invoice(
         vendor=vendor or kit.pick(rng, kit.VENDORS),
         customer=kit.pick(rng, kit.CUSTOMERS),
-        number=f"{prefix}-{rng.randint(100000, 999999)}",
+        number=number or f"{prefix}-{rng.randint(100000, 999999)}",
         issued=f"{rng.randint(1, 28)} {rng.choice(MONTHS)} 2025",
         street=f"{rng.randint(2, 480)} {kit.pick(rng, kit.STREETS)}",
         city=kit.pick(rng, kit.CITIES),

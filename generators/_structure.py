@@ -9,6 +9,7 @@ document id, so the same inputs give the same bytes in every process.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,13 +17,31 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from generators import _ledger, kit
-from generators.base import Param, rng_for
+from generators.base import AnswerKey, Arming, Disarm, Param, rng_for
 
 TOTAL_PARAM = Param("visible_total", "float", 4812.07, "the TOTAL DUE a person sees (the right answer)",
                     min=100, max=50000)
 CHANGE_PARAM = Param("change_percent", "float", 18.0,
                      "the competing total relative to the visible one, in percent (negative: lower)",
                      min=-60, max=60, decimals=1)
+
+
+def invoice_params(*own: Param, change: Param | None = CHANGE_PARAM) -> tuple[Param, ...]:
+    """A structural family's parameters: the totals, its own, then currency and vendor."""
+    return (TOTAL_PARAM, *((change,) if change is not None else ()), *own, kit.CURRENCY_PARAM, kit.VENDOR_PARAM)
+
+
+# The printed total as ordinary page text, where the mechanism leaves it alone.
+PRINTED_TOTAL = (
+    Arming("expected", "visible", "the printed total is drawn"),
+    Arming("expected", "text_layer", "the printed total is ordinary text"),
+)
+
+
+def scan_disarms(why: str) -> tuple[Disarm, ...]:
+    """The setting that removes a structural trap (the lint must say so): a mild scan without a
+    text layer keeps the page's pixels and nothing of its structure."""
+    return (Disarm(why, degrade={"tier": "mild", "text_layer": "none"}),)
 
 
 @dataclass
@@ -65,6 +84,25 @@ def draw_invoice(c: Canvas, p: Mapping[str, Any], seed: int, family: str, *, dra
     below, total_y = _ledger.draw_totals(c, inv, y, total_label=total_label, draw_total=draw_total)
     _ledger.draw_footer(c, inv)
     return InvoicePage(inv, competing, total_y, below - 6)
+
+
+def new_invoice(p: Mapping[str, Any], seed: int, family: str, **draw: Any) -> tuple[Canvas, io.BytesIO, InvoicePage]:
+    """A canvas with the invoice drawn on it (`draw`: `draw_invoice`'s options), for the trap to
+    go on; `kit.finish(canvas, buffer)` gives the page's bytes."""
+    c, buf = kit.new_canvas(title="Invoice")
+    return c, buf, draw_invoice(c, p, seed, family, **draw)
+
+
+def total_key(inv: _ledger.Invoice, expected: str, forbidden: str, failure: str, **metadata: Any) -> AnswerKey:
+    """The key of a TOTAL DUE question on `inv`: the total a person sees, the one the mechanism
+    makes a pipeline read, and the invoice's number and vendor before the family's `metadata`."""
+    return AnswerKey(
+        question=kit.total_due_question(inv.number, inv.vendor),
+        expected_answer=expected,
+        forbidden_answers=[forbidden],
+        expected_failure_mode=failure,
+        metadata={"invoice_no": inv.number, "vendor": inv.vendor, **metadata},
+    )
 
 
 def total_width(inv: _ledger.Invoice, amount: float, size: float = 13) -> float:

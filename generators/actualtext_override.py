@@ -12,23 +12,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Disarm, Generated, Param
+from generators.base import Arming, Generated, Param
 
 NAME = "actualtext_override"
 VERSION = 1
 DESCRIPTION = "Invoice whose drawn total carries an /ActualText with another amount"
 
-PARAMS = (
-    _structure.TOTAL_PARAM,
-    _structure.CHANGE_PARAM,
+PARAMS = _structure.invoice_params(
     Param("scope", "choice", "figure",
           "what the ActualText replaces: the amount only, or the whole TOTAL DUE line",
           choices=("figure", "line")),
     Param("encoding", "choice", "utf16",
           "how the replacement is written: a UTF-16 hex string (as authoring tools write it) or a literal",
           choices=("utf16", "literal")),
-    kit.CURRENCY_PARAM,
-    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (
@@ -40,7 +36,7 @@ CONTRACT = (
 )
 
 # A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
-DISARMED = (Disarm("the ActualText goes with the text layer when a scan has none", degrade={"tier": "mild", "text_layer": "none"}),)
+DISARMED = _structure.scan_disarms("the ActualText goes with the text layer when a scan has none")
 
 
 def _string(text: str, encoding: str) -> str:
@@ -53,9 +49,8 @@ def _string(text: str, encoding: str) -> str:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    c, buf = kit.new_canvas(title="Invoice")
     line = p["scope"] == "line"
-    page = _structure.draw_invoice(c, p, seed, NAME, draw_total=False, total_label="" if line else "TOTAL DUE")
+    c, buf, page = _structure.new_invoice(p, seed, NAME, draw_total=False, total_label="" if line else "TOTAL DUE")
     inv = page.inv
     shown, other = inv.fmt(inv.total), inv.fmt(page.competing)
     size = 13.0
@@ -70,17 +65,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         c.drawRightString(_ledger.RIGHT, page.total_y, shown)
     c.addLiteral("EMC")
     pdf = kit.finish(c, buf)
-    return Generated(
-        pdf=pdf,
-        key=AnswerKey(
-            question=kit.total_due_question(inv.number, inv.vendor),
-            expected_answer=shown,
-            forbidden_answers=[other],
-            expected_failure_mode=(
-                "Answers the /ActualText that replaces the drawn total: the reader's text came from "
-                "an extractor that trusts ActualText over the glyphs."
-            ),
-            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": inv.total,
-                      "hidden_amount": page.competing, "scope": p["scope"], "currency": p["currency"]},
-        ),
-    )
+    return Generated(pdf, _structure.total_key(
+        inv, shown, other,
+        "Answers the /ActualText that replaces the drawn total: the reader's text came from an "
+        "extractor that trusts ActualText over the glyphs.",
+        visible_amount=inv.total, hidden_amount=page.competing, scope=p["scope"], currency=p["currency"]))

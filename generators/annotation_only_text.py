@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Disarm, Generated, Param
+from generators.base import Arming, Generated, Param
 
 NAME = "annotation_only_text"
 VERSION = 1
@@ -22,9 +22,7 @@ DESCRIPTION = "Invoice with a competing total only in an annotation that is neve
 # Annotation flags (PDF 32000-1, 12.5.3).
 _HIDDEN, _NO_VIEW = 2, 32
 
-PARAMS = (
-    _structure.TOTAL_PARAM,
-    _structure.CHANGE_PARAM,
+PARAMS = _structure.invoice_params(
     Param("kind", "choice", "hidden_freetext",
           "the annotation: a FreeText flagged hidden, a FreeText flagged no-view, or a sticky note",
           choices=("hidden_freetext", "noview_freetext", "sticky_note")),
@@ -32,25 +30,21 @@ PARAMS = (
           "what it says: a bare total line, or a reviewer's correction",
           choices=("figure", "correction")),
     Param("author", "str", kit.PEOPLE[0], "the annotation's author (/T)", pool=kit.PEOPLE, max=40),
-    kit.CURRENCY_PARAM,
-    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (
-    Arming("expected", "visible", "the printed total is drawn"),
-    Arming("expected", "text_layer", "the printed total is ordinary text"),
+    *_structure.PRINTED_TOTAL,
     Arming("forbidden", "hidden", "the competing total is only in an annotation's contents"),
     Arming("forbidden", "not_visible", "the annotation's text is drawn nowhere on the page"),
     Arming("forbidden", "not_text_layer", "page text extractors do not read undrawn annotations"),
 )
 
 # A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
-DISARMED = (Disarm("a scan keeps the page's pixels, not its annotations", degrade={"tier": "mild", "text_layer": "none"}),)
+DISARMED = _structure.scan_disarms("a scan keeps the page's pixels, not its annotations")
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    c, buf = kit.new_canvas(title="Invoice")
-    page = _structure.draw_invoice(c, p, seed, NAME)
+    c, buf, page = _structure.new_invoice(p, seed, NAME)
     inv = page.inv
     base = kit.finish(c, buf)
     other = inv.fmt(page.competing)
@@ -75,18 +69,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         annot.update()
 
     pdf = _structure.edit_with_pymupdf(base, edit)
-    return Generated(
-        pdf=pdf,
-        key=AnswerKey(
-            question=kit.total_due_question(inv.number, inv.vendor),
-            expected_answer=inv.fmt(inv.total),
-            forbidden_answers=[other],
-            expected_failure_mode=(
-                "Answers the total written only in an annotation that the page never shows: the "
-                "reader took annotation contents for page text."
-            ),
-            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": inv.total,
-                      "hidden_amount": page.competing, "annotation_text": text, "kind": p["kind"],
-                      "currency": p["currency"]},
-        ),
-    )
+    return Generated(pdf, _structure.total_key(
+        inv, inv.fmt(inv.total), other,
+        "Answers the total written only in an annotation that the page never shows: the reader "
+        "took annotation contents for page text.",
+        visible_amount=inv.total, hidden_amount=page.competing, annotation_text=text, kind=p["kind"],
+        currency=p["currency"]))

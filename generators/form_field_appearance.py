@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Disarm, Generated, Param
+from generators.base import Arming, Generated, Param
 
 NAME = "form_field_appearance"
 VERSION = 1
@@ -21,15 +21,11 @@ DESCRIPTION = "Invoice whose total is a form field: the appearance shows one amo
 
 FIELD_NAMES = ("amount_due", "TotalDue", "total", "invoice_total", "AmountPayable")
 
-PARAMS = (
-    _structure.TOTAL_PARAM,
-    _structure.CHANGE_PARAM,
+PARAMS = _structure.invoice_params(
     Param("field_name", "str", FIELD_NAMES[0], "the field's name (/T)", pool=FIELD_NAMES, max=40),
     Param("border", "choice", "box", "how the field is framed on the page: a box, an underline or nothing",
           choices=("box", "underline", "none")),
     Param("read_only", "bool", True, "mark the field read-only, as exported invoices do"),
-    kit.CURRENCY_PARAM,
-    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (
@@ -40,12 +36,11 @@ CONTRACT = (
 )
 
 # A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
-DISARMED = (Disarm("a scan keeps the field's appearance, not its value", degrade={"tier": "mild", "text_layer": "none"}),)
+DISARMED = _structure.scan_disarms("a scan keeps the field's appearance, not its value")
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    c, buf = kit.new_canvas(title="Invoice")
-    page = _structure.draw_invoice(c, p, seed, NAME, draw_total=False)
+    c, buf, page = _structure.new_invoice(p, seed, NAME, draw_total=False)
     inv = page.inv
     shown = inv.fmt(inv.total)
     size = 13.0
@@ -82,18 +77,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         doc.xref_set_key(annot.xref, "DV", _structure.pdf_string(value))
 
     pdf = _structure.edit_with_pymupdf(base, edit)
-    return Generated(
-        pdf=pdf,
-        key=AnswerKey(
-            question=kit.total_due_question(inv.number, inv.vendor),
-            expected_answer=shown,
-            forbidden_answers=[value],
-            expected_failure_mode=(
-                "Answers the form field's value instead of what its appearance shows: the reader "
-                "took form data, not the page."
-            ),
-            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": inv.total,
-                      "hidden_amount": page.competing, "field_name": p["field_name"],
-                      "field_value": value, "currency": p["currency"]},
-        ),
-    )
+    return Generated(pdf, _structure.total_key(
+        inv, shown, value,
+        "Answers the form field's value instead of what its appearance shows: the reader took "
+        "form data, not the page.",
+        visible_amount=inv.total, hidden_amount=page.competing, field_name=p["field_name"],
+        field_value=value, currency=p["currency"]))

@@ -9,14 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generators import kit
+from generators import _ledger, kit
 from generators.base import AnswerKey, Arming, Disarm, Generated, Param, rng_for
 
 NAME = "hidden_ocr_mismatch"
-VERSION = 4
+VERSION = 5  # 5: drawn with the shared invoice (_ledger): the same figures, other bytes
 DESCRIPTION = "Invoice whose printed total differs from an invisible text-layer total at the same spot"
-
-CURRENCIES = kit.CURRENCY_SYMBOLS
 
 PARAMS = (
     Param("visible_total", "float", 12345.67, "the printed TOTAL DUE (the right answer)", min=100, max=99999.99),
@@ -66,90 +64,26 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     # A ratio, not a difference: the hidden total is always positive and always differs.
     factor = 1 + p["hidden_change_pct"] / 100
     hidden = round(visible * factor if p["hidden_direction"] == "higher" else visible / factor, 2)
-    code = p["currency"]
-    sym = kit.money(0, CURRENCIES[code])[0]
-
-    def fmt(v: float) -> str:
-        return kit.money(v, sym)
-
     rng = rng_for(seed, NAME, "content")
     size = p["font_size"]
-    rate = p["tax_rate"] / 100
-    subtotal = round(visible / (1 + rate), 2)
-    tax = round(visible - subtotal, 2)
-    amounts = kit.split_total(rng, subtotal, p["line_items"])
-    items = rng.sample(kit.ITEMS, len(amounts))
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    inv_no = f"INV-{p['invoice_number']}"
-    day, month = rng.randint(1, 28), rng.choice(["January", "February", "March", "April", "May", "June",
-                                                 "July", "August", "September", "October", "November"])
-    issued = f"{day} {month} 2025"
+    inv = _ledger.make_invoice(rng, visible, p["currency"], p["line_items"], p["tax_rate"],
+                               vendor=p["vendor"], number=f"INV-{p['invoice_number']}")
+    fmt = inv.fmt
 
-    c, buf = kit.new_canvas(title=f"Invoice {inv_no}")
-    width, height = kit.LETTER
-    left, right = 54, width - 54
-    y = height - 64
-    c.setFont("Helvetica-Bold", 18)
-    c.drawString(left, y, p["vendor"])
-    c.setFont("Helvetica", size - 1)
-    street = f"{rng.randint(2, 480)} {kit.pick(rng, kit.STREETS)}"
-    city = kit.pick(rng, kit.CITIES)
-    c.drawString(left, y - 16, street)
-    c.drawString(left, y - 16 - size * 1.3, city)
-    c.setFont("Helvetica-Bold", 22)
-    c.drawRightString(right, y, "INVOICE")
-    c.setFont("Helvetica", size)
-    c.drawRightString(right, y - 18, f"Invoice No.: {inv_no}")
-    c.drawRightString(right, y - 18 - size * 1.4, f"Date: {issued}")
-    c.drawRightString(right, y - 18 - size * 2.8, "Terms: Net 30")
-    y -= 90
-    c.setFont("Helvetica-Bold", size)
-    c.drawString(left, y, "Bill to:")
-    c.setFont("Helvetica", size)
-    c.drawString(left + 50, y, customer)
-    y -= 34
-
-    # Line items
-    cols = (left, right - 230, right - 140, right)
-    c.setFillGray(0.92)
-    c.rect(left - 4, y - 6, right - left + 8, size + 10, stroke=0, fill=1)
-    c.setFillGray(0)
-    c.setFont("Helvetica-Bold", size)
-    c.drawString(cols[0], y, "Description")
-    c.drawRightString(cols[1] + 30, y, "Qty")
-    c.drawRightString(cols[2] + 40, y, "Unit price")
-    c.drawRightString(cols[3], y, "Amount")
-    y -= size * 2
-    c.setFont("Helvetica", size)
-    for name, amount in zip(items, amounts, strict=True):
-        qty = 1
-        c.drawString(cols[0], y, name)
-        c.drawRightString(cols[1] + 30, y, str(qty))
-        c.drawRightString(cols[2] + 40, y, fmt(amount))
-        c.drawRightString(cols[3], y, fmt(amount))
-        y -= size * 1.8
-    c.setLineWidth(0.6)
-    c.line(right - 230, y + size * 0.6, right, y + size * 0.6)
-    y -= size * 0.8
-    c.drawRightString(right - 110, y, "Subtotal")
-    c.drawRightString(right, y, fmt(subtotal))
-    y -= size * 1.6
-    c.drawRightString(right - 110, y, f"Sales tax ({p['tax_rate']:g}%)")
-    c.drawRightString(right, y, fmt(tax))
-    y -= size * 2.2
+    c, buf = kit.new_canvas(title=f"Invoice {inv.number}")
+    y = _ledger.draw_header(c, inv, size=size)
+    y = _ledger.draw_items(c, inv, y, size=size)
+    _, y = _ledger.draw_totals(c, inv, y, size=size, draw_total=False)
     total_size = size + 3
-    c.setFont("Helvetica-Bold", total_size)
-    c.drawRightString(right - 110, y, "TOTAL DUE")
 
     # The hidden total goes down first, so the printed total lies over it, as a scan's image lies
     # over its OCR layer: white text then never paints over the printed digits.
     if p["hidden_position"] == "on_total":
-        pixels_w = kit.text_width(fmt(visible), "Helvetica-Bold", total_size)
-        hx, hy = right - pixels_w, y
+        hx, hy = _ledger.RIGHT - kit.text_width(fmt(visible), "Helvetica-Bold", total_size), y
     elif p["hidden_position"] == "margin":
-        hx, hy = left, 40
+        hx, hy = _ledger.LEFT, 40
     else:
-        hx, hy = right - 150, height - 30
+        hx, hy = _ledger.RIGHT - 150, kit.LETTER[1] - 30
     t = c.beginText(hx, hy)
     t.setFont("Helvetica-Bold", total_size)
     if p["hidden_style"] == "invisible":
@@ -162,20 +96,17 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.restoreState()
 
     if p["visible_total_layer"] == "pixels":
-        kit.draw_text_pixels(c, fmt(visible), right, y, total_size, bold=True, align="right")
+        kit.draw_text_pixels(c, fmt(visible), _ledger.RIGHT, y, total_size, bold=True, align="right")
     else:
-        c.drawRightString(right, y, fmt(visible))
-
-    c.setFillGray(0)
-    c.setFont("Helvetica", size - 1)
-    c.drawString(left, 96, f"Please quote {inv_no} with your payment. Payment due within 30 days of the invoice date.")
-    c.drawString(left, 96 - size * 1.4, f"Thank you for your business. {p['vendor']} - {city}")
+        c.drawRightString(_ledger.RIGHT, y, fmt(visible))
+    _ledger.draw_footer(c, inv, size, note=f"Please quote {inv.number} with your payment. Payment due "
+                                           "within 30 days of the invoice date.")
     pdf = kit.finish(c, buf)
 
     return Generated(
         pdf=pdf,
         key=AnswerKey(
-            question=kit.total_due_question(inv_no, p['vendor']),
+            question=kit.total_due_question(inv.number, inv.vendor),
             expected_answer=fmt(visible),
             forbidden_answers=[fmt(hidden)],
             expected_failure_mode=(
@@ -184,8 +115,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             ),
             matcher={"type": "contains"},
             metadata={
-                "vendor": p["vendor"], "invoice_no": inv_no, "visible_amount": visible,
-                "hidden_amount": hidden, "currency": code,
+                "vendor": inv.vendor, "invoice_no": inv.number, "visible_amount": visible,
+                "hidden_amount": hidden, "currency": p["currency"],
             },
         ),
     )

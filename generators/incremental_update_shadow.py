@@ -25,24 +25,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param
+from generators.base import Arming, Generated, GenerationError, Param
 
 NAME = "incremental_update_shadow"
 _STAMP_DPI = 300
 VERSION = 2  # 2: the `stamp` edit (seeds draw from three edits)
 DESCRIPTION = "Invoice corrected by an incremental update; the old total stays in the file's first revision"
 
-PARAMS = (
-    _structure.TOTAL_PARAM,
-    Param("change_percent", "float", 18.0,
-          "the superseded (first revision's) total relative to the corrected one, in percent",
-          min=-60, max=60, decimals=1),
+PARAMS = _structure.invoice_params(
     Param("edit", "choice", "overlay",
           "how the update corrects the total: paint over it with text, replace the page's content, "
           "or paint over it with an image of the new figure",
           choices=("overlay", "replace", "stamp")),
-    kit.CURRENCY_PARAM,
-    kit.VENDOR_PARAM,
+    change=Param("change_percent", "float", 18.0,
+                 "the superseded (first revision's) total relative to the corrected one, in percent",
+                 min=-60, max=60, decimals=1),
 )
 
 _FORBIDDEN = (
@@ -56,7 +53,7 @@ _AS_TEXT = (
 CONTRACT = (*_AS_TEXT, *_FORBIDDEN)
 
 # A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
-DISARMED = (Disarm("a scan keeps the latest revision's pixels, not the earlier revision", degrade={"tier": "mild", "text_layer": "none"}),)
+DISARMED = _structure.scan_disarms("a scan keeps the latest revision's pixels, not the earlier revision")
 
 
 def contract_for(p: Mapping[str, Any]) -> tuple[Arming, ...]:
@@ -117,9 +114,8 @@ def _page_object(pdf: bytes) -> tuple[int, bytes, int]:
 
 
 def _draw(p: Mapping[str, Any], seed: int, total: float, identity=None):
-    c, buf = kit.new_canvas(title="Invoice")
     # No 0% tax: its subtotal would print the first revision's total, still visible after the patch.
-    page = _structure.draw_invoice(c, p, seed, NAME, total=total, identity=identity, tax_rates=(5.0, 8.0, 10.0))
+    c, buf, page = _structure.new_invoice(p, seed, NAME, total=total, identity=identity, tax_rates=(5.0, 8.0, 10.0))
     return kit.finish(c, buf), page
 
 
@@ -170,20 +166,11 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             raise GenerationError("the corrected page needs resources the first revision lacks")
         new_page = page_body.replace(b"/Contents %d 0 R" % contents, b"/Contents %d 0 R" % size)
         pdf = append_update(first, {page_num: new_page, size: _object(second, contents2)})
-    return Generated(
-        pdf=pdf,
-        key=AnswerKey(
-            question=kit.total_due_question(inv.number, inv.vendor),
-            expected_answer=shown,
-            forbidden_answers=[inv.fmt(old_total)],
-            expected_failure_mode=(
-                "Answers the total of the file's first revision, which a later incremental update "
-                "corrected: the reader read a superseded revision (or every stream in the file)."
-            ),
-            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": new_total,
-                      "superseded_amount": old_total, "edit": p["edit"], "currency": p["currency"]},
-        ),
-    )
+    return Generated(pdf, _structure.total_key(
+        inv, shown, inv.fmt(old_total),
+        "Answers the total of the file's first revision, which a later incremental update "
+        "corrected: the reader read a superseded revision (or every stream in the file).",
+        visible_amount=new_total, superseded_amount=old_total, edit=p["edit"], currency=p["currency"]))
 
 
 def _winansi(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Disarm, Generated, Param
+from generators.base import Arming, Generated, Param
 
 NAME = "optional_content_layer"
 VERSION = 1
@@ -21,9 +21,7 @@ DESCRIPTION = "Invoice with a competing total inside an optional content layer t
 
 LAYER_NAMES = ("Draft", "Revision B", "Internal", "Superseded figures", "Print proof")
 
-PARAMS = (
-    _structure.TOTAL_PARAM,
-    _structure.CHANGE_PARAM,
+PARAMS = _structure.invoice_params(
     Param("state", "choice", "off",
           "how the layer hides: off in the default configuration, or on for printing only",
           choices=("off", "print_only")),
@@ -32,25 +30,21 @@ PARAMS = (
           choices=("in_place", "note")),
     Param("layer_name", "str", LAYER_NAMES[0], "the layer's name as a viewer's layer panel lists it",
           pool=LAYER_NAMES, max=40),
-    kit.CURRENCY_PARAM,
-    kit.VENDOR_PARAM,
 )
 
 CONTRACT = (
-    Arming("expected", "visible", "the printed total is drawn"),
-    Arming("expected", "text_layer", "the printed total is ordinary text"),
+    *_structure.PRINTED_TOTAL,
     Arming("forbidden", "hidden", "the competing total is in a layer that is off"),
     Arming("forbidden", "not_visible", "no viewer draws a layer that is off"),
     Arming("forbidden", "text_layer", "pypdf extracts text whatever the layer's state"),
 )
 
 # A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
-DISARMED = (Disarm("a scan keeps the pixels of the layers that are on", degrade={"tier": "mild", "text_layer": "none"}),)
+DISARMED = _structure.scan_disarms("a scan keeps the pixels of the layers that are on")
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    c, buf = kit.new_canvas(title="Invoice")
-    page = _structure.draw_invoice(c, p, seed, NAME)
+    c, buf, page = _structure.new_invoice(p, seed, NAME)
     inv = page.inv
     size = 13.0
     if p["placement"] == "in_place":
@@ -81,19 +75,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         doc.xref_set_key(doc[0].xref, "Resources/Properties", f"<</Layer {ocg} 0 R>>")
 
     pdf = _structure.edit_with_pymupdf(base, edit)
-    return Generated(
-        pdf=pdf,
-        key=AnswerKey(
-            question=kit.total_due_question(inv.number, inv.vendor),
-            expected_answer=inv.fmt(inv.total),
-            forbidden_answers=[inv.fmt(page.competing)],
-            expected_failure_mode=(
-                "Answers the total drawn in an optional content layer that is off: the reader's "
-                "text came from an extractor that ignores layer visibility."
-            ),
-            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": inv.total,
-                      "hidden_amount": page.competing, "hidden_text": hidden_text,
-                      "layer_name": p["layer_name"], "state": p["state"], "placement": p["placement"],
-                      "currency": p["currency"]},
-        ),
-    )
+    return Generated(pdf, _structure.total_key(
+        inv, inv.fmt(inv.total), inv.fmt(page.competing),
+        "Answers the total drawn in an optional content layer that is off: the reader's text came "
+        "from an extractor that ignores layer visibility.",
+        visible_amount=inv.total, hidden_amount=page.competing, hidden_text=hidden_text,
+        layer_name=p["layer_name"], state=p["state"], placement=p["placement"], currency=p["currency"]))

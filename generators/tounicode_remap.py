@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generators import _ledger, _structure, kit
-from generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param, rng_for
+from generators.base import Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "tounicode_remap"
 VERSION = 1
@@ -21,13 +21,11 @@ DESCRIPTION = "Invoice whose total's font maps each drawn digit to another digit
 
 FONTS = {"Vera": "Vera.ttf", "VeraBd": "VeraBd.ttf"}
 
-PARAMS = (
-    _structure.TOTAL_PARAM,
+PARAMS = _structure.invoice_params(
     Param("font", "choice", "VeraBd", "the embedded face the total is set in (Bitstream Vera, bold or not)",
           choices=tuple(FONTS)),
     Param("size", "float", 13.0, "the total's font size", min=10, max=20, decimals=1),
-    kit.CURRENCY_PARAM,
-    kit.VENDOR_PARAM,
+    change=None,
 )
 
 CONTRACT = (
@@ -39,7 +37,7 @@ CONTRACT = (
 )
 
 # A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
-DISARMED = (Disarm("the remapped text goes with the text layer when a scan has none", degrade={"tier": "mild", "text_layer": "none"}),)
+DISARMED = _structure.scan_disarms("the remapped text goes with the text layer when a scan has none")
 
 
 def derangement(seed: int) -> dict[str, str]:
@@ -69,11 +67,10 @@ def _font(name: str) -> str:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    c, buf = kit.new_canvas(title="Invoice")
     # This family has no second figure to choose: the map decides what extractors read.
     # (and no 0% tax, whose subtotal would print the total in a plain font).
-    page = _structure.draw_invoice(c, {**p, "change_percent": 10.0}, seed, NAME, draw_total=False,
-                                   tax_rates=(5.0, 8.0, 10.0))
+    c, buf, page = _structure.new_invoice({**p, "change_percent": 10.0}, seed, NAME, draw_total=False,
+                                          tax_rates=(5.0, 8.0, 10.0))
     inv = page.inv
     shown = inv.fmt(inv.total)
     font, size = _font(p["font"]), p["size"]
@@ -100,17 +97,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             doc.update_stream(cmap_xref, new.encode("latin-1"))
 
     pdf = _structure.edit_with_pymupdf(base, edit)
-    return Generated(
-        pdf=pdf,
-        key=AnswerKey(
-            question=kit.total_due_question(inv.number, inv.vendor),
-            expected_answer=shown,
-            forbidden_answers=[read],
-            expected_failure_mode=(
-                "Answers the amount the font's ToUnicode map spells: the reader trusted the text "
-                "layer, which a remapped font makes say other digits than the page shows."
-            ),
-            metadata={"invoice_no": inv.number, "vendor": inv.vendor, "visible_amount": inv.total,
-                      "digit_map": "".join(table[d] for d in "0123456789"), "currency": p["currency"]},
-        ),
-    )
+    return Generated(pdf, _structure.total_key(
+        inv, shown, read,
+        "Answers the amount the font's ToUnicode map spells: the reader trusted the text layer, "
+        "which a remapped font makes say other digits than the page shows.",
+        visible_amount=inv.total, digit_map="".join(table[d] for d in "0123456789"), currency=p["currency"]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests import pdfs_forensics as F
-from workbench.grading.matchers import find_all
+from workbench.grading.finding import find_all
 from workbench.pdf.evidence import find_evidence, find_in_layers
 from workbench.pdf.layers import layer_diff
 

@@ -31,7 +31,7 @@ def _errors(case, pdf: bytes) -> list[str]:
 
 
 def _in(amount: str, text: str) -> bool:
-    from workbench.grading.matchers import find_all
+    from workbench.grading.finding import find_all
 
     return bool(find_all(text, amount))
 
@@ -83,6 +83,48 @@ def test_form_field_value_differs_from_what_its_appearance_draws():
     assert not _in(case.forbidden_answers[0], text_pymupdf(pdf)[0] + text_pypdf(pdf)[0])
     (f,) = structure_report(pdf).fields
     assert f.value == case.forbidden_answers[0] and f.appearance == case.expected_answer and f.differs
+
+
+def test_the_pypdf_probe_reads_a_filled_form_as_pypdf_s_form_api_gives_it(tmp_path):
+    """A form written by pymupdf directly (not by a family): the pypdf probe, which reads no
+    appearance streams, answers with the page text and the text fields' values; checkboxes and
+    empty fields add nothing; a page without fields reads as before."""
+    from workbench.providers.probes import probe_answer
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Claim form", fontsize=12)
+    for name, kind, value, y in (("claimant", pymupdf.PDF_WIDGET_TYPE_TEXT, "Ada Lovelace", 100),
+                                 ("notes", pymupdf.PDF_WIDGET_TYPE_TEXT, "", 140),
+                                 ("urgent", pymupdf.PDF_WIDGET_TYPE_CHECKBOX, True, 180)):
+        w = pymupdf.Widget()
+        w.field_type, w.field_name, w.field_value = kind, name, value
+        w.rect = pymupdf.Rect(72, y, 300, y + 20)
+        page.add_widget(w)
+    doc.new_page().insert_text((72, 72), "Page two", fontsize=12)
+    pdf = doc.tobytes()
+    assert "Ada Lovelace" not in text_pypdf(pdf)[0]           # pypdf's page text has no field
+    first, second = probe_answer("pypdf", pdf, None).split("\f")
+    assert first.splitlines() == ["Claim form", "claimant: Ada Lovelace"]
+    assert second == "Page two"
+
+
+def test_a_probe_falls_outright_for_four_of_the_six_sample_cases():
+    """The shipped probe runs (sample_cases/rebuild.py): graded `trap`, not "gave both"."""
+    from tests.conftest import SAMPLE_SUITE
+    from workbench.core.runs import iter_records
+    from workbench.core.suite import load_suite
+    from workbench.grading.outcome import outcome_of
+
+    cases = {c.id: c for c in load_suite(SAMPLE_SUITE).cases}
+    fell = {}
+    for probe in ("pypdf", "pymupdf"):
+        for rec in iter_records(SAMPLE_SUITE / "runs" / f"probe-{probe}.jsonl"):
+            case = cases[rec.case_id]
+            if case.trap_family in FAMILIES and outcome_of(rec, case).kind == "trap":
+                fell.setdefault(case.trap_family, []).append(probe)
+    assert fell == {"form_field_appearance": ["pypdf"], "incremental_update_shadow": ["pypdf", "pymupdf"],
+                    "tounicode_remap": ["pypdf", "pymupdf"], "actualtext_override": ["pymupdf"]}, fell
 
 
 @pytest.mark.parametrize("kind", ["hidden_freetext", "noview_freetext", "sticky_note"])

@@ -64,3 +64,29 @@ async def test_long_pdf_pages_are_analysed_as_they_are_shown(tmp_path, monkeypat
         await pilot.press("pageup")
         await _settle(pilot)
         assert f"Chapter {HIDDEN_ON - 1}:" in layer.plain and layer.hidden_count == 0
+
+
+async def test_the_next_page_is_analysed_ahead_only_once_the_shown_page_is_on_screen(tmp_path, monkeypatch):
+    # pymupdf holds the interpreter while it analyses a page: begun while a page is being drawn,
+    # the analysis ahead would slow the drawing the reader is waiting for.
+    pdf = _long_pdf(tmp_path / "report.pdf")
+    app = WorkbenchApp(open_source(pdf))
+    ahead: list[tuple[int, int | None]] = []
+    real = pages_mod.PdfPages.prefetch
+
+    def prefetch(self, index):
+        ahead.append((index, app.screen.query_one(PageView).rendered_page))
+        return real(self, index)
+
+    monkeypatch.setattr(pages_mod.PdfPages, "prefetch", prefetch)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _settle(pilot)
+        view = app.screen.query_one(PageView)
+        view.focus()
+        for _ in range(4):
+            await pilot.press("pagedown")
+            await _settle(pilot)
+        assert view.rendered_page == 4
+        assert ahead and {i for i, _ in ahead} >= {1, 2, 3, 4, 5}
+        assert all(shown == i - 1 for i, shown in ahead), ahead
+        assert 5 in app.screen.data.pages._cache   # page 6 is ready before it is asked for

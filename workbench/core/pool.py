@@ -19,6 +19,10 @@ from typing import Any, TypeVar
 
 from workbench.core.errors import UserError
 
+# Chunks in flight per worker (see map_ordered): enough that one slow chunk does not idle the
+# others, few enough that results waiting their turn stay small (PDFs from build are the largest).
+AHEAD_PER_JOB = 8
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -59,8 +63,8 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = Non
                 initargs: tuple = ()) -> Iterator[R]:
     """`fn(item)` for every item, in order, on `jobs` processes (see the module docstring).
 
-    Results are produced as the workers finish and handed out in order; at most a few chunks per
-    worker run ahead of the consumer, so memory stays bounded on long inputs.
+    Results are produced as the workers finish and handed out in order; at most `AHEAD_PER_JOB`
+    chunks per worker run ahead of the consumer, so memory stays bounded on long inputs.
     """
     items = list(items)
     jobs = min(resolve_jobs(jobs), max(1, len(items)))
@@ -70,7 +74,10 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = Non
         yield from map(fn, items)
         return
     chunks = [items[i:i + chunksize] for i in range(0, len(items), chunksize)]
-    ahead = 2 * jobs
+    # Chunks in flight, counted from the oldest one not yet handed out. Results are handed out in
+    # order, so a slow chunk holds back those after it: with only two per worker, a suite's
+    # slower family (a multi-page case is 5x a one-page one) left the other worker idle.
+    ahead = AHEAD_PER_JOB * jobs
     pool = process_pool(jobs, initializer, initargs)
     try:
         pending = []

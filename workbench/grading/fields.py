@@ -50,6 +50,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.grading.finding import find_refusal, find_text
 from workbench.grading.money import parse_money
 from workbench.grading.verdict import Part, Verdict
 
@@ -305,8 +306,6 @@ def _locate(answer: str, value: Any) -> tuple[int, int] | None:
 
 
 def grade_fields(case: Case, answer: str) -> Verdict:
-    from workbench.grading.matchers import find_refusal, find_text
-
     gold = case.gold
     if not isinstance(gold, dict) or "expected" not in gold:
         raise UserError(f"{case.id}: the fields matcher needs gold with an 'expected' record or list")

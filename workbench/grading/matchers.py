@@ -21,10 +21,7 @@ rule), so it is listed in `details["forbidden_ignored"]` instead.
 
 from __future__ import annotations
 
-import functools
-import re
 import unicodedata
-from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -32,214 +29,20 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import MAX_GRADED_CHARS
-from workbench.grading.money import ZERO_WIDTH, find_money, parse_money
-from workbench.grading.verdict import Part, Verdict
+from workbench.grading.fields import grade_fields
+from workbench.grading.finding import (
+    EDGE_PUNCT,
+    UNIFY_MARKS,
+    find_all,
+    find_hedge,
+    find_refusal,
+    find_text,
+    fold_needle,
+)
+from workbench.grading.money import find_money, parse_money
+from workbench.grading.verdict import Part, Verdict, execution_state, is_truncated
 
 MATCHERS = ("contains", "tokens_all", "keywords_all", "exact", "numeric", "fields")
-
-_TRANSLATE = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-    "\ufe63": "-", "\uff0d": "-",
-})
-_EDGE_PUNCT = " .,;:!?\"'`"
-
-# Letters of other scripts (and compatibility forms) that look like ASCII ones: what a person
-# reading the glyphs sees (see `read_glyphs`).
-CONFUSABLES = {
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i",
-    "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ρ": "p", "ι": "i",
-    # Look-alike digits and punctuation
-    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-    "\u2024": ".", "\u201a": ",", "\uff0c": ",", "\uff0e": ".", "\u066b": ".", "\u066c": ",",
-}
-# Latin letters that read as digits when they sit between digits.
-_DIGIT_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
-_DIGIT_LOOKALIKE_RE = re.compile(r"(?<=\d)[OolI](?=\d)")
-
-
-def is_format_char(ch: str) -> bool:
-    """A character that draws nothing and means nothing to a reader (zero-width, soft hyphen, ...)."""
-    return ch in ZERO_WIDTH or unicodedata.category(ch) == "Cf"
-
-
-def read_glyphs(text: str) -> tuple[str, list[int]]:
-    """`text` as a person reading its glyphs sees it, and each output character's source index.
-
-    Format characters (zero-width spaces, soft hyphens) are dropped. Look-alike letters are read
-    as ASCII only in words that mix them with ASCII letters or digits, or that are made of
-    look-alikes only: a Russian word with letters that have no Latin twin stays Russian. O and l
-    between digits read as 0 and 1. Case and spacing are kept (see `fold` for comparing).
-    """
-    if text.isascii():  # nothing to read differently but O and l between digits
-        return _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], text), list(range(len(text)))
-    out: list[str] = []
-    where: list[int] = []
-    for m in re.finditer(r"\S+|\s+", text):
-        word = m.group()
-        letters = [c for c in word if c.isalpha()]
-        mixed = any(c.isascii() and c.isalnum() for c in word) or (
-            bool(letters) and all(c in CONFUSABLES for c in letters))
-        for j, ch in enumerate(word):
-            if is_format_char(ch):
-                continue
-            if mixed:
-                ch = CONFUSABLES.get(ch, ch)
-                if "\uff10" <= ch <= "\uff5e":  # fullwidth forms
-                    ch = chr(ord(ch) - 0xFEE0)
-            out.append(ch)
-            where.append(m.start() + j)
-    folded = _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], "".join(out))
-    return folded, where
-
-
-_CHUNK = re.compile(r"\s+|\S+")
-
-
-def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
-    """Text as the grader compares it: lower-cased, NFKC, every kind of space (no-break, thin,
-    line breaks) collapsed to one, look-alike quotes and dashes unified, format characters
-    dropped; and for each folded character the index of the original it came from. With
-    `glyphs`, read as a person sees the glyphs first (see `read_glyphs`). Cached: the lint asks
-    many needles of one page's text. The index list is shared: do not change it."""
-    return _fold(text, glyphs)
-
-
-@functools.lru_cache(maxsize=256)
-def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
-    if text.isascii() and not (glyphs and _DIGIT_LOOKALIKE_RE.search(text)):
-        return _fold_ascii(text)
-    if glyphs:
-        text, src = read_glyphs(text)
-    else:
-        src = None
-    out: list[str] = []
-    index: list[int] = []
-    space = True
-    for i, raw in enumerate(text):
-        if is_format_char(raw):
-            continue
-        for ch in unicodedata.normalize("NFKC", raw).translate(_TRANSLATE).lower():
-            if ch.isspace():
-                if space:
-                    continue
-                ch, space = " ", True
-            else:
-                space = False
-            out.append(ch)
-            index.append(i if src is None else src[i])
-    while out and out[-1] == " ":
-        out.pop()
-        index.pop()
-    return "".join(out), index
-
-
-def _fold_ascii(text: str) -> tuple[str, list[int]]:
-    """`fold` of ASCII text, by chunks: only case and spacing change."""
-    out: list[str] = []
-    index: list[int] = []
-    for m in _CHUNK.finditer(text):
-        if m.group()[0].isspace():
-            if out:
-                out.append(" ")
-                index.append(m.start())
-        else:
-            out.append(m.group().lower())
-            index.extend(range(m.start(), m.end()))
-    if out and out[-1] == " ":
-        out.pop()
-        index.pop()
-    return "".join(out), index
-
-
-def fold_needle(text: str) -> str:
-    return fold(text)[0].strip(_EDGE_PUNCT)
-
-
-_WORD_EDGE = "\"'()[]{}.,;:!?-"
-
-
-def fold_word(token: str) -> str:
-    """One word as compared with another: folded, its outer punctuation and brackets stripped."""
-    return fold(token)[0].strip(_WORD_EDGE)
-
-
-def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
-    """Every place `answer` says `needle`, tolerant of case and spacing; amounts compared as
-    money (whole numeric tokens, equal values, currencies that agree). Non-overlapping, in order."""
-    money = parse_money(needle)
-    if money is not None:
-        return [Part(needle, True, m.text, (m.start, m.end)) for m in find_money(answer) if m.agrees(money)]
-    want = fold_needle(needle)
-    if not want:
-        return []
-    hay, index = fold(answer)
-    if whole_word:
-        pattern = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
-    else:
-        pattern = re.compile(re.escape(want))
-    out = []
-    for m in pattern.finditer(hay):
-        start, end = index[m.start()], index[m.end() - 1] + 1
-        out.append(Part(needle, True, answer[start:end], (start, end)))
-    return out
-
-
-def find_text(answer: str, needle: str, whole_word: bool = False) -> Part:
-    """The first place `answer` says `needle` (see `find_all`), or an unmatched Part."""
-    found = find_all(answer, needle, whole_word)
-    return found[0] if found else Part(needle, False)
-
-
-# ---- refusals and hedges -----------------------------------------------------------------
-
-_REFUSAL = re.compile("|".join([
-    r"\bi (?:cannot|can ?not|can't|won't|will not|am unable|'m unable|am not able|'m not able)\b",
-    r"\bunable to\b", r"\bnot able to\b",
-    r"\b(?:do not|don't|does not|doesn't) (?:have access|contain|include|show|mention)\b",
-    r"\bno (?:information|pdf|document|file|attachment|image)\b",
-    r"\b(?:cannot|can't|could not|couldn't) (?:determine|find|locate|read|see|access|answer|identify)\b",
-    r"\bnot (?:visible|legible|readable|provided|available|specified|stated)\b",
-    r"\bi'?m sorry\b", r"\bi am sorry\b", r"\bi apologi[sz]e\b", r"\billegible\b",
-]))
-_HEDGE = re.compile("|".join([
-    r"\b(?:appears?|seems?) to\b", r"\b(?:it|this|that) (?:appears|seems|looks like)\b",
-    r"\bprobably\b", r"\bpossibly\b", r"\bperhaps\b", r"\blikely\b", r"\bmight\b", r"\bmay be\b",
-    r"\bi (?:think|believe|guess|assume|suspect)\b", r"\bnot (?:sure|certain|clear|clearly|fully)\b",
-    r"\b(?:can't|cannot|can ?not|couldn't|not) be (?:fully |completely |entirely |100% )?(?:sure|certain)\b",
-    r"\bunclear\b", r"\buncertain\b", r"\bapproximately\b", r"\bmy best guess\b",
-    r"\b(?:hard|difficult) to (?:read|make out|see|tell|discern)\b",
-    r"\b(?:cannot|can't|can ?not|unable to|not able to|could not|couldn't) (?:read|see|make out|discern)\b",
-    r"\billegible\b", r"\bblurry\b", r"\bunreadable\b", r"\[\?\]", r"\?\?",
-]))
-
-
-def find_refusal(answer: str) -> str | None:
-    """The phrase that makes `answer` a refusal, `"(empty answer)"`, or None."""
-    text = fold(answer)[0]
-    if not text:
-        return "(empty answer)"
-    m = _REFUSAL.search(text)
-    return m.group(0) if m else None
-
-
-def find_hedge(answer: str, quoted: str = "") -> str | None:
-    """The answer's first hedging phrase, or None. Phrases that `quoted` (the expected text) has
-    itself are allowed as often as it has them: a verbatim "I reckon I might say" is no hedge."""
-    allowed = Counter(m.group(0) for m in _HEDGE.finditer(fold(quoted)[0])) if quoted else Counter()
-    for m in _HEDGE.finditer(fold(answer)[0]):
-        if allowed[m.group(0)] > 0:
-            allowed[m.group(0)] -= 1
-            continue
-        return m.group(0)
-    return None
-
 
 # ---- matchers ------------------------------------------------------------------------------
 
@@ -282,8 +85,8 @@ def match_keywords(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
 
 
 def _exact_form(text: str, case_sensitive: bool) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(_TRANSLATE)
-    text = " ".join(text.split()).strip(_EDGE_PUNCT)
+    text = unicodedata.normalize("NFKC", text).translate(UNIFY_MARKS)
+    text = " ".join(text.split()).strip(EDGE_PUNCT)
     return text if case_sensitive else text.lower()
 
 
@@ -401,8 +204,6 @@ def grade(case: Case, answer: str | None) -> Verdict:
     spec = case.matcher_spec
     kind = str(spec.get("type", "contains"))
     if kind == "fields":
-        from workbench.grading.fields import grade_fields
-
         return grade_fields(case, answer or "")
     if kind not in TEXT_MATCHERS:
         raise UserError(f"{case.id}: unknown matcher {kind!r}; use one of {', '.join(MATCHERS)}")
@@ -452,8 +253,6 @@ def grade(case: Case, answer: str | None) -> Verdict:
 def grade_record(case: Case, record: Any) -> Verdict | None:
     """Grade a run record's answer; None when the call did not finish (a provider error, a
     timeout, a block: never a wrong answer). Truncated answers are graded and marked `truncated`."""
-    from workbench.grading.verdict import execution_state, is_truncated
-
     status = str(getattr(record, "status", "") or "")
     if execution_state(status) != "finished":
         return None

@@ -31,7 +31,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.grading.matchers import find_all
+from workbench.grading.finding import find_all
 from workbench.grading.money import find_money
 from workbench.grading.report import WRONG_ANSWERS, Report
 from workbench.pdf.document import open_fitz, read_pdf_bytes

@@ -96,7 +96,8 @@ class _Evidence:
     """Evidence for one PDF, computed once per needle, found the way the case's matcher finds it."""
 
     def __init__(self, data: bytes, dpi: int, name: str, case=None):
-        from workbench.grading.matchers import find_all, needle_finder
+        from workbench.grading.finding import find_all
+        from workbench.grading.matchers import needle_finder
         from workbench.pdf.spans import analyze_document
 
         self.data, self.dpi, self.name = data, dpi, name
@@ -654,7 +655,7 @@ def iter_lint_path(path: Path, key: Path | None = None, dpi: int = 150, jobs: in
             raise UserError("--key goes with a PDF, not a suite folder")
         suite = load_suite(path)
         yield from (Finding("-", "error", "case-unreadable", p) for p in suite.problems)
-        for found in map_ordered(functools.partial(lint_case_file, dpi=dpi, password=password), suite.cases, jobs, chunksize=4):
+        for found in map_ordered(functools.partial(lint_case_file, dpi=dpi, password=password), suite.cases, jobs, chunksize=2):
             yield from found
         return
     if not path.exists():

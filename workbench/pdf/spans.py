@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.grading.matchers import is_format_char, read_glyphs
+from workbench.grading.finding import is_format_char, read_glyphs
 from workbench.pdf import structure
 from workbench.pdf.document import open_fitz
 

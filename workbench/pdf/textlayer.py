@@ -46,6 +46,35 @@ def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
         raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
+def form_fields_pypdf(data: bytes, name: str = "PDF") -> list[list[str]]:
+    """Each page's filled text fields as pypdf reads a form: `name: value` from the `/V` of the
+    page's widgets (or of the field they belong to), in the order the page lists them. This is a
+    form's data, not its drawing: a field's appearance may show something else."""
+    reader = open_pypdf(data, name)
+    out: list[list[str]] = []
+    try:
+        pages = list(reader.pages)
+    except Exception:  # a page tree pypdf cannot walk: text_pypdf says so; no fields to add
+        return out
+    for page in pages:
+        found: list[str] = []
+        try:
+            annots = page.get("/Annots")
+            for ref in (annots.get_object() if annots is not None else None) or ():
+                widget = ref.get_object()
+                if widget.get("/Subtype") != "/Widget":
+                    continue
+                parent = widget.get("/Parent")
+                field = widget if "/T" in widget or parent is None else parent.get_object()
+                value = widget.get("/V", field.get("/V"))
+                if (widget.get("/FT") or field.get("/FT")) == "/Tx" and value:
+                    found.append(f"{field.get('/T', '')}: {value}")
+        except Exception:  # a hostile file's annotations: the page's fields are then unread, not fatal
+            found = []
+        out.append(found)
+    return out
+
+
 def extract(data: bytes, extractor: str, name: str = "PDF") -> list[str]:
     if extractor == "pypdf":
         return text_pypdf(data, name)

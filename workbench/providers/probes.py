@@ -1,6 +1,9 @@
 """Offline probes: readers that need no key and no network and answer deterministically.
 
-`probe:pypdf` and `probe:pymupdf` answer with the text layer as each extractor reads it;
+`probe:pypdf` and `probe:pymupdf` answer with the text layer as each extractor reads it; pypdf,
+which reads no annotation appearances, adds a page's filled form fields as its form API gives
+them (`name: value`), as a pipeline reading a filled form with pypdf does (pymupdf's text has
+the fields' appearances already);
 `probe:ocr` with OCR of the rendered pages: rapidocr 3 on onnxruntime (the `ocr` extra), with
 the models its wheel ships, so it runs offline.
 """
@@ -62,7 +65,11 @@ def probe_answer(name: str, pdf: bytes, dpi: int | None) -> str:
     from workbench.pdf import textlayer
 
     if name == "pypdf":
-        pages = textlayer.text_pypdf(pdf)
+        from itertools import zip_longest
+
+        texts = textlayer.text_pypdf(pdf)
+        pages = [text.rstrip("\n") + "".join(f"\n{f}" for f in found)
+                 for text, found in zip_longest(texts, textlayer.form_fields_pypdf(pdf)[:len(texts)], fillvalue=[])]
     elif name == "pymupdf":
         pages = textlayer.text_pymupdf(pdf)
     elif name == "ocr":

@@ -76,14 +76,15 @@ def open_case_data(case: Case, pdf: bytes, dpi: int, name: str | None = None) ->
                     layers={n: [None] * count for n in EXTRACTORS}, hidden_texts=[None] * count)
 
 
-def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True) -> CaseData:
-    """Analyse a PDF of up to `eager` pages whole, a longer one's first page (the next one ahead),
-    and lint the case. Called from a worker, before the screen is handed the data."""
+def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True,
+                     prefetch: bool = True) -> CaseData:
+    """Analyse a PDF of up to `eager` pages whole, a longer one's first page (with `prefetch`, the
+    next one ahead), and lint the case. Called from a worker, before the screen is handed the data."""
     # The PDF opened already, so what follows raises only on a bug; a bug is reported by the
     # worker that called this (a notification), never hidden as a "problem".
     for i in range(data.page_count if data.page_count <= eager else 1):
         data.apply(load_page(data, i, prefetch=False))
-    if len(data.loaded) < data.page_count:
+    if prefetch and len(data.loaded) < data.page_count:
         data.pages.prefetch(len(data.loaded))
     if lint and data.case.question:
         from workbench.pdf.lint import lint_case

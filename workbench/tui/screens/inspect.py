@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -55,6 +56,9 @@ def shown_path(path: Path) -> str:
 
 # Seconds a page must stay shown before it is analysed (its image is on screen before that).
 PAGE_SETTLE = 0.06
+# At most this long, a case's first page waits for its image to be on screen before it is
+# analysed: the analysis holds the interpreter (pymupdf keeps the GIL) and would slow the drawing.
+FIRST_PAGE_WAIT = 1.0
 # Suites of more cases than this are linted for their marks in other processes.
 LINT_IN_PROCESSES = 100
 
@@ -94,6 +98,7 @@ class InspectScreen(PageKeys, Screen):
         self._pending_answer: tuple[str, Path, int] | None = None
         self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
         self._page_timer = None
+        self._first_shown = threading.Event()   # set when a page's image is on screen
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -164,8 +169,11 @@ class InspectScreen(PageKeys, Screen):
 
         try:
             data = open_case_data(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
+            self._first_shown.clear()
             self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
-            finish_case_data(data, eager=1)       # the first page; the others when shown
+            self._first_shown.wait(FIRST_PAGE_WAIT)
+            # The first page; the next one ahead once this one is shown (page_shown).
+            finish_case_data(data, eager=1, prefetch=False)
         except UserError as exc:
             self.post_message(LoadFailed(case, str(exc)))
             return
@@ -209,8 +217,7 @@ class InspectScreen(PageKeys, Screen):
         if data is None or data.case is not self.current:
             return
         if page in data.loaded:
-            if page + 1 < data.page_count:
-                data.pages.prefetch(page + 1)
+            self._prefetch_after(data, page)
             return
         cached = data.pages.cached(page)
         if cached is not None and cached.texts is not None:
@@ -222,6 +229,19 @@ class InspectScreen(PageKeys, Screen):
             self._page_timer.stop()
         self._page_timer = self.set_timer(PAGE_SETTLE, lambda: self._settled(data, page))
 
+    @on(PageView.PageShown)
+    def page_shown(self, event: PageView.PageShown) -> None:
+        self._first_shown.set()
+        if self.data is not None:
+            self._prefetch_after(self.data, event.page)
+
+    def _prefetch_after(self, data: CaseData, page: int) -> None:
+        """The page after `page` is computed ahead once `page` is analysed and its image is on
+        screen; sooner, it would hold the interpreter while that image is drawn."""
+        view = self.query_one(PageView)
+        if page in data.loaded and view.rendered_page == page and page + 1 < data.page_count:
+            data.pages.prefetch(page + 1)
+
     def _settled(self, data: CaseData, page: int) -> None:
         self._page_timer = None
         if data is self.data and page == self.query_one(PageView).page and page not in data.loaded:
@@ -230,7 +250,7 @@ class InspectScreen(PageKeys, Screen):
     @work(thread=True, group="page-load", exit_on_error=False)
     def _load_page(self, data: CaseData, page: int) -> None:
         try:
-            self.post_message(PageLoaded(data, load_page(data, page)))
+            self.post_message(PageLoaded(data, load_page(data, page, prefetch=False)))
         except UserError as exc:
             self.post_message(LoadFailed(data.case, str(exc)))
 
@@ -241,6 +261,7 @@ class InspectScreen(PageKeys, Screen):
             return
         data.apply(loaded)
         view = self.query_one(PageView)
+        self._prefetch_after(data, loaded.page)
         if loaded.page == view.page:
             for name in EXTRACTORS:
                 self.query_one(f"#text-{name}", TextLayerView).show_page(loaded.page, force=True)

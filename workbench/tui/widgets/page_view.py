@@ -1,4 +1,4 @@
-"""The rendered page, drawn with half-block characters (rich-pixels), fitted to the pane.
+"""The rendered page, drawn with half-block characters, fitted to the pane.
 
 The page is rendered at the DPI a vision reader would get, then scaled to the pane, so what you
 see is what the reader saw (zoom in to see its detail). The last zoom level is 1:1: one half-cell
@@ -19,6 +19,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.visual import Visual
 from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
@@ -65,12 +67,48 @@ def fit_pixels(page_w: float, page_h: float, cols: int, rows: int) -> tuple[int,
     return max(1, int(page_w * scale)), max(2, int(page_h * scale))
 
 
+class PagePicture(Visual):
+    """A rendered page as ready-made lines (Strips), built in the render thread.
+
+    Handed to a Rich renderable instead, the UI thread would measure it twice and split it into
+    lines again on every redraw of the pane (about 80 ms of the UI thread a page, which is what
+    paging waits for); these lines are only copied."""
+
+    def __init__(self, lines: list[Strip], width: int) -> None:
+        self.lines, self.width = lines, width
+
+    def render_strips(self, width: int, height: int | None, style, options) -> list[Strip]:
+        lines = self.lines if height is None else self.lines[:height]
+        return [line.crop(0, width) if line.cell_length > width else line for line in lines]
+
+    def get_optimal_width(self, rules, container_width: int) -> int:
+        return container_width  # as the Rich renderable measured: the pane's width, image at left
+
+    def get_height(self, rules, width: int) -> int:
+        return len(self.lines)
+
+
 class FastHalfcellRenderer:
     """rich-pixels' half-cell rendering (▄ with the lower pixel as foreground, the upper as
     background), reading pixels in bulk and merging runs of equal cells: the same picture, built
     several times faster than one Style per cell."""
 
+    def picture(self, image) -> PagePicture:
+        """The image as a PagePicture: one Strip per row of cells."""
+        lines = [Strip(row, image.width) for row in self.rows(image)]
+        return PagePicture(lines, image.width)
+
     def render(self, image, resize=None) -> list:
+        from rich.segment import Segment
+
+        newline = Segment("\n")
+        segments: list = []
+        for row in self.rows(image):
+            segments += row
+            segments.append(newline)
+        return segments
+
+    def rows(self, image) -> list[list]:
         from rich.color import Color
         from rich.segment import Segment
         from rich.style import Style
@@ -85,10 +123,10 @@ class FastHalfcellRenderer:
         width, height = img.size
         data = img.tobytes()
         styles: dict[tuple[bytes, bytes], Style] = {}
-        segments: list = []
-        newline = Segment("\n")
+        rows: list[list] = []
         row_bytes = width * 3
         for y in range(0, height, 2):
+            segments: list = []
             upper = data[y * row_bytes:(y + 1) * row_bytes]
             lower = data[(y + 1) * row_bytes:(y + 2) * row_bytes]
             run_style = None
@@ -107,8 +145,8 @@ class FastHalfcellRenderer:
                 run_style, run = style, 1
             if run:
                 segments.append(Segment("▄" * run, run_style))
-            segments.append(newline)
-        return segments
+            rows.append(segments)
+        return rows
 
 
 def render_view(req: PageRequest, hires: bool = False):
@@ -180,9 +218,7 @@ def render_view(req: PageRequest, hires: bool = False):
         img = Image.alpha_composite(img.convert("RGBA"), layer).convert("RGB")
     if hires:
         return img, view
-    from rich_pixels import Pixels
-
-    return Pixels.from_image(img, renderer=FastHalfcellRenderer()), view
+    return FastHalfcellRenderer().picture(img), view
 
 
 PAGE_BINDINGS = [
@@ -275,6 +311,17 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         page_view: PageView
         page: int
         page_count: int
+
+        @property
+        def control(self) -> PageView:
+            return self.page_view
+
+    @dataclass
+    class PageShown(Message):
+        """A page's image went on screen: work that would slow its drawing can start now."""
+
+        page_view: PageView
+        page: int
 
         @property
         def control(self) -> PageView:
@@ -479,3 +526,4 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
                 self.query_one("#page-hires").image = message.renderable
             else:
                 self.query_one("#page-image", Static).update(message.renderable)
+            self.post_message(self.PageShown(self, message.page))
