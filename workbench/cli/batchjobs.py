@@ -46,7 +46,7 @@ def _wait(step, outcome, every: float):
 def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float | None = None,
             wait_hint: str = "", prices: Path | None = None) -> int:
     """Say where the batches stand; once collected, the report a live run prints."""
-    from workbench.cli.readers import _summary
+    from workbench.cli.runreport import print_run_report
 
     state = outcome.state
     if not outcome.done:
@@ -60,7 +60,7 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
             note(wait_hint)
         return 0
     cases = _cases(state)
-    why = _summary(outcome.records, cases, json_out, junit, threshold, prices)
+    why = print_run_report(outcome.records, cases, json_out, junit, threshold, prices)
     batches = f"{len(state.entries)} batch(es)" + (
         f": {', '.join(str(e.batch_id) for e in state.entries)}" if state.entries else "")
     note(f"run file: {outcome.out} ({outcome.collected} records collected now; {batches})")

@@ -546,13 +546,12 @@ class BatchRun:
                 self.save()
                 self.on_step(f"found batch {found} submitted before the interruption")
                 return
-        lines = self._lines(entry)
         if isinstance(self.proto, OpenAIBatches):
-            if not entry.file_id:
-                entry.file_id = self.proto.upload(entry, lines)
+            if not entry.file_id:   # an input file uploaded before an interruption is used as it is
+                entry.file_id = self.proto.upload(entry, self._lines(entry))
                 self.save()
         else:
-            self.proto.upload(entry, lines)
+            self.proto.upload(entry, self._lines(entry))   # kept for the create call
         entry.create_started_at = utc_now()
         self.save()
         entry.batch_id = self.proto.create(entry)
