@@ -214,6 +214,9 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
             cpu = sorted(r.cpu_s for r in ran[jobs])[len(ran[jobs]) // 2]
             rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", [r.seconds for r in ran[jobs]], None,
                             note=f"CPU {cpu:.1f} s", extra={"cpu_s": [r.cpu_s for r in ran[jobs]]}))
+            if cmd == "build":  # cases stream to disk: memory must not grow with the suite
+                rows.append(Row(g, f"build --jobs {jobs}: peak RSS (process tree)", "MB",
+                                [r.peak_mb for r in ran[jobs]], None))
         one, two = ran[1][-1], ran[2][-1]
         same = one.stdout == two.stdout.replace("suite-2", "suite-1")
         note = "output identical with 1 and 2 jobs" if same else "OUTPUT DIFFERS between 1 and 2 jobs"

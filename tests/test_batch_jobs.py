@@ -447,3 +447,24 @@ def test_the_answer_cache_works_for_batches_as_for_live_runs(env, cli, suite_dir
                            "--base-url", url, "--out", env / "again.jsonl")
         assert code == 0 and server.batch.creates == 2
         assert len(list(server.batch.batches.values())[-1].requests) == len(cases)
+
+
+def test_sharded_batch_runs_carry_the_shard_and_one_run_id(env, cli, suite_dir, cases):
+    (env / "runs").mkdir()
+    files = [env / "runs" / f"b-shard{i}of2.jsonl" for i in (1, 2)]
+    with FakeServer(script=script(cases), batch_polls=1) as server:
+        for i, out in enumerate(files, 1):
+            args = ["run", suite_dir, "--reader", MODELS["openai"], "--batch", "--shard", f"{i}/2",
+                    "--base-url", server.base_url("openai"), "--out", out]
+            for _ in range(4):   # submit, then poll until collected
+                code, _, err = cli(*args)
+                assert code in (0, 1), err
+                if out.exists():
+                    break
+    recs = [records(f) for f in files]
+    assert {r["shard"] for r in recs[0]} == {"1/2"} and {r["shard"] for r in recs[1]} == {"2/2"}
+    ids = {r["run_id"] for rs in recs for r in rs}
+    assert len(ids) == 1 and ids.pop().endswith("-1")   # both shards derived the same id
+    code, out, _ = cli("report", *files, "--suite", suite_dir, "--json")
+    (run,) = json.loads(out)["runs"]
+    assert run["shards"]["missing"] == [] and run["overall"]["calls"] == len(cases)

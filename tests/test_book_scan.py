@@ -91,7 +91,11 @@ def test_a_shard_of_ocr_tiers_builds_and_verifies(tmp_path):
     _, count = build_suite(SPEC, tmp_path, shard="1/8")
     assert count == 4
     results, _, _ = verify_suite(tmp_path)
-    assert results and all(r.ok for r in results), [r.problems for r in results]
+    cases = [r for r in results if r.case_id != "suite.json"]
+    assert len(cases) == 4 and all(r.ok for r in cases), [r.problems for r in results]
+    # ... and the suite is not whole: verify names the seven shards not built
+    (whole,) = [r for r in results if r.case_id == "suite.json"]
+    assert "shards 2/8, 3/8, 4/8, 5/8, 6/8, 7/8, 8/8 of this build are missing" in whole.problems[0]
 
 
 # The five books the OCR degradation benchmark names, by the titles our running heads print.

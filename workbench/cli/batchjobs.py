@@ -80,13 +80,14 @@ def _cases(state) -> dict:
         return {}  # the suite moved: the records are reported without keys
 
 
-def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path) -> int:
-    """`run --batch`: submit, or poll and collect, then return."""
+def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path,
+              run_id: str | None = None) -> int:
+    """`run --batch`: submit, or poll and collect, then return (`run_id`: `--run-id`, checked)."""
     from workbench.providers.batchjobs import submit_or_advance
 
     def step():
         return submit_or_advance(args.suite, plan, out, shard=args.shard, retry_errors=args.retry_errors,
-                                 on_step=note)
+                                 on_step=note, run_id=run_id)
 
     outcome = step()
     if outcome.from_cache:

@@ -46,6 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_jobs_option(p, "generating the cases")
     p.set_defaults(handler=cmd_build)
 
+    p = sub.add_parser("merge-suite", help="merge a sharded build's shard manifests into suite.json")
+    p.add_argument("suite", type=Path, metavar="DIR")
+    p.add_argument("--json", action="store_true", help="print the suite hash, cases and shards as JSON")
+    p.set_defaults(handler=cmd_merge_suite)
+
     p = sub.add_parser("verify", help="regenerate every case of a suite and compare bytes and keys")
     p.add_argument("suite", type=Path)
     p.add_argument("--json", action="store_true")
@@ -168,12 +173,53 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out}: exists and is not a folder; give a folder for the suite")
     digest, count = build_suite(args.spec, args.out, shard=args.shard, jobs=args.jobs)
+    build = _recorded_build(args.out)
     if args.json:
-        print_json({"suite": str(args.out), "suite_hash": digest, "cases": count, "shard": args.shard})
+        print_json({"suite": str(args.out), "suite_hash": digest, "cases": count, "shard": args.shard,
+                    "build": build})
         return 0
-    print(f"built {count} cases into {args.out}")
+    print(f"built {count} cases into {args.out}" + (f" (shard {args.shard})" if args.shard else ""))
+    _print_build(build)
     print(f"suite hash {digest}")
     return 0
+
+
+def _recorded_build(folder: Path) -> dict | None:
+    from workbench.core.suite import load_suite
+
+    return load_suite(folder).build
+
+
+def _print_build(build: dict | None) -> None:
+    """For a sharded build: which shards suite.json holds so far (each shard merges as it ends)."""
+    if not build or build.get("shards", 1) == 1:
+        return
+    n = build["shards"]
+    print(f"suite.json: shards {', '.join(f'{i}/{n}' for i in build['complete']) or 'none'} complete"
+          + (f"; not yet: {', '.join(f'{i}/{n}' for i in build['missing'] + [int(k) for k in build['incomplete']])}"
+             if build["missing"] or build["incomplete"] else f"; all {build['cases']} cases"))
+
+
+def cmd_merge_suite(args: argparse.Namespace) -> int:
+    from workbench.core.shards import build_problems
+    from workbench.core.suite import merge_suite_locked
+
+    if not args.suite.is_dir():
+        raise UserError(f"{args.suite}: not a folder; give the folder the shards were built into")
+    digest, state = merge_suite_locked(args.suite)
+    block = state.to_json()
+    problems = build_problems(block)
+    count = len(state.entries())
+    if args.json:
+        print_json({"suite": str(args.suite), "suite_hash": digest, "cases": count, "build": block,
+                    "ok": not problems})
+    else:
+        print(f"merged {count} of {state.total} cases from {len(state.shards)} of {state.of} shard(s) "
+              f"into {args.suite / 'suite.json'}")
+        print(f"suite hash {digest}")
+    for line in problems:
+        note(f"pdfworkbench: {line}")
+    return 1 if problems else 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -41,13 +41,44 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="price table (per million tokens, per reader; see README): adds each run's cost")
     p.set_defaults(handler=cmd_report)
 
-    p = sub.add_parser("import-run", help="turn a pdfhell run JSON into run records (provenance imported)")
-    p.add_argument("result", type=Path, metavar="RESULT.json")
-    p.add_argument("--out", type=Path, metavar="RUN.jsonl", help="default: RESULT.jsonl beside the input")
+    p = sub.add_parser("export", help="write a suite for another harness: Inspect AI, or a Hugging Face dataset")
+    p.add_argument("suite", type=Path)
+    p.add_argument("--to", required=True, choices=["inspect", "jsonl"],
+                   help="inspect: a task file and dataset whose scorer is our grader; jsonl: a folder "
+                        "`datasets.load_dataset` reads (keys, PDFs, dataset card)")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="a new (or empty) folder")
+    p.add_argument("--license", default="agpl-3.0", metavar="ID",
+                   help="licence named in the dataset card (default agpl-3.0, the generator's)")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
+    p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("import-run", help="turn a pdfhell run JSON, an Inspect eval log or a JSONL of "
+                                          "predictions into run records (provenance imported)")
+    p.add_argument("result", type=Path, metavar="RESULT",
+                   help="pdfhell RESULT.json, Inspect LOG.json or LOG.eval, or PREDICTIONS.jsonl")
+    p.add_argument("--out", type=Path, metavar="RUN.jsonl",
+                   help="default: SUITE/runs/<name>.jsonl with --suite (where report and the workbench look), "
+                        "else beside the input (a pdfhell RESULT.json: RESULT.jsonl)")
+    p.add_argument("--reader", metavar="P:M", help="for a predictions file: the model that made them")
     p.add_argument("--suite", type=Path, metavar="DIR", help="suite folder: adds hashes and questions")
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.add_argument("--json", action="store_true", help="print what was imported as JSON")
     p.set_defaults(handler=cmd_import_run)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from workbench.providers.export import export_suite
+
+    done = export_suite(args.suite, args.to, args.out, args.license)
+    if args.json:
+        print_json({"out": str(done.out), "to": done.format, "cases": done.cases, "suite_hash": done.suite_hash})
+        return 0
+    print(f"exported {done.cases} cases of {args.suite} for {done.format} into {done.out}")
+    print(f"suite hash {done.suite_hash}")
+    if done.format == "inspect":
+        note(f"run it: inspect eval {done.out / 'task.py'} --model PROVIDER/MODEL --log-format json; "
+             f"read it back: pdfworkbench import-run LOG.json --suite {args.suite}")
+    return 0
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -196,35 +227,48 @@ def cmd_report(args: argparse.Namespace) -> int:
         if why:
             note(f"pdfworkbench: {run.label}: {why}")
             failed = True
+        missing = run.shards.problem() if run.shards else None
+        if missing:  # a run that is not whole is a finding, as a gate failure is
+            note(f"pdfworkbench: {missing}")
+            failed = True
     return 1 if failed else 0
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
-    from workbench.grading.importers import pdfhell_records, read_pdfhell_run, write_records
+    from workbench.core.layout import named_suite_dir
+    from workbench.grading import importers
 
-    raw = read_pdfhell_run(args.result)
+    kind = importers.detect_format(args.result)
     cases = {}
     if args.suite:
         from workbench.core.suite import load_suite
 
         cases = {c.id: c for c in load_suite(args.suite).cases}
-    out = args.out or args.result.with_suffix(".jsonl")
+    if args.reader and kind != importers.PREDICTIONS_SOURCE:
+        raise UserError("--reader is for a predictions file (.jsonl); an Inspect log and a pdfhell run name their model")
+    if args.reader and ":" not in args.reader:
+        raise UserError(f"--reader {args.reader!r}: write it as provider:model")
+    out = args.out or _import_out(args.result, args.suite, kind)
     if out.resolve() == args.result.resolve():
         raise UserError(f"--out {out}: would overwrite the input; choose another file")
     if out.exists() and not args.force:
         raise UserError(f"{out}: exists; give --force to replace it or choose another --out")
-    from workbench.core.layout import named_suite_dir
-
     named = named_suite_dir(out, args.suite) if args.suite else None
-    records = pdfhell_records(raw, args.result.name, cases, named)
-    write_records(records, out)
+    if kind == importers.INSPECT_SOURCE:
+        records = importers.inspect_records(importers.read_inspect_log(args.result), args.result.name, cases, named)
+    elif kind == importers.PREDICTIONS_SOURCE:
+        records = importers.prediction_records(importers.read_predictions(args.result), args.result.name,
+                                               args.reader, cases, named)
+    else:
+        records = importers.pdfhell_records(importers.read_pdfhell_run(args.result), args.result.name, cases, named)
+    importers.write_records(records, out)
     errors = sum(r.status != "ok" for r in records)
     unknown = sorted({r.case_id for r in records} - set(cases)) if args.suite else []
     if args.json:
-        print_json({"out": str(out), "records": len(records), "provider_errors": errors,
+        print_json({"out": str(out), "records": len(records), "provider_errors": errors, "format": kind,
                     "source": str(args.result), "unknown_cases": unknown})
         return 0
-    print(f"imported {len(records)} records ({errors} provider errors) from {args.result} into {out}")
+    print(f"imported {len(records)} records ({errors} provider errors) from {args.result} ({kind}) into {out}")
     if args.suite and named is None:
         note(f"pdfworkbench: warning: {args.suite} is outside {out.parent}, so the run cannot name it; "
              f"give --suite {args.suite} to report, regrade and open")
@@ -232,3 +276,13 @@ def cmd_import_run(args: argparse.Namespace) -> int:
         note(f"pdfworkbench: warning: {len(unknown)} case(s) not in {args.suite}: {', '.join(unknown[:5])}"
              f"{' …' if len(unknown) > 5 else ''}")
     return 0
+
+
+def _import_out(result: Path, suite: Path | None, kind: str) -> Path:
+    if kind == "pdfhell":
+        return result.with_suffix(".jsonl")
+    from workbench.core.layout import runs_dir
+
+    folder = runs_dir(suite) if suite else result.parent
+    out = folder / f"{result.stem}.jsonl"
+    return out if out.resolve() != result.resolve() else folder / f"{result.stem}-imported.jsonl"

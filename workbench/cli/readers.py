@@ -37,7 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     _reader_args(p)
     p.add_argument("--workers", type=int, default=4, help="calls in flight at once (default 4)")
     add_jobs_option(p, "local work (rendering pixels, probes)")
-    p.add_argument("--shard", help="run only shard i/n of the cases")
+    p.add_argument("--shard", help="run only shard i/n of the cases (records carry it; `report` of "
+                                   "every shard's file is one run and names the shards missing)")
+    p.add_argument("--run-id", metavar="ID",
+                   help="the run's id, the same for every shard of one run (e.g. the CI or Slurm job id); "
+                        "default: derived from the suite, reader and options, new once a run is complete")
     p.add_argument("--out", type=Path,
                    help="run file (JSON Lines); default SUITE/runs/<suite>-<reader>-<modality>.jsonl, "
                         "where the workbench and `report` find it")
@@ -172,11 +176,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.batch:
         from workbench.cli.batchjobs import run_batch
 
-        return run_batch(args, plan, threshold, out)
+        return run_batch(args, plan, threshold, out, run_id_arg(args))
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard,
-                            retry_errors=args.retry_errors, on_progress=line)
+                            retry_errors=args.retry_errors, on_progress=line, run_id=run_id_arg(args))
     except RunInterrupted as stop:
         line.end()
         o = stop.outcome
@@ -188,11 +192,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     why = print_run_report(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold,
                            args.prices)
-    note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before)")
+    note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before; "
+         f"run {outcome.run_id}{f', shard {args.shard}' if args.shard else ''})")
     if why:
         note(f"pdfworkbench: gate failed: {why}")
         return 1
     return 0
+
+
+def run_id_arg(args: argparse.Namespace) -> str | None:
+    """`--run-id`, checked as a plain id (run and run --batch)."""
+    from workbench.core.schema import plain_id
+
+    return plain_id(args.run_id.strip(), "--run-id") if args.run_id else None
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

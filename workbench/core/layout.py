@@ -5,6 +5,7 @@ file finds the suite it was made on. Every other module asks here instead of typ
     <suite>/<id>.json, <id>.pdf  the cases
     <suite>/runs/*.jsonl         saved runs; `runs/asked.jsonl` collects single calls
     <suite>/disputes.jsonl       the gold dispute journal (gold versions are derived from it)
+    <suite>/.build/shard-*.jsonl the manifests of a sharded build's shards (merged into suite.json)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ SUITE_FILE = "suite.json"
 RUNS_DIR = "runs"
 ASK_RUN = "asked.jsonl"      # the run file single calls (`ask`, the Ask dialog) are appended to
 JOURNAL = "disputes.jsonl"
+BUILD_DIR = ".build"         # per-shard manifests of `build --shard` (core/shards.py)
 # JSON files in a suite folder that are not cases.
 NOT_CASES = frozenset({SUITE_FILE, "gold.json", JOURNAL, "manifest.json"})
 
@@ -32,6 +34,10 @@ def run_files(folder: Path) -> list[Path]:
     """The suite's saved runs, `<suite>/runs/*.jsonl`, by name."""
     runs = runs_dir(folder)
     return sorted(runs.glob("*.jsonl")) if runs.is_dir() else []
+
+
+def build_dir(folder: Path) -> Path:
+    return Path(folder) / BUILD_DIR
 
 
 def ask_run(folder: Path) -> Path:

@@ -6,10 +6,11 @@ Scores are never stored: they are derived from records and answer keys when read
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,8 @@ class RunRecord:
     started_at: str | None = None            # ISO 8601 UTC
     trap_family: str | None = None
     suite: str | None = None
-    run_id: str | None = None
+    run_id: str | None = None                # the same for every shard of one run (`run_identity`)
+    shard: str | None = None                 # "i/n" when the run was sharded
     extra: dict[str, Any] = field(default_factory=dict)
     format: str = RECORD_FORMAT
 
@@ -112,6 +114,31 @@ class RunRecord:
         data.setdefault("prompt", "")
         data.setdefault("answer", None)
         return cls(**data)
+
+
+def run_identity(parts: Mapping[str, Any], folder: Path, case_ids: Iterable[str]) -> str:
+    """The default run id: the same in every shard of one run, new once a run is complete.
+
+    `<hash>-<k>`: the hash of `parts` (suite hash, reader, modality, DPI, prompt, options), and k
+    one more than the number of runs with that hash whose records, in the run files of `folder`,
+    already answer every case in `case_ids` (the whole suite). Shards of a run, started at once or
+    one after another, all see the same complete runs and so agree without talking; the run after
+    a complete one gets the next k. Shards on machines that share no folder all get k = 1: give
+    them `--run-id` (the job system's id) to tell one such run from the next.
+    """
+    blob = json.dumps(dict(parts), sort_keys=True, default=str)
+    base = hashlib.sha256(blob.encode("utf-8")).hexdigest()[:12]
+    wanted = set(case_ids)
+    answered: dict[str, set[str]] = {}
+    for path in sorted(Path(folder).glob("*.jsonl")) if Path(folder).is_dir() else []:
+        try:
+            for rec in iter_records(path):
+                if rec.run_id and rec.run_id.startswith(base + "-"):
+                    answered.setdefault(rec.run_id, set()).add(rec.case_id)
+        except UserError:
+            continue  # not a run file of ours: it cannot hold one of these runs
+    complete = sum(1 for ids in answered.values() if wanted <= ids)
+    return f"{base}-{complete + 1}"
 
 
 def utc_now() -> str:

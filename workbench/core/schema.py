@@ -212,6 +212,7 @@ SUITE = {
     "version": Field(SCALAR),
     "format": Field(STR),
     "suite_hash": Field((str, type(None))),
+    "build": Field((dict, type(None))),
 }
 SUITE_ENTRY = {
     "id": Field(STR, required=True),
@@ -262,6 +263,7 @@ RUN_RECORD = {
     "trap_family": Field((str, type(None))),
     "suite": Field((str, type(None))),
     "run_id": Field((str, type(None))),
+    "shard": Field((str, type(None))),
     "extra": Field((dict, type(None))),
     "format": Field((str, type(None))),
 }

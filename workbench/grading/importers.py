@@ -1,4 +1,5 @@
-"""Import a pdfhell run JSON as run records with provenance `imported`.
+"""Import runs made elsewhere as run records with provenance `imported`: a pdfhell run JSON, an
+Inspect AI eval log, or a JSON Lines file of predictions (the last two from `pdfworkbench export`).
 
 pdfhell writes one JSON object per run: `model` (`provider:model`), `suite`, `suite_version`,
 `suite_hash`, `modality` (`pdf` or `pixels`), `raster_dpi`, `pdfium_build`, its own scores, and
@@ -22,7 +23,7 @@ from typing import Any
 
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.runs import RunRecord
+from workbench.core.runs import MODALITIES, RECORD_FORMAT, RunRecord
 
 _ERROR_RE = re.compile(r"^\[error\]\s*(?:(?P<type>[A-Za-z_][\w.]*)\s*:\s*)?(?P<message>.*)$", re.S)
 
@@ -109,3 +110,196 @@ def write_records(records: list[RunRecord], path: Path) -> None:
 
     text = "".join(json.dumps(r.to_json(), ensure_ascii=False, sort_keys=True) + "\n" for r in records)
     atomic.write_bytes(Path(path), text.encode("utf-8"))
+
+
+# ---- Inspect AI eval logs and JSON Lines predictions -----------------------------------------
+# Both come back from a suite written by `pdfworkbench export` (providers/export.py): Inspect's
+# samples carry the case id and the hashes of the PDF and key they were asked about in their
+# metadata; a predictions file names each case by `id`. Every record is provenance `imported`,
+# graded again from the answer keys when read (Inspect's own score is kept in extra for reference).
+
+INSPECT_SOURCE = "inspect"
+PREDICTIONS_SOURCE = "jsonl"
+_ANSWER_KEYS = ("prediction", "answer", "output", "completion", "response")
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        where = f" at line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise UserError(f"{path}: malformed JSON{where}; is this {what}?") from None
+
+
+def detect_format(path: Path) -> str:
+    """`pdfhell`, `inspect` or `jsonl`, from the file (never from a guess about its name alone)."""
+    path = Path(path)
+    if path.suffix == ".eval":
+        return INSPECT_SOURCE
+    if path.suffix == ".jsonl":
+        return PREDICTIONS_SOURCE
+    raw = _read_json(path, "a pdfhell run JSON or an Inspect eval log")
+    if isinstance(raw, dict) and "eval" in raw and "samples" in raw:
+        return INSPECT_SOURCE
+    return "pdfhell"
+
+
+def read_inspect_log(path: Path) -> dict[str, Any]:
+    """An Inspect eval log as `{"eval": ..., "samples": [...]}`: a `.json` log, or a `.eval` one
+    (a zip of `header.json` and `samples/*.json`)."""
+    import zipfile
+
+    path = Path(path)
+    if path.suffix == ".eval":
+        try:
+            with zipfile.ZipFile(path) as z:
+                header = json.loads(z.read("header.json"))
+                samples = [json.loads(z.read(n)) for n in sorted(z.namelist())
+                           if n.startswith("samples/") and n.endswith(".json")]
+        except FileNotFoundError:
+            raise UserError(f"{path}: no such file") from None
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+            raise UserError(f"{path}: not a readable Inspect .eval log ({exc.__class__.__name__})") from None
+        raw: Any = {**header, "samples": samples}
+    else:
+        raw = _read_json(path, "an Inspect eval log")
+    if not isinstance(raw, dict) or not isinstance(raw.get("eval"), dict) or not isinstance(raw.get("samples"), list):
+        raise UserError(f"{path}: not an Inspect eval log with samples (log it with --log-format json, "
+                        "and not --no-log-samples)")
+    for i, s in enumerate(raw["samples"]):
+        if not isinstance(s, dict) or "id" not in s:
+            raise UserError(f"{path}: samples[{i}] has no id; is this an Inspect eval log?")
+    return raw
+
+
+def _prompt_of(sample: dict[str, Any]) -> str:
+    given = sample.get("input")
+    if isinstance(given, str):
+        return given
+    texts = [c.get("text", "") for m in given or [] if isinstance(m, dict)
+             for c in (m.get("content") if isinstance(m.get("content"), list) else [])
+             if isinstance(c, dict) and c.get("type") == "text"]
+    return "\n".join(t for t in texts if t)
+
+
+def _usage(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        return None
+    names = {"input_tokens": "input_tokens", "output_tokens": "output_tokens", "total_tokens": "total_tokens",
+             "input_tokens_cache_read": "cache_read_tokens", "input_tokens_cache_write": "cache_creation_tokens",
+             "reasoning_tokens": "reasoning_tokens"}
+    return {ours: raw[theirs] for theirs, ours in names.items() if isinstance(raw.get(theirs), int)} or None
+
+
+def _timestamp(text: Any) -> str | None:
+    return str(text)[:19] + "Z" if isinstance(text, str) and len(text) >= 19 else None
+
+
+def inspect_records(raw: dict[str, Any], source: str, cases_by_id: dict[str, Case] | None = None,
+                    suite_dir: str | None = None) -> list[RunRecord]:
+    """One record per sample (per epoch) of an Inspect eval log, in the log's order."""
+    cases_by_id = cases_by_id or {}
+    ev = raw["eval"]
+    model = str(ev.get("model") or "inspect/unknown")
+    reader = model.replace("/", ":", 1) if "/" in model else f"inspect:{model}"
+    run_id = "inspect-" + str(ev.get("run_id") or ev.get("eval_id") or sha256_hex(source.encode())[:12])
+    out = []
+    for s in raw["samples"]:
+        meta = s.get("metadata") if isinstance(s.get("metadata"), dict) else {}
+        cid = str(meta.get("case_id") or s["id"])
+        case = cases_by_id.get(cid)
+        output = s.get("output") if isinstance(s.get("output"), dict) else {}
+        choices = output.get("choices") or [{}]
+        error = s.get("error")
+        answer = output.get("completion")
+        failed = bool(error) or answer is None
+        scores = s.get("scores") if isinstance(s.get("scores"), dict) else {}
+        extra: dict[str, Any] = {
+            "source": source,
+            "inspect": {"task": ev.get("task"), "eval_id": ev.get("eval_id"), "epoch": s.get("epoch"),
+                        "scores": {k: v.get("value") for k, v in scores.items() if isinstance(v, dict)}},
+        }
+        if meta.get("suite_hash"):
+            extra["suite_hash"] = meta["suite_hash"]
+        if suite_dir is not None:
+            extra["suite_dir"] = suite_dir
+        message = (error.get("message") if isinstance(error, dict) else str(error or "")) or "no answer in the log"
+        total = s.get("total_time")
+        out.append(RunRecord(
+            case_id=cid,
+            case_sha256=meta.get("pdf_sha256") or (case.sha256 if case else None),
+            key_sha256=meta.get("key_sha256") or (case.key_sha256() if case else None),
+            reader=reader, modality="pdf", dpi=None, prompt=_prompt_of(s),
+            answer=None if failed else str(answer),
+            status="error" if failed else "ok",
+            error={"type": "harness", "message": message[:2000], "http_status": None} if failed else None,
+            finish_reason=(choices[0] or {}).get("stop_reason") if isinstance(choices[0], dict) else None,
+            latency_ms=round(float(total) * 1000, 3) if isinstance(total, int | float) else None,
+            attempts=1, usage=_usage(output.get("usage")), provenance="imported",
+            started_at=_timestamp(s.get("started_at")),
+            trap_family=meta.get("trap_family") or (case.trap_family if case else None),
+            suite=meta.get("suite"), run_id=run_id, extra=extra,
+        ))
+    return out
+
+
+def read_predictions(path: Path) -> list[dict[str, Any]]:
+    """A JSON Lines file of predictions: one object a line with `id` (or `case_id`) and the answer
+    as `prediction` (or answer, output, completion, response); optional `error` and `model`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise UserError(f"{path}:{n}: not JSON; a predictions file has one JSON object a line") from None
+        if isinstance(row, dict) and row.get("format") == RECORD_FORMAT:
+            raise UserError(f"{path}: is a pdfworkbench run file already; give it to report or regrade as it is")
+        if not isinstance(row, dict) or not isinstance(row.get("id", row.get("case_id")), str | int):
+            raise UserError(f"{path}:{n}: no id; each line needs an id and a prediction")
+        if not any(k in row for k in _ANSWER_KEYS) and not row.get("error"):
+            raise UserError(f"{path}:{n}: no prediction; give it as one of {', '.join(_ANSWER_KEYS)}")
+        rows.append(row)
+    if not rows:
+        raise UserError(f"{path}: holds no predictions")
+    return rows
+
+
+def prediction_records(rows: list[dict[str, Any]], source: str, reader: str | None,
+                       cases_by_id: dict[str, Case] | None = None, suite_dir: str | None = None) -> list[RunRecord]:
+    cases_by_id = cases_by_id or {}
+    run_id = "jsonl-" + sha256_hex(json.dumps(rows, sort_keys=True, default=str).encode())[:12]
+    out = []
+    for row in rows:
+        cid = str(row.get("id", row.get("case_id")))
+        case = cases_by_id.get(cid)
+        answer = next((row[k] for k in _ANSWER_KEYS if k in row), None)
+        failed = bool(row.get("error")) or answer is None
+        who = reader or str(row.get("model") or "jsonl:unknown")
+        extra: dict[str, Any] = {"source": source}
+        if suite_dir is not None:
+            extra["suite_dir"] = suite_dir
+        out.append(RunRecord(
+            case_id=cid, case_sha256=row.get("pdf_sha256") or (case.sha256 if case else None),
+            key_sha256=row.get("key_sha256") or (case.key_sha256() if case else None),
+            reader=who if ":" in who else f"jsonl:{who}",
+            modality=row["modality"] if row.get("modality") in MODALITIES else "pdf",
+            dpi=None, prompt=str(row.get("prompt") or (case.question if case else "")),
+            answer=None if failed else str(answer), status="error" if failed else "ok",
+            error={"type": "harness", "message": str(row.get("error"))[:2000], "http_status": None} if failed else None,
+            provenance="imported", trap_family=case.trap_family if case else None,
+            run_id=run_id, extra=extra,
+        ))
+    return out

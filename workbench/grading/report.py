@@ -15,6 +15,7 @@ run's token budget than about the reader.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -207,6 +208,7 @@ class RunReport:
     modalities: list[str]
     dpis: list[int | None]
     provenance: list[str]
+    shards: ShardCoverage | None = None    # a sharded run: which shards its records came from
     tokens: TokenTotals = field(default_factory=TokenTotals)   # usage, and cost with a price table
 
     @property
@@ -223,6 +225,7 @@ class RunReport:
             "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
             "overall": self.overall.to_json(), "groups": [g.to_json() for g in self.groups],
             "tokens": self.tokens.to_json(), "cases": [r.to_json() for r in self.rows],
+            "shards": self.shards.to_json() if self.shards else None,
         }
         if any(r.source for r in self.rows):
             out["sources"] = {
@@ -231,6 +234,82 @@ class RunReport:
                 "by_reader": [t.to_json() for t in source_tallies(self.rows, "reader")],
             }
         return out
+
+
+@dataclass
+class ShardCoverage:
+    """The shards of one run id: how many there are, which sent records, and the records of a case
+    already counted (another copy of a shard's file, a shard run twice) that were left out."""
+
+    run_id: str | None
+    of: int
+    present: list[int]
+    duplicates: int = 0
+
+    @property
+    def missing(self) -> list[int]:
+        return [i for i in range(1, self.of + 1) if i not in self.present]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "of": self.of, "present": self.present, "missing": self.missing,
+                "duplicates": self.duplicates}
+
+    def problem(self) -> str | None:
+        """One line when shards are missing (the run is not whole), else None."""
+        if not self.missing:
+            return None
+        names = ", ".join(f"{i}/{self.of}" for i in self.missing)
+        return (f"run {self.run_id}: shard{'s' if len(self.missing) > 1 else ''} {names} missing "
+                f"({len(self.present)} of {self.of} shards' records given)")
+
+
+_SHARD_SUFFIX = re.compile(r"-shard\d+of\d+$")
+
+
+def join_shards(runs: Mapping[str, Sequence[RunRecord]]) -> dict[str, list[RunRecord]]:
+    """Run label -> records, with the files of one sharded run (records sharing a run id and
+    carrying a shard) joined under one label: the first file's, without its `-shardIofN`."""
+    run_of: dict[str, str] = {}
+    for label, recs in runs.items():
+        ids = {r.run_id for r in recs if r.shard}
+        if len(ids) == 1:
+            run_of[label] = str(ids.pop())
+    out: dict[str, list[RunRecord]] = {}
+    first: dict[str, str] = {}
+    for label, recs in runs.items():
+        rid = run_of.get(label)
+        if rid is None:
+            out[label] = list(recs)
+            continue
+        if rid not in first:
+            joined = _SHARD_SUFFIX.sub("", label)
+            taken = joined in out or (joined != label and joined in runs)
+            first[rid] = f"{joined} (run {rid})" if taken else joined
+            out[first[rid]] = []
+        out[first[rid]].extend(recs)
+    return out
+
+
+def shard_coverage(records: Sequence[RunRecord]) -> tuple[list[RunRecord], ShardCoverage | None]:
+    """A sharded run's records with each case counted once (its last record), and its coverage."""
+    sharded = [r.shard for r in records if r.shard]
+    if not sharded:
+        return list(records), None
+    present: set[int] = set()
+    of = 0
+    for text in sharded:
+        i, _, n = str(text).partition("/")
+        if i.isdigit() and n.isdigit():
+            present.add(int(i))
+            of = max(of, int(n))
+    last: dict[str, RunRecord] = {}
+    for r in records:
+        last.pop(str(r.case_id), None)  # re-insert: the kept record stands where it came last
+        last[str(r.case_id)] = r
+    kept = list(last.values())
+    ids = {r.run_id for r in records if r.shard}
+    return kept, ShardCoverage(ids.pop() if len(ids) == 1 else None, of, sorted(present),
+                               len(records) - len(kept))
 
 
 @dataclass
@@ -323,6 +402,7 @@ def split_runs(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
 
 def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None,
                prices: PriceTable | None = None) -> RunReport:
+    records, shards = shard_coverage(records)
     rows = [make_row(label, r, cases_by_id.get(str(r.case_id)), by) for r in records]
     overall = Stats("all")
     groups: dict[str, Stats] = {}
@@ -334,6 +414,7 @@ def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[st
         groups=[groups[k] for k in sorted(groups)] if by else [],
         readers=_uniq([r.reader for r in rows]), modalities=_uniq([r.modality for r in rows]),
         dpis=_uniq([r.dpi for r in rows]), provenance=_uniq([r.provenance for r in rows]),
+        shards=shards,
         tokens=usage_totals(records, prices),
     )
 
@@ -365,7 +446,7 @@ def build_report(
     """A report over `records` (a list, split into runs by reader; or a mapping run label -> list);
     with `prices`, each run's tokens are priced."""
     check_grouping(by)
-    runs_in = dict(records) if isinstance(records, Mapping) else split_runs(list(records))
+    runs_in = join_shards(dict(records) if isinstance(records, Mapping) else split_runs(list(records)))
     runs = [run_report(label, recs, cases_by_id, by, prices) for label, recs in runs_in.items()]
     unknown = sorted({r.case_id for run in runs for r in run.rows if r.outcome == "no_key"})
     return Report(by=by, runs=runs, differences=differences(runs), unknown_cases=unknown)
@@ -453,6 +534,14 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         if s.calls:
             lines.append(f"  error rate  {_pct(s.error_rate).strip()} ({s.not_finished} of {s.calls} calls did not "
                          "finish; counted apart, never as wrong answers)")
+        if run.shards:
+            sh = run.shards
+            whole = (f"{len(sh.present)} of {sh.of}" + (f"; missing {', '.join(f'{i}/{sh.of}' for i in sh.missing)}"
+                                                         " (this run is not whole)" if sh.missing else ""))
+            lines.append(f"  shards      {whole}; run id {sh.run_id}")
+            if sh.duplicates:
+                lines.append(f"  note        {sh.duplicates} record(s) of cases already counted (a shard's "
+                             "file given twice, or a shard run again) were left out")
         lines.extend(run.tokens.lines())
         if run.key_changed:
             lines.append(f"  note        {run.key_changed} record(s) were made against a different answer key")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +153,7 @@ def _bad_input_record(case: Case, plan: RunPlan, message: str) -> RunRecord:
 async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress: Progress,
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
-                    local: Any = None) -> list[RunRecord]:
+                    local: Any = None, shard: str | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
     `local` (an Executor) runs each call's local work; None: threads."""
@@ -182,7 +181,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                                      policy=plan.policy, gate=calls, local=local)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
-                rec.suite, rec.run_id = suite_name, run_id
+                rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
                 async with write_lock:
                     await asyncio.to_thread(writer.append, rec)
                 out.append(rec)
@@ -225,26 +224,62 @@ class RunOutcome:
 
 def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = False,
               shard: str | None = None, retry_errors: bool = False,
-              on_progress: Callable[[Progress], None] | None = None) -> RunOutcome:
+              on_progress: Callable[[Progress], None] | None = None,
+              run_id: str | None = None) -> RunOutcome:
     """Run a suite (or one shard of it) through a reader, writing records to `out`.
 
     The run file's lock is held from the first look at `out` to the last record, so a second run
-    into the same file is refused at once (it would ask every case again) instead of doubling it."""
+    into the same file is refused at once (it would ask every case again) instead of doubling it.
+    Records carry `shard` and `run_id` (given, else the resumed file's, else `run_identity`)."""
     from workbench.core import atomic
     from workbench.core.suite import load_suite, shard_items
 
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
+    ident = RunIdentity.of(shard, run_id, suite)
     out = Path(out)
     if retry_errors and not resume:
         raise UserError("--retry-errors goes with --resume (it retries the failed calls of a run file)")
     with atomic.file_lock(atomic.lock_path_for(out), f"run file {out}", timeout_s=0):
-        return _run_locked(suite, cases, plan, out, resume, retry_errors, on_progress)
+        return _run_locked(suite, cases, plan, out, resume, retry_errors, on_progress, ident)
+
+
+@dataclass
+class RunIdentity:
+    """What every record of a run carries to say which run and shard it is: the `shard` ("i/n") and
+    the run id (`--run-id`, else the one in the file being resumed, else `run_identity`'s)."""
+
+    shard: str | None
+    run_id: str | None
+    suite: Any
+
+    @classmethod
+    def of(cls, shard: str | None, run_id: str | None, suite: Any) -> RunIdentity:
+        from workbench.core.shards import Shard
+
+        return cls(str(Shard.parse(shard)) if shard else None, run_id, suite)
+
+    def resolve(self, plan: RunPlan, out: Path, recorded: str | None) -> str:
+        """The run id for `out`, whose records so far carry `recorded` (None: a new file)."""
+        if self.run_id and recorded and self.run_id != recorded:
+            raise UserError(f"{out} holds run {recorded}, not {self.run_id}: resume it without --run-id, "
+                            f"or write run {self.run_id} to another --out")
+        return self.run_id or recorded or self.default_run_id(plan, out)
+
+    def default_run_id(self, plan: RunPlan, out: Path) -> str:
+        from workbench.core.runs import run_identity
+        from workbench.core.suite import content_hash
+
+        modality, dpi = effective_modality(plan)
+        parts = {"suite": content_hash(self.suite), "reader": str(plan.reader), "modality": modality,
+                 "dpi": dpi, "prompt": plan.prompt, "options": plan.options}
+        return run_identity(parts, out.parent, (c.id for c in self.suite.cases))
 
 
 def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: bool, retry_errors: bool,
-                on_progress: Callable[[Progress], None] | None) -> RunOutcome:
+                on_progress: Callable[[Progress], None] | None, ident: RunIdentity | None = None) -> RunOutcome:
+    ident = ident or RunIdentity(None, None, suite)
     done: dict[str, set[str | None]] = {}
     run_id = None
     if out.is_dir():
@@ -256,13 +291,14 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
         if retry_errors:
             drop_failed(out, plan)
         done, run_id = finished_cases(out, plan)
-    run_id = run_id or uuid.uuid4().hex[:12]
+    run_id = ident.resolve(plan, out, run_id)
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
     with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
         try:
-            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local))
+            asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local,
+                                  ident.shard))
         except KeyboardInterrupt:
             interrupted = True
     modality, dpi = effective_modality(plan)

@@ -103,6 +103,7 @@ class BatchState:
     options: dict[str, Any] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
     cache: bool = True                # collected answers go to the answer cache (not with --no-cache)
+    shard: str | None = None          # "i/n" of a sharded run; its records carry it
     format: str = STATE_FORMAT
 
     @property
@@ -630,7 +631,7 @@ class BatchRun:
             answer=result.answer, status=result.status, error=result.error.to_json() if result.error else None,
             finish_reason=result.finish_reason, latency_ms=None, attempts=1 if ran else 0, usage=result.usage,
             request_id=result.request_id, started_at=entry.submitted_at, trap_family=meta.get("trap_family"),
-            suite=self.state.suite, run_id=self.state.run_id, extra=extra)
+            suite=self.state.suite, run_id=self.state.run_id, shard=self.state.shard, extra=extra)
 
     def advance(self) -> BatchOutcome:
         """One step for every open batch: submit what is not submitted, poll the rest, collect the ended."""
@@ -708,7 +709,7 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None, pas
         hit = store.get(ckey) if store else None
         if hit:
             rec = _from_cache(hit, case, prompt, utc_now())
-            rec.suite, rec.run_id = state.suite, state.run_id
+            rec.suite, rec.run_id, rec.shard = state.suite, state.run_id, state.shard
             hits.append(rec)
             continue
         req = read_request(case, prepare_parts(pdf, state.modality, state.dpi), prompt, state.options, mod)
@@ -744,13 +745,15 @@ def _run_records(out: Path, state: BatchState, ids: set[str] | None = None) -> l
 
 
 def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | None = None,
-                      retry_errors: bool = False, on_step: Callable[[str], None] | None = None) -> BatchOutcome:
+                      retry_errors: bool = False, on_step: Callable[[str], None] | None = None,
+                      run_id: str | None = None) -> BatchOutcome:
     """`run --batch`: advance the run's open batches (submit, poll, collect); when none is open,
     submit the cases that have no record yet as new batches, and return. `retry_errors` first
     drops this reader's error and timeout records (expired requests among them) so they go again."""
     from workbench.core.suite import load_suite, shard_items
     from workbench.providers import config
     from workbench.providers.batch import (
+        RunIdentity,
         check_plan,
         drop_failed,
         drop_torn_tail,
@@ -759,6 +762,7 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
         is_finished,
     )
 
+    given_run_id = run_id
     check_provider(plan.reader)
     check_plan(plan)
     suite = load_suite(suite_path)
@@ -784,9 +788,11 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
             done, run_id = finished_cases(out, plan) if out.exists() and out.stat().st_size else ({}, None)
             todo = [c for c in cases if not is_finished(c, done)]
             if state is None:
+                ident = RunIdentity.of(shard, given_run_id, suite)
                 state = BatchState(run=out.name, suite_dir=str(Path(suite_path).resolve()), suite=suite.name,
                                    reader=str(plan.reader), modality=modality, dpi=dpi, base_url=url,
-                                   run_id=run_id or uuid.uuid4().hex[:12], options=dict(plan.options))
+                                   run_id=ident.resolve(plan, out, run_id), options=dict(plan.options),
+                                   shard=ident.shard)
             if not todo:
                 return BatchOutcome(state, out, records=_run_records(out, state, {c.id for c in cases}))
             state.base_url, state.options, state.cache = url, dict(plan.options), bool(plan.cache)

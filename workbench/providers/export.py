@@ -1,0 +1,250 @@
+"""A suite as other harnesses run it: `pdfworkbench export SUITE --to inspect|jsonl --out DIR`.
+
+- `inspect`: an Inspect AI task file (`task.py`) and its dataset (`dataset.jsonl`), the PDFs and
+  case JSONs beside them under `cases/`. Each sample sends the PDF as a document and the prompt
+  our own runs send; the task's scorer calls our grader, so Inspect's verdicts are ours.
+- `jsonl`: a folder the Hugging Face `datasets` library loads (`load_dataset(DIR)`): one JSON Lines
+  file of answer keys (`cases.jsonl`), the PDFs under `pdfs/`, and a dataset card (`README.md`)
+  naming the suite hash and the licence.
+
+What the harnesses answer comes back with `pdfworkbench import-run` (grading/importers.py). The
+folder is written beside `--out` and renamed into place once whole, so a failed export leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.core.case import Case, sha256_hex
+from workbench.core.errors import UserError
+from workbench.core.suite import Suite, content_hash, load_suite
+from workbench.providers.base import default_prompt
+
+FORMATS = ("inspect", "jsonl")
+INSPECT_DATASET = "dataset.jsonl"
+INSPECT_TASK = "task.py"
+JSONL_KEYS = "cases.jsonl"
+DEFAULT_LICENSE = "agpl-3.0"   # the generator's; the card says so, and --license chooses another
+
+
+@dataclass
+class Exported:
+    out: Path
+    format: str
+    cases: int
+    suite_hash: str
+
+
+def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_LICENSE) -> Exported:
+    """Write the suite for another harness into `out` (which must not exist yet, or be empty)."""
+    if to not in FORMATS:
+        raise UserError(f"--to {to!r}: choose one of {', '.join(FORMATS)}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.+-]{0,63}", license_id or ""):
+        raise UserError(f"--license {license_id!r}: give a licence identifier such as cc-by-4.0 or mit")
+    suite = load_suite(suite_dir)
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UserError(f"--out {out}: exists and is not an empty folder; choose another")
+    pdfs = [_checked_pdf(c) for c in suite.cases]
+    digest = content_hash(suite)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    except OSError as exc:
+        raise UserError(f"--out {out}: cannot be created ({exc.strerror or exc}); choose another") from None
+    try:
+        if to == "inspect":
+            _write_inspect(suite, pdfs, digest, tmp)
+        else:
+            _write_jsonl(suite, pdfs, digest, tmp, license_id)
+        if out.exists():
+            out.rmdir()  # empty, as checked above
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Exported(out, to, len(suite.cases), digest)
+
+
+def _checked_pdf(case: Case) -> Path:
+    """The case's PDF, refused when it is missing or is not the PDF its JSON records."""
+    path = case.pdf_file
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise UserError(f"{case.id}: PDF {path} is missing; rebuild the suite or remove the case") from None
+    if case.sha256 and sha256_hex(data) != case.sha256:
+        raise UserError(f"{case.id}: {path.name} is not the PDF its JSON records; run pdfworkbench verify")
+    return path
+
+
+def _key_fields(case: Case) -> dict[str, Any]:
+    """A case's answer key with one type per column (nested values as JSON text), so every row of
+    a dataset has the same schema."""
+    def as_json(value: Any) -> str | None:
+        return None if value is None else json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+    return {
+        "id": case.id,
+        "trap_family": case.trap_family,
+        "seed": case.seed,
+        "question": str(case.question),
+        "prompt": default_prompt(case),
+        "expected_answer": "" if case.expected_answer is None else str(case.expected_answer),
+        "forbidden_answers": [str(a) for a in case.forbidden_answers or []],
+        "expected_tokens": [str(t) for t in case.expected_tokens or []],
+        "matcher": as_json(case.matcher_spec),
+        "gold": as_json(case.gold),
+        "params": as_json(case.params),
+        "degrade": as_json(case.degrade),
+        "pdf_sha256": case.sha256 or "",
+        "key_sha256": case.key_sha256(),
+    }
+
+
+def _lines(rows: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows).encode("utf-8")
+
+
+def _write_inspect(suite: Suite, pdfs: list[Path], digest: str, out: Path) -> None:
+    cases_dir = out / "cases"
+    cases_dir.mkdir()
+    rows = []
+    for case, pdf in zip(suite.cases, pdfs, strict=True):
+        shutil.copyfile(pdf, cases_dir / f"{case.id}.pdf")
+        record = case.to_json() | {"pdf_path": f"{case.id}.pdf"}
+        (cases_dir / f"{case.id}.json").write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n",
+                                                   encoding="utf-8")
+        key = _key_fields(case)
+        rows.append({"id": case.id, "input": key["prompt"], "target": key["expected_answer"],
+                     "metadata": {"case_id": case.id, "trap_family": case.trap_family,
+                                  "pdf": f"cases/{case.id}.pdf", "case_json": f"cases/{case.id}.json",
+                                  "pdf_sha256": key["pdf_sha256"], "key_sha256": key["key_sha256"],
+                                  "suite": suite.name, "suite_hash": digest}})
+    (out / INSPECT_DATASET).write_bytes(_lines(rows))
+    (out / INSPECT_TASK).write_text(_inspect_task(suite.name, digest, len(rows)), encoding="utf-8")
+
+
+def _task_name(name: str) -> str:
+    ident = re.sub(r"\W+", "_", name).strip("_").lower() or "suite"
+    return ident if ident[0].isalpha() else f"suite_{ident}"
+
+
+def _inspect_task(name: str, digest: str, count: int) -> str:
+    return f'''"""Inspect AI task: the pdfworkbench suite {name!r} ({count} cases, suite hash {digest[:12]}).
+
+Written by `pdfworkbench export --to inspect`. Each sample sends the case's PDF as a document with
+the prompt pdfworkbench's own runs send; the scorer is pdfworkbench's grader (so pdfworkbench must
+be installed where this runs), so a verdict here is the verdict `pdfworkbench report` gives.
+
+    inspect eval task.py --model openai/gpt-4o --log-format json
+    pdfworkbench import-run logs/LOG.json --suite SUITE      # the answers as pdfworkbench run records
+"""
+
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample, json_dataset
+from inspect_ai.model import ChatMessageUser, ContentDocument, ContentText
+from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer, stderr
+from inspect_ai.solver import TaskState, generate
+
+HERE = Path(__file__).resolve().parent
+SUITE_HASH = {digest!r}
+
+
+def record_to_sample(record: dict) -> Sample:
+    meta = record["metadata"]
+    document = ContentDocument(document=str(HERE / meta["pdf"]), mime_type="application/pdf")
+    return Sample(id=record["id"], target=record["target"], metadata=meta,
+                  input=[ChatMessageUser(content=[document, ContentText(text=record["input"])])])
+
+
+@scorer(metrics=[accuracy(), stderr()])
+def pdfworkbench_grader():
+    from workbench.core.case import load_case
+    from workbench.grading import grade
+
+    async def score(state: TaskState, target: Target) -> Score:
+        case = load_case(HERE / state.metadata["case_json"])
+        answer = state.output.completion
+        verdict = grade(case, answer)
+        return Score(value=CORRECT if verdict.correct else INCORRECT, answer=answer,
+                     explanation=verdict.reason,
+                     metadata={{"outcome": verdict.outcome, "fell_for_trap": verdict.fell_for_trap,
+                               "refused": verdict.refused}})
+
+    return score
+
+
+@task
+def {_task_name(name)}() -> Task:
+    return Task(dataset=json_dataset(str(HERE / "{INSPECT_DATASET}"), record_to_sample),
+                solver=generate(), scorer=pdfworkbench_grader())
+'''
+
+
+def _write_jsonl(suite: Suite, pdfs: list[Path], digest: str, out: Path, license_id: str) -> None:
+    (out / "pdfs").mkdir()
+    rows = []
+    for case, pdf in zip(suite.cases, pdfs, strict=True):
+        shutil.copyfile(pdf, out / "pdfs" / f"{case.id}.pdf")
+        rows.append(_key_fields(case) | {"pdf": f"pdfs/{case.id}.pdf"})
+    (out / JSONL_KEYS).write_bytes(_lines(rows))
+    families = sorted({c.trap_family for c in suite.cases})
+    (out / "README.md").write_text(_card(suite.name, suite.version, digest, len(rows), families, license_id),
+                                   encoding="utf-8")
+
+
+def _card(name: str, version: str, digest: str, count: int, families: list[str], license_id: str) -> str:
+    size = ("n<1K" if count < 1000 else "1K<n<10K" if count < 10_000 else "10K<n<100K"
+            if count < 100_000 else "100K<n<1M")
+    return f"""---
+license: {license_id}
+pretty_name: {json.dumps(name)}
+size_categories:
+- {size}
+tags:
+- pdf
+- document-understanding
+- adversarial
+configs:
+- config_name: default
+  data_files:
+  - split: test
+    path: {JSONL_KEYS}
+---
+
+# {name}
+
+Adversarial PDF test cases made by pdfworkbench: each case is a generated PDF whose right answer
+is known exactly, built so that some way of reading it (a text layer, a glance at the page, OCR)
+gives a wrong answer.
+
+- suite: `{name}` version {version}, {count} cases
+- suite hash: `{digest}` (over every PDF and answer key; pdfworkbench verify checks it)
+- licence: `{license_id}`
+- families: {', '.join(families)}
+
+`{JSONL_KEYS}` holds one answer key per line: `id`, `question`, `prompt` (as pdfworkbench sends it),
+`expected_answer`, `forbidden_answers` (the trap's answers), `expected_tokens`, `matcher` (how it is
+graded, JSON), `gold` (structured gold, JSON), `params`, `degrade`, `pdf` (the file under `pdfs/`),
+`pdf_sha256` and `key_sha256`.
+
+```python
+from datasets import load_dataset
+cases = load_dataset("path/to/this/folder", split="test")
+```
+
+Grade answers with pdfworkbench (the matcher is more than string equality: money, tokens, fields):
+write one JSON line per case, `{{"id": ..., "prediction": ...}}`, then
+`pdfworkbench import-run predictions.jsonl --suite SUITE --reader PROVIDER:MODEL` and
+`pdfworkbench report`.
+"""
