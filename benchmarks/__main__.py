@@ -68,7 +68,9 @@ def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int | Non
             cmd += ["--walk", str(walk), "--burst", str(burst)]
         if cases:
             cmd += ["--cases", str(cases)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        # The full run walks all 500 pages (0.3 s apart): allow for a slow machine.
+        limit = 900 + 4 * (walk + burst + cases)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=limit)
         if proc.returncode != 0:
             raise RuntimeError((proc.stderr.strip().splitlines() or ["failed"])[-1][:160])
         got = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -99,7 +99,7 @@ async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
     for _ in range(rounds):
         await pilot.pause(pause)
         for _ in range(1000):
-            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group != "author-save"
+            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group not in ("author-save", "password")
                        for w in pilot.app.workers):
                 break
             await asyncio.sleep(0.01)

@@ -66,7 +66,10 @@ async def _run_tui(path: str) -> dict:
             for key in ("down", "pagedown", "n", "2", "3", "1"):
                 await pilot.press(key)
                 await pilot.pause()
-            await pilot.app.workers.wait_for_complete()
+            # The password dialog's worker waits for the user (who would type or cancel): not for us.
+            others = [w for w in app.workers if w.group != "password"]
+            if others:  # (an empty list would mean every worker)
+                await pilot.app.workers.wait_for_complete(others)
             await pilot.pause()
             notes = [str(n.message)[:200] for n in app._notifications]
             running = app.is_running

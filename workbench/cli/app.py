@@ -18,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(Sixel or Kitty graphics through textual-image, where the terminal has them)")
     p.add_argument("--who", help="your name on dispute decisions (default: $PDFWORKBENCH_USER, the "
                                  "config's user, or your login)")
+    p.add_argument("--password", help="password of encrypted PDFs (without it, the workbench asks)")
     p.set_defaults(handler=cmd_open)
 
     p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve)")
@@ -39,14 +40,20 @@ def sample_suite_path() -> Path:
     return working_sample()
 
 
-def open_checked(path: Path) -> Source:
-    """What `path` opens as, with a clear error now (not on the screen) for a file that is not a PDF."""
+def open_checked(path: Path, password: str | None = None) -> Source:
+    """What `path` opens as, with a clear error now (not on the screen) for a file that is not a PDF
+    or a password that does not open it. Without a password, an encrypted PDF opens: the workbench
+    asks for it."""
     from workbench.core.source import open_source
-    from workbench.pdf.document import read_pdf_bytes
+    from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
 
     source = open_source(path)
     if source.kind == "pdf":
-        read_pdf_bytes(source.path)
+        try:
+            read_pdf_bytes(source.path, password)
+        except PdfEncrypted:
+            if password:
+                raise
     return source
 
 
@@ -54,7 +61,7 @@ def cmd_open(args: argparse.Namespace) -> int:
     from workbench.core.config import load_settings
     from workbench.core.errors import UserError
 
-    source = open_checked(args.path or sample_suite_path())  # errors out before the screen takes over
+    source = open_checked(args.path or sample_suite_path(), args.password)  # errors out before the screen takes over
     settings = load_settings()
     graphics = args.graphics or getattr(settings, "graphics", "halfblock")
     if graphics == "hires":
@@ -65,7 +72,7 @@ def cmd_open(args: argparse.Namespace) -> int:
             raise UserError("--graphics hires needs textual-image: pip install 'pdfworkbench[hires]'") from None
     from workbench.tui.app import WorkbenchApp
 
-    WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None)).run()
+    WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None), password=args.password).run()
     return 0
 
 

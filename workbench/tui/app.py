@@ -24,9 +24,11 @@ class WorkbenchApp(App):
     ]
 
     def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock",
-                 who: str | None = None) -> None:
+                 who: str | None = None, password: str | None = None) -> None:
         super().__init__()
         self.source = source
+        # Opens encrypted PDFs this session (`open --password`, or typed into the dialog); never saved.
+        self.password = password
         self.graphics = graphics
         self.settings = settings or load_settings()
         self.who = user_name(who, self.settings)   # the name on dispute decisions made here

@@ -37,6 +37,7 @@ class CaseLoaded(Message):
 class LoadFailed(Message):
     case: Case
     error: str
+    encrypted: bool = False   # the PDF needs a password (the screen asks for one)
 
 
 @dataclass

@@ -165,17 +165,17 @@ class InspectScreen(PageKeys, Screen):
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int) -> None:
-        from workbench.pdf.document import read_pdf_bytes
+        from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
 
         try:
-            data = open_case_data(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name)
+            data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi, case.pdf_file.name)
             self._first_shown.clear()
             self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
             self._first_shown.wait(FIRST_PAGE_WAIT)
             # The first page; the next one ahead once this one is shown (page_shown).
             finish_case_data(data, eager=1, prefetch=False)
         except UserError as exc:
-            self.post_message(LoadFailed(case, str(exc)))
+            self.post_message(LoadFailed(case, str(exc), encrypted=isinstance(exc, PdfEncrypted)))
             return
         self.post_message(CaseLoaded(data))
 
@@ -287,13 +287,35 @@ class InspectScreen(PageKeys, Screen):
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show_message("(no text: the PDF could not be read)")
         self.query_one(LintView).show_message(message.error)
+        if message.encrypted:
+            self._ask_password(message.case, message.error)
+            return
         self.notify(message.error, severity="error", timeout=8)
         self._start_lint_all()
+
+    @work(exclusive=True, group="password", exit_on_error=False)
+    async def _ask_password(self, case: Case, problem: str) -> None:
+        """An encrypted PDF: ask for its password, keep it for the session, open the case again."""
+        from workbench.tui.widgets.password import PasswordScreen
+
+        why = ("the password given does not open it; try another" if self.app.password
+               else "a password is needed to open it")
+        password = await self.app.push_screen_wait(PasswordScreen(case.pdf_file.name, why))
+        if password is None:  # cancelled: the case stays unread, saying why
+            self.notify(problem, severity="error", timeout=8)
+            self._start_lint_all()
+            return
+        self.app.password = password
+        self._linted_all = False  # the lint marks of encrypted cases, now readable
+        if case is self.current:
+            self._load(case, self.settings.dpi)
 
     # ---- lint marks for every case, in the background -----------------------------------
 
     @work(thread=True, exclusive=True, group="lint-all", exit_on_error=False)
     def _lint_all(self, cases: list[Case]) -> None:
+        import functools
+
         from textual.worker import get_current_worker
 
         from workbench.core.pool import cores, map_ordered
@@ -304,7 +326,7 @@ class InspectScreen(PageKeys, Screen):
         # A large suite is linted in other processes, leaving this one (and a core) to the screen.
         jobs = max(1, cores() - 1) if len(todo) > LINT_IN_PROCESSES else 1
         marks: dict[str, str] = {}
-        found = map_ordered(lint_case_file, todo, jobs, chunksize=8)
+        found = map_ordered(functools.partial(lint_case_file, password=self.app.password), todo, jobs, chunksize=8)
         try:
             for case, findings in zip(todo, found, strict=True):
                 if worker.is_cancelled:
@@ -434,7 +456,7 @@ class InspectScreen(PageKeys, Screen):
         own_question = choice.question and choice.question != case.question
         try:
             record, path = await ask(case, choice.reader, choice.modality, choice.dpi,
-                                     suite=self.source.suite, base_url=choice.base_url,
+                                     suite=self.source.suite, base_url=choice.base_url, password=self.app.password,
                                      question=choice.question if own_question else None)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -609,7 +631,7 @@ class InspectScreen(PageKeys, Screen):
         try:
             new = rekeyed(case, values["question"], values["expected"], values["tokens"],
                           values["forbidden"], values["matcher"])
-            pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file)
+            pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file, self.app.password)
             findings = await asyncio.to_thread(lint_case, new, pdf)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=8)

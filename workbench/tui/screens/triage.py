@@ -201,7 +201,7 @@ shown at the top.
             return
         ev = evidence_for(self.folder, dispute_id)
         warnings = acceptance_warnings(self.folder, dispute_id)
-        pdf = read_pdf_bytes(case.pdf_file)
+        pdf = read_pdf_bytes(case.pdf_file, self.app.password)
         boxes = []
         if ev.box:
             boxes.append(Box(ev.page - 1, tuple(ev.box), "evidence", ev.quote or ""))
