@@ -229,3 +229,34 @@ def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
     assert "where from  of " in out and "from hidden text" in out
     xml = (tmp_path / "j.xml").read_text()
     assert "(answer from: hidden)" in xml
+
+
+def test_every_source_has_its_colour_on_screen():
+    from workbench.pdf.attribution import SOURCES
+    from workbench.tui.widgets.marks import SOURCE_STYLES
+
+    assert set(SOURCE_STYLES) == set(SOURCES)
+
+
+def test_a_value_printed_only_in_a_scan_is_read_by_ocr_and_boxed(tmp_path):
+    """A page that is one picture (a scan with no text layer): OCR finds where a value is printed
+    (visible, with the box OCR reads it in); a made-up value stays absent."""
+    import pymupdf
+
+    from workbench.pdf import ocr
+
+    if not ocr.available():
+        pytest.skip("the OCR extra is not installed")
+    src = pymupdf.open(stream=_statement(tmp_path / "statement.pdf"))
+    doc = pymupdf.open()
+    page = doc.new_page(width=src[0].rect.width, height=src[0].rect.height)
+    page.insert_image(page.rect, pixmap=src[0].get_pixmap(dpi=150))
+    case = Case(id="scan", trap_family="(adopted)", seed=0, question="What is the closing balance?",
+                expected_answer="$4,210.55", pdf_path="scan.pdf")
+    printed, made_up = attribute(case, doc.tobytes(), "It went $3,980.10 in and $7,777.77 out")
+    assert printed.source == "visible" and "OCR of page 1" in printed.detail
+    words = [w for w in src[0].get_text("words") if w[4] == "$3,980.10"]
+    x0, y0, x1, y1 = printed.box
+    wx0, wy0, wx1, wy1 = words[0][:4]
+    assert x0 - 6 <= wx0 and wx1 <= x1 + 6 and y0 - 6 <= wy0 and wy1 <= y1 + 6
+    assert made_up.source == "absent"

@@ -85,6 +85,43 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
     assert all(r.ok for r in results) and digest == recorded
 
 
+async def test_ctrl_g_attacks_any_span_picked_from_the_page(tmp_path):
+    """Mutation mode: ctrl+g lists the spans of the page shown; typing filters them and Enter
+    makes the one chosen the value the mutation attacks."""
+    from textual.widgets import OptionList
+
+    from workbench.tui.screens.pick import PickSpanScreen
+
+    suite = adopt(tmp_path)
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        await pilot.press("w")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        screen = app.screen
+        assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, PickSpanScreen)
+        assert any(s.text == "Opening balance" for s in picker.spans)
+        await pilot.press(*"2,310.40")
+        await settle(pilot)
+        assert [picker.spans[i].text for i in picker.shown()] == ["2,310.40"]
+        assert "2,310.40" in str(picker.query_one(OptionList).get_option_at_index(0).prompt)
+        await pilot.press("enter")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert app.screen is screen
+        target = screen.preview.case.mutations[0]["target"]
+        assert target["text"] == "2,310.40" and target["page_number"] == 1
+        # Escape leaves the target as it was.
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert screen.preview.case.mutations[0]["target"]["text"] == "2,310.40"
+
+
 async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path):
     suite = adopt(tmp_path)
     app = WorkbenchApp(open_source(suite))

@@ -163,3 +163,50 @@ async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp
         await pilot.press("z")
         await settle(pilot)
         assert page.query_one("#page-hires").image.size == (1275, 1650)
+
+
+async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_path):
+    """Answers tab: each value of the answer is listed with where it came from; choosing the
+    decoy the pymupdf probe answered with shows its box on the page (zoomed to it) and points the
+    text layer at it."""
+    import shutil
+
+    from textual.widgets import OptionList, TabbedContent
+
+    from workbench.tui.widgets.answers import AnswersView
+
+    suite = tmp_path / "mini"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))  # with its probe runs
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        app.screen.query_one(TabbedContent).active = "tab-answers"
+        answers = app.screen.query_one(AnswersView)
+        for _ in range(600):
+            await pilot.pause(0.1)
+            if answers.attributions() is not None:
+                break
+        found = answers.attributions()
+        saved = answers.answers[answers.shown][0]
+        assert saved.record.reader.startswith("probe:")   # a text probe: it read the hidden layer
+        decoy = next(i for i, a in enumerate(found) if a.value == "€53,919.68")
+        assert found[decoy].source == "hidden" and found[decoy].page == 0
+        values = answers.query_one("#value-list", OptionList)
+        # A summary, then the values that explain the wrong answer first: the hidden decoy.
+        assert "1 hidden" in str(values.get_option_at_index(0).prompt)
+        assert values.get_option_at_index(1).id == f"v{decoy}"
+        assert "hidden" in str(values.get_option_at_index(1).prompt)
+        values.focus()
+        values.highlighted = 1
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        assert page.value_box is not None and page.value_box.rect == found[decoy].box
+        x0, y0, x1, y1 = page.shown.area
+        bx0, by0, bx1, by1 = found[decoy].box
+        assert x0 * 612 <= bx0 and bx1 <= x1 * 612 and y0 * 792 <= by0 and by1 <= y1 * 792
+        assert page.zoom_level > 0       # zoomed in on the value, not the whole page
+        layer = app.screen.query_one("#text-pymupdf", TextLayerView)
+        assert layer.pointer == "€53,919.68" and layer.pointed_line is not None
+        assert layer.plain.splitlines()[layer.pointed_line - 1].strip() == "€53,919.68"

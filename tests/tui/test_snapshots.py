@@ -31,6 +31,12 @@ def test_screen_snapshot(snap_compare, tmp_path, key):
         await settle(pilot)
         await pilot.press(key)
         await settle(pilot)
+        if key == "r":  # the wrong answers' sources are traced after the run shows
+            for _ in range(1200):
+                if pilot.app.screen.sources:
+                    break
+                await pilot.pause(0.05)
+            await settle(pilot)
 
     assert snap_compare(WorkbenchApp(open_source(suite)), terminal_size=SIZE, run_before=run_before)
 

@@ -141,6 +141,33 @@ async def test_probe_answer_then_run_report_then_jump_to_a_trapped_case(suite_co
         assert "fell for trap" in shown and cases[1].forbidden_answers[0] in shown
 
 
+async def test_runs_screen_filters_wrong_answers_by_where_they_came_from(suite_copy):
+    await _probe_run(suite_copy)
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        for _ in range(600):  # tracing takes a few seconds; under load much longer
+            await pilot.pause(0.1)
+            if screen.sources:
+                break
+        # The pymupdf probe read every hidden total: each wrong answer is traced to hidden text.
+        assert set(screen.sources.values()) == {"hidden"}
+        assert "hidden" in screen_text(app)
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.source_filter == "hidden"
+        wrong = [r for r in screen.rows if r[1].failed]
+        assert len(screen.visible_rows()) == len(wrong) > 0
+        assert "source: hidden" in screen.query_one("#runs-table").border_title
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.source_filter == "" and len(screen.visible_rows()) == len(screen.rows)
+
+
 async def test_failures_only_and_text_filter(suite_copy):
     await _probe_run(suite_copy)
     app = WorkbenchApp(open_source(suite_copy))

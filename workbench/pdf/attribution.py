@@ -73,6 +73,10 @@ _IDENT = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]
 _PHONE = re.compile(r"(?<![\w+])\+?\(?\d{1,4}\)?(?:[ .-]?\(?\d{2,5}\)?){2,4}(?![\w])")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 _QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|\u201c([^\u201d\n]{3,120})\u201d")
+# OCR (about a second a page) reads at most this many pages per answer.
+OCR_MAX_PAGES = 4
+# ... of the pages whose images cover at least this share of the page.
+OCR_MIN_PICTURE = 0.05
 # A short answer with no value in it is one phrase ("Email", "Q4 2023"), up to this many words.
 PHRASE_WORDS = 8
 
@@ -205,14 +209,11 @@ class _Document:
         self._layers: dict[str, dict[str, list[int]]] = {}
         self.values: list[tuple[int, str]] | None = None
         self._body: dict[int, float] = {}
+        self._ocr: dict[int, list] = {}
         self.question_pages = self._question_pages()
 
     def page_count(self) -> int:
-        fitz = open_fitz(self.data, self.case.id)
-        try:
-            return fitz.page_count
-        finally:
-            fitz.close()
+        return _page_count(self.data, self.case.id)
 
     def hits(self, value: str) -> list[Hit]:
         if value not in self._hits:
@@ -224,6 +225,38 @@ class _Document:
             self._layers[value] = find_in_layers(self.data, value, self.case.id)
         return self._layers[value]
 
+    def ocr(self, page: int) -> list:
+        """What OCR reads on `page` (`pdf.ocr.OcrLine`s); empty without the OCR extra."""
+        if page not in self._ocr:
+            from workbench.pdf import ocr
+
+            self._ocr[page] = ocr.ocr_page_lines(self.data, page, self.dpi, self.case.id) if ocr.available() else []
+        return self._ocr[page]
+
+    def ocr_hit(self, value: str) -> tuple[int, tuple[float, float, float, float]] | None:
+        """The first page (the question's pages first) whose OCR reads `value`, with the box of
+        the line it is in; only pages of a document that has few (OCR costs about a second a page)."""
+        count = self.page_count()
+        if count > OCR_MAX_PAGES and not self.question_pages:
+            return None
+        pages = sorted(self.question_pages) or list(range(count))
+        for page in [p for p in pages if self.pictured(p)][:OCR_MAX_PAGES]:
+            for line in self.ocr(page):
+                if find_all(line.text, value):
+                    return page, line.box
+        return None
+
+    def pictured(self, page: int) -> bool:
+        """Whether images cover enough of `page` to hold printed text (a scan, a pasted figure):
+        only such pages are worth OCR."""
+        fitz = open_fitz(self.data, self.case.id)
+        try:
+            p = fitz[page]
+            area = abs(p.rect)
+            covered = sum(abs(p.rect & info["bbox"]) for info in p.get_image_info())
+        finally:
+            fitz.close()
+        return area > 0 and covered / area >= OCR_MIN_PICTURE
     def spans(self, page: int) -> list[Span]:
         if page not in self._spans:
             self._spans[page] = analyze_page(self.data, page, self.dpi, self.case.id)
@@ -405,6 +438,18 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
             where = "; ".join(f"{name} page {', '.join(str(p + 1) for p in pages)}"
                               for name, pages in layers.items())
             note("hidden", f"only in the text layer ({where}), drawn nowhere")
+    if not found and not shown and not hidden:
+        # Not in any text: perhaps printed as pixels (a scan, an image), which OCR reads.
+        seen = doc.ocr_hit(value)
+        if seen is not None:
+            page, box = seen
+            near = _misread(doc, value)
+            if near:
+                found.append(Attribution(value, "misread", start, end, near[2], None,
+                                         f"{near[1]}; OCR of page {page + 1} misreads it the same way"))
+            else:
+                found.append(Attribution(value, "visible", start, end, page, box,
+                                         f"printed in the page image: OCR of page {page + 1} reads it"))
     if not found:
         for values, how, parts in _derived(case):
             if any(find_all(v, value) or find_all(value, v) for v in values):
@@ -429,10 +474,15 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
     return first
 
 
-def attribute(case: Case, data: bytes, answer: str, dpi: int = 150) -> list[Attribution]:
-    """Each value of `answer`, in the answer's order, with the source it came from."""
+def attribute(case: Case, data: bytes, answer: str, dpi: int = 150,
+              max_values: int | None = None) -> list[Attribution]:
+    """Each value of `answer` (its first `max_values`, when given), in the answer's order, with
+    the source it came from."""
     doc = _Document(case, data, dpi)
-    return [attribute_value(doc, text, a, b) for a, b, text in answer_values(answer)]
+    values = answer_values(answer)
+    if max_values is not None:
+        values = values[:max_values]
+    return [attribute_value(doc, text, a, b) for a, b, text in values]
 
 
 def wrong_answer_source(attributions: list[Attribution]) -> str:
@@ -448,10 +498,22 @@ def wrong_answer_source(attributions: list[Attribution]) -> str:
     return "question" if sources else "no-value"
 
 
-def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 150) -> int:
+def _page_count(data: bytes, name: str) -> int:
+    fitz = open_fitz(data, name)
+    try:
+        return fitz.page_count
+    finally:
+        fitz.close()
+
+
+def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 150, *,
+                   max_pages: int | None = None, max_values: int | None = None,
+                   max_chars: int | None = None) -> int:
     """Give every wrong answer in `report` its source and attribution; the count traced.
 
-    Each case's PDF is read once. A case whose PDF cannot be read is left untraced."""
+    Each case's PDF is read once. A case whose PDF cannot be read, or (with `max_pages`) has more
+    pages, is left untraced; `max_values` traces only each answer's first values, `max_chars`
+    only its first characters."""
     data_of: dict[str, bytes | None] = {}
     traced = 0
     for run in report.runs:
@@ -462,12 +524,15 @@ def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 1
             if case.id not in data_of:
                 try:
                     data_of[case.id] = read_pdf_bytes(case.pdf_file)
+                    if max_pages is not None and _page_count(data_of[case.id], case.id) > max_pages:
+                        data_of[case.id] = None
                 except UserError:
                     data_of[case.id] = None
             data = data_of[case.id]
             if data is None:
                 continue
-            found = attribute(case, data, row.answer, dpi)
+            found = attribute(case, data, row.answer[:max_chars] if max_chars else row.answer, dpi,
+                              max_values=max_values)
             row.source = wrong_answer_source(found)
             row.attribution = [a.to_json() for a in found]
             traced += 1

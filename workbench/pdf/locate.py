@@ -51,6 +51,16 @@ def locate_all(data: bytes, needle: str, name: str = "PDF") -> list[Located]:
     return [Located(h.page, _union(h.boxes), h.text.strip(), h.visible) for h in hits]
 
 
+def page_spans(data: bytes, page: int, name: str = "PDF") -> list[Located]:
+    """Every text span of page `page` (0-based) with its box and visibility, in reading order:
+    what a person can pick as the value a mutation attacks. Only that page is analysed."""
+    from workbench.pdf.pages import PdfPages
+
+    spans = PdfPages(data, name=name).page(page, layers=False).analysis.spans
+    out = [Located(page, tuple(s.bbox), s.text.strip(), s.visible) for s in spans if s.text.strip()]
+    return sorted(out, key=lambda loc: (round(loc.box[1]), loc.box[0]))
+
+
 def locate_value(data: bytes, needle: str, name: str = "PDF", page: int | None = None) -> Located:
     """Where `needle` is printed (a visible hit first; the first page it is on, or `page`)."""
     from workbench.pdf.evidence import find_evidence

@@ -10,14 +10,11 @@ the models its wheel ships, so it runs offline.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from workbench.core.errors import UserError
 
 PROBE_MODALITY = {"pypdf": "text", "pymupdf": "text", "ocr": "pixels"}
-_ocr_engine: Any = None
-_ocr_lock = threading.Lock()
 
 
 def probe_modality(name: str) -> str:
@@ -25,39 +22,22 @@ def probe_modality(name: str) -> str:
 
 
 def _engine() -> Any:
-    global _ocr_engine
-    with _ocr_lock:
-        if _ocr_engine is None:
-            try:
-                import onnxruntime  # noqa: F401  (rapidocr needs an inference runtime of its own)
-                from rapidocr import RapidOCR
-            except ImportError:
-                raise UserError(
-                    "probe:ocr needs an OCR engine: pip install 'pdfworkbench[ocr]' (rapidocr and onnxruntime)"
-                ) from None
-            # The models in rapidocr's wheel (nothing is downloaded); its INFO lines off.
-            _ocr_engine = RapidOCR(params={"Global.log_level": "warning"})
-        return _ocr_engine
+    """The OCR engine (loaded once per process); `probe:ocr` says what to install without it."""
+    from workbench.pdf.ocr import engine
+
+    try:
+        return engine()
+    except UserError:
+        raise UserError(
+            "probe:ocr needs an OCR engine: pip install 'pdfworkbench[ocr]' (rapidocr and onnxruntime)"
+        ) from None
 
 
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
-    import numpy as np
+    from workbench.pdf import ocr
 
-    from workbench.pdf.document import open_fitz, render_dpi
-
-    engine = _engine()
-    doc = open_fitz(pdf)
-    pages = []
-    try:
-        for page in doc:
-            pix = page.get_pixmap(dpi=render_dpi(page, dpi), alpha=False)
-            img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
-            with _ocr_lock:
-                result = engine(img[:, :, ::-1].copy())  # the engine wants BGR, as OpenCV reads
-            pages.append("\n".join(str(t) for t in (result.txts or ())))
-    finally:
-        doc.close()
-    return pages
+    _engine()
+    return ocr.ocr_pages(pdf, dpi)
 
 
 def probe_answer(name: str, pdf: bytes, dpi: int | None) -> str:

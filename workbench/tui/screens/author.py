@@ -80,6 +80,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         Binding("escape", "back", "Back", id="author_back", tooltip="Back to the previous screen"),
         Binding("ctrl+t", "next_target", "Next value", id="author_next_target", priority=True,
                 tooltip="Mutation mode: attack the next place the answer is printed"),
+        Binding("ctrl+g", "pick_target", "Pick value", id="author_pick_target", priority=True,
+                tooltip="Mutation mode: attack any span of the page shown (a list to filter)"),
         Binding("f4", "scan_section", "Scan", id="author_scan",
                 tooltip="To the scan degradation: tier, text layer, knobs"),
         *PAGE_BINDINGS,
@@ -366,7 +368,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     # ---- seed, family, reload ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "next_target":
+        if action in ("next_target", "pick_target"):
             return self.base is not None   # only a mutation attacks a value
         if action == "seed":
             focused = self.focused
@@ -540,9 +542,40 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                    and t.box == current.box), -1)
         self.app.call_from_thread(self._set_target, places[(at + 1) % len(places)], len(places))
 
+    def action_pick_target(self) -> None:
+        if self.base is None:
+            return
+        self._pick_target(self.base, self.page_view().page)
+
+    @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
+    def _pick_target(self, base: Case, page: int) -> None:
+        from workbench.pdf.document import read_pdf_bytes
+        from workbench.pdf.locate import page_spans
+
+        try:
+            spans = page_spans(read_pdf_bytes(base.pdf_file), page, base.id)
+        except UserError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        if not spans:
+            self.app.call_from_thread(self.notify, f"page {page + 1} has no text to attack", severity="warning")
+            return
+        self.app.call_from_thread(self._offer_spans, spans, page)
+
+    def _offer_spans(self, spans: list, page: int) -> None:
+        from generators.mutations import Target
+        from workbench.tui.screens.pick import PickSpanScreen
+
+        def chosen(loc) -> None:
+            if loc is not None:
+                self._set_target(Target(loc.page, loc.box, loc.text), 0)
+
+        self.app.push_screen(PickSpanScreen(spans, page), chosen)
+
     def _set_target(self, target: Any, count: int) -> None:
         self.target = target
-        self.notify(f"attacking {target.text!r} on page {target.page + 1} ({count} place(s))", timeout=3)
+        how = f"{count} place(s)" if count else "picked"
+        self.notify(f"attacking {target.text!r} on page {target.page + 1} ({how})", timeout=3)
         self.regenerate_now()
 
     # ---- saving -----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, OptionList, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from workbench.core.case import Case
@@ -85,6 +85,8 @@ class InspectScreen(PageKeys, Screen):
         Binding("3", "show_tab(2)", show=False, id="tab_key"),
         Binding("4", "show_tab(3)", show=False, id="tab_lint"),
         Binding("5", "show_tab(4)", show=False, id="tab_answers"),
+        Binding("v", "answer_values", show=False, id="answer_values",
+                tooltip="The values of the answer shown, each with where it came from"),
         *PAGE_BINDINGS,
     ]
 
@@ -158,6 +160,7 @@ class InspectScreen(PageKeys, Screen):
             return
         self.current = event.case
         self.data = None
+        self.query_one(AnswersView).pdf = None
         self.query_one(AnswerKeyView).show(event.case)
         self.query_one(PageView).border_title = event.case.id
         self._show_answers()
@@ -186,6 +189,11 @@ class InspectScreen(PageKeys, Screen):
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
+        answers = self.query_one(AnswersView)
+        answers.pdf = data.pdf  # answers can be traced to the document now
+        answers.pdf_pages = data.page_count
+        if answers.shown is not None and answers.attributions() is None:
+            answers.refresh_detail()
 
     def on_case_loaded(self, message: CaseLoaded) -> None:
         data: CaseData = message.data
@@ -388,6 +396,35 @@ class InspectScreen(PageKeys, Screen):
             self._show_answers()
         elif not self.query_one(CaseList).select_case(case_id):
             self.notify(f"case {case_id} is not in this suite", severity="warning")
+
+    def action_answer_values(self) -> None:
+        """The Answers tab, with the values of the answer shown focused (the first one chosen)."""
+        self.query_one(TabbedContent).active = "tab-answers"
+        values = self.query_one("#value-list", OptionList)
+        values.focus()
+        if values.option_count > 1 and values.highlighted in (None, 0):
+            values.highlighted = 1   # option 0 is the summary
+
+    @on(AnswersView.ValueSelected)
+    def value_selected(self, event: AnswersView.ValueSelected) -> None:
+        """A value of the answer was chosen: the page shows the box it came from and the text
+        layers point at it."""
+        from workbench.pdf.pages import Box
+
+        a = event.attribution
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).pointer = a.value
+        view = self.query_one(PageView)
+        if a.page is not None and a.box is not None:
+            view.show_value_box(Box(a.page, tuple(a.box), "value", a.value))
+            if a.page == view.page:
+                for name in EXTRACTORS:
+                    self.query_one(f"#text-{name}", TextLayerView).point_at(a.value)
+        else:
+            view.value_box = None
+            view.refresh_page()
+            self.notify(f"{a.value}: {a.source.replace('_', ' ')}, in no box on the page"
+                        + (f" ({a.detail})" if a.detail else ""), timeout=6)
 
     @on(AnswersView.CompareRequested)
     def compare(self, event: AnswersView.CompareRequested) -> None:

@@ -18,7 +18,7 @@ from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
 from workbench.grading import build_report, render_report_text
 from workbench.grading.outcome import Outcome
-from workbench.tui.widgets.marks import mark_text
+from workbench.tui.widgets.marks import SOURCE_STYLES, mark_text, source_text
 
 FILTERS = ("all", "failures", "trap", "not scored")
 KEEP = {
@@ -36,7 +36,9 @@ class RunsScreen(Screen[AnswerRef | None]):
 ## Runs
 
 One run file: its report, then every record. **f** cycles the filter (all, failures, fell for the
-trap, not scored: errors, truncated answers and cases without a key); **Enter** opens the case in Inspect with this answer selected; **o** opens the next run file
+trap, not scored: errors, truncated answers and cases without a key); **s** shows only the wrong
+answers that came from one source (hidden text, another page, small print, absent: made up, ...;
+each wrong answer is traced to the document once the run has loaded); **Enter** opens the case in Inspect with this answer selected; **o** opens the next run file
 of the suite; **escape** goes back.
 """
 
@@ -44,6 +46,8 @@ of the suite; **escape** goes back.
         Binding("escape,b", "app.pop_screen", "Back", id="runs_back", tooltip="Back to Inspect"),
         Binding("f", "cycle_filter", "Filter", id="runs_filter",
                 tooltip="All, failures, fell for the trap, not scored"),
+        Binding("s", "cycle_source", "Source", id="runs_source",
+                tooltip="Only wrong answers from one source: hidden text, another page, absent, ..."),
         Binding("o", "next_run", "Next run", id="runs_next", tooltip="Open the next run file"),
         Binding("q", "app.quit", "Quit", id="runs_quit"),
     ]
@@ -54,7 +58,9 @@ of the suite; **escape** goes back.
         self.run = Path(run)
         self.runs = runs or [self.run]
         self.filter = "all"
+        self.source_filter = ""   # "" = any source
         self.rows: list[tuple[SavedAnswer, Outcome]] = []
+        self.sources: dict[int, str] = {}   # id(record) -> where its wrong answer came from
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -66,7 +72,7 @@ of the suite; **escape** goes back.
     def on_mount(self) -> None:
         self.sub_title = f"run {self.run.name}"
         table = self.query_one(DataTable)
-        table.add_columns("case", "family", "reader", "status", "verdict", "reason")
+        table.add_columns("case", "family", "reader", "status", "verdict", "source", "reason")
         self.query_one("#runs-report", Static).update(Text("reading the run...", style="dim"))
         self._load(self.run)
 
@@ -80,11 +86,28 @@ of the suite; **escape** goes back.
         outcomes = {id(row.record): row.result for r in report.runs for row in r.rows}
         rows = sorted(((s, outcomes[id(s.record)]) for s in saved), key=lambda r: (r[0].record.case_id, r[0].line))
         self.app.call_from_thread(self._show, run, rows, render_report_text(report), index.problems)
+        # Then where each wrong answer came from (each case's pages are analysed: slower).
+        from workbench.core.runs import SHOWN_ANSWER_CHARS
+        from workbench.pdf.attribution import attribute_rows
+        from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
+
+        # Traced as the Answers tab traces them: what is shown of each answer.
+        attribute_rows(report, cases, max_pages=TRACE_MAX_PAGES, max_values=TRACE_MAX_VALUES,
+                       max_chars=SHOWN_ANSWER_CHARS)
+        sources = {id(row.record): row.source for r in report.runs for row in r.rows if row.source}
+        self.app.call_from_thread(self._traced, run, sources)
+
+    def _traced(self, run: Path, sources: dict[int, str]) -> None:
+        if run != self.run:
+            return
+        self.sources = sources
+        self._fill()
 
     def _show(self, run: Path, rows, report_text: str, problems: list[str]) -> None:
         self.run = run
         self.sub_title = f"run {run.name}"
         self.rows = rows
+        self.sources = {}
         for p in problems:
             self.notify(p, severity="warning")
         self.query_one("#runs-report", Static).update(Text(report_text))
@@ -92,7 +115,8 @@ of the suite; **escape** goes back.
 
     def visible_rows(self) -> list[tuple[SavedAnswer, Outcome]]:
         keep = KEEP[self.filter]
-        return [(s, o) for s, o in self.rows if keep(o)]
+        return [(s, o) for s, o in self.rows if keep(o)
+                and (not self.source_filter or self.sources.get(id(s.record)) == self.source_filter)]
 
     def _fill(self) -> None:
         table = self.query_one(DataTable)
@@ -101,12 +125,28 @@ of the suite; **escape** goes back.
         for saved, outcome in self.visible_rows():
             r = saved.record
             family = cases[r.case_id].trap_family if r.case_id in cases else "?"
+            source = self.sources.get(id(r))
             table.add_row(r.case_id, family, r.reader, r.status, mark_text(outcome),
+                          source_text(source) if source else Text(""),
                           outcome.reason[:80], key=f"{saved.run}:{saved.line}")
-        self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}"
+        source = f" · source: {self.source_filter.replace('_', ' ')}" if self.source_filter else ""
+        self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}{source}"
 
     def action_cycle_filter(self) -> None:
         self.filter = FILTERS[(FILTERS.index(self.filter) + 1) % len(FILTERS)]
+        self._fill()
+
+    def action_cycle_source(self) -> None:
+        """Any source, then each source some wrong answer of this run came from."""
+        if not self.sources:
+            self.notify("no wrong answer traced to a source yet (tracing runs after the run loads)",
+                        severity="warning", timeout=4)
+            return
+        present = [s for s in SOURCE_STYLES if s in set(self.sources.values())]
+        present += sorted(set(self.sources.values()) - set(present))
+        cycle = ["", *present]
+        self.source_filter = cycle[(cycle.index(self.source_filter) + 1) % len(cycle)] \
+            if self.source_filter in cycle else ""
         self._fill()
 
     def action_next_run(self) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rich.console import Group
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -17,18 +18,22 @@ from workbench.core.case import Case
 from workbench.core.runindex import SavedAnswer
 from workbench.grading.outcome import Outcome
 from workbench.grading.verdict import Verdict
-from workbench.tui.widgets.marks import mark_of, mark_text
+from workbench.tui.widgets.marks import SOURCE_STYLES, mark_of, mark_text, source_text
 
 
-def highlighted_answer(answer: str, verdict: Verdict | None) -> Text:
-    """The answer text with matched expected parts in green and forbidden ones in red (the first
-    SHOWN_ANSWER_CHARS of it: a huge answer must not freeze the screen)."""
+def highlighted_answer(answer: str, verdict: Verdict | None, attributions: list | None = None) -> Text:
+    """The answer text with matched expected parts in green and forbidden ones in red, and each
+    value traced to the document underlined in its source's colour (the first SHOWN_ANSWER_CHARS
+    of it: a huge answer must not freeze the screen)."""
     from workbench.core.runs import SHOWN_ANSWER_CHARS
 
     more = len(answer) - SHOWN_ANSWER_CHARS
     text = Text(answer[:SHOWN_ANSWER_CHARS])
     if more > 0:
         text.append(f" … ({more:,} more characters not shown)", style="dim")
+    for a in attributions or []:
+        if a.end <= SHOWN_ANSWER_CHARS:
+            text.stylize(f"underline {SOURCE_STYLES.get(a.source, '')}".strip(), a.start, a.end)
     if verdict is None:
         return text
     for part in verdict.parts:
@@ -40,7 +45,22 @@ def highlighted_answer(answer: str, verdict: Verdict | None) -> Text:
     return text
 
 
-def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome) -> Group:
+# The Answers tab traces answers of documents up to this many pages, and the first this many
+# values of an answer (a text probe's answer to a long document is every value in it).
+TRACE_MAX_PAGES = 40
+TRACE_MAX_VALUES = 60
+# Sources that say nothing about why an answer is wrong: listed after the others.
+ORDINARY = ("visible", "question")
+
+
+def attribution_label(a) -> Text:
+    """One traced value: `€53,919.68  hidden  p1 · render mode 3 ...`."""
+    where = f"  p{a.page + 1}" if a.page is not None else ""
+    return Text.assemble((a.value[:40], f"underline {SOURCE_STYLES.get(a.source, '')}".strip()), "  ",
+                         source_text(a.source), (where, "dim"), (f" · {a.detail[:70]}" if a.detail else "", "dim"))
+
+
+def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome, attributions: list | None = None) -> Group:
     r = saved.record
     rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (r.reader, "bold"))]
     meta = [f"status {r.status}", f"modality {r.modality}"]
@@ -59,7 +79,8 @@ def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome) -> Group:
     else:
         rows.append(Text(outcome.reason, style="italic"))
     rows.append(Text(""))
-    rows.append(highlighted_answer(r.answer or "", outcome.verdict) if r.answer else Text("(no answer)", style="dim"))
+    rows.append(highlighted_answer(r.answer or "", outcome.verdict, attributions) if r.answer
+                else Text("(no answer)", style="dim"))
     return Group(*rows)
 
 
@@ -75,6 +96,12 @@ Every recorded answer for this case: from the suite's run files and from calls m
   parts in green and the forbidden ones in red
 - **space**: mark an answer for comparison; **c**: compare the two marked answers side by side
 - **a**: ask a reader now
+
+Below the answer, each value in it (amounts, dates, identifiers, phrases) with where in the
+document it came from, underlined in its source's colour: visible on the page, hidden text,
+another page, small print, injected instructions, computed, an OCR-like misread, or absent (made
+up). **v** (or Tab) goes to that list; move through it and the page view shows the box the value came from,
+and the text-layer tabs point at it.
 """
 
     BINDINGS = [
@@ -87,15 +114,31 @@ Every recorded answer for this case: from the suite's run files and from calls m
         left: tuple[SavedAnswer, Outcome]
         right: tuple[SavedAnswer, Outcome]
 
+    @dataclass
+    class ValueSelected(Message):
+        """A traced value was chosen: show where it came from."""
+        attribution: object  # workbench.pdf.attribution.Attribution
+
+    @dataclass
+    class Traced(Message):
+        key: tuple[str, int]
+        attributions: list | None
+        problem: str = ""
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.case: Case | None = None
         self.answers: list[tuple[SavedAnswer, Outcome]] = []
         self.marked: list[int] = []
+        self.pdf: bytes | None = None   # the case's PDF, for tracing values (set by the screen)
+        self.pdf_pages = 0
+        self.traced: dict[tuple[str, int], list] = {}   # (run, line) -> attributions
+        self.shown: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="ask-status")
         yield OptionList(id="answer-list")
+        yield OptionList(id="value-list")
         with VerticalScroll(id="answer-detail-scroll"):
             yield Static(id="answer-detail")
 
@@ -106,10 +149,20 @@ Every recorded answer for this case: from the suite's run files and from calls m
         status.display = bool(text)
 
     def show(self, case: Case, answers: list[tuple[SavedAnswer, Outcome]], select: int | None = None) -> None:
+        if case is not self.case:
+            self.traced = {}
         self.case = case
         self.answers = answers
         self.marked = []
         self._fill(select)
+
+    def attributions(self, index: int | None = None) -> list | None:
+        """The traced values of answer `index` (default: the one shown), None until traced."""
+        index = self.shown if index is None else index
+        if index is None or not (0 <= index < len(self.answers)):
+            return None
+        saved = self.answers[index][0]
+        return self.traced.get((str(saved.run), saved.line))
 
     def _label(self, i: int) -> Text:
         saved, outcome = self.answers[i]
@@ -122,31 +175,106 @@ Every recorded answer for this case: from the suite's run files and from calls m
                              (f" {r.modality}{dpi} {when}", "dim"))
 
     def _fill(self, select: int | None = None) -> None:
-        options = self.query_one(OptionList)
+        options = self.query_one("#answer-list", OptionList)
         options.clear_options()
         detail = self.query_one("#answer-detail", Static)
         if not self.answers:
             options.add_option(Option(Text("no answers yet: press a to ask a reader", style="dim"), disabled=True))
             detail.update("")
+            self.query_one("#value-list", OptionList).clear_options()
+            self.shown = None
             return
         options.add_options([Option(self._label(i), id=str(i)) for i in range(len(self.answers))])
         index = len(self.answers) - 1 if select is None else select
         options.highlighted = index
         self._detail(index)
 
+    def refresh_detail(self) -> None:
+        self._detail(self.shown)
+
     def _detail(self, index: int | None) -> None:
         if index is None or not (0 <= index < len(self.answers)) or self.case is None:
             return
         saved, outcome = self.answers[index]
-        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, outcome))
+        self.shown = index
+        found = self.attributions(index)
+        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, outcome, found))
+        values = self.query_one("#value-list", OptionList)
+        values.clear_options()
+        if not saved.record.answer:
+            return
+        if found is None and self.pdf_pages > TRACE_MAX_PAGES:
+            values.add_option(Option(Text(
+                f"values not traced here: the document has {self.pdf_pages:,} pages (over {TRACE_MAX_PAGES}); "
+                "`pdfworkbench grade CASE --answer-file F --explain` traces them", style="dim"), disabled=True))
+            return
+        if found is None:
+            values.add_option(Option(Text("tracing each value to the document…", style="dim italic"), disabled=True))
+            if self.pdf is not None:
+                self._trace(self.case, self.pdf, (str(saved.run), saved.line), saved.record.answer,
+                            saved.record.dpi or 150)
+            return
+        if not found:
+            values.add_option(Option(Text("no values in this answer to trace", style="dim"), disabled=True))
+            return
+        counts: dict[str, int] = {}
+        for a in found:
+            counts[a.source] = counts.get(a.source, 0) + 1
+        summary = Text(f"{len(found)} value(s): ", style="dim")
+        for k, (source, n) in enumerate(sorted(counts.items(), key=lambda kv: kv[0] in ORDINARY)):
+            summary.append_text(Text.assemble(", " if k else "", (f"{n} ", "dim"), source_text(source)))
+        values.add_option(Option(summary, disabled=True))
+        # The values that explain a wrong answer first (not printed where a person reads them),
+        # each group in the answer's order.
+        order = sorted(range(len(found)), key=lambda i: found[i].source in ORDINARY)
+        values.add_options([Option(attribution_label(found[i]), id=f"v{i}") for i in order])
+
+    @work(thread=True, exclusive=True, group="attribution", exit_on_error=False)
+    def _trace(self, case: Case, pdf: bytes, key: tuple[str, int], answer: str, dpi: int) -> None:
+        from workbench.core.errors import UserError
+        from workbench.core.runs import SHOWN_ANSWER_CHARS
+        from workbench.pdf.attribution import attribute
+
+        try:
+            found = attribute(case, pdf, answer[:SHOWN_ANSWER_CHARS], dpi, max_values=TRACE_MAX_VALUES)
+            self.post_message(self.Traced(key, found))
+        except UserError as exc:
+            self.post_message(self.Traced(key, None, str(exc)))
+
+    def on_answers_view_traced(self, message: Traced) -> None:
+        message.stop()
+        if message.attributions is None:
+            values = self.query_one("#value-list", OptionList)
+            values.clear_options()
+            values.add_option(Option(Text(f"cannot trace: {message.problem}", style="dim"), disabled=True))
+            return
+        self.traced[message.key] = message.attributions
+        if self.shown is not None:
+            saved = self.answers[self.shown][0]
+            if (str(saved.run), saved.line) == message.key:
+                self._detail(self.shown)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        if event.option.id is not None:
-            self._detail(int(event.option.id))
+        if event.option.id is None:
+            return
+        if event.option_list.id == "value-list":
+            found = self.attributions() or []
+            i = int(event.option.id[1:])
+            if i < len(found):
+                self.post_message(self.ValueSelected(found[i]))
+            return
+        self._detail(int(event.option.id))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "value-list":
+            event.stop()
+            found = self.attributions() or []
+            if event.option.id is not None and int(event.option.id[1:]) < len(found):
+                self.post_message(self.ValueSelected(found[int(event.option.id[1:])]))
 
     def selected_index(self) -> int | None:
-        return self.query_one(OptionList).highlighted
+        return self.query_one("#answer-list", OptionList).highlighted
 
     def action_mark(self) -> None:
         i = self.selected_index()
@@ -156,7 +284,7 @@ Every recorded answer for this case: from the suite's run files and from calls m
             self.marked.remove(i)
         else:
             self.marked = (self.marked + [i])[-2:]
-        options = self.query_one(OptionList)
+        options = self.query_one("#answer-list", OptionList)
         for j in range(len(self.answers)):
             options.replace_option_prompt_at_index(j, self._label(j))
 

@@ -41,3 +41,26 @@ def mark_text(outcome: Outcome, width: int = 0) -> Text:
     """`✔ pass` in the outcome's style, padded to `width`."""
     m = mark_of(outcome)
     return Text(f"{m.symbol} {m.word}".ljust(width), style=m.style)
+
+
+# Where a value of an answer came from (one per `workbench.pdf.attribution.SOURCES`, which is not
+# imported here: it pulls in the PDF analysis; tests check the two agree): the colour it is
+# underlined in, in the Answers tab and the Runs screen.
+SOURCE_STYLES: dict[str, str] = {
+    "injected": "bold magenta",
+    "question": "cyan",
+    "small_print": "yellow",
+    "rotated": "yellow",
+    "low_contrast": "yellow",
+    "other_page": "blue",
+    "visible": "green",
+    "hidden": "bold dark_orange",
+    "computed": "bright_cyan",
+    "misread": "bright_yellow",
+    "absent": "bold red",
+}
+
+
+def source_text(source: str) -> Text:
+    """`hidden` in its source's colour (a wrong answer with no value: `no-value`, dim)."""
+    return Text(source.replace("_", " "), style=SOURCE_STYLES.get(source, "dim"))

@@ -35,6 +35,7 @@ OVERLAY_COLOURS = {
     "forbidden": (248, 81, 73, 255),
     "hidden": (210, 153, 34, 110),
     "evidence": (88, 166, 255, 255),
+    "value": (188, 92, 255, 255),   # where a value of the chosen answer came from
 }
 
 
@@ -339,6 +340,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.center = (0.5, 0.5)
         self.shown = View()        # the page area on screen now
         self.box_zoom: float | None = None  # the zoom `b` chose to show a box whole, until a zoom key
+        self.value_box: Box | None = None   # the box of the answer value chosen in the Answers tab
         self.focus_rect: tuple[float, float, float, float] | None = None
         self.box_index = -1
         self.border_title = "Page"
@@ -363,6 +365,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             self.center = (0.5, 0.5)
             self.set_reactive(PageView.zoom_level, 0)
             self.box_zoom = None
+            self.value_box = None
         page = min(self.page, page_count - 1) if keep_view else 0
         self.set_reactive(PageView.page, max(page, 0))
         self.post_message(self.PageChanged(self, self.page, page_count))
@@ -433,7 +436,16 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         if not boxes:
             return None
         self.box_index = (self.box_index + step) % len(boxes)
-        box = boxes[self.box_index]
+        self.show_box(boxes[self.box_index])
+        return boxes[self.box_index]
+
+    def show_value_box(self, box: Box) -> None:
+        """Draw `box` (where a value of an answer came from) and bring it into view."""
+        self.value_box = box
+        self.show_box(box)
+
+    def show_box(self, box: Box) -> None:
+        """Centre the view on `box`, zoomed as far as still shows it whole, on its page."""
         self.focus_rect = box.rect
         zoom = self.zoom_for(box)
         self.box_zoom = None if zoom == 0.0 else zoom
@@ -444,7 +456,6 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             self.page = box.page  # the watcher renders, with the focus
         else:
             self.refresh_page()
-        return box
 
     def zoom_for(self, box: Box) -> float:
         """The largest zoom (a factor over the fitted page; 0.0 for 1:1) whose view holds `box`
@@ -475,7 +486,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             kinds |= {"expected", "forbidden", "evidence"}
         if self.show_hidden:
             kinds.add("hidden")
-        return [b for b in self.boxes if b.kind in kinds]
+        return [b for b in self.boxes if b.kind in kinds] + ([self.value_box] if self.value_box else [])
 
     def status(self) -> str:
         marks = []

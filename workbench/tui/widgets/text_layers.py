@@ -12,6 +12,7 @@ from textual.widgets import Static
 from workbench.core.case import Case
 
 HIDDEN_STYLE = "bold black on dark_orange"
+POINTER_STYLE = "bold white on purple"  # the answer value chosen in the Answers tab (the page box is purple too)
 SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
 
 
@@ -49,6 +50,8 @@ white on white, covered, off the page, too small): a vision reader never sees it
         self.page = 0
         self.plain = ""  # the text shown, for tests and copying
         self.hidden_count = 0
+        self.pointer = ""  # a value to point at (an answer's value chosen in the Answers tab)
+        self.pointed_line: int | None = None
 
     def compose(self):
         yield Static(id=f"layer-{self.extractor}")
@@ -58,7 +61,13 @@ white on white, covered, off the page, too small): a vision reader never sees it
         """The layer of a document, one entry per page (None: that page is not read yet)."""
         self.pages = pages
         self.hidden = hidden or []
+        self.pointer = ""
         self.show_page(page, force=True)
+
+    def point_at(self, value: str) -> None:
+        """Mark `value` where this page's layer holds it and scroll to its first line."""
+        self.pointer = value
+        self.show_page(self.page, force=True)
 
     def show_page(self, page: int, force: bool = False) -> None:
         """Show one page of the layer (the page the page view shows)."""
@@ -78,12 +87,24 @@ white on white, covered, off the page, too small): a vision reader never sees it
         if marks:
             title += f"  {len(marks)} hidden span(s)"
         parts = [Text(title, style="bold dim")]
+        self.pointed_line = None
         if text.strip():
-            parts.append(mark_hidden(text.rstrip(), marks))
+            body = mark_hidden(text.rstrip(), marks)
+            at = text.casefold().find(self.pointer.strip().casefold()) if self.pointer.strip() else -1
+            while at != -1:
+                if self.pointed_line is None:
+                    self.pointed_line = text.count("\n", 0, at) + 1  # +1: the title line
+                body.stylize(POINTER_STYLE, at, at + len(self.pointer.strip()))
+                at = text.casefold().find(self.pointer.strip().casefold(), at + 1)
+            parts.append(body)
         else:
             parts.append(Text("(no text on this page)", style="dim italic"))
         self.query_one(Static).update(Group(*parts))
-        self.scroll_home(animate=False)
+        if self.pointed_line is not None:
+            line = self.pointed_line
+            self.call_after_refresh(lambda: self.scroll_to(y=max(0, line - 3), animate=False))
+        else:
+            self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
         self.pages, self.hidden = [], []
