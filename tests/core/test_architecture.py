@@ -9,7 +9,7 @@ from pathlib import Path
 
 CORE = ["workbench.core", "workbench.pdf", "workbench.grading", "workbench.gold", "workbench.providers",
         "generators"]
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_core_packages_do_not_import_textual():
