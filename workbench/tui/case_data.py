@@ -61,6 +61,11 @@ class CaseData:
             self.skipped[page.page] = page.skipped
         self.loaded.add(page.page)
 
+    def __repr__(self) -> str:
+        # Short: Textual's @work names each worker by the repr of its arguments, and the full
+        # repr (the PDF's bytes, a list entry per page) cost the UI thread on every page turn.
+        return f"CaseData({self.case.id!r}, {self.page_count} pages, {len(self.loaded)} loaded)"
+
 
 def load_case_data(case: Case, dpi: int, eager: int = EAGER_PAGES) -> CaseData:
     from workbench.pdf.document import read_pdf_bytes

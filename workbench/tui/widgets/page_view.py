@@ -41,7 +41,9 @@ OVERLAY_COLOURS = {
 
 @dataclass
 class PageRequest:
-    pdf: bytes
+    # Out of the repr: Textual's @work names each worker by the repr of its arguments, and the
+    # repr of a 10,000-page PDF's bytes took about 100 ms of the UI thread on every page turn.
+    pdf: bytes = field(repr=False)
     page: int
     dpi: int
     cols: int

@@ -47,7 +47,7 @@ def test_an_extraction_answer_without_json_is_unparsable_never_a_trap():
     """The shipped extraction sample: the pypdf probe answers with the page text, no JSON."""
     from pathlib import Path
 
-    folder = Path(__file__).resolve().parent.parent / "sample_cases" / "extraction"
+    folder = Path(__file__).resolve().parents[2] / "sample_cases" / "extraction"
     records = [r for r in iter_records(folder / "runs" / "probe-pypdf.jsonl") if r.case_id.startswith("invoice")]
     assert records
     mentions_decoy = 0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_cases" / "mini"
 CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"
 PLANTED = "sk-test-planted-key-0123456789abcdefXYZ"

@@ -14,7 +14,7 @@ from workbench.core.suite import load_suite, verify_suite
 from workbench.pdf.evidence import find_evidence
 from workbench.pdf.lint import lint_case
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _statement_module():

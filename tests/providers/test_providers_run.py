@@ -287,7 +287,7 @@ def test_fake_server_command_serves_on_loopback(env, tmp_path):
 
 
 def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
-    sample = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
+    sample = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
     if not (sample / "suite.json").exists():
         pytest.skip("no shipped sample suite")
     monkeypatch.delenv("OPENAI_API_KEY")

@@ -10,7 +10,7 @@ import pytest
 
 from workbench.providers.fakeserver import FakeServer
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1]
 SPEC = """name = "structured"
 [[families]]
 name = "invoice_extraction"

@@ -11,7 +11,7 @@ import pytest
 from workbench.core.case import Case, load_case
 from workbench.pdf.attribution import SOURCES, answer_values, attribute, wrong_answer_source
 
-MINI = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
+MINI = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
 # (case id, answer, [(value, source), ...] in the answer's order)
 CORPUS = [

@@ -142,7 +142,7 @@ def test_verify_passes_then_catches_tampered_pdf_and_key(cli, tmp_path):
 
 
 def test_shipped_sample_suite_verifies(cli):
-    root = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
+    root = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
     code, stdout, _ = cli("verify", root)
     assert code == 0, stdout
 

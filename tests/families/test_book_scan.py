@@ -14,7 +14,7 @@ from workbench.core.make import generate_case
 from workbench.core.suite import build_suite, read_spec, verify_suite
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "specs" / "ocr-tiers.toml"
 CORE_OCR = ROOT / "specs" / "core-pdf-ocr.toml"
 

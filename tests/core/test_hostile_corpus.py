@@ -23,7 +23,7 @@ from tests.hostile_corpus import (
     hostile_suite_manifests,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "tests" / "hostile_driver.py"
 GUARD_S = 300          # a hang fails here; the 10 s aim is for the benchmark, not asserted
 NAMES = [*HOSTILE_PDFS, *hostile_case_texts(Path("x")), *hostile_suite_manifests(Path("x"))]

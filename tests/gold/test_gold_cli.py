@@ -10,7 +10,7 @@ import pytest
 
 from workbench.core.runs import iter_records
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_cases" / "extraction"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "extraction"
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from workbench.core.errors import UserError
 from workbench.core.make import family_registry, get_family
 from workbench.core.suite import verify_suite
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite
 from workbench.grading import grade
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "TOKENIZERS_PARALLELISM": "false"}
 

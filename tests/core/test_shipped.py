@@ -15,7 +15,7 @@ from workbench.core.shipped import (
     working_sample,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_sample_and_spec_file_is_package_data():
