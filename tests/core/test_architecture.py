@@ -66,8 +66,6 @@ def test_no_test_module_imports_another():
 # Circles left for their owners (imports inside functions both ways); no new one may join them.
 KNOWN_CIRCLES = {
     frozenset({"workbench.pdf.lint", "workbench.pdf.pages"}),                  # per-page forensics (perf)
-    frozenset({"workbench.providers.fakebatch", "workbench.providers.fakeserver"}),  # batch APIs (issue 18)
-    frozenset({"workbench.cli.batchjobs", "workbench.cli.readers"}),            # batch APIs (issue 18)
 }
 
 

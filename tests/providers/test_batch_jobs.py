@@ -421,6 +421,34 @@ def test_a_collection_killed_mid_write_resumes_without_doubles(env, cli, suite_d
     assert f"pass {len(cases)}/{len(cases)}" in stdout
 
 
+def test_the_answer_cache_works_for_batches_as_for_live_runs(env, cli, suite_dir, cases):
+    asked = cases[0]
+    with FakeServer(script=script(cases)) as server:
+        url = server.base_url("openai")
+        assert cli("ask", asked.json_path, "--reader", MODELS["openai"], "--base-url", url,
+                   "--out", env / "asked.jsonl")[0] == 0   # answered live, and cached
+        out = env / "run.jsonl"
+        code, _, err = cli("run", suite_dir, "--reader", MODELS["openai"], "--batch", "--base-url", url, "--out", out)
+        assert code == 0 and "1 case(s) answered from the answer cache" in err
+        [batch] = server.batch.batches.values()
+        assert len(batch.requests) == len(cases) - 1   # the cached case is not sent again
+        assert cli("batch", "status", out)[0] == 0
+        by_case = {r["case_id"]: r for r in records(out)}
+        assert len(by_case) == len(cases) and by_case[asked.id]["extra"]["cached"] is True
+        # What the batch answered is cached too: a live run of the same suite calls nothing.
+        served = len(server.requests)
+        code, stdout, err = cli("run", suite_dir, "--reader", MODELS["openai"], "--base-url", url,
+                                "--out", env / "live.jsonl")
+        assert code == 0, err
+        assert len(server.requests) == served
+        assert f"pass {len(cases)}/{len(cases)}" in stdout
+        # --no-cache sends every case.
+        code, _, err = cli("run", suite_dir, "--reader", MODELS["openai"], "--batch", "--no-cache",
+                           "--base-url", url, "--out", env / "again.jsonl")
+        assert code == 0 and server.batch.creates == 2
+        assert len(list(server.batch.batches.values())[-1].requests) == len(cases)
+
+
 def test_sharded_batch_runs_carry_the_shard_and_one_run_id(env, cli, suite_dir, cases):
     (env / "runs").mkdir()
     files = [env / "runs" / f"b-shard{i}of2.jsonl" for i in (1, 2)]

@@ -46,7 +46,7 @@ def _wait(step, outcome, every: float):
 def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float | None = None,
             wait_hint: str = "", prices: Path | None = None) -> int:
     """Say where the batches stand; once collected, the report a live run prints."""
-    from workbench.cli.readers import _summary
+    from workbench.cli.runreport import print_run_report
 
     state = outcome.state
     if not outcome.done:
@@ -60,9 +60,10 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
             note(wait_hint)
         return 0
     cases = _cases(state)
-    why = _summary(outcome.records, cases, json_out, junit, threshold, prices)
-    note(f"run file: {outcome.out} ({outcome.collected} records collected now; "
-         f"{len(state.entries)} batch(es): {', '.join(str(e.batch_id) for e in state.entries)})")
+    why = print_run_report(outcome.records, cases, json_out, junit, threshold, prices)
+    batches = f"{len(state.entries)} batch(es)" + (
+        f": {', '.join(str(e.batch_id) for e in state.entries)}" if state.entries else "")
+    note(f"run file: {outcome.out} ({outcome.collected} records collected now; {batches})")
     if why:
         note(f"pdfworkbench: gate failed: {why}")
         return 1
@@ -79,20 +80,22 @@ def _cases(state) -> dict:
         return {}  # the suite moved: the records are reported without keys
 
 
-def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path) -> int:
-    """`run --batch`: submit, or poll and collect, then return."""
-    from workbench.cli.readers import run_id_arg
+def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path,
+              run_id: str | None = None) -> int:
+    """`run --batch`: submit, or poll and collect, then return (`run_id`: `--run-id`, checked)."""
     from workbench.providers.batchjobs import submit_or_advance
 
     def step():
         return submit_or_advance(args.suite, plan, out, shard=args.shard, retry_errors=args.retry_errors,
-                                 on_step=note, run_id=run_id_arg(args))
+                                 on_step=note, run_id=run_id)
 
     outcome = step()
+    if outcome.from_cache:
+        note(f"batch: {outcome.from_cache} case(s) answered from the answer cache (--no-cache to send them)")
     if outcome.submitted and not outcome.done:
         return _finish(outcome, args.json, wait_hint=(
             f"run the same command again, or `pdfworkbench batch status {out}`, to collect it"))
-    if not outcome.state.entries:
+    if not outcome.state.entries and not outcome.from_cache:
         note("batch: nothing to submit: every case has a record")
     return _finish(outcome, args.json, args.junit, threshold,
                    wait_hint=f"not done yet: run again later, or `pdfworkbench batch status {out} --wait`",

@@ -147,38 +147,6 @@ class _ProgressLine:
             sys.stderr.write("\n")
 
 
-def _summary(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
-             threshold: float | None = None, prices: Path | None = None) -> str | None:
-    """Print the grading report; return why the run fails the gate (None when it passes)."""
-    try:
-        from workbench.grading import build_report, render_report_text, write_junit
-    except ImportError:  # grading not installed: a minimal summary
-        counts: dict[str, int] = {}
-        for r in records:
-            counts[r.status] = counts.get(r.status, 0) + 1
-        if json_out:
-            print_json({"calls": len(records), "statuses": counts})
-        else:
-            print(f"{len(records)} calls: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-        if junit:
-            raise UserError("--junit needs workbench.grading, which is not installed") from None
-        return None
-    from workbench.grading.cost import load_prices
-    from workbench.grading.stats import gate_failure
-
-    report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
-    if json_out:
-        print_json(report.to_json())
-    else:
-        print(render_report_text(report))
-    if junit:
-        write_junit(report, junit)
-    if not report.runs:
-        return gate_failure(0, 0, 0, threshold)
-    o = report.runs[0].overall
-    return gate_failure(o.passed, o.scored, o.calls, threshold)
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     from workbench.cli.grading import _threshold
     from workbench.core.suite import load_suite
@@ -208,7 +176,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.batch:
         from workbench.cli.batchjobs import run_batch
 
-        return run_batch(args, plan, threshold, out)
+        return run_batch(args, plan, threshold, out, run_id_arg(args))
     line = _ProgressLine()
     try:
         outcome = run_suite(args.suite, plan, out, resume=args.resume, shard=args.shard,
@@ -220,8 +188,10 @@ def cmd_run(args: argparse.Namespace) -> int:
              f"run again with --resume to complete it")
         return 130
     line.end()
-    why = _summary(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold,
-                   args.prices)
+    from workbench.cli.runreport import print_run_report
+
+    why = print_run_report(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold,
+                           args.prices)
     note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before; "
          f"run {outcome.run_id}{f', shard {args.shard}' if args.shard else ''})")
     if why:

@@ -102,6 +102,7 @@ class BatchState:
     run_id: str
     options: dict[str, Any] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
+    cache: bool = True                # collected answers go to the answer cache (not with --no-cache)
     shard: str | None = None          # "i/n" of a sharded run; its records carry it
     format: str = STATE_FORMAT
 
@@ -472,9 +473,11 @@ class BatchOutcome:
     collected: int = 0            # records written by this call
     records: list[RunRecord] = field(default_factory=list)   # the run's records for this reader, when done
 
+    from_cache: int = 0           # cases the answer cache answered (recorded, not sent)
+
     @property
     def done(self) -> bool:
-        return bool(self.state.entries) and not self.state.open_entries()
+        return not self.state.open_entries()
 
     def line(self) -> str:
         parts = []
@@ -544,13 +547,12 @@ class BatchRun:
                 self.save()
                 self.on_step(f"found batch {found} submitted before the interruption")
                 return
-        lines = self._lines(entry)
         if isinstance(self.proto, OpenAIBatches):
-            if not entry.file_id:
-                entry.file_id = self.proto.upload(entry, lines)
+            if not entry.file_id:   # an input file uploaded before an interruption is used as it is
+                entry.file_id = self.proto.upload(entry, self._lines(entry))
                 self.save()
         else:
-            self.proto.upload(entry, lines)
+            self.proto.upload(entry, self._lines(entry))   # kept for the create call
         entry.create_started_at = utc_now()
         self.save()
         entry.batch_id = self.proto.create(entry)
@@ -569,9 +571,11 @@ class BatchRun:
     def collect(self, entry: Entry, poll: Poll) -> int:
         """Write a record for every request of an ended batch (the ones not yet written)."""
         from workbench.providers import config
+        from workbench.providers.cache import AnswerCache
         from workbench.providers.reading import _redact_result
 
         keys = [k for k in {*config.all_keys(), self.key or ""} if len(k) >= 6]
+        store = AnswerCache() if self.state.cache else None
         if self.out.exists():
             from workbench.providers.batch import drop_torn_tail
 
@@ -588,8 +592,11 @@ class BatchRun:
                 seen.add(cid)
                 if (meta["case_id"], meta["case_sha256"]) in done:
                     return
-                writer.append(self._record(entry, cid, meta, _redact_result(result, keys)))
+                record = self._record(entry, cid, meta, _redact_result(result, keys))
+                writer.append(record)
                 written += 1
+                if store is not None and meta.get("cache_key"):
+                    store.put(meta["cache_key"], record)   # only finished answers are kept
 
             for cid, result in self.proto.results(poll, entry):
                 write(cid, result)
@@ -657,14 +664,22 @@ def encode_line(item: dict[str, Any]) -> bytes:
     return json.dumps(item, ensure_ascii=False).encode("utf-8") + b"\n"
 
 
-def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
-            password: str | None = None) -> tuple[list[Entry], dict[str, list[bytes]]]:
-    """Entries for `cases`, split by each service's limits (the bodies are built to measure them),
-    and the request lines built, by intent, to send as they are (up to PREPARED_BYTES of them; the
-    rest, and any after a restart, are built again from the state)."""
+def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None, password: str | None = None,
+            store: Any = None) -> tuple[list[Entry], dict[str, list[bytes]], list[RunRecord]]:
+    """Entries for `cases`, split by each service's limits (the bodies are built to measure them);
+    the request lines built, by intent, to send as they are (up to PREPARED_BYTES of them; the
+    rest, and any after a restart, are built again from the state); and, with an answer cache
+    `store`, the records of the cases it already answers (as a live run would take them)."""
     from workbench.core.case import sha256_hex
     from workbench.pdf.document import read_pdf_bytes
-    from workbench.providers.reading import adapter, prepare_parts, read_request
+    from workbench.providers.cache import cache_key
+    from workbench.providers.reading import (
+        _from_cache,
+        adapter,
+        cache_options,
+        prepare_parts,
+        read_request,
+    )
 
     spec = state.spec
     mod = adapter(spec.provider)
@@ -672,6 +687,7 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
     most, most_bytes = LIMITS[spec.provider]
     entries: list[Entry] = []
     prepared: dict[str, list[bytes]] = {}
+    hits: list[RunRecord] = []
     kept = 0
     current: dict[str, dict[str, Any]] = {}
     lines: list[bytes] = []
@@ -688,6 +704,14 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
     for n, case in enumerate(cases):
         pdf = read_pdf_bytes(case.pdf_file, password)
         prompt = plan.prompt or default_prompt(case)
+        ckey = cache_key(sha256_hex(pdf), state.reader, state.modality, state.dpi, prompt,
+                         cache_options(case, mod, state.options), state.base_url) if store else None
+        hit = store.get(ckey) if store else None
+        if hit:
+            rec = _from_cache(hit, case, prompt, utc_now())
+            rec.suite, rec.run_id, rec.shard = state.suite, state.run_id, state.shard
+            hits.append(rec)
+            continue
         req = read_request(case, prepare_parts(pdf, state.modality, state.dpi), prompt, state.options, mod)
         call = mod.build(req, spec.model, state.base_url, key)
         if current and (len(current) >= most or size + len(encode_line(proto.line("x" * 15, call))) > most_bytes):
@@ -698,11 +722,12 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None,
         lines.append(line)
         current[cid] = {"case_id": case.id, "case_sha256": sha256_hex(pdf), "key_sha256": case.key_sha256(),
                         "prompt": prompt, "trap_family": case.trap_family,
-                        "structured": mod.structured if req.schema is not None else None}
+                        "structured": mod.structured if req.schema is not None else None,
+                        "cache_key": ckey}
         size += len(line)
     if current:
         close_entry()
-    return entries, prepared
+    return entries, prepared, hits
 
 
 @contextlib.contextmanager
@@ -770,16 +795,30 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
                                    shard=ident.shard)
             if not todo:
                 return BatchOutcome(state, out, records=_run_records(out, state, {c.id for c in cases}))
-            state.base_url, state.options = url, dict(plan.options)
-            entries, prepared = prepare(state, todo, plan, key, plan.password)
+            state.base_url, state.options, state.cache = url, dict(plan.options), bool(plan.cache)
+            from workbench.providers.cache import AnswerCache
+
+            entries, prepared, hits = prepare(state, todo, plan, key, plan.password,
+                                              AnswerCache() if plan.cache else None)
+            if hits:
+                with RunWriter(out, lock=False) as writer:
+                    for rec in hits:
+                        writer.append(rec)
             state.entries.extend(entries)
-            save_state(path, state)   # the intent, before any request leaves
+            if entries or path.exists():
+                save_state(path, state)   # the intent, before any request leaves
+            if not entries:
+                return BatchOutcome(state, out, from_cache=len(hits),
+                                    records=_run_records(out, state, {c.id for c in cases}))
+        else:
+            hits = []
         state.base_url = url
         job = BatchRun(out, state, key, plan.password, on_step=on_step, prepared=prepared)
         try:
             outcome = job.advance()
         finally:
             job.close()
+        outcome.from_cache = len(hits)
         if outcome.done:
             outcome.records = _run_records(out, state, {c.id for c in cases})
         return outcome

@@ -24,10 +24,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from workbench.providers.fakeserver import FakeServer
+from typing import Any
 
 Reply = tuple[int, bytes, dict[str, str], str]   # status, body, headers, content type
 
@@ -56,7 +53,7 @@ class FakeBatch:
 
 
 class BatchService:
-    def __init__(self, fake: FakeServer, polls: int = 1, seconds: float | None = None,
+    def __init__(self, fake: Any, polls: int = 1, seconds: float | None = None,
                  end: str = "completed", faults: dict[str, str] | None = None,
                  create_delay_s: float = 0.0) -> None:
         if end not in ENDS:
@@ -149,13 +146,10 @@ class BatchService:
         batch.results = results
 
     def _answer(self, batch: FakeBatch, body: dict[str, Any], i: int) -> tuple[int, dict[str, str], Any]:
-        from workbench.providers.fakeserver import _contents, parse_faults
-
         model = batch.model
-        _, plus, spec = model.partition("+")
-        faults = parse_faults(spec) if plus else self.fake.default_faults
+        faults = self.fake.model_faults(model)
         kind = faults[0][0] if faults else None
-        pdfs, texts, _ = _contents(batch.fmt, body)
+        pdfs, texts, _ = self.fake.contents(batch.fmt, body)
         shas = {hashlib.sha256(pdf).hexdigest() for pdf in pdfs}
         joined = "\n".join(texts)
         for key, fault in self.faults.items():

@@ -38,6 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from workbench.providers.fakebatch import BatchService
+
 FAULT_KINDS = (
     "429", "429-retry-after-ms", "429-retry-after", "429-retryinfo", "429-long", "429-quota",
     "429-perday", "400", "401", "403", "404", "408", "409", "500", "502", "503", "529",
@@ -91,8 +93,6 @@ class FakeServer:
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
-        from workbench.providers.fakebatch import BatchService
-
         # The three batch services (see fakebatch.py): a batch is in progress for `batch_polls`
         # status checks (or `batch_seconds`), then ends as `batch_end` (completed | expired |
         # failed); `batch_faults` maps a PDF sha256 or prompt text to the fault one request gets.
@@ -167,6 +167,15 @@ class FakeServer:
             return joined[start + 4 : end].strip()
         return "(no text layer)"
 
+
+    def model_faults(self, model: str) -> list[tuple[str, int | None]]:
+        """The faults a model name asks for (`fake+500x2`), else the server's default sequence."""
+        _, plus, spec = model.partition("+")
+        return parse_faults(spec) if plus else self.default_faults
+
+    @staticmethod
+    def contents(fmt: str, body: dict[str, Any]) -> tuple[list[bytes], list[str], int]:
+        return _contents(fmt, body)
 
     def reply(self, fmt: str, model: str, body: dict[str, Any], raw_len: int, kind: str | None,
               key: str | None, n: int) -> tuple[int, dict[str, str], Any]:

@@ -1,0 +1,40 @@
+"""The report a run prints when it ends (a live run, or a provider batch once collected), and its gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workbench.cli.output import print_json
+from workbench.core.errors import UserError
+
+
+def print_run_report(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
+                     threshold: float | None = None, prices: Path | None = None) -> str | None:
+    """Print the grading report; return why the run fails the gate (None when it passes)."""
+    try:
+        from workbench.grading import build_report, render_report_text, write_junit
+    except ImportError:  # grading not installed: a minimal summary
+        counts: dict[str, int] = {}
+        for r in records:
+            counts[r.status] = counts.get(r.status, 0) + 1
+        if json_out:
+            print_json({"calls": len(records), "statuses": counts})
+        else:
+            print(f"{len(records)} calls: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        if junit:
+            raise UserError("--junit needs workbench.grading, which is not installed") from None
+        return None
+    from workbench.grading.cost import load_prices
+    from workbench.grading.stats import gate_failure
+
+    report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
+    if json_out:
+        print_json(report.to_json())
+    else:
+        print(render_report_text(report))
+    if junit:
+        write_junit(report, junit)
+    if not report.runs:
+        return gate_failure(0, 0, 0, threshold)
+    o = report.runs[0].overall
+    return gate_failure(o.passed, o.scored, o.calls, threshold)
