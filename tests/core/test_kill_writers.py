@@ -42,6 +42,22 @@ def _killed(argv: list, env: dict, after_s: float, cwd: Path) -> bool:
         return True
 
 
+def _orphans(marker: Path) -> list[int]:
+    """Processes whose parent is gone (adopted by init) and whose command line names `marker`."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == 1 and str(marker) in cmdline:
+            found.append(int(proc.name))
+    return found
+
+
 def _finish(argv: list, env: dict, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SLOW), *map(str, argv)], env={**env, "SLOW_WRITE_S": "0"},
                           cwd=cwd, capture_output=True, text=True, timeout=GUARD_S)
@@ -89,6 +105,11 @@ def test_a_killed_run_resumes_with_every_case_once(suite, tmp_path):
         assert len({r["case_id"] for r in records}) == len(records)   # nothing duplicated
         kept = len(records)
     assert kills >= 1
+    # A run killed with SIGKILL leaves no pool worker behind (they used to wait for work for ever).
+    deadline = time.monotonic() + 10
+    while _orphans(out) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _orphans(out)
     done = _finish(argv, env, tmp_path)
     assert done.returncode in (0, 1), done.stderr
     records, torn = _lines(out)

@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -22,6 +23,8 @@ from workbench.core.errors import UserError
 # Chunks in flight per worker (see map_ordered): enough that one slow chunk does not idle the
 # others, few enough that results waiting their turn stay small (PDFs from build are the largest).
 AHEAD_PER_JOB = 8
+# How often a worker checks that the process that started it is still there.
+ORPHAN_POLL_S = 0.5
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,10 +55,23 @@ def _context():
     return multiprocessing.get_context("spawn")
 
 
+def _orphan_watch(parent: int, initializer: Callable[..., Any] | None, initargs: tuple) -> None:
+    """A worker's first step: it ends itself once its parent is gone (a parent killed with
+    SIGKILL cannot stop its pool, and its workers would otherwise wait for work for ever)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+    if initializer is not None:
+        initializer(*initargs)
+
+
 def process_pool(jobs: int, initializer: Callable[..., Any] | None = None,
                  initargs: tuple = ()) -> Executor:
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=initializer,
-                               initargs=initargs)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_orphan_watch,
+                               initargs=(os.getpid(), initializer, initargs))
 
 
 def map_ordered(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None, *,
