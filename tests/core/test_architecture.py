@@ -63,10 +63,8 @@ def test_no_test_module_imports_another():
     assert not bad
 
 
-# Circles left for their owners (imports inside functions both ways); no new one may join them.
-KNOWN_CIRCLES = {
-    frozenset({"workbench.pdf.lint", "workbench.pdf.pages"}),                  # per-page forensics (perf)
-}
+# No module imports one that imports it back, not even inside a function.
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def test_no_import_circle_counting_imports_inside_functions():

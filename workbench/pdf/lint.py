@@ -581,7 +581,7 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
     """A bare PDF, page by page as each is analysed: `pages` is `--pages` (default: the first
     `pages.DEFAULT_PAGE_CAP` pages, and a finding says what was left out)."""
     from workbench.pdf.document import open_fitz
-    from workbench.pdf.pages import lint_stream, parse_pages
+    from workbench.pdf.pages import map_pages, parse_pages
     from workbench.pdf.spans import check_dpi
 
     check_dpi(dpi)
@@ -590,7 +590,7 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
     chosen, left_out = parse_pages(pages, count)
     if left_out:
         yield Finding(case_id, "info", "pages-limited", left_out)
-    for found, _skipped in lint_stream(data, chosen, case_id, dpi, jobs):
+    for found, _skipped in map_pages(page_findings, data, chosen, case_id, dpi, jobs):
         yield from found
     yield from _structure_findings(case_id, data)
 

@@ -12,7 +12,7 @@ API:
 - `page_boxes(page, needles)`: the boxes shown on a page (hidden spans, and each needle's
   evidence), one `Box` each; the Inspect screen draws them and `inspect --json` prints them.
 - `page_report(page, needles)`: one page of `inspect --json`.
-- `inspect_stream(...)` / `lint_stream(...)`: every selected page, in order, on `jobs` processes.
+- `inspect_stream(...)` / `map_pages(fn, ...)`: every selected page, in order, on `jobs` processes.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -298,12 +298,10 @@ def _report_in_worker(args: tuple[int, tuple]) -> tuple[dict[str, Any], str]:
     return page_report(page, list(needles)), page.skipped
 
 
-def _lint_in_worker(index: int) -> tuple[list[Any], str]:
-    from workbench.pdf.lint import page_findings
-
+def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tuple[Any, str]:
     pages = _WORKER["pages"]
     page = pages.page(index, layers=False)
-    return page_findings(pages.name, page), page.skipped
+    return fn(pages.name, page), page.skipped
 
 
 def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
@@ -320,13 +318,17 @@ def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 
         _close_worker()
 
 
-def lint_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
-                jobs: int | None = 1) -> Iterator[tuple[list[Any], str]]:
-    """(findings, skipped reason) of each page in `pages`, in order, on `jobs` processes."""
+def map_pages(fn: Callable[[str, PageForensics], Any], data: bytes, pages: list[int], name: str = "PDF",
+              dpi: int = 150, jobs: int | None = 1) -> Iterator[tuple[Any, str]]:
+    """(`fn(name, page)`, skipped reason) of each page in `pages` (analysed without its text
+    layers), in order, on `jobs` processes; `fn` is a module-level function (it is sent to the
+    workers), e.g. the lint's `page_findings`."""
+    from functools import partial
+
     from workbench.core.pool import map_ordered
 
     try:
-        yield from map_ordered(_lint_in_worker, pages, jobs, chunksize=16,
+        yield from map_ordered(partial(_apply_in_worker, fn), pages, jobs, chunksize=16,
                                initializer=_open_in_worker, initargs=(data, name, dpi))
     finally:
         _close_worker()
