@@ -159,8 +159,8 @@ class PdfPages:
             info = PageInfo(index + 1, page.rect.width, page.rect.height, page.rotation)
             # The text layer is read before the analysis, which may remove the text from `doc`.
             mupdf_text = page.get_text("text") if layers else None
+            analysis = analyze_fitz_page(self._doc, index, self.dpi, self.data, page)
             del page
-            analysis = analyze_fitz_page(self._doc, index, self.dpi, self.data)
             if analysis.edited:
                 self._edits += 1
                 self._edited.add(index)

@@ -244,26 +244,74 @@ def _page_arrays(page, dpi: int):
     return full, bare, (keep1, keep2)
 
 
-def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=()) -> tuple[int, int, Any]:
+_OWN_LUTS: dict[float, Any] = {}
+
+
+def _own_lut(target: float):
+    """For an opaque span whose ink has luminance `target`: a 256 x 256 table, True at [a, b]
+    when a pixel that is `a` with the text and `b` without it is this span's ink (the test in
+    `_measure_ink`, computed once for every pair of values)."""
+    lut = _OWN_LUTS.get(target)
+    if lut is None:
+        import numpy as np
+
+        a = np.arange(256, dtype=np.int16)[:, None]
+        b = np.arange(256, dtype=np.int16)[None, :]
+        lut = (np.abs(a - b) >= MIN_CONTRAST) & (np.abs(a - target) < np.abs(b - target) - MIN_CONTRAST / 2)
+        if len(_OWN_LUTS) >= 256:
+            _OWN_LUTS.clear()
+        _OWN_LUTS[target] = lut
+    return lut
+
+
+_OWN_RANGES: dict[float, tuple[int, int] | None] = {}
+
+
+def _own_range(target: float) -> tuple[int, int] | None:
+    """The values `a` for which `_own_lut(target)[a, 255]` holds, as (lo, hi) (hi < lo: none):
+    on white paper the pixels that moved toward `target` by a visible step form one range
+    (None if they ever did not: then the table is used)."""
+    if target not in _OWN_RANGES:
+        import numpy as np
+
+        hits = np.flatnonzero(_own_lut(target)[:, 255])
+        found = (int(hits[0]), int(hits[-1])) if hits.size else (1, 0)
+        if hits.size and hits.size != found[1] - found[0] + 1:
+            found = None
+        if len(_OWN_RANGES) >= 256:
+            _OWN_RANGES.clear()
+        _OWN_RANGES[target] = found
+    return _OWN_RANGES[target]
+
+
+def _measure_ink(full, bare, box_px, rgb, opacity: float, holes=(), blank: bool = False) -> tuple[int, int, Any]:
     """(ink pixels of this span's lightness that the text added, pixels looked at, the pixels
     under it without text).
 
     `holes` are pixel boxes of other text overlapping this span's box: their ink is not this
     span's, so they are left out (unless they cover the whole box, when nothing else is left).
+    `blank`: the page without its text is white paper (`bare` is 255 everywhere).
     """
     import numpy as np
 
     x0, y0, x1, y1 = box_px
-    a = full[y0:y1, x0:x1].astype(np.int16)
-    b = bare[y0:y1, x0:x1].astype(np.int16)
+    a = full[y0:y1, x0:x1]
+    b = bare[y0:y1, x0:x1]
     if a.size == 0:
         return 0, 0, np.full((1, 1), 255, dtype=np.int16)
     target = _luma(rgb)
-    if opacity < 0.999:  # a translucent span's ink is its colour blended with what is under it
-        target = opacity * target + (1 - opacity) * b
     # The text moved the pixel by a visible step, toward its own colour (anti-aliased edges of
     # small glyphs never reach the colour itself, so "toward" is the test, not "equal").
-    own = (np.abs(a - b) >= MIN_CONTRAST) & (np.abs(a - target) < np.abs(b - target) - MIN_CONTRAST / 2)
+    span_range = _own_range(target) if blank and opacity >= 0.999 else None
+    if span_range is not None:  # on white paper the test is a range of values
+        lo, hi = span_range
+        own = (a <= hi) if lo == 0 else (a >= lo) & (a <= hi)
+    elif opacity >= 0.999:  # the test depends only on the two pixel values: look it up
+        own = _own_lut(target)[a, b]
+    else:  # a translucent span's ink is its colour blended with what is under it
+        a16, b16 = a.astype(np.int16), b.astype(np.int16)
+        target = opacity * target + (1 - opacity) * b16
+        own = (np.abs(a16 - b16) >= MIN_CONTRAST) & (np.abs(a16 - target) < np.abs(b16 - target) - MIN_CONTRAST / 2)
     n = a.size
     if holes:
         mask = np.ones(a.shape, dtype=bool)
@@ -313,6 +361,24 @@ def _to_px(box, matrix, width: int, height: int) -> tuple[int, int, int, int]:
     return (x0, y0, max(x0, x1), max(y0, y1))
 
 
+def _px_boxes(boxes, scale: float, width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """`_to_px` of many boxes at once (the scale `dpi / 72`): the same pixels, because mupdf
+    transforms a rectangle in single precision and so does this."""
+    import numpy as np
+
+    if not boxes:
+        return []
+    r = np.asarray(boxes, dtype=np.float32).reshape(-1, 4) * np.float32(scale)
+    if not np.isfinite(r).all():  # not from any real page; the slow path says what it does
+        matrix = (scale, 0.0, 0.0, scale, 0.0, 0.0)
+        return [_to_px(b, matrix, width, height) for b in boxes]
+    x0 = np.maximum(0, np.floor(r[:, 0])).astype(np.int64)
+    y0 = np.maximum(0, np.floor(r[:, 1])).astype(np.int64)
+    x1 = np.maximum(x0, np.minimum(width, np.ceil(r[:, 2])).astype(np.int64))
+    y1 = np.maximum(y0, np.minimum(height, np.ceil(r[:, 3])).astype(np.int64))
+    return list(zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), strict=True))
+
+
 def _clipped_out(data: bytes, span: Span) -> bool:
     """True if pymupdf's clip-aware extraction drops the span's characters (a rare, slow path)."""
     with open_fitz(data) as doc:
@@ -336,25 +402,31 @@ def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, li
     the pen moves on by more than about 0.15 em beyond the span's usual letter gap. So do we,
     on horizontal text, with a box over the gap for the space."""
     text = [chr(c[0]) for c in chars]
-    boxes = [tuple(c[3]) for c in chars]
+    boxes = [b if type(b) is tuple else tuple(b) for _u, _g, _o, b in chars]
     if len(chars) < 2 or size <= 0 or abs(direction[0]) < 0.99:
         return "".join(text), boxes
     sign = 1.0 if direction[0] > 0 else -1.0
-    gaps = [(chars[i + 1][2][0] - chars[i][2][0]) * sign - abs(chars[i][3][2] - chars[i][3][0])
-            for i in range(len(chars) - 1)]
+    gaps = [(b[2][0] - a[2][0]) * sign - abs(a[3][2] - a[3][0]) for a, b in zip(chars[:-1], chars[1:], strict=True)]
     base = sorted(gaps)[len(gaps) // 4] if len(gaps) >= 3 else 0.0
     base = max(0.0, min(base, 0.5 * size))
+    wide = WORD_GAP_EM * size
+    cuts = [i for i, gap in enumerate(gaps)
+            if gap - base > wide and not text[i].isspace() and not text[i + 1].isspace()]
+    if not cuts:  # the usual case: the text draws its spaces (or has none to draw)
+        return "".join(text), boxes
     out_text: list[str] = []
     out_boxes: list[tuple] = []
-    for i, ch in enumerate(text):
-        out_text.append(ch)
-        out_boxes.append(boxes[i])
-        if i < len(gaps) and gaps[i] - base > WORD_GAP_EM * size and not ch.isspace() \
-                and not text[i + 1].isspace():
-            a, b = boxes[i], boxes[i + 1]
-            x0, x1 = (a[2], b[0]) if sign > 0 else (b[2], a[0])
-            out_text.append(" ")
-            out_boxes.append((x0, min(a[1], b[1]), x1, max(a[3], b[3])))
+    start = 0
+    for i in cuts:
+        out_text += text[start:i + 1]
+        out_boxes += boxes[start:i + 1]
+        a, b = boxes[i], boxes[i + 1]
+        x0, x1 = (a[2], b[0]) if sign > 0 else (b[2], a[0])
+        out_text.append(" ")
+        out_boxes.append((x0, min(a[1], b[1]), x1, max(a[3], b[3])))
+        start = i + 1
+    out_text += text[start:]
+    out_boxes += boxes[start:]
     return "".join(out_text), out_boxes
 
 
@@ -363,8 +435,10 @@ _NO_INK_WITHOUT_TEXT = ("fill-text", "stroke-text", "ignore-text", "clip-text", 
                         "clip-path", "clip-stroke-path", "pop-clip")
 
 
-def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
-    """Page `index` of the open pymupdf document `doc` (the bytes `data`), at `dpi`.
+def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> PageAnalysis:
+    """Page `index` of the open pymupdf document `doc` (the bytes `data`), at `dpi`; `page` is
+    that page if the caller has it loaded already (loading a page twice costs as much as its
+    text trace).
 
     The page's text may be removed from `doc` for the bare render (`edited` says so): analyse a
     page once per opening of the document."""
@@ -372,13 +446,14 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
     import pymupdf
 
     started = time.perf_counter()
-    page = doc[index]
+    page = doc[index] if page is None else page
     page_rect = page.rect
     width, height = page_rect.width, page_rect.height
     trace = page.get_texttrace()
     # The text trace gives unrotated coordinates; show boxes as the page is rendered.
-    rot = page.rotation_matrix
-    to_page = (lambda r: tuple(pymupdf.Rect(r) * rot)) if page.rotation else (lambda r: tuple(r))
+    rotated = bool(page.rotation)  # a property that asks mupdf each time: read it once
+    rot = page.rotation_matrix if rotated else None
+    to_page = (lambda r: tuple(pymupdf.Rect(r) * rot)) if rotated else (lambda r: tuple(r))
     spans: list[Span] = []
     for raw in trace:
         chars = raw.get("chars") or ()
@@ -386,7 +461,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
         if not text.strip() and not any(is_format_char(c) for c in text):
             continue
         bbox = to_page(raw["bbox"])
-        boxes = [to_page(b) for b in raw_boxes] if page.rotation else raw_boxes
+        boxes = [to_page(b) for b in raw_boxes] if rotated else raw_boxes
         size = float(raw.get("size") or 0.0)
         span = Span(
             page=index, seqno=int(raw.get("seqno", len(spans))), text=text, bbox=bbox,
@@ -425,10 +500,10 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
                 kind in _NO_INK_WITHOUT_TEXT for kind, _ in log):
             # Nothing but text: without it the page is blank paper, no need to remove and redraw.
             full, keep = _gray(page, dpi)
-            bare, _keep = np.full(full.shape, 255, dtype=np.uint8), (keep,)
+            bare, _keep, blank = np.full(full.shape, 255, dtype=np.uint8), (keep,), True
         else:
             full, bare, _keep = _page_arrays(page, dpi)
-            edited = True
+            edited, blank = True, False
         h_px, w_px = full.shape[0], full.shape[1]
         for kind, rect in log:
             if kind in ("fill-image", "fill-imgmask", "fill-image-mask", "fill-shade", "fill-path"):
@@ -436,15 +511,15 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes) -> PageAnalysis:
                 if x1 > x0 and y1 > y0 and (bare[y0:y1, x0:x1].min() < 160):
                     ink_boxes.append(rect)
         overlaps = _overlaps(spans)
+        spans_px = _px_boxes([s.bbox for s in spans], dpi / 72, w_px, h_px)
         for k, span in enumerate(spans):
             reasons = _operator_reasons(span, covers, width, height, dpi)
             if not reasons and k % 64 == 63 and not skipped and time.perf_counter() - started > PAGE_SECONDS:
                 skipped = (f"over {PAGE_SECONDS:.0f} s: the pixels of {len(spans) - k} of its "
                            f"{len(spans)} spans were not checked (visibility from the drawing operators)")
             if not reasons and not skipped:  # the operators draw it: do the pixels agree?
-                box_px = _to_px(span.bbox, scale, w_px, h_px)
-                holes = [_to_px(spans[j].bbox, scale, w_px, h_px) for j in overlaps[k]]
-                ink, n, under = _measure_ink(full, bare, box_px, span.color, span.opacity, holes)
+                holes = [spans_px[j] for j in overlaps[k]]
+                ink, n, under = _measure_ink(full, bare, spans_px[k], span.color, span.opacity, holes, blank)
                 span.ink = ink
                 if n == 0 or ink < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n):
                     reasons.append(_why_no_ink(data, span, log, float(np.median(under))))

@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from generators.base import Family
@@ -41,6 +41,7 @@ from workbench.core.make import family_registry
 from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
+from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
@@ -157,7 +158,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                     yield AnswerKeyView(id="author-key")
                 with TabPane("Lint", id="author-tab-lint"):
                     yield LintView(id="author-lint")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def form(self) -> AuthorForm:

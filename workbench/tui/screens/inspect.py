@@ -11,7 +11,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, OptionList, TabbedContent, TabPane
+from textual.widgets import Header, Input, OptionList, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from workbench.core.case import Case
@@ -41,6 +41,7 @@ from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provi
 from workbench.tui.screens.runs import AnswerRef, RunsScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
+from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.revisions import RevisionsView
@@ -102,6 +103,8 @@ class InspectScreen(PageKeys, Screen):
         self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
         self._page_timer = None
         self._first_shown = threading.Event()   # set when a page's image is on screen
+        self._extras_for: CaseData | None = None  # opened, its revisions and trace not started
+        self._marks_due = False   # the case list's verdict marks wait for the first page
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -124,7 +127,7 @@ class InspectScreen(PageKeys, Screen):
                     yield AnswersView(id="answers")
                 with TabPane("Revisions", id="tab-revisions"):
                     yield RevisionsView(id="revisions")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def settings(self):
@@ -193,6 +196,23 @@ class InspectScreen(PageKeys, Screen):
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
         self.query_one(RevisionsView).show_message("reading the file's revisions…")
+        # The revisions and the answer's trace wait until the page is on screen: started now,
+        # they would hold the interpreter while the page is drawn.
+        self._extras_for = data
+
+    def _after_first_page(self) -> None:
+        """What waits until a case's page is on screen (or can no longer come): the case list's
+        verdict marks (grading every saved answer), the file's revisions, the answer's trace."""
+        if self._marks_due:
+            self._marks_due = False
+            self._refresh_verdict_marks()
+        self._start_extras()
+
+    def _start_extras(self) -> None:
+        """Read the file's revisions and trace the shown answer, once per case opened."""
+        data, self._extras_for = self._extras_for, None
+        if data is None or data.case is not self.current:
+            return
         self._load_revisions(data.case, data.pdf)
         answers = self.query_one(AnswersView)
         answers.pdf = data.pdf  # answers can be traced to the document now
@@ -217,6 +237,7 @@ class InspectScreen(PageKeys, Screen):
         if data.case is not self.current:
             return  # a newer selection won
         self.data = data
+        self._after_first_page()  # if the page is not on screen by now, they wait no longer
         view = self.query_one(PageView)
         if view.pdf is not data.pdf:  # the page is not on screen yet (opened and loaded at once)
             view.show_pdf(data.pdf, data.page_count, [])
@@ -257,6 +278,7 @@ class InspectScreen(PageKeys, Screen):
     @on(PageView.PageShown)
     def page_shown(self, event: PageView.PageShown) -> None:
         self._first_shown.set()
+        self._after_first_page()
         if self.data is not None:
             self._prefetch_after(self.data, event.page)
 
@@ -308,6 +330,8 @@ class InspectScreen(PageKeys, Screen):
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.case is not self.current:
             return
+        self._extras_for = None  # no revisions or trace of a PDF that cannot be read
+        self._after_first_page()
         self.query_one(PageView).clear(message.error)
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show_message("(no text: the PDF could not be read)")
@@ -383,7 +407,10 @@ class InspectScreen(PageKeys, Screen):
         if readers and self.reader not in readers:
             self.settings.reader = readers[0]
             self.sub_title = self._sub_title()
-        self._refresh_verdict_marks()
+        if self.query_one(PageView).rendered_page is None:
+            self._marks_due = True  # graded once the first page is on screen (page_shown)
+        else:
+            self._refresh_verdict_marks()
         self._show_answers()
 
     def _refresh_verdict_marks(self) -> None:

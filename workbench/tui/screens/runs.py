@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
 from workbench.grading import build_report, render_report_text
 from workbench.grading.outcome import Outcome
+from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.marks import SOURCE_STYLES, mark_text, source_text
 
 FILTERS = ("all", "failures", "trap", "not scored")
@@ -67,7 +68,7 @@ of the suite; **escape** goes back.
         with Vertical(id="runs-body"):
             yield Static(id="runs-report")
             yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"run {self.run.name}"

@@ -14,7 +14,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
-    Footer,
     Header,
     Input,
     Label,
@@ -27,6 +26,7 @@ from textual.widgets.option_list import Option
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, Box, PageKeys, PageView
 
@@ -86,7 +86,7 @@ shown at the top.
                 with VerticalScroll(id="triage-detail-scroll"):
                     yield Static(id="triage-detail")
                 yield Input(placeholder="rationale: why accept, reject or defer", id="triage-rationale")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def who(self) -> str:
