@@ -95,6 +95,22 @@ def _hand_written(objs: list[bytes], extra_trailer: bytes = b"") -> bytes:
     return out.getvalue()
 
 
+def damaged_stream_pdf() -> bytes:
+    """Two pages; the first one's content stream says FlateDecode but was cut and patched, so zlib
+    fails part-way (as after a broken upload). Readers show what they can and MuPDF complains."""
+    import zlib
+
+    packed = zlib.compress(b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET")
+    bad = packed[:12] + bytes((i * 37) % 256 for i in range(24))
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+            b" /Contents %d 0 R >>")
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            page % 5, b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(bad) + bad + b"\nendstream",
+            page % 7, b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream"]
+    return _hand_written(objs)
+
+
 def many_pages_pdf(pages: int = 10_000) -> bytes:
     """`pages` pages of one short line each, written by hand so building it costs little."""
     font = 3

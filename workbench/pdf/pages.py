@@ -77,12 +77,14 @@ class PageForensics:
 class PdfPages:
     """One PDF opened for per-page forensics (see the module docstring). Thread-safe."""
 
-    def __init__(self, data: bytes, name: str = "PDF", dpi: int = 150, cache_pages: int | None = None):
+    def __init__(self, data: bytes, name: str = "PDF", dpi: int = 150, cache_pages: int | None = None,
+                 checked: bool = False):
+        """`checked`: `data` came from `read_pdf_bytes` (its page tree was walked once already)."""
         check_dpi(dpi)
         self.data, self.name, self.dpi = data, name, dpi
         self.cache_pages = max(1, CACHE_PAGES if cache_pages is None else cache_pages)
         self._lock = threading.RLock()
-        self._doc = open_fitz(data, name)
+        self._doc = open_fitz(data, name, checked=checked)
         self.page_count = self._doc.page_count
         self._edits = 0
         self._edited: set[int] = set()
@@ -153,7 +155,7 @@ class PdfPages:
             t0 = time.perf_counter()
             if index in self._edited or self._edits >= REOPEN_AFTER_EDITS:
                 self._doc.close()
-                self._doc = open_fitz(self.data, self.name)
+                self._doc = open_fitz(self.data, self.name, checked=True)
                 self._edits, self._edited = 0, set()
             page = self._doc[index]
             info = PageInfo(index + 1, page.rect.width, page.rect.height, page.rotation)
@@ -176,7 +178,7 @@ class PdfPages:
         if mupdf_text is None:
             if page.index in self._edited:  # its text was removed for the bare render
                 self._doc.close()
-                self._doc = open_fitz(self.data, self.name)
+                self._doc = open_fitz(self.data, self.name, checked=True)
                 self._edits, self._edited = 0, set()
             mupdf_text = self._doc[page.index].get_text("text")
         page.texts = {"pypdf": self._pypdf_text(page.index), "pymupdf": mupdf_text}

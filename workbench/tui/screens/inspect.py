@@ -177,7 +177,8 @@ class InspectScreen(PageKeys, Screen):
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
 
         try:
-            data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi, case.pdf_file.name)
+            data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi, case.pdf_file.name,
+                                  checked=True)
             self._first_shown.clear()
             self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
             self._first_shown.wait(FIRST_PAGE_WAIT)

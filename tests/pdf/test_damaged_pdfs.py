@@ -1,0 +1,41 @@
+"""A damaged PDF that still opens (a content stream zlib rejects part-way): the commands read what
+they can, and the PDF library's complaints go to stderr, never into the data on stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.hostile_corpus import damaged_stream_pdf
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PDFWORKBENCH_CONFIG_DIR": str(cwd / "config")}
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=120)
+
+
+def test_inspect_json_of_a_damaged_pdf_is_json_and_mupdf_complains_on_stderr(tmp_path):
+    pdf = tmp_path / "damaged.pdf"
+    pdf.write_bytes(damaged_stream_pdf())
+    proc = _run("inspect", str(pdf), "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)  # MuPDF's "MuPDF error: ..." lines used to sit in the middle
+    assert report["page_count"] == 2
+    assert "Total: $1.00" in report["pages"][1]["text"]["pymupdf"]
+    assert "MuPDF error" not in proc.stdout
+    complaints = [line for line in proc.stderr.splitlines() if "zlib error" in line and "pymupdf" in line]
+    assert len(complaints) == 1, proc.stderr  # once, with a count, however often MuPDF said it
+
+
+def test_lint_of_a_damaged_pdf_keeps_stdout_for_its_findings(tmp_path):
+    pdf = tmp_path / "damaged.pdf"
+    pdf.write_bytes(damaged_stream_pdf())
+    proc = _run("lint", str(pdf), "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [] and "MuPDF" in proc.stderr
