@@ -401,21 +401,12 @@ def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, li
     object) instead of drawing a space; extractors (pypdf, pymupdf, pdftotext) put a space where
     the pen moves on by more than about 0.15 em beyond the span's usual letter gap. So do we,
     on horizontal text, with a box over the gap for the space."""
-    from operator import itemgetter, neg, sub
-
-    if not chars:
-        return "", []
-    # Column by column, with C-level maps: this runs for every character of every page.
-    codes, _glyphs, origins, char_boxes = zip(*chars, strict=True)
-    text = list(map(chr, codes))
-    boxes = [b if type(b) is tuple else tuple(b) for b in char_boxes]
+    text = [chr(c[0]) for c in chars]
+    boxes = [b if type(b) is tuple else tuple(b) for _u, _g, _o, b in chars]
     if len(chars) < 2 or size <= 0 or abs(direction[0]) < 0.99:
         return "".join(text), boxes
-    xs = list(map(itemgetter(0), origins))
-    steps = map(sub, xs[1:], xs[:-1])  # the pen's move from each glyph to the next
-    widths = map(abs, map(sub, map(itemgetter(2), boxes), map(itemgetter(0), boxes)))
-    gaps = list(map(sub, steps if direction[0] > 0 else map(neg, steps), widths))
     sign = 1.0 if direction[0] > 0 else -1.0
+    gaps = [(b[2][0] - a[2][0]) * sign - abs(a[3][2] - a[3][0]) for a, b in zip(chars[:-1], chars[1:], strict=True)]
     base = sorted(gaps)[len(gaps) // 4] if len(gaps) >= 3 else 0.0
     base = max(0.0, min(base, 0.5 * size))
     wide = WORD_GAP_EM * size
