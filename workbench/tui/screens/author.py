@@ -38,7 +38,7 @@ from workbench.core.authoring import (
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.make import family_registry
-from workbench.tui.case_data import EXTRACTORS, CaseData, case_data_from_bytes
+from workbench.tui.case_data import EXTRACTORS, CaseData, analysed, case_data_from_bytes
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.layout import PaneRow
@@ -282,12 +282,16 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             return
         if worker.is_cancelled:
             return
-        data = case_data_from_bytes(preview.case, preview.pdf, dpi)
         clean = None
-        if preview.degraded and not worker.is_cancelled:
-            # The unscanned page, with its hidden text and evidence marked; linted with the scan.
+        if preview.degraded:
+            # The unscanned page, with its hidden text and evidence marked; linted with the scan,
+            # which judges visibility on it (a family's case: the very PDF the lint would generate).
             clean_case = replace(preview.case, degrade=None, sha256=None)
             clean = case_data_from_bytes(clean_case, preview.clean_pdf, dpi, lint=False)
+            if worker.is_cancelled:
+                return
+        unscanned = analysed(clean) if clean is not None and not preview.draft.mutating else None
+        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned)
         if not worker.is_cancelled:
             self.post_message(self.PreviewReady(generation, preview, data, clean))
 
