@@ -42,7 +42,13 @@ from workbench.tui.case_data import EXTRACTORS, CaseData, analysed, case_data_fr
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.layout import PaneRow
-from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
+from workbench.tui.widgets.page_view import (
+    PAGE_BINDINGS,
+    PageKeys,
+    PageLook,
+    PageView,
+    render_ahead,
+)
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
 DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
@@ -99,6 +105,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         preview: Preview
         data: CaseData
         clean: CaseData | None
+        ahead: PageView.Rendered | None = None   # the page pane's image, rendered in the worker
 
     @dataclass
     class PreviewFailed(Message):
@@ -270,10 +277,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             draft = replace(draft, base=self.base, target=self.target)
         self.post_message(self.Regenerating(self.generation))
         self.page.border_title = f"{self.family.name} · seed {draft.seed} · generating…"
-        self._generate(self.generation, self.family, draft, self.app.settings.dpi)
+        self._generate(self.generation, self.family, draft, self.app.settings.dpi, self.page.look(), self.view)
 
     @work(thread=True, exclusive=True, group="author-preview", exit_on_error=False)
-    def _generate(self, generation: int, family: Family, draft: Draft, dpi: int) -> None:
+    def _generate(self, generation: int, family: Family, draft: Draft, dpi: int,
+                  look: PageLook | None = None, view: str = "scan") -> None:
         worker = get_current_worker()
         try:
             preview = make_preview(family, _located(draft, family))
@@ -292,8 +300,14 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                 return
         unscanned = analysed(clean) if clean is not None and not preview.draft.mutating else None
         data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned)
+        if worker.is_cancelled:
+            return
+        # The page as the pane shows it (as `_show_pages` picks it), so it goes on screen in the
+        # same refresh as the other panes; if the pane changed meanwhile it renders again.
+        main = clean if clean is not None and view == "clean" else data
+        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes) if look is not None else None
         if not worker.is_cancelled:
-            self.post_message(self.PreviewReady(generation, preview, data, clean))
+            self.post_message(self.PreviewReady(generation, preview, data, clean, ahead))
 
     def on_author_screen_preview_ready(self, message: PreviewReady) -> None:
         if message.generation != self.generation:
@@ -309,7 +323,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                 message.data.layers[name], message.data.hidden_texts)
         self.query_one(AnswerKeyView).show(case)
         self.query_one(LintView).show(message.data.findings)
-        self._show_pages()
+        self._show_pages(message.ahead)
         ms = sum(message.preview.seconds.values()) * 1000
         verdict = {"ok": "lint ✔", "warning": "lint: warnings", "error": "lint: ERRORS"}[
             lint_status(message.data.findings)]
@@ -344,7 +358,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             return f"scan · {case.degrade.get('tier')} · text {case.degrade.get('text_layer')}"
         return f"{case.trap_family} · seed {case.seed}" + (" · clean" if case.degrade else "")
 
-    def _show_pages(self) -> None:
+    def _show_pages(self, ahead: PageView.Rendered | None = None) -> None:
         if self.preview is None or self.data is None:
             return
         degraded = self.preview.degraded and self.clean is not None
@@ -356,7 +370,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             main, scanned = self.data, degraded
         assert main is not None
         self.page.border_title = self._page_title(self.preview, scanned)
-        self.page.show_pdf(main.pdf, main.page_count, main.boxes, keep_view=True)
+        self.page.show_pdf(main.pdf, main.page_count, main.boxes, keep_view=True, ahead=ahead)
         if both and self.clean is not None:
             self.clean_page.border_title = self._page_title(self.preview, False)
             self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes, keep_view=True)
