@@ -52,6 +52,9 @@ from workbench.tui.widgets.page_view import (
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
 DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
+# Seconds a regeneration runs before the page's title says "generating…": a new title repaints
+# the whole page pane, which slowed a preview that is back sooner (most are) by a fifth.
+GENERATING_AFTER = 0.15
 WATCH_INTERVAL = 0.3   # seconds between looks at a user family's file
 VIEWS = ("scan", "clean", "both")
 
@@ -132,6 +135,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.clean: CaseData | None = None
         self.gen_error: str | None = None
         self.load_error: str | None = None
+        self._error_shown = ""              # what the error banner shows
         self.view = "scan"
         self.save_folder = save_folder or Path.cwd() / "authored"
         # Mutation mode (an adopted case): the form lists mutations, each armed in `base`.
@@ -140,6 +144,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self.save_folder = self.base.json_path.parent
         self.target = draft.target if draft is not None else None
         self._debounce: Timer | None = None
+        self._generating: Timer | None = None   # until the page's title says "generating…"
         self._stamp: tuple[int, int] | None = None
         self._loaded: Draft | None = None    # the form as loaded: anything else is an edit
 
@@ -276,7 +281,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if self.base is not None:
             draft = replace(draft, base=self.base, target=self.target)
         self.post_message(self.Regenerating(self.generation))
-        self.page.border_title = f"{self.family.name} · seed {draft.seed} · generating…"
+        self._say_generating(self.generation, f"{self.family.name} · seed {draft.seed} · generating…")
         self._generate(self.generation, self.family, draft, self.app.settings.dpi, self.page.look(), self.view)
 
     @work(thread=True, exclusive=True, group="author-preview", exit_on_error=False)
@@ -309,9 +314,24 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if not worker.is_cancelled:
             self.post_message(self.PreviewReady(generation, preview, data, clean, ahead))
 
+    def _say_generating(self, generation: int, title: str) -> None:
+        """Title the page "generating…" if generation `generation` is still running by then."""
+        def say() -> None:
+            if self.generation == generation and self.shown_generation != generation:
+                self.page.retitle(title)
+
+        self._stop_saying_generating()
+        self._generating = self.set_timer(GENERATING_AFTER, say)
+
+    def _stop_saying_generating(self) -> None:
+        if self._generating is not None:
+            self._generating.stop()
+            self._generating = None
+
     def on_author_screen_preview_ready(self, message: PreviewReady) -> None:
         if message.generation != self.generation:
             return  # a newer edit won
+        self._stop_saying_generating()
         self.shown_generation = message.generation
         self.preview, self.data, self.clean = message.preview, message.data, message.clean
         self.gen_error = None
@@ -332,11 +352,12 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def on_author_screen_preview_failed(self, message: PreviewFailed) -> None:
         if message.generation != self.generation:
             return
+        self._stop_saying_generating()
         self.gen_error = message.error
         self._show_errors()
         self.form.mark_errors(message.error)
         if self.preview is not None:
-            self.page.border_title = self._page_title(self.preview, scanned=self.view != "clean")
+            self.page.retitle(self._page_title(self.preview, scanned=self.view != "clean"))
 
     def _show_errors(self) -> None:
         parts = []
@@ -347,7 +368,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         if parts and self.preview is not None:
             parts.append("(showing the last good preview)")
         banner = self.query_one("#author-error", Static)
-        banner.update("\n".join(parts))
+        text = "\n".join(parts)
+        if text != self._error_shown:   # an update lays the screen out again: only on a change
+            self._error_shown = text
+            banner.update(text)
         banner.set_class(bool(parts), "-shown")
 
     # ---- pages ----------------------------------------------------------------------------
@@ -369,10 +393,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         else:
             main, scanned = self.data, degraded
         assert main is not None
-        self.page.border_title = self._page_title(self.preview, scanned)
+        self.page.retitle(self._page_title(self.preview, scanned))
         self.page.show_pdf(main.pdf, main.page_count, main.boxes, keep_view=True, ahead=ahead)
         if both and self.clean is not None:
-            self.clean_page.border_title = self._page_title(self.preview, False)
+            self.clean_page.retitle(self._page_title(self.preview, False))
             self.clean_page.show_pdf(self.clean.pdf, self.clean.page_count, self.clean.boxes, keep_view=True)
 
     def action_cycle_view(self) -> None:

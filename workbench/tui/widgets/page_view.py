@@ -520,6 +520,14 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         kinds = self._box_kinds()
         return [b for b in self.boxes if b.kind in kinds] + ([self.value_box] if self.value_box else [])
 
+    def retitle(self, title: str | None = None, subtitle: str | None = None) -> None:
+        """Set the border's title and/or subtitle; Textual repaints the whole pane on every
+        assignment, so one that would not change what is shown is skipped."""
+        if title is not None and title != self.border_title:
+            self.border_title = title
+        if subtitle is not None and subtitle != self.border_subtitle:
+            self.border_subtitle = subtitle
+
     def status(self) -> str:
         marks = []
         if self.show_evidence:
@@ -545,7 +553,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def refresh_page(self, ahead: Rendered | None = None) -> None:
         if self.pdf is None or self.size.width <= 0:
             return
-        self.border_subtitle = self.status()
+        self.retitle(subtitle=self.status())
         req = self._request(self.pdf, self.visible_boxes())
         self.focus_rect = None
         self._asked = req
