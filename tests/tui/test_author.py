@@ -398,3 +398,45 @@ async def test_a_family_written_while_the_app_runs_joins_the_list_and_the_templa
             if "dock_trap" in [n for _, n in screen.form.families]:
                 break
         assert "dock_trap" in [n for _, n in screen.form.families]
+
+
+async def test_the_lint_pane_of_a_scan_says_what_lint_says_of_the_case_saved():
+    """The screen lints on the pages it analysed and the unscanned page it made; the verdict is
+    the one `lint` gives the case from scratch (which generates the unscanned page again)."""
+    from workbench.pdf import layers, spans
+    from workbench.pdf.lint import lint_case
+
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 4))
+        for tier, text_layer in (("mild", "faithful"), ("heavy", "none")):
+            screen.query_one("#tier", Select).value = tier
+            screen.query_one("#text-layer", Select).value = text_layer
+            await settle(pilot, 2, AUTHOR_DEBOUNCE)
+            case = screen.preview.case
+            assert (case.degrade["tier"], case.degrade["text_layer"]) == (tier, text_layer)
+            spans.clear_cache()
+            layers.clear_cache()
+            from_scratch = [f.to_json() for f in lint_case(case, screen.preview.pdf)]
+            assert [f.to_json() for f in screen.data.findings] == from_scratch
+            shown = await show_tab(pilot, "author-tab-lint")
+            for finding in from_scratch:
+                assert finding["code"] in shown
+        assert any(f["code"] == "trap-disarmed" for f in from_scratch)   # heavy, no layer: disarmed
+
+
+async def test_a_zoom_while_the_preview_is_generating_is_the_zoom_shown():
+    """The preview's page is rendered in its worker as the pane showed it; zoomed meanwhile, the
+    pane shows the new page at the new zoom, not the render made for the old one."""
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        assert screen.page.shown.area == (0.0, 0.0, 1.0, 1.0)      # fitted: the whole page
+        screen.query_one(AuthorForm).row("invoice_number").set_pinned(True, 424242)
+        screen.regenerate_now()          # the worker takes the pane's view as it is now
+        screen.page.action_zoom(2)       # then the author zooms, before the preview is back
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert "INV-424242" in layer(screen)
+        x0, y0, x1, y1 = screen.page.shown.area
+        assert x1 - x0 < 0.9 and y1 - y0 < 0.9                    # zoomed in on the new page
+        assert screen.page.rendered_page == 0 and "2x" in screen.page.border_subtitle

@@ -10,6 +10,7 @@ API:
 - `find_in_layers(data, needle, find=None) -> dict[str, list[int]]`: for each extractor (pypdf,
   pymupdf), the pages (0-based) whose extracted text holds the needle (read as written: no glyph
   reading, since a text pipeline reads what the layer says).
+  `find_in_texts(texts, needle, find=None)` does the same over texts read already.
 - `page_reading(spans) -> Reading`: a page's spans as the text a reader runs over, with every
   character's origin (the lint grades this text as an answer).
 
@@ -225,6 +226,11 @@ def find_in_layers(data: bytes, needle: str, name: str = "PDF",
     """For each extractor, the pages (0-based) whose text layer holds `needle` (read as written)."""
     from workbench.pdf.layers import page_texts
 
+    return find_in_texts(page_texts(data, name), needle, find)
+
+
+def find_in_texts(texts: dict[str, list[str]], needle: str, find: Finder | None = None) -> dict[str, list[int]]:
+    """`find_in_layers` over texts read already (extractor -> each page's text)."""
     find = find or find_all
     return {extractor: [i for i, text in enumerate(pages) if find(text, needle)]
-            for extractor, pages in page_texts(data, name).items()}
+            for extractor, pages in texts.items()}

@@ -2,7 +2,9 @@
 
 API:
 
-- `lint_case(case, pdf_bytes, dpi=150) -> list[Finding]`: one case (a `workbench.core.case.Case`).
+- `lint_case(case, pdf_bytes, dpi=150, analysed=None, unscanned=None) -> list[Finding]`: one case
+  (a `workbench.core.case.Case`); `analysed` / `unscanned` (an `Analysed`) hand it a PDF the
+  caller has analysed already (the Author and Inspect screens), so it is not analysed twice.
 - `lint_path(path, key=None, dpi=150, jobs=1, pages=None) -> list[Finding]`: a case JSON, a suite
   folder (ours, with `suite.json`, or a pdfhell folder without), or a PDF (with `key`, a case or
   key JSON). `iter_lint_path` yields the same findings as they are found (a bare PDF streams page
@@ -61,7 +63,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -92,33 +94,50 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+@dataclass(frozen=True)
+class Analysed:
+    """A PDF its caller has analysed already: every page's spans (`analysis`, a
+    `spans.DocumentAnalysis`) and each extractor's text page by page (`texts`, the shape of
+    `layers.page_texts`). The lint reads these instead of analysing the PDF again; they must be
+    what `analyze_document` and `page_texts` give for `data`."""
+
+    data: bytes = field(repr=False)
+    analysis: Any = field(repr=False)
+    texts: dict[str, list[str]] = field(repr=False)
+
+
 class _Evidence:
     """Evidence for one PDF, computed once per needle, found the way the case's matcher finds it."""
 
-    def __init__(self, data: bytes, dpi: int, name: str, case=None):
+    def __init__(self, data: bytes, dpi: int, name: str, case=None, known: Analysed | None = None):
         from workbench.grading.finding import find_all
         from workbench.grading.matchers import needle_finder
         from workbench.pdf.spans import analyze_document
 
+        if known is not None and (known.analysis.dpi != dpi or known.data != data):
+            known = None  # analysed at another DPI, or another PDF: analyse this one here
         self.data, self.dpi, self.name = data, dpi, name
         self.find = needle_finder(case) if case is not None else find_all
-        self.analysis = analyze_document(data, dpi, name)
+        self.analysis = known.analysis if known is not None else analyze_document(data, dpi, name)
+        self.texts = known.texts if known is not None else None
         self._hits: dict[str, list] = {}
         self._layers: dict[str, dict[str, list[int]]] = {}
 
     def hits(self, needle: str) -> list:
-        from workbench.pdf.evidence import find_evidence
+        from workbench.pdf.evidence import evidence_on_page
 
         if needle not in self._hits:
-            self._hits[needle] = find_evidence(self.data, needle, self.dpi, self.name, find=self.find)
+            # `evidence.find_evidence` over the analysis held here (it would look it up again).
+            self._hits[needle] = [h for pa in self.analysis.pages for h in evidence_on_page(pa, needle, self.find)]
         return self._hits[needle]
 
     def layers(self, needle: str) -> dict[str, list[int]]:
         """Extractor -> pages whose text layer holds the needle (only extractors that have it)."""
-        from workbench.pdf.evidence import find_in_layers
+        from workbench.pdf.evidence import find_in_layers, find_in_texts
 
         if needle not in self._layers:
-            found = find_in_layers(self.data, needle, self.name, find=self.find)
+            found = (find_in_texts(self.texts, needle, self.find) if self.texts is not None
+                     else find_in_layers(self.data, needle, self.name, find=self.find))
             self._layers[needle] = {k: v for k, v in found.items() if v}
         return self._layers[needle]
 
@@ -478,9 +497,13 @@ def _forbidden_present(cid: str, value: str, clauses: list[tuple[str, str]], sub
     return out
 
 
-def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
+def lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None = None,
+              unscanned: Analysed | None = None) -> list[Finding]:
     """Every finding for one case: its answer key, and its contract checked on the case as
-    written (a scan with its own text layer; visibility on its unscanned generation)."""
+    written (a scan with its own text layer; visibility on its unscanned generation).
+
+    `analysed` is `pdf_bytes` analysed already; `unscanned`, for a scan, its unscanned generation
+    analysed already (the bytes `_unscanned(case)` would generate), so it is not generated again."""
     from workbench.core.case import sha256_hex
 
     out = _key_findings(case)
@@ -489,16 +512,16 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150) -> list[Finding]:
         out.append(Finding(case.id, "warning", "pdf-changed",
                            "the PDF's sha256 differs from the one the case records; regenerate or re-verify"))
     try:
-        written = _Evidence(pdf_bytes, dpi, name, case)
+        written = _Evidence(pdf_bytes, dpi, name, case, analysed)
         page = written
         if case.degrade:
-            clean = _unscanned(case)
+            clean = unscanned.data if unscanned is not None and case.params is not None else _unscanned(case)
             if clean is None:
                 out.append(Finding(case.id, "warning", "degraded-unchecked",
                                    "a scanned case whose family cannot regenerate it here: visibility on a "
                                    "scan needs OCR, so the contract was not checked"))
                 return out
-            page = _Evidence(clean, dpi, name, case)
+            page = _Evidence(clean, dpi, name, case, unscanned)
     except UserError as exc:
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
         return out

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.case import Case
+from workbench.pdf.lint import Analysed
 from workbench.pdf.pages import Box, PdfPages, evidence_needles, page_boxes
 from workbench.pdf.textlayer import EXTRACTORS
 
@@ -19,8 +20,8 @@ from workbench.pdf.textlayer import EXTRACTORS
 # shows every page of a preview at once); longer documents page by page.
 EAGER_PAGES = 8
 
-__all__ = ["EXTRACTORS", "CaseData", "PageData", "case_data_from_bytes", "finish_case_data", "load_case_data",
-           "load_page", "open_case_data"]
+__all__ = ["EXTRACTORS", "CaseData", "PageData", "analysed", "case_data_from_bytes", "finish_case_data",
+           "load_case_data", "load_page", "open_case_data"]
 
 
 @dataclass
@@ -83,9 +84,11 @@ def open_case_data(case: Case, pdf: bytes, dpi: int, name: str | None = None, ch
 
 
 def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True,
-                     prefetch: bool = True) -> CaseData:
+                     prefetch: bool = True, unscanned: Analysed | None = None) -> CaseData:
     """Analyse a PDF of up to `eager` pages whole, a longer one's first page (with `prefetch`, the
-    next one ahead), and lint the case. Called from a worker, before the screen is handed the data."""
+    next one ahead), and lint the case (on the pages analysed here when they are all of them;
+    `unscanned` is a scan's unscanned generation, see `lint_case`). Called from a worker, before
+    the screen is handed the data."""
     # The PDF opened already, so what follows raises only on a bug; a bug is reported by the
     # worker that called this (a notification), never hidden as a "problem".
     for i in range(data.page_count if data.page_count <= eager else 1):
@@ -95,15 +98,27 @@ def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True
     if lint and data.case.question:
         from workbench.pdf.lint import lint_case
 
-        data.findings = lint_case(data.case, data.pdf)
+        data.findings = lint_case(data.case, data.pdf, analysed=analysed(data), unscanned=unscanned)
     return data
 
 
+def analysed(data: CaseData) -> Analysed | None:
+    """The case's PDF as analysed for the screen, when every page is (for the lint to reuse)."""
+    from workbench.pdf.spans import DocumentAnalysis
+
+    pages = [data.pages.cached(i) for i in range(data.page_count)]
+    if not pages or any(p is None or p.texts is None for p in pages):
+        return None
+    texts = {name: [p.texts.get(name, "") for p in pages] for name in EXTRACTORS}
+    return Analysed(data.pdf, DocumentAnalysis(data.pages.dpi, [p.analysis for p in pages]), texts)
+
+
 def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
-                         lint: bool = True, eager: int = EAGER_PAGES) -> CaseData:
+                         lint: bool = True, eager: int = EAGER_PAGES,
+                         unscanned: Analysed | None = None) -> CaseData:
     """What is shown for a case whose PDF is in memory (a file's, or an authoring preview's): the
     page count and, for a PDF of up to `eager` pages, every page; else the first page only."""
-    return finish_case_data(open_case_data(case, pdf, dpi, name), eager, lint)
+    return finish_case_data(open_case_data(case, pdf, dpi, name), eager, lint, unscanned=unscanned)
 
 
 def load_page(data: CaseData, index: int, prefetch: bool = True) -> PageData:

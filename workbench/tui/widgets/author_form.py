@@ -77,6 +77,7 @@ class ParamRow(Vertical):
         self.value = value
         self.error = False
         self._state_shown = ""
+        self._widget = None     # the value widget, found once (the form reads it on every edit)
 
     def compose(self) -> ComposeResult:
         p = self.param
@@ -105,7 +106,9 @@ class ParamRow(Vertical):
 
     @property
     def widget(self):
-        return self.query_one(f"#value-{self.param.name}")
+        if self._widget is None:
+            self._widget = self.query_one(f"#value-{self.param.name}")
+        return self._widget
 
     def _show_state(self) -> None:
         state = "pinned" if self.pinned else "auto"
@@ -189,6 +192,7 @@ class DegradeForm(Vertical):
         super().__init__(id="degrade-form")
         self.spec_in = spec
         self._last: tuple[Any, ...] | None = None
+        self._boxes: tuple[Select, Select, dict[str, Input]] | None = None   # found once
 
     def compose(self) -> ComposeResult:
         spec = self.spec_in
@@ -228,9 +232,12 @@ class DegradeForm(Vertical):
 
     def _fields(self) -> tuple[Any, ...]:
         """The form as typed: tier, text layer, and the knobs filled in."""
-        knobs = tuple((name, self.query_one(f"#knob-{name}", Input).value.strip()) for name in KNOBS)
-        return (self.query_one("#tier", Select).value, self.query_one("#text-layer", Select).value,
-                tuple((k, v) for k, v in knobs if v))
+        if self._boxes is None:
+            self._boxes = (self.query_one("#tier", Select), self.query_one("#text-layer", Select),
+                           {name: self.query_one(f"#knob-{name}", Input) for name in KNOBS})
+        tier, text_layer, boxes = self._boxes
+        knobs = tuple((name, box.value.strip()) for name, box in boxes.items())
+        return (tier.value, text_layer.value, tuple((k, v) for k, v in knobs if v))
 
     def spec(self) -> DegradeSpec | None:
         """The scan the form describes (None: off); a UserError names a knob typed wrong."""
@@ -281,6 +288,10 @@ class AuthorForm(VerticalScroll):
         self.family: Family | None = None
         self._seed_shown = "1"            # what the seed field is composed with
         self._family_shown = ""
+        # The parameter rows and the degradation form as `load` mounted them (the form reads
+        # them on every edit; a query walks the whole form).
+        self._rows: list[ParamRow] = []
+        self._degrade: DegradeForm | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="degrade-head"):
@@ -309,6 +320,7 @@ class AuthorForm(VerticalScroll):
         origin = "built-in family" if family.origin == "builtin" else f"user family · {family.origin}"
         self.query_one("#family-origin", Static).update(f"v{family.version} · {origin}\n{family.description}")
         rows = self.query_one("#param-rows", Vertical)
+        self._rows = []
         await rows.remove_children()
         new = []
         for p in family.params:
@@ -316,9 +328,11 @@ class AuthorForm(VerticalScroll):
             value = draft.pinned[p.name] if pinned else resolved.get(p.name, p.default)
             new.append(ParamRow(p, pinned, value))
         await rows.mount_all(new)
+        self._rows = new
         slot = self.query_one("#degrade-slot", Vertical)
         if not slot.children:
             await slot.mount(DegradeForm(draft.degrade))
+        self._degrade = self.query_one(DegradeForm)
 
     def set_families(self, families: list[tuple[str, str]]) -> None:
         self.families = families
@@ -342,15 +356,15 @@ class AuthorForm(VerticalScroll):
             return 0
 
     def rows(self) -> list[ParamRow]:
-        return list(self.query(ParamRow))
+        return list(self._rows)
 
     def row(self, name: str) -> ParamRow:
         return self.query_one(f"#param-{name}", ParamRow)
 
     def draft(self) -> Draft:
         assert self.family is not None
-        pinned = {r.param.name: r.pinned_value() for r in self.rows() if r.pinned}
-        degrade = self.query_one(DegradeForm).spec() if self.query(DegradeForm) else None
+        pinned = {r.param.name: r.pinned_value() for r in self._rows if r.pinned}
+        degrade = self._degrade.spec() if self._degrade is not None else None
         return Draft(self.family.name, self.seed(), pinned, degrade)
 
     def show_resolved(self, params: dict[str, Any]) -> None:

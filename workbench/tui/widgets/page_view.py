@@ -11,7 +11,7 @@ pane has focus.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rich.text import Text
 from textual import work
@@ -53,6 +53,23 @@ class PageRequest:
     boxes: list[Box] = field(default_factory=list)
     focus: tuple[float, float, float, float] | None = None  # a rect (points) to centre the view on
     cell: tuple[int, int] = (1, 2)  # pixels of one cell at 1:1: 1 x 2 for half-blocks
+
+
+@dataclass(frozen=True)
+class PageLook:
+    """How a PageView shows its page now (page, pane size, zoom, centre, which overlays), without
+    the document: a worker that makes a new document renders it the same way ahead of time
+    (`render_ahead`), and `PageView.show_pdf` shows that render if the view has not changed since."""
+
+    request: PageRequest                # the page view's request, for no document (pdf b"", no boxes)
+    kinds: frozenset[str]               # the kinds of boxes shown
+    extra: tuple[Box, ...] = ()         # boxes shown whatever the document (an answer's value)
+
+    def request_for(self, pdf: bytes, page_count: int, boxes: list[Box]) -> PageRequest:
+        """The request the page view makes for `pdf` shown with `keep_view` (see `show_pdf`)."""
+        page = max(min(self.request.page, page_count - 1), 0)
+        shown = [b for b in boxes if b.kind in self.kinds] + list(self.extra)
+        return replace(self.request, pdf=pdf, page=page, boxes=shown)
 
 
 @dataclass
@@ -224,6 +241,13 @@ def render_view(req: PageRequest, hires: bool = False):
     return FastHalfcellRenderer().picture(img), view
 
 
+def render_ahead(look: PageLook, pdf: bytes, page_count: int, boxes: list[Box]) -> PageView.Rendered:
+    """Render `pdf` as a page view with `look` would (from a worker), for `show_pdf(ahead=...)`."""
+    req = look.request_for(pdf, page_count, boxes)
+    picture, view = render_view(req)
+    return PageView.Rendered(req.page, picture, view, req)
+
+
 PAGE_BINDINGS = [
     Binding("pagedown", "page_step(1)", "Next page", id="next_page", priority=True, show=False,
             tooltip="Next page (whatever pane has focus)"),
@@ -306,6 +330,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         page: int
         renderable: object
         view: View
+        request: PageRequest | None = None   # what was rendered
 
     @dataclass
     class PageChanged(Message):
@@ -345,6 +370,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.box_index = -1
         self.border_title = "Page"
         self.rendered_page: int | None = None  # the page on screen now (for tests and status)
+        self._asked: PageRequest | None = None  # the last render asked for: only it is shown
 
     def compose(self) -> ComposeResult:
         yield Static(Text("loading...", style="dim"), id="page-image")
@@ -354,9 +380,10 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             yield Image(id="page-hires")
 
     def show_pdf(self, pdf: bytes, page_count: int, boxes: list[Box] | None = None,
-                 keep_view: bool = False) -> None:
+                 keep_view: bool = False, ahead: Rendered | None = None) -> None:
         """Show a document from its first page; `keep_view` keeps the page, zoom and centre (a
-        regenerated preview of the same draft)."""
+        regenerated preview of the same draft). `ahead` is this document rendered already
+        (`render_ahead`): shown at once if it is what would be rendered now."""
         self.pdf = pdf
         self.page_count = page_count
         self.boxes = boxes or []
@@ -369,7 +396,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         page = min(self.page, page_count - 1) if keep_view else 0
         self.set_reactive(PageView.page, max(page, 0))
         self.post_message(self.PageChanged(self, self.page, page_count))
-        self.refresh_page()
+        self.refresh_page(ahead)
 
     def set_boxes(self, boxes: list[Box]) -> None:
         self.boxes = boxes
@@ -383,6 +410,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.pdf = None
         self.page_count = 0
         self.rendered_page = None
+        self._asked = None
         self.query_one("#page-image", Static).update(Text(message, style="dim"))
         self.border_subtitle = ""
 
@@ -480,13 +508,25 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         zoom = self.box_zoom or ZOOMS[self.zoom_level]
         return f"{zoom:.3g}x" if zoom > 1 else ""
 
-    def visible_boxes(self) -> list[Box]:
+    def _box_kinds(self) -> frozenset[str]:
         kinds = set()
         if self.show_evidence:
             kinds |= {"expected", "forbidden", "evidence"}
         if self.show_hidden:
             kinds.add("hidden")
+        return frozenset(kinds)
+
+    def visible_boxes(self) -> list[Box]:
+        kinds = self._box_kinds()
         return [b for b in self.boxes if b.kind in kinds] + ([self.value_box] if self.value_box else [])
+
+    def retitle(self, title: str | None = None, subtitle: str | None = None) -> None:
+        """Set the border's title and/or subtitle; Textual repaints the whole pane on every
+        assignment, so one that would not change what is shown is skipped."""
+        if title is not None and title != self.border_title:
+            self.border_title = title
+        if subtitle is not None and subtitle != self.border_subtitle:
+            self.border_subtitle = subtitle
 
     def status(self) -> str:
         marks = []
@@ -498,14 +538,30 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         return f"page {self.page + 1}/{self.page_count} · {self.dpi} dpi{extra}" + (
             f" · {'+'.join(marks)}" if marks else "")
 
-    def refresh_page(self) -> None:
+    def _request(self, pdf: bytes, boxes: list[Box]) -> PageRequest:
+        zoom = 0.0 if self.zoom_level == ACTUAL else (self.box_zoom or ZOOMS[self.zoom_level])
+        return PageRequest(pdf, self.page, self.dpi, self.size.width, self.size.height,
+                           zoom, self.center, boxes, self.focus_rect, self.cell_pixels())
+
+    def look(self) -> PageLook | None:
+        """How this view would render a document now (None: not yet known, or not half-blocks)."""
+        if self.pdf is None or self.size.width <= 0 or self.graphics == "hires":
+            return None
+        return PageLook(self._request(b"", []), self._box_kinds(),
+                        (self.value_box,) if self.value_box else ())
+
+    def refresh_page(self, ahead: Rendered | None = None) -> None:
         if self.pdf is None or self.size.width <= 0:
             return
-        self.border_subtitle = self.status()
-        zoom = 0.0 if self.zoom_level == ACTUAL else (self.box_zoom or ZOOMS[self.zoom_level])
-        req = PageRequest(self.pdf, self.page, self.dpi, self.size.width, self.size.height,
-                          zoom, self.center, self.visible_boxes(), self.focus_rect, self.cell_pixels())
+        self.retitle(subtitle=self.status())
+        req = self._request(self.pdf, self.visible_boxes())
         self.focus_rect = None
+        self._asked = req
+        if ahead is not None and ahead.request == req and self.graphics != "hires":
+            # Rendered ahead just as it would be now: on screen with the rest, no render worker.
+            self.workers.cancel_group(self, "page-render")
+            self._show_rendered(ahead)
+            return
         self._render_page(req)
 
     def cell_pixels(self) -> tuple[int, int]:
@@ -525,10 +581,15 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def _render_page(self, req: PageRequest) -> None:
         renderable, view = render_view(req, hires=self.graphics == "hires")
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Rendered(req.page, renderable, view))
+            self.post_message(self.Rendered(req.page, renderable, view, req))
 
     def on_page_view_rendered(self, message: Rendered) -> None:
         message.stop()
+        if message.request is not None and message.request is not self._asked:
+            return  # asked for before the last request (a render shown ahead may be newer)
+        self._show_rendered(message)
+
+    def _show_rendered(self, message: Rendered) -> None:
         if message.page == self.page:
             self.shown = message.view
             if self.zoom_level:
