@@ -76,12 +76,15 @@ async def measure(n: int, n_heavy: int) -> dict[str, tuple[list[float], list[flo
             failed = [m for _, m in marks if isinstance(m, AuthorScreen.PreviewFailed)]
             if failed:
                 raise SystemExit(f"generation failed: {failed[0].error}")
-            ready = [m for _, m in marks if isinstance(m, AuthorScreen.PreviewReady)
-                     and m.generation == screen.generation]
+            # This edit's regeneration, and its preview on screen (a preview of an earlier
+            # generation that arrives late is not this edit's).
+            started = [(t, m) for t, m in marks if isinstance(m, AuthorScreen.Regenerating)]
+            ready = started and [m for _, m in marks if isinstance(m, AuthorScreen.PreviewReady)
+                                 and m.generation == started[-1][1].generation == screen.generation]
             if ready and screen.page.rendered_page is not None:
                 t_shown = time.perf_counter()
                 break
-        t_start = next(t for t, m in marks if isinstance(m, AuthorScreen.Regenerating))
+        t_start = started[-1][0]
         return t_shown - t_start, t_shown - t_edit
 
     results: dict[str, tuple[list[float], list[float]]] = {}
