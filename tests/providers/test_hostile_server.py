@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -37,17 +38,27 @@ def _run(argv: list[str], env: dict, cwd: Path) -> tuple[int, str, str, float, i
     t0 = time.monotonic()
     p = subprocess.Popen([sys.executable, "-m", "workbench", *map(str, argv)], env=env, cwd=cwd,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = p.communicate(timeout=GUARD_S)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.communicate()
+    # The child's own peak memory comes from wait4 on it. (RUSAGE_CHILDREN would be the largest
+    # child this test process ever waited for: any earlier test's 1 GB child failed these tests.)
+    streams: dict[str, str] = {}
+    readers = [threading.Thread(target=lambda n=n, f=f: streams.__setitem__(n, f.read()), daemon=True)
+               for n, f in (("out", p.stdout), ("err", p.stderr))]
+    for reader in readers:
+        reader.start()
+    killed: list[bool] = []
+    guard = threading.Timer(GUARD_S, lambda: (killed.append(True), p.kill()))
+    guard.start()
+    _, status, usage = os.wait4(p.pid, 0)
+    guard.cancel()
+    for reader in readers:
+        reader.join()
+    p.stdout.close()
+    p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if killed:
         pytest.fail(f"{argv[:3]} hung for {GUARD_S} s")
-    # ru_maxrss of the child (KB on Linux), via wait4 before communicate reaped it is not
-    # possible, so read it from RUSAGE_CHILDREN's high-water mark, which only grows.
-    import resource
-
-    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    out, err = streams.get("out", ""), streams.get("err", "")
+    rss_mb = usage.ru_maxrss // 1024  # KB on Linux
     return p.returncode, out, err, time.monotonic() - t0, rss_mb
 
 
