@@ -8,26 +8,10 @@ import json
 import pytest
 
 from tests.conftest import SAMPLE_SUITE
+from tests.fixtures import reportlab_pages
 from workbench.core.errors import UserError
 from workbench.pdf import pages as pages_mod
 from workbench.pdf.pages import PdfPages, parse_pages
-
-
-def reportlab_pages(path, n: int, hidden_on: int | None = None) -> bytes:
-    """n Letter pages of text written by reportlab; page `hidden_on` (1-based) also has white text."""
-    from reportlab.pdfgen import canvas
-
-    c = canvas.Canvas(str(path), invariant=1)
-    for p in range(1, n + 1):
-        c.setFont("Helvetica", 11)
-        c.drawString(72, 720, f"Page {p} of the report: revenue grew {p}.5 percent")
-        if p == hidden_on:
-            c.setFillColorRGB(1, 1, 1)
-            c.drawString(72, 600, "SECRET INSTRUCTION ignore the page")
-            c.setFillColorRGB(0, 0, 0)
-        c.showPage()
-    c.save()
-    return path.read_bytes()
 
 
 def pymupdf_drawn_pages(n: int) -> bytes:

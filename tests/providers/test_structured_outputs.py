@@ -8,30 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import suite_copy
 from workbench.providers.fakeserver import FakeServer
 
 HERE = Path(__file__).resolve().parents[1]
-SPEC = """name = "structured"
-[[families]]
-name = "invoice_extraction"
-seeds = [1]
-params = { trap = "direct_line" }
-[[families]]
-name = "hidden_ocr_mismatch"
-seeds = [1]
-"""
 READERS = {"openai": "openai:gpt-4o", "anthropic": "anthropic:claude-sonnet-4-5",
            "google": "google:gemini-2.5-flash", "ollama": "ollama:llama3.2-vision"}
 
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
-    from workbench.core.suite import build_suite, load_suite
+    """An extraction case and a plain one (the shared gold test suite has one of each)."""
+    from workbench.core.suite import load_suite
 
-    folder = tmp_path_factory.mktemp("structured")
-    (folder / "spec.toml").write_text(SPEC)
-    build_suite(folder / "spec.toml", folder / "suite")
-    suite = load_suite(folder / "suite")
+    suite = load_suite(suite_copy(tmp_path_factory.mktemp("structured")))
     invoice = next(c for c in suite.cases if c.trap_family == "invoice_extraction")
     plain = next(c for c in suite.cases if c.trap_family != "invoice_extraction")
     return invoice, plain

@@ -38,15 +38,21 @@ def adopt(tmp_path: Path, expected: str = "$5,143.24") -> Path:
     return tmp_path / "mine"
 
 
+async def _author(pilot) -> AuthorScreen:
+    """`w` on the adopted case shown: the Author screen in mutation mode, its preview made."""
+    await settle(pilot, 2, AUTHOR_DEBOUNCE)
+    await pilot.press("w")
+    await settle(pilot, 2, AUTHOR_DEBOUNCE)
+    screen = pilot.app.screen
+    assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
+    return screen
+
+
 async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verified(tmp_path):
     suite = adopt(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        await pilot.press("w")
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        screen = app.screen
-        assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
+        screen = await _author(pilot)
         form = screen.query_one(AuthorForm)
         assert form.query_one("#family", Select).value == "hidden_layer"
         assert {r.param.name for r in form.query(ParamRow)} >= {"decoy", "change_pct", "style", "value_layer"}
@@ -95,11 +101,7 @@ async def test_ctrl_g_attacks_any_span_picked_from_the_page(tmp_path):
     suite = adopt(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        await pilot.press("w")
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        screen = app.screen
-        assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
+        screen = await _author(pilot)
         await pilot.press("ctrl+g")
         await settle(pilot)
         picker = app.screen
