@@ -64,8 +64,11 @@ async def test_a_parameter_change_updates_the_page_the_text_layers_and_the_key()
         await type_into(pilot, "#value-visible_total", "1234.5")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert row(screen, "vendor").pinned and row(screen, "visible_total").pinned
-        assert "Acme Test Widgets" in layer(screen) and "Acme Test Widgets" in layer(screen, "pypdf")
+        assert "Acme Test Widgets" in layer(screen)
         assert screen.page.pdf != before_pdf and screen.page.rendered_page == 0
+        # A pane not on show takes the new preview when its tab is chosen.
+        assert "Acme Test Widgets" in await show_tab(pilot, "author-tab-pypdf")
+        assert "Acme Test Widgets" in layer(screen, "pypdf")
         shown = await show_tab(pilot, "author-tab-key")
         assert "Expected answer" in shown and "1,234.50" in shown
         assert "Acme Test Widgets" in shown           # the question names the vendor
@@ -440,3 +443,45 @@ async def test_a_zoom_while_the_preview_is_generating_is_the_zoom_shown():
         x0, y0, x1, y1 = screen.page.shown.area
         assert x1 - x0 < 0.9 and y1 - y0 < 0.9                    # zoomed in on the new page
         assert screen.page.rendered_page == 0 and "2x" in screen.page.border_subtitle
+
+
+async def test_a_side_pane_not_on_show_takes_the_newest_preview_when_its_tab_is_chosen():
+    """Only the side pane on show is updated with each preview; the key, the lint and the other
+    text layer show the newest one as soon as their tab is chosen, from the first paint on (the
+    screen never paints an older preview there)."""
+    from rich.console import Group
+    from textual.widgets import Static
+
+    def text_of(static: Static) -> str:
+        content = static.content
+        parts = content.renderables if isinstance(content, Group) else [content]
+        return "\n".join(getattr(p, "plain", str(p)) for p in parts)
+
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        for _ in (3, 4):                         # two previews while the key is not on show
+            screen.action_seed(1)
+            await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert screen.preview.case.seed == 4
+        key = screen.query_one("#author-key Static", Static)
+        painted: list[str] = []
+        paint = screen._compositor_refresh
+
+        def spy() -> None:                       # what the key pane shows at each paint
+            paint()
+            if screen.find_widget(key).region:   # on the screen (its tab laid out as chosen)
+                painted.append(text_of(key))
+
+        screen._compositor_refresh = spy
+        shown = await show_tab(pilot, "author-tab-key")
+        screen._compositor_refresh = paint
+        assert "hidden_ocr_mismatch · 4" in shown
+        assert painted and all("hidden_ocr_mismatch · 4" in p for p in painted)
+        # The pane on show follows every preview; the text layer left follows when chosen again.
+        screen.action_seed(1)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert "hidden_ocr_mismatch · 5" in screen_text(app)
+        assert f"INV-{screen.preview.params['invoice_number']}" in await show_tab(pilot, "author-tab-pymupdf")
+        shown = await show_tab(pilot, "author-tab-lint")
+        assert "no findings" in shown or "warning" in shown or "error" in shown

@@ -20,9 +20,11 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Input, Static, TabbedContent, TabPane
+from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from generators.base import Family
@@ -64,6 +66,29 @@ def family_options(families: Iterable[Family]) -> list[tuple[str, str]]:
     return [(f.name if f.origin == "builtin" else f"{f.name} (user)", f.name) for f in families]
 
 
+class _TitleLine(HeaderTitle):
+    """The header's title: one line as wide as the header whatever it says, so a new title is
+    painted without laying out the whole screen (Static.update lays it out by default)."""
+
+    def update(self, content="", *, layout: bool = False) -> None:
+        super().update(content, layout=layout)
+
+
+class AuthorHeader(Header):
+    """Textual's Header (no clock), whose title changes on every preview ("generated in N ms")
+    without a layout of the screen."""
+
+    def compose(self) -> ComposeResult:
+        yield HeaderIcon().data_bind(Header.icon)
+        yield _TitleLine()
+        yield HeaderClockSpace()
+
+
+# The side panes (tab id -> what it shows): only the pane on show is updated with a new preview;
+# the others when their tab is chosen.
+SIDE_TABS = (*(f"author-tab-{name}" for name in EXTRACTORS), "author-tab-key", "author-tab-lint")
+
+
 class AuthorScreen(PageKeys, Screen):
     HELP = """
 ## Author
@@ -96,6 +121,10 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                 tooltip="To the scan degradation: tier, text layer, knobs"),
         *PAGE_BINDINGS,
     ]
+
+    # The header shows it; a Screen's sub_title repaints the whole screen on every change (60 ms
+    # of the UI thread a preview, on this form): the Header's own watcher repaints its title.
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     @dataclass
     class Regenerating(Message):
@@ -148,11 +177,13 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._generating: Timer | None = None   # until the page's title says "generating…"
         self._stamp: tuple[int, int] | None = None
         self._loaded: Draft | None = None    # the form as loaded: anything else is an edit
+        # Side tab id -> the preview generation it shows (a hidden pane is updated when shown).
+        self._side_shown: dict[str, int] = {}
 
     # ---- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AuthorHeader()
         with PaneRow(id="author-body"):
             # Look again: a family may have been written since the app started.
             families = family_registry(refresh=True).families.values()
@@ -185,8 +216,12 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     @on(PageView.PageChanged, "#author-page")
     def page_changed(self, event: PageView.PageChanged) -> None:
+        shown = self._side_tab()
         for name in EXTRACTORS:
-            self.query_one(f"#author-text-{name}", TextLayerView).show_page(event.page)
+            if f"author-tab-{name}" == shown:
+                self.query_one(f"#author-text-{name}", TextLayerView).show_page(event.page)
+            else:
+                self._side_shown.pop(f"author-tab-{name}", None)   # shown at its page when chosen
         if self.clean_page.display:
             self.clean_page.go_to(event.page)
 
@@ -200,6 +235,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.page.dpi = dpi
         self.clean_page.dpi = dpi
         self.clean_page.display = False
+        self.watch(self.query_one("#author-side", TabbedContent), "active", self._side_tab_chosen, init=False)
         reg = family_registry()
         for problem in reg.problems:
             self.notify(f"family module not loaded: {problem.message}", severity="warning", timeout=10)
@@ -339,16 +375,39 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._show_errors()
         case = message.preview.case
         self.form.show_resolved(message.preview.params)
-        for name in EXTRACTORS:
-            self.query_one(f"#author-text-{name}", TextLayerView).show(
-                message.data.layers[name], message.data.hidden_texts)
-        self.query_one(AnswerKeyView).show(case)
-        self.query_one(LintView).show(message.data.findings)
+        self._show_side(self._side_tab())
         self._show_pages(message.ahead)
         ms = sum(message.preview.seconds.values()) * 1000
         verdict = {"ok": "lint ✔", "warning": "lint: warnings", "error": "lint: ERRORS"}[
             lint_status(message.data.findings)]
         self.sub_title = f"{case.trap_family} · seed {case.seed} · generated in {ms:.0f} ms · {verdict}"
+
+    # ---- side panes ----------------------------------------------------------------------
+
+    def _side_tab(self) -> str:
+        return self.query_one("#author-side", TabbedContent).active
+
+    def _show_side(self, tab: str) -> None:
+        """Show the preview in side pane `tab` (a text layer, the key or the lint), unless it
+        shows it already. Only the pane on show is updated with each preview: a hidden one's
+        update would cost a layout of the screen and a rebuild of Textual's map of every widget."""
+        if self.data is None or self.preview is None or self._side_shown.get(tab) == self.shown_generation:
+            return
+        self._side_shown[tab] = self.shown_generation
+        if tab == "author-tab-key":
+            self.query_one(AnswerKeyView).show(self.preview.case)
+        elif tab == "author-tab-lint":
+            self.query_one(LintView).show(self.data.findings)
+        elif tab in SIDE_TABS:
+            name = tab.removeprefix("author-tab-")
+            page = min(self.page.page, max(self.data.page_count - 1, 0))
+            self.query_one(f"#author-text-{name}", TextLayerView).show(
+                self.data.layers[name], self.data.hidden_texts, page)
+
+    def _side_tab_chosen(self, tab: str) -> None:
+        # A watcher of the tabs' `active`: it runs as the tab switches, before the screen lays
+        # the pane out and paints it, so a pane is never painted with an older preview.
+        self._show_side(tab)
 
     def on_author_screen_preview_failed(self, message: PreviewFailed) -> None:
         if message.generation != self.generation:
