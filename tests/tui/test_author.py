@@ -485,3 +485,41 @@ async def test_a_side_pane_not_on_show_takes_the_newest_preview_when_its_tab_is_
         assert f"INV-{screen.preview.params['invoice_number']}" in await show_tab(pilot, "author-tab-pymupdf")
         shown = await show_tab(pilot, "author-tab-lint")
         assert "no findings" in shown or "warning" in shown or "error" in shown
+
+
+async def test_a_pane_whose_content_grows_or_shrinks_takes_its_new_size():
+    """A pane's content is painted in place when it keeps its size; a longer lint list or text
+    layer (or a shorter one) is laid out again: every line can be seen (scrolled to)."""
+    from types import SimpleNamespace
+
+    from textual.widgets import Static
+
+    from workbench.tui.widgets.text_layers import LintView
+
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
+        await show_tab(pilot, "author-tab-lint")
+        lint = screen.query_one(LintView)
+        rows = lint.query_one(Static)
+        findings = [SimpleNamespace(severity="warning", code=f"finding-{i}", message="of the test")
+                    for i in range(60)]
+        for count in (1, 3, 60, 2):
+            lint.show(findings[:count])
+            await pilot.pause()
+            assert rows.size.height == count
+            assert lint.max_scroll_y == max(0, count - lint.scrollable_content_region.height)
+        lint.scroll_end(animate=False)
+        lint.show(findings)
+        await pilot.pause()
+        lint.scroll_end(animate=False)
+        await pilot.pause()
+        assert "finding-59" in screen_text(app)
+        # The text layer on show: a page of 3 lines, then of 80.
+        await show_tab(pilot, "author-tab-pymupdf")
+        layer_view = screen.query_one("#author-text-pymupdf", TextLayerView)
+        text = layer_view.query_one(Static)
+        for lines in (3, 80, 3):
+            layer_view.show(["\n".join(f"line {i}" for i in range(lines))])
+            await pilot.pause()
+            assert text.size.height == lines + 1            # the title line and the text

@@ -26,6 +26,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from workbench.pdf.pages import Box  # noqa: F401  (the boxes drawn, from the core)
+from workbench.tui.widgets.layout import update_in_place
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 ACTUAL = len(ZOOMS)  # the zoom level after the last factor: 1:1, one half-cell per reader pixel
@@ -599,5 +600,5 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
                 self.query_one("#page-image", Static).display = False
                 self.query_one("#page-hires").image = message.renderable
             else:
-                self.query_one("#page-image", Static).update(message.renderable)
+                update_in_place(self.query_one("#page-image", Static), message.renderable)
             self.post_message(self.PageShown(self, message.page))

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.core.case import Case
+from workbench.tui.widgets.layout import update_in_place
 
 HIDDEN_STYLE = "bold black on dark_orange"
 POINTER_STYLE = "bold white on purple"  # the answer value chosen in the Answers tab (the page box is purple too)
@@ -79,7 +80,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
         title = f"── page {page + 1} of {len(self.pages)} · {self.extractor} ──"
         if text is None:
             self.plain, self.hidden_count = "", 0
-            self.query_one(Static).update(Group(Text(title, style="bold dim"),
+            update_in_place(self.query_one(Static), Group(Text(title, style="bold dim"),
                                                 Text("(reading this page…)", style="dim italic")))
             return
         self.plain = text
@@ -99,7 +100,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
             parts.append(body)
         else:
             parts.append(Text("(no text on this page)", style="dim italic"))
-        self.query_one(Static).update(Group(*parts))
+        update_in_place(self.query_one(Static), Group(*parts))
         if self.pointed_line is not None:
             line = self.pointed_line
             self.call_after_refresh(lambda: self.scroll_to(y=max(0, line - 3), animate=False))
@@ -109,7 +110,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
     def show_message(self, message: str) -> None:
         self.pages, self.hidden = [], []
         self.plain = message
-        self.query_one(Static).update(Text(message, style="dim"))
+        update_in_place(self.query_one(Static), Text(message, style="dim"))
 
 
 def answer_key_text(case: Case) -> Group:
@@ -159,7 +160,7 @@ graded.
         yield Static(id="answer-key")
 
     def show(self, case: Case) -> None:
-        self.query_one(Static).update(answer_key_text(case))
+        update_in_place(self.query_one(Static), answer_key_text(case))
 
 
 def lint_status(findings: list[Any]) -> str:
@@ -190,7 +191,7 @@ that looks at the page cannot answer it, or the trap is not there.
         for f in findings:
             rows.append(Text.assemble((f"{f.severity:<8}", SEVERITY_STYLES.get(f.severity, "")),
                                       (f"{f.code}", "bold"), "  ", f.message))
-        self.query_one(Static).update(Group(*rows))
+        update_in_place(self.query_one(Static), Group(*rows))
 
     def show_message(self, message: str) -> None:
-        self.query_one(Static).update(Text(message, style="dim"))
+        update_in_place(self.query_one(Static), Text(message, style="dim"))
