@@ -105,6 +105,7 @@ class InspectScreen(PageKeys, Screen):
         self._first_shown = threading.Event()   # set when a page's image is on screen
         self._extras_for: CaseData | None = None  # opened, its revisions and trace not started
         self._marks_due = False   # the case list's verdict marks wait for the first page
+        self._marks_made = 0      # counts the verdict marks set on this thread
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -175,10 +176,17 @@ class InspectScreen(PageKeys, Screen):
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int) -> None:
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
+        from workbench.tui import firstpage
 
         try:
-            data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi, case.pdf_file.name,
-                                  checked=True)
+            first = firstpage.started()
+            # Checked by the process that drew the first page (the workbench's first case), or here.
+            known = first.read_checked(case.pdf_file) if first is not None else None
+            if known is not None:
+                data = open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True, page_count=known[1])
+            else:
+                data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi,
+                                      case.pdf_file.name, checked=True)
             self._first_shown.clear()
             self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
             self._first_shown.wait(FIRST_PAGE_WAIT)
@@ -206,7 +214,9 @@ class InspectScreen(PageKeys, Screen):
         verdict marks (grading every saved answer), the file's revisions, the answer's trace."""
         if self._marks_due:
             self._marks_due = False
-            self._refresh_verdict_marks()
+            # Graded in a worker: grading every saved answer of a suite (about 0.1 s for the
+            # sample) on this thread would hold the first page back from the screen.
+            self._grade_marks(self.index, self.reader, self._marks_made)
         self._start_extras()
 
     def _start_extras(self) -> None:
@@ -415,12 +425,26 @@ class InspectScreen(PageKeys, Screen):
         self._show_answers()
 
     def _refresh_verdict_marks(self) -> None:
+        self._marks_made += 1  # a grading still running in a worker is out of date
+        self.query_one(CaseList).set_marks(outcomes=self._outcomes(self.index, self.reader))
+
+    def _outcomes(self, index: RunIndex, reader: str) -> dict[str, Outcome]:
+        """Each case's verdict mark: its latest saved answer from `reader`, graded."""
         outcomes: dict[str, Outcome] = {}
         for case in self.source.cases:
-            saved = self.index.latest(case.id, self.reader)
+            saved = index.latest(case.id, reader)
             if saved is not None:
                 outcomes[case.id] = outcome_of(saved.record, case)
-        self.query_one(CaseList).set_marks(outcomes=outcomes)
+        return outcomes
+
+    @work(thread=True, exclusive=True, group="verdict-marks", exit_on_error=False)
+    def _grade_marks(self, index: RunIndex, reader: str, made: int) -> None:
+        outcomes = self._outcomes(index, reader)
+        self.app.call_from_thread(self._set_graded_marks, outcomes, made)
+
+    def _set_graded_marks(self, outcomes: dict[str, Outcome], made: int) -> None:
+        if made == self._marks_made:  # no newer marks set meanwhile
+            self.query_one(CaseList).set_marks(outcomes=outcomes)
 
     def _show_answers(self, select: int | None = None) -> None:
         if self.current is None:
