@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
@@ -37,8 +38,6 @@ from workbench.tui.messages import (
     PageLoaded,
     RunsIndexed,
 )
-from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provider_of
-from workbench.tui.screens.runs import AnswerRef, RunsScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.footer import KeyFooter
@@ -46,6 +45,10 @@ from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.revisions import RevisionsView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
+
+if TYPE_CHECKING:  # the Ask and Runs screens load when first opened, not before the first page
+    from workbench.tui.screens.ask import AskChoice
+    from workbench.tui.screens.runs import AnswerRef
 
 
 def shown_path(path: Path) -> str:
@@ -128,7 +131,7 @@ class InspectScreen(PageKeys, Screen):
                     yield AnswersView(id="answers")
                 with TabPane("Revisions", id="tab-revisions"):
                     yield RevisionsView(id="revisions")
-        yield KeyFooter()
+        yield KeyFooter(hold=True)  # its keys once the first page is on screen (_after_first_page)
 
     @property
     def settings(self):
@@ -146,6 +149,8 @@ class InspectScreen(PageKeys, Screen):
         for problem in self.source.problems:
             self.notify(problem, severity="warning", timeout=8)
         self.query_one(CaseList).focus()
+        if not self.source.cases:  # no page to wait for
+            self.query_one(KeyFooter).release()
         self._index_runs(self._run_paths())
         self._linted_all = False  # the whole suite is linted once the first case is on screen
 
@@ -211,7 +216,9 @@ class InspectScreen(PageKeys, Screen):
 
     def _after_first_page(self) -> None:
         """What waits until a case's page is on screen (or can no longer come): the case list's
-        verdict marks (grading every saved answer), the file's revisions, the answer's trace."""
+        verdict marks (grading every saved answer), the file's revisions, the answer's trace, and
+        the keys in the footer."""
+        self.query_one(KeyFooter).release()
         if self._marks_due:
             self._marks_due = False
             # Graded in a worker: grading every saved answer of a suite (about 0.1 s for the
@@ -498,6 +505,8 @@ class InspectScreen(PageKeys, Screen):
 
     @on(AnswersView.CompareRequested)
     def compare(self, event: AnswersView.CompareRequested) -> None:
+        from workbench.tui.screens.ask import CompareScreen
+
         assert self.current is not None
         sides = [answer_detail(self.current, s, v) for s, v in (event.left, event.right)]
         self.app.push_screen(CompareScreen(*sides))
@@ -511,6 +520,7 @@ class InspectScreen(PageKeys, Screen):
             self.notify("a call is already in flight; press escape to cancel it", severity="warning")
             return
         from workbench.providers.base import known_readers
+        from workbench.tui.screens.ask import AskChoice, AskScreen, provider_of
 
         case = self.current
         settings = self.settings
@@ -661,6 +671,8 @@ class InspectScreen(PageKeys, Screen):
 
     def open_runs(self, run: Path, runs: list[Path]) -> None:
         """The Runs screen on `run`; picking a record there comes back here with it selected."""
+        from workbench.tui.screens.runs import RunsScreen
+
         self.app.push_screen(RunsScreen(self.source, run, runs), callback=self.show_picked_answer)
 
     def show_picked_answer(self, picked: AnswerRef | None) -> None:
