@@ -294,10 +294,10 @@ def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
     _WORKER["pages"] = PdfPages(data, name, dpi, cache_pages=2)
 
 
-def _report_in_worker(args: tuple[int, tuple]) -> tuple[dict[str, Any], str]:
+def _report_in_worker(encode: Callable[[dict[str, Any]], Any] | None, args: tuple[int, tuple]) -> Any:
     index, needles = args
-    page = _WORKER["pages"].page(index, layers=True)
-    return page_report(page, list(needles)), page.skipped
+    report = page_report(_WORKER["pages"].page(index, layers=True), list(needles))
+    return report if encode is None else encode(report)
 
 
 def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tuple[Any, str]:
@@ -307,15 +307,20 @@ def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tup
 
 
 def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
-                   needles: list[tuple[str, str]] = (), jobs: int | None = 1) -> Iterator[dict[str, Any]]:
-    """`page_report` of each page in `pages`, in order, computed on `jobs` processes."""
+                   needles: list[tuple[str, str]] = (), jobs: int | None = 1,
+                   encode: Callable[[dict[str, Any]], Any] | None = None) -> Iterator[Any]:
+    """`page_report` of each page in `pages`, in order, computed on `jobs` processes; with
+    `encode` (a module-level function), `encode(report)` instead, computed where the page was:
+    `inspect --json` has each page's JSON text made in the worker, which is cheaper to send back
+    than the report itself and leaves this process only the writing."""
+    from functools import partial
+
     from workbench.core.pool import map_ordered
 
     work = [(i, tuple(needles)) for i in pages]
     try:
-        for report, _ in map_ordered(_report_in_worker, work, jobs, chunksize=8,
-                                     initializer=_open_in_worker, initargs=(data, name, dpi)):
-            yield report
+        yield from map_ordered(partial(_report_in_worker, encode), work, jobs, chunksize=8,
+                               initializer=_open_in_worker, initargs=(data, name, dpi))
     finally:
         _close_worker()
 
