@@ -51,6 +51,22 @@ async def test_a_broken_pdf_in_the_suite_is_a_notification_not_a_crash(suite_cop
         assert "TOTAL DUE" in layer.plain  # the next case still opens
 
 
+async def test_the_footer_shows_its_keys_once_the_page_is_shown_or_cannot_be(suite_copy, tmp_path):
+    """The keys wait for the first page (so it is drawn sooner), but never longer than that."""
+    one = tmp_path / "one"
+    one.mkdir()
+    for f in suite_copy.glob("hidden_ocr_mismatch-0001.*"):
+        (one / f.name).write_bytes(f.read_bytes())
+    (one / "hidden_ocr_mismatch-0001.pdf").write_bytes(b"not a pdf at all")
+    for folder, page_shown in ((suite_copy, True), (one, False)):
+        app = WorkbenchApp(open_source(folder))
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(pilot)
+            assert (app.screen.query_one(PageView).rendered_page is not None) is page_shown
+            shown = screen_text(app).splitlines()[-1]
+            assert "q Quit" in shown and "w Author" in shown and "f1 Help" in shown and "palette" in shown
+
+
 def test_main_screen_snapshot(snap_compare):
     async def run_before(pilot) -> None:
         await settle(pilot)

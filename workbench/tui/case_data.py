@@ -74,10 +74,12 @@ def load_case_data(case: Case, dpi: int, eager: int = EAGER_PAGES) -> CaseData:
     return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name, eager=eager)
 
 
-def open_case_data(case: Case, pdf: bytes, dpi: int, name: str | None = None, checked: bool = False) -> CaseData:
+def open_case_data(case: Case, pdf: bytes, dpi: int, name: str | None = None, checked: bool = False,
+                   page_count: int | None = None) -> CaseData:
     """The case's PDF opened: its page count, nothing analysed yet (enough to show the page).
-    `checked`: `pdf` came from `read_pdf_bytes`."""
-    pages = PdfPages(pdf, name or f"{case.id}.pdf", dpi, checked=checked)
+    `checked`: `pdf` came from `read_pdf_bytes`; `page_count`: and its page count is known (the PDF
+    is then opened when its first page is analysed)."""
+    pages = PdfPages(pdf, name or f"{case.id}.pdf", dpi, checked=checked, page_count=page_count)
     count = pages.page_count
     return CaseData(case, pdf, count, pages, evidence_needles(case) if case.question else [],
                     layers={n: [None] * count for n in EXTRACTORS}, hidden_texts=[None] * count)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
@@ -37,8 +38,6 @@ from workbench.tui.messages import (
     PageLoaded,
     RunsIndexed,
 )
-from workbench.tui.screens.ask import AskChoice, AskScreen, CompareScreen, provider_of
-from workbench.tui.screens.runs import AnswerRef, RunsScreen
 from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.footer import KeyFooter
@@ -46,6 +45,10 @@ from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.revisions import RevisionsView
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
+
+if TYPE_CHECKING:  # the Ask and Runs screens load when first opened, not before the first page
+    from workbench.tui.screens.ask import AskChoice
+    from workbench.tui.screens.runs import AnswerRef
 
 
 def shown_path(path: Path) -> str:
@@ -105,6 +108,7 @@ class InspectScreen(PageKeys, Screen):
         self._first_shown = threading.Event()   # set when a page's image is on screen
         self._extras_for: CaseData | None = None  # opened, its revisions and trace not started
         self._marks_due = False   # the case list's verdict marks wait for the first page
+        self._marks_made = 0      # counts the verdict marks set on this thread
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -127,7 +131,7 @@ class InspectScreen(PageKeys, Screen):
                     yield AnswersView(id="answers")
                 with TabPane("Revisions", id="tab-revisions"):
                     yield RevisionsView(id="revisions")
-        yield KeyFooter()
+        yield KeyFooter(hold=True)  # its keys once the first page is on screen (_after_first_page)
 
     @property
     def settings(self):
@@ -145,6 +149,8 @@ class InspectScreen(PageKeys, Screen):
         for problem in self.source.problems:
             self.notify(problem, severity="warning", timeout=8)
         self.query_one(CaseList).focus()
+        if not self.source.cases:  # no page to wait for
+            self.query_one(KeyFooter).release()
         self._index_runs(self._run_paths())
         self._linted_all = False  # the whole suite is linted once the first case is on screen
 
@@ -175,10 +181,17 @@ class InspectScreen(PageKeys, Screen):
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int) -> None:
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
+        from workbench.tui import firstpage
 
         try:
-            data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi, case.pdf_file.name,
-                                  checked=True)
+            first = firstpage.started()
+            # Checked by the process that drew the first page (the workbench's first case), or here.
+            known = first.read_checked(case.pdf_file) if first is not None else None
+            if known is not None:
+                data = open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True, page_count=known[1])
+            else:
+                data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi,
+                                      case.pdf_file.name, checked=True)
             self._first_shown.clear()
             self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
             self._first_shown.wait(FIRST_PAGE_WAIT)
@@ -203,10 +216,14 @@ class InspectScreen(PageKeys, Screen):
 
     def _after_first_page(self) -> None:
         """What waits until a case's page is on screen (or can no longer come): the case list's
-        verdict marks (grading every saved answer), the file's revisions, the answer's trace."""
+        verdict marks (grading every saved answer), the file's revisions, the answer's trace, and
+        the keys in the footer."""
+        self.query_one(KeyFooter).release()
         if self._marks_due:
             self._marks_due = False
-            self._refresh_verdict_marks()
+            # Graded in a worker: grading every saved answer of a suite (about 0.1 s for the
+            # sample) on this thread would hold the first page back from the screen.
+            self._grade_marks(self.index, self.reader, self._marks_made)
         self._start_extras()
 
     def _start_extras(self) -> None:
@@ -415,12 +432,26 @@ class InspectScreen(PageKeys, Screen):
         self._show_answers()
 
     def _refresh_verdict_marks(self) -> None:
+        self._marks_made += 1  # a grading still running in a worker is out of date
+        self.query_one(CaseList).set_marks(outcomes=self._outcomes(self.index, self.reader))
+
+    def _outcomes(self, index: RunIndex, reader: str) -> dict[str, Outcome]:
+        """Each case's verdict mark: its latest saved answer from `reader`, graded."""
         outcomes: dict[str, Outcome] = {}
         for case in self.source.cases:
-            saved = self.index.latest(case.id, self.reader)
+            saved = index.latest(case.id, reader)
             if saved is not None:
                 outcomes[case.id] = outcome_of(saved.record, case)
-        self.query_one(CaseList).set_marks(outcomes=outcomes)
+        return outcomes
+
+    @work(thread=True, exclusive=True, group="verdict-marks", exit_on_error=False)
+    def _grade_marks(self, index: RunIndex, reader: str, made: int) -> None:
+        outcomes = self._outcomes(index, reader)
+        self.app.call_from_thread(self._set_graded_marks, outcomes, made)
+
+    def _set_graded_marks(self, outcomes: dict[str, Outcome], made: int) -> None:
+        if made == self._marks_made:  # no newer marks set meanwhile
+            self.query_one(CaseList).set_marks(outcomes=outcomes)
 
     def _show_answers(self, select: int | None = None) -> None:
         if self.current is None:
@@ -474,6 +505,8 @@ class InspectScreen(PageKeys, Screen):
 
     @on(AnswersView.CompareRequested)
     def compare(self, event: AnswersView.CompareRequested) -> None:
+        from workbench.tui.screens.ask import CompareScreen
+
         assert self.current is not None
         sides = [answer_detail(self.current, s, v) for s, v in (event.left, event.right)]
         self.app.push_screen(CompareScreen(*sides))
@@ -487,6 +520,7 @@ class InspectScreen(PageKeys, Screen):
             self.notify("a call is already in flight; press escape to cancel it", severity="warning")
             return
         from workbench.providers.base import known_readers
+        from workbench.tui.screens.ask import AskChoice, AskScreen, provider_of
 
         case = self.current
         settings = self.settings
@@ -637,6 +671,8 @@ class InspectScreen(PageKeys, Screen):
 
     def open_runs(self, run: Path, runs: list[Path]) -> None:
         """The Runs screen on `run`; picking a record there comes back here with it selected."""
+        from workbench.tui.screens.runs import RunsScreen
+
         self.app.push_screen(RunsScreen(self.source, run, runs), callback=self.show_picked_answer)
 
     def show_picked_answer(self, picked: AnswerRef | None) -> None:

@@ -16,10 +16,23 @@ from textual.widgets import Footer
 class KeyFooter(Footer):
     """A Footer that recomposes only when its keys change (see the module docstring)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, hold: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._shown: tuple | None = None    # what the keys show now (None: nothing yet)
         self._queued = False                # a check is due after the next refresh
+        # With `hold`, no keys until `release`: the Inspect screen shows them once the first page
+        # is on screen (mounting and styling the keys, one widget each, took ~30 ms before it).
+        self._held = hold
+
+    def release(self) -> None:
+        """Show the keys (a footer made with `hold`)."""
+        if self._held:
+            self._held = False
+            if self.is_attached and not self._queued:
+                # On this widget's own queue (call_after_refresh would run it as whoever called
+                # this, and the keys' data binding needs the footer as their parent).
+                self._queued = True
+                self.call_later(self._recompose_if_changed)
 
     def _showing(self) -> tuple:
         """What `compose` would show: every shown binding's key, label and state, in order."""
@@ -40,7 +53,7 @@ class KeyFooter(Footer):
 
     async def _recompose_if_changed(self) -> None:
         self._queued = False
-        if not self.is_attached:
+        if not self.is_attached or self._held:
             return
         showing = self._showing()
         if showing != self._shown:

@@ -25,6 +25,16 @@ def width_class(width: int) -> str:
 class PaneRow(Horizontal):
     """A screen's panes; on every resize it takes the class that matches its width."""
 
+    def __init__(self, *children, **kwargs) -> None:
+        super().__init__(*children, **kwargs)
+        # The terminal's width class from the start: taken at the first resize instead, it would
+        # restyle every pane once more before the first page is drawn.
+        try:
+            width = self.app.size.width
+        except RuntimeError:  # no app running (Textual's NoActiveAppError)
+            return
+        self.add_class(width_class(width))
+
     def on_resize(self, event: events.Resize) -> None:
         self.classify(event.size.width)
 

@@ -26,6 +26,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from workbench.pdf.pages import Box  # noqa: F401  (the boxes drawn, from the core)
+from workbench.tui import firstpage
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 ACTUAL = len(ZOOMS)  # the zoom level after the last factor: 1:1, one half-cell per reader pixel
@@ -169,6 +170,16 @@ class FastHalfcellRenderer:
         return rows
 
 
+def render_dpi_for(req: PageRequest, page_w: float, page_h: float, hires: bool = False) -> int:
+    """The DPI `render_view` renders a page of `page_w` x `page_h` points at for `req`."""
+    if req.zoom == 1 and not hires:
+        # Fitted to the pane, the page is far smaller than any reader's raster: render at twice
+        # the pane's resolution (never above the reader's DPI) and let the resize antialias.
+        fit_w, fit_h = fit_pixels(page_w, page_h, req.cols, req.rows)
+        return max(firstpage.FIT_DPI, min(req.dpi, round(2 * fit_w / page_w * 72)))
+    return req.dpi
+
+
 def render_view(req: PageRequest, hires: bool = False):
     """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane.
 
@@ -181,19 +192,24 @@ def render_view(req: PageRequest, hires: bool = False):
     from workbench.pdf.render import shared_document
 
     actual = req.zoom == 0
-    with shared_document(req.pdf) as doc:
-        page = doc[req.page]
-        page_w, page_h = page.rect.width, page.rect.height
-        dpi = req.dpi
-        if req.zoom == 1 and not hires:
-            # Fitted to the pane, the page is far smaller than any reader's raster: render at twice
-            # the pane's resolution (never above the reader's DPI) and let the resize antialias.
-            fit_w, fit_h = fit_pixels(page_w, page_h, req.cols, req.rows)
-            dpi = max(36, min(req.dpi, round(2 * fit_w / page_w * 72)))
-        pix = page.get_pixmap(dpi=render_dpi(page, dpi), alpha=False)
-        img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
-        scale = pix.width / page_w
-        del page, pix
+
+    def dpi_for(page_w: float, page_h: float) -> int:
+        return render_dpi_for(req, page_w, page_h, hires)
+
+    first = firstpage.started()
+    drawn = first.picture(req.pdf, req.page, dpi_for) if first is not None else None
+    if drawn is not None:  # the first page, drawn by the process started with the workbench
+        pic, (page_w, page_h) = drawn
+        img = Image.frombytes("RGB", (pic.width, pic.height), pic.samples)
+        scale = pic.width / page_w
+    else:
+        with shared_document(req.pdf) as doc:
+            page = doc[req.page]
+            page_w, page_h = page.rect.width, page.rect.height
+            pix = page.get_pixmap(dpi=render_dpi(page, dpi_for(page_w, page_h)), alpha=False)
+            img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+            scale = pix.width / page_w
+            del page, pix
     center = req.center
     if req.focus is not None:
         x0, y0, x1, y1 = req.focus
@@ -561,6 +577,15 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             # Rendered ahead just as it would be now: on screen with the rest, no render worker.
             self.workers.cancel_group(self, "page-render")
             self._show_rendered(ahead)
+            return
+        first = firstpage.started()
+        if (first is not None and self.graphics != "hires"
+                and first.ready(req.pdf, req.page, lambda w, h: render_dpi_for(req, w, h))):
+            # The workbench's first page, drawn by the process started with it: only scaled
+            # here (a few ms), on this thread, so it is on screen in the next refresh; a render
+            # worker would wait for this thread to be idle.
+            self.workers.cancel_group(self, "page-render")
+            self._show_rendered(self.Rendered(req.page, *render_view(req), req))
             return
         self._render_page(req)
 

@@ -1,0 +1,61 @@
+"""Run by tests/tui/test_firstpage.py in a fresh interpreter (a fork needs a process with one
+thread, which a pytest process that has run the workbench is not). Starts as `pdfworkbench open
+PATH` does, headless, and prints JSON: what the page pane shows once the first page is on screen,
+and whether the picture drawn by the first page's process was used.
+
+    python tests/tui/firstpage_probe.py PATH [--no-ahead] [--kill] [--touch]
+
+--kill: the child is killed at once (the workbench must do the work itself);
+--touch: the file changes after the child read it (its verdict must not be used).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+
+async def main(path: Path, ahead: bool, kill: bool, touch: bool) -> dict:
+    from workbench.core.source import open_source
+    from workbench.tui import firstpage
+
+    source = open_source(path)
+    first = firstpage.start_for(source) if ahead else None
+    if first is not None and kill:
+        os.kill(first.pid, signal.SIGKILL)
+    if first is not None and touch:
+        first.verdict()
+        pdf = source.cases[0].pdf_file
+        pdf.write_bytes(pdf.read_bytes() + b"\n% changed after the check\n")
+    from textual.widgets import Static
+
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.widgets.page_view import PageView
+
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(3000):
+            views = app.screen.query(PageView)
+            if views and views.first().rendered_page is not None:
+                break
+            await asyncio.sleep(0.005)
+        view = app.screen.query_one(PageView)
+        picture = view.query_one("#page-image", Static).visual
+        lines = [[(seg.text, str(seg.style)) for seg in strip] for strip in picture.lines]
+        await pilot.pause()
+        out = {"lines": lines, "page_count": view.page_count, "started": first is not None,
+               "used": first is not None and first.data is None and len(first._got) == 2
+                and first._got[1] is not None}
+        app.exit()
+    return out
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    flags = {a for a in args if a.startswith("--")}
+    target = Path(next(a for a in args if not a.startswith("--")))
+    print(json.dumps(asyncio.run(main(target, "--no-ahead" not in flags, "--kill" in flags, "--touch" in flags))))
