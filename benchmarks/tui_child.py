@@ -45,11 +45,11 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
-    source = open_source(path)
-    first = firstpage.start_for(source) if ahead else None
+    first = firstpage.start(path) if ahead else None
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.widgets.page_view import PageView
 
+    source = (first.source() if first is not None else None) or open_source(path)
     check_pdf(source, None, first)
 
     rendered: list[tuple[float, int]] = []
