@@ -251,7 +251,9 @@ def load_target(path: Path, password: str | None = None):
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from workbench.cli.output import print_json_stream
+    from functools import partial
+
+    from workbench.cli.output import json_text, print_json_stream
     from workbench.pdf.pages import PdfPages, evidence_needles, inspect_stream, parse_pages
 
     data, case = load_target(args.path, args.password)
@@ -261,7 +263,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     # A case's PDF is inspected whole; a bare PDF stops at the cap unless --pages says otherwise.
     chosen, left_out = parse_pages(args.pages, count, None if case is not None else "default")
     needles = evidence_needles(case) if case is not None else []
-    pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs)
+    # --json: each page's text is made where the page is analysed (see `inspect_stream`)
+    encode = partial(json_text, level=2) if args.json else None
+    pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs, encode)
     if left_out:
         note(f"pdfworkbench: {name}: {left_out}")
     if args.json:
@@ -271,7 +275,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         tail = {"structure": _structure(data, name)}  # the whole file's, after its pages
         if case is not None:
             tail["case_id"] = case.id
-        print_json_stream(head, "pages", pages, tail)
+        print_json_stream(head, "pages", pages, tail, encoded=True)
         return 0
     print(f"{args.path}: {count} page(s)" + (f" ({left_out})" if left_out else ""))
     for page in pages:

@@ -16,14 +16,12 @@ or a zero-width space inside is not the word on the page, so it counts as missin
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.pdf.spans import Span, analyze_document
 
-_WORD = re.compile(r"[^\s]+")
 _STRIP = ".,;:!?()[]{}\"'"
 
 _TEXT_CACHE: OrderedDict[bytes, dict[str, list[str]]] = OrderedDict()
@@ -55,8 +53,12 @@ def clear_cache() -> None:
 
 def words(text: str) -> list[str]:
     """Words as compared across layers: lower case, outer punctuation stripped."""
+    return _normalised(text.split())  # at every run of Unicode white space (as regex \s)
+
+
+def _normalised(tokens: list[str]) -> list[str]:
     out = []
-    for w in _WORD.findall(text):
+    for w in tokens:
         w = w.strip(_STRIP).lower()
         if w:
             out.append(w)
@@ -97,25 +99,42 @@ def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
 
 
 def diff_page(spans: list[Span], texts: dict[str, str], page: int) -> LayerDiff:
-    """The layer differences of one page, from its spans and each extractor's text of it."""
-    visible_words: list[str] = []
-    for s in spans:
-        if s.visible:
-            visible_words.extend(words(s.seen))
-    per = {name: words(text) for name, text in texts.items()}
-    missing = {name: _multiset_minus(visible_words, ws) for name, ws in per.items()}
-    a, b = per.get("pypdf", []), per.get("pymupdf", [])
-    only_in = {"pypdf": _multiset_minus(a, b), "pymupdf": _multiset_minus(b, a)}
-    common = Counter(a) & Counter(b)
-    seq_a = _filter(a, common)
-    seq_b = _filter(b, common)
+    """The layer differences of one page, from its spans and each extractor's text of it.
+
+    Most pages read the same in every layer, so the layers' tokens (text split at spaces) are
+    compared first: equal tokens give equal words, and then nothing is missing and the order is
+    the same, without counting words."""
+    # (one text for all visible spans: splitting "a b" gives the tokens of "a" and of "b")
+    visible_tokens = " ".join([s.seen for s in spans if s.visible]).split()
+    tokens = {name: text.split() for name, text in texts.items()}
+    normal: dict[int, list[str]] = {}  # id(token list) -> its words, each computed once
+
+    def words_of(toks: list[str]) -> list[str]:
+        hit = normal.get(id(toks))
+        if hit is None:
+            hit = normal[id(toks)] = _normalised(toks)
+        return hit
+
+    missing = {name: [] if toks == visible_tokens else _multiset_minus(words_of(visible_tokens), words_of(toks))
+               for name, toks in tokens.items()}
+    empty: list[str] = []
+    ta, tb = tokens.get("pypdf", empty), tokens.get("pymupdf", empty)
+    if ta == tb:  # the same words in the same order
+        only_in: dict[str, list[str]] = {"pypdf": [], "pymupdf": []}
+        same_order, similarity = True, 1.0
+    else:
+        a, b = words_of(ta), words_of(tb)
+        only_in = {"pypdf": _multiset_minus(a, b), "pymupdf": _multiset_minus(b, a)}
+        common = Counter(a) & Counter(b)
+        same_order = _filter(a, common) == _filter(b, common)
+        similarity = _similarity(a, b)
     return LayerDiff(
         page=page,
         hidden=[s for s in spans if not s.visible],
         missing=missing,
         only_in=only_in,
-        same_order=seq_a == seq_b,
-        similarity=_similarity(a, b),
+        same_order=same_order,
+        similarity=similarity,
         differs=[s for s in spans if s.visible and s.layer_issues],
     )
 

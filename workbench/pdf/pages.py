@@ -297,20 +297,28 @@ def skipped_line(name: str, page: PageForensics) -> str:
 # ---- streaming over pages, on one or more processes ---------------------------------------------
 
 _WORKER: dict[str, Any] = {}
+# The garbage collector's first threshold while pages are streamed (Python's default is 700). A
+# page's text trace is some 50,000 tuples that live until the page is done: at 700 the collector
+# walked them dozens of times a page, 6% of the instructions of `inspect` (counted).
+STREAM_GC_THRESHOLD = 20_000
 
 
 def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
+    import gc
+
     old = _WORKER.get("pages")
     if old is not None:
         old.close()
+    _WORKER.setdefault("gc", gc.get_threshold())
+    gc.set_threshold(STREAM_GC_THRESHOLD, *_WORKER["gc"][1:])
     # A worker reads pages in order and never goes back: two cached pages are plenty.
     _WORKER["pages"] = PdfPages(data, name, dpi, cache_pages=2)
 
 
-def _report_in_worker(args: tuple[int, tuple]) -> tuple[dict[str, Any], str]:
+def _report_in_worker(encode: Callable[[dict[str, Any]], Any] | None, args: tuple[int, tuple]) -> Any:
     index, needles = args
-    page = _WORKER["pages"].page(index, layers=True)
-    return page_report(page, list(needles)), page.skipped
+    report = page_report(_WORKER["pages"].page(index, layers=True), list(needles))
+    return report if encode is None else encode(report)
 
 
 def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tuple[Any, str]:
@@ -320,15 +328,21 @@ def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tup
 
 
 def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
-                   needles: list[tuple[str, str]] = (), jobs: int | None = 1) -> Iterator[dict[str, Any]]:
-    """`page_report` of each page in `pages`, in order, computed on `jobs` processes."""
+                   needles: list[tuple[str, str]] = (), jobs: int | None = 1,
+                   encode: Callable[[dict[str, Any]], Any] | None = None) -> Iterator[Any]:
+    """`page_report` of each page in `pages`, in order, computed on `jobs` processes; with
+    `encode` (a module-level function), `encode(report)` instead, computed where the page was:
+    `inspect --json` has each page's JSON text made in the worker, which is cheaper to send back
+    than the report itself and leaves this process only the writing."""
+    from functools import partial
+
     from workbench.core.pool import map_ordered
 
+    _import_for_workers(text_layers=True)
     work = [(i, tuple(needles)) for i in pages]
     try:
-        for report, _ in map_ordered(_report_in_worker, work, jobs, chunksize=8,
-                                     initializer=_open_in_worker, initargs=(data, name, dpi)):
-            yield report
+        yield from map_ordered(partial(_report_in_worker, encode), work, jobs, chunksize=4,
+                               initializer=_open_in_worker, initargs=(data, name, dpi))
     finally:
         _close_worker()
 
@@ -342,6 +356,7 @@ def map_pages(fn: Callable[[str, PageForensics], Any], data: bytes, pages: list[
 
     from workbench.core.pool import map_ordered
 
+    _import_for_workers(text_layers=False)
     try:
         yield from map_ordered(partial(_apply_in_worker, fn), pages, jobs, chunksize=16,
                                initializer=_open_in_worker, initargs=(data, name, dpi))
@@ -349,7 +364,19 @@ def map_pages(fn: Callable[[str, PageForensics], Any], data: bytes, pages: list[
         _close_worker()
 
 
+def _import_for_workers(text_layers: bool) -> None:
+    """What every page needs, imported before the workers are forked: once, not once a worker."""
+    import numpy  # noqa: F401
+
+    if text_layers:
+        import pypdf  # noqa: F401
+
+
 def _close_worker() -> None:
+    import gc
+
     old = _WORKER.pop("pages", None)
     if old is not None:
         old.close()
+    if "gc" in _WORKER:  # (when the pages were streamed in this process)
+        gc.set_threshold(*_WORKER.pop("gc"))

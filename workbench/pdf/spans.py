@@ -42,6 +42,7 @@ import hashlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from workbench.core.errors import UserError
@@ -78,15 +79,17 @@ HIDDEN_REASONS = (
 _NOT_CONFUSING = set("\u2010\u2011\u2012\u2013\u2014\u2212\u2024\u201a")
 
 
+@lru_cache(maxsize=4096)
 def seen_text(text: str) -> str:
-    """`text` as its glyphs read: zero-width characters dropped, look-alikes folded to ASCII."""
+    """`text` as its glyphs read: zero-width characters dropped, look-alikes folded to ASCII.
+    (Cached: a span's is asked by its layer issues, the layer diff and its JSON.)"""
     return read_glyphs(text)[0]
 
 
 def layer_issues(text: str, char_widths: list[float] | None = None, size: float = 0.0) -> list[str]:
     """Ways the text layer of a span differs from what its glyphs show."""
     if text.isascii():  # no format characters; only O and l between digits read otherwise
-        return ["confusable"] if read_glyphs(text)[0] != text else []
+        return ["confusable"] if seen_text(text) != text else []
     issues: list[str] = []
     fmt = [i for i, c in enumerate(text) if is_format_char(c)]
     if fmt:
