@@ -21,7 +21,6 @@ START = time.time()
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import json  # noqa: E402
-import resource  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -30,10 +29,12 @@ from pathlib import Path  # noqa: E402
 PAUSE = 0.3
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's memory now (VmRSS) or at its peak (VmHWM: unlike ru_maxrss, not the peak of
+    the process that started this one, which Linux carries through fork and exec)."""
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
@@ -45,11 +46,11 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
-    source = open_source(path)
-    first = firstpage.start_for(source) if ahead else None
+    first = firstpage.start(path) if ahead else None
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.widgets.page_view import PageView
 
+    source = (first.source() if first is not None else None) or open_source(path)
     check_pdf(source, None, first)
 
     rendered: list[tuple[float, int]] = []
@@ -114,7 +115,7 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
         out["steps_s"] = steps
         out["burst_steps_s"] = burst_steps
         out["rss_mb"] = rss_mb()
-        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        out["peak_rss_mb"] = rss_mb("VmHWM")
         app.exit()
     return out
 

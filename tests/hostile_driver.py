@@ -44,10 +44,10 @@ async def run_tui(path: str) -> dict:
 
     t0 = time.monotonic()
     result = await _run_tui(path)
-    import resource
+    from tests.own_peak import own_peak_mb
 
     result["seconds"] = round(time.monotonic() - t0, 2)
-    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    result["peak_rss_mb"] = own_peak_mb()
     return result
 
 

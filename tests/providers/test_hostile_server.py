@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from workbench.providers.fakeserver import FakeServer
 KEY = "sk-test-" + "k3y" * 12          # long enough to be redacted, fragments included
 CASE = SAMPLE_SUITE / "footnote_override-0001.json"
 GUARD_S = 120                          # a hung call fails the test here, not CI's clock
+OWN_PEAK = Path(__file__).resolve().parents[1] / "own_peak.py"
 
 
 @pytest.fixture
@@ -36,29 +38,33 @@ def env(tmp_path):
 def _run(argv: list[str], env: dict, cwd: Path) -> tuple[int, str, str, float, int]:
     """Run the CLI; return (exit code, stdout, stderr, seconds, peak RSS in MB)."""
     t0 = time.monotonic()
-    p = subprocess.Popen([sys.executable, "-m", "workbench", *map(str, argv)], env=env, cwd=cwd,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # The child's own peak memory comes from wait4 on it. (RUSAGE_CHILDREN would be the largest
-    # child this test process ever waited for: any earlier test's 1 GB child failed these tests.)
+    fd, name = tempfile.mkstemp(suffix=".peak-mb")
+    os.close(fd)
+    peak = Path(name)
+    # Started through tests/own_peak.py, which writes the command's own peak memory: measured from
+    # here, the peak would be this test process's (up to 1 GB), whatever the command used.
+    p = subprocess.Popen([sys.executable, str(OWN_PEAK), str(peak), sys.executable, "-m", "workbench",
+                          *map(str, argv)], env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
     streams: dict[str, str] = {}
     readers = [threading.Thread(target=lambda n=n, f=f: streams.__setitem__(n, f.read()), daemon=True)
                for n, f in (("out", p.stdout), ("err", p.stderr))]
     for reader in readers:
         reader.start()
     killed: list[bool] = []
-    guard = threading.Timer(GUARD_S, lambda: (killed.append(True), p.kill()))
+    guard = threading.Timer(GUARD_S, lambda: (killed.append(True), os.killpg(p.pid, 9)))
     guard.start()
-    _, status, usage = os.wait4(p.pid, 0)
+    p.wait()
     guard.cancel()
     for reader in readers:
         reader.join()
     p.stdout.close()
     p.stderr.close()
-    p.returncode = os.waitstatus_to_exitcode(status)
     if killed:
         pytest.fail(f"{argv[:3]} hung for {GUARD_S} s")
     out, err = streams.get("out", ""), streams.get("err", "")
-    rss_mb = usage.ru_maxrss // 1024  # KB on Linux
+    rss_mb = int(peak.read_text(encoding="utf-8"))
+    peak.unlink()
     return p.returncode, out, err, time.monotonic() - t0, rss_mb
 
 

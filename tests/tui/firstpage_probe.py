@@ -23,10 +23,10 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool) -> dict:
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
-    source = open_source(path)
-    first = firstpage.start_for(source) if ahead else None
+    first = firstpage.start(path) if ahead else None
     if first is not None and kill:
         os.kill(first.pid, signal.SIGKILL)
+    source = (first.source() if first is not None else None) or open_source(path)
     if first is not None and touch:
         first.verdict()
         pdf = source.cases[0].pdf_file
@@ -48,8 +48,8 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool) -> dict:
         lines = [[(seg.text, str(seg.style)) for seg in strip] for strip in picture.lines]
         await pilot.pause()
         out = {"lines": lines, "page_count": view.page_count, "started": first is not None,
-               "used": first is not None and first.data is None and len(first._got) == 2
-                and first._got[1] is not None}
+               "source": [source.kind, source.title, [c.id for c in source.cases], source.problems],
+               "used": first is not None and first.data is None and first._got.get("picture") is not None}
         app.exit()
     return out
 

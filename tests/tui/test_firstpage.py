@@ -1,7 +1,8 @@
-"""The first page drawn by a second process while the workbench starts (`workbench.tui.firstpage`):
-the page on screen is the one the workbench draws itself, for our files and others'; a child that
-dies, a file that changes after the child read it, or a page too large to copy, and the workbench
-does the work itself; `open` on a broken or locked PDF still stops with one line.
+"""What the workbench opens, read by a second process while it starts, and the first page drawn
+there (`workbench.tui.firstpage`): the suite and the page on screen are the ones the workbench reads
+and draws itself, for our files and others'; a child that dies, a file that changes after the child
+read it, or a page too large to copy, and the workbench does the work itself; `open` on a broken or
+locked PDF or a path with no suite still stops with one line.
 
 Each check runs `tests/tui/firstpage_probe.py` in a fresh interpreter: `fork` is safe only in a
 process with one thread, which this pytest process is not once the workbench has run in it."""
@@ -67,6 +68,7 @@ def test_the_page_drawn_ahead_is_the_page_the_workbench_draws(inputs, what, tmp_
     assert not alone["used"]
     assert ahead["lines"] == alone["lines"] and len(ahead["lines"]) > 10
     assert ahead["page_count"] == alone["page_count"]
+    assert ahead["source"] == alone["source"]  # the suite the child read is the one read here
 
 
 def test_a_child_killed_or_a_file_changed_and_the_workbench_draws_the_page_itself(inputs, tmp_path):
@@ -92,13 +94,17 @@ def test_a_huge_first_page_is_not_copied_through_the_pipe(tmp_path):
     assert ahead["lines"] == probe(path, "--no-ahead", tmp_path=tmp_path)["lines"]
 
 
-def test_open_of_a_broken_or_locked_pdf_is_one_line_before_the_screen(tmp_path):
+def test_open_of_a_broken_or_locked_pdf_or_no_suite_is_one_line_before_the_screen(tmp_path):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(cyclic_pages_pdf())
     locked = tmp_path / "locked.pdf"
     locked.write_bytes(encrypted_pdf(USER_PASSWORD))
+    (tmp_path / "config").mkdir()
     env = dict(os.environ, PDFWORKBENCH_CONFIG_DIR=str(tmp_path / "config"))
-    for args, says in (([broken], "broken PDF (code=7: cycle in page tree)"), ([locked, "--password", "wrong"], "does not open it")):
+    for args, says in (([broken], "broken PDF (code=7: cycle in page tree)"),
+                       ([locked, "--password", "wrong"], "does not open it"),
+                       ([tmp_path / "nowhere"], "no such file or folder"),
+                       ([tmp_path / "config"], "no cases found")):
         proc = subprocess.run([sys.executable, "-m", "workbench", "open", *map(str, args)], capture_output=True,
                               text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
         lines = proc.stderr.strip().splitlines()

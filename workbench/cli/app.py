@@ -60,8 +60,8 @@ def check_pdf(source: Source, password: str | None = None, first=None) -> None:
 
     if source.kind != "pdf":
         return
-    verdict = first.verdict() if first is not None and first.path == source.path else None
-    if verdict is not None:
+    verdict = first.verdict() if first is not None else None
+    if verdict is not None and verdict.path == source.path:
         if verdict.error and not (verdict.encrypted and not password):
             raise UserError(verdict.error)
         return
@@ -78,9 +78,9 @@ def cmd_open(args: argparse.Namespace) -> int:
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
-    source = open_source(args.path or sample_suite_path())
-    # The first page is checked and drawn by a second process while Textual starts here.
-    first = firstpage.start_for(source, args.password)
+    path = args.path or sample_suite_path()
+    # A second process opens the path and draws the first page while Textual loads here.
+    first = firstpage.start(path, args.password)
     settings = load_settings()
     graphics = args.graphics or getattr(settings, "graphics", "halfblock")
     if graphics == "hires":
@@ -92,6 +92,7 @@ def cmd_open(args: argparse.Namespace) -> int:
     from workbench.tui.app import WorkbenchApp
 
     try:
+        source = (first.source() if first is not None else None) or open_source(path)
         check_pdf(source, args.password, first)  # errors out before the screen takes over
         WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None),
                      password=args.password).run()

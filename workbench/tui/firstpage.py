@@ -1,22 +1,21 @@
-"""The first page of what the workbench opens, read and drawn by a second process while the workbench
-starts, so it is on screen sooner.
+"""What the workbench opens, read by a second process while the workbench starts, and its first page
+drawn there, so the page is on screen sooner.
 
 Starting the workbench is CPU-bound: Python, Textual and the screen's first layout take most of a
-second on one core, and pymupdf's import, the PDF's check (`read_pdf_bytes`) and the first render
-used to follow them on the same core. `start` forks a process before Textual is imported. On the
-machine's other core it checks the first case's PDF as `read_pdf_bytes` does, and renders its first
-page as a page view fitted to its pane renders it (`FIT_DPI`). Its results come back through a pipe,
-in two messages:
+second on one core, and reading the suite, pymupdf's import, the PDF's check (`read_pdf_bytes`)
+and the first render used to follow them on the same core. `start` forks a process before Textual
+is imported. On the machine's other core it:
 
-1. the verdict: the PDF's page count and the size of its first page, or the error `read_pdf_bytes`
-   raised (and whether the PDF is encrypted);
-2. the first page's pixels.
+1. opens the path as the workbench does (`open_source`) and sends the result back, or its error;
+2. checks the first case's PDF as `read_pdf_bytes` does, and sends the verdict: the page count and
+   the size of page 1, or the error (and whether the PDF needs a password);
+3. renders page 1 as a page view fitted to its pane renders it (at `FIT_DPI`), and sends the pixels.
 
-Only what the parent can prove is the same is used: the parent reads the file itself, and takes the
-verdict only for the same path, with the same length and checksum. The pixels are used only for
-page 1 of those bytes, at the DPI the view asks for. Anything else, a child that fails or is slow,
-or a platform without `fork`, goes the ordinary way (`read_pdf_bytes`, then a render by pymupdf).
-So the result on screen is the same either way, only sooner.
+Only what the parent can prove is the same is used. The parent reads the PDF itself, and takes the
+verdict only for the same path, with the same length and checksum. It uses the pixels only for
+page 1 of those bytes, at the DPI the view asks for. A child that fails or is slow, or a platform
+without `fork`, and the parent does the work itself, as it did before. So what is on screen is the
+same either way, only sooner.
 
 Nothing here imports Textual or pymupdf: the CLI calls `start` before either.
 """
@@ -69,24 +68,26 @@ class FirstPage:
     """The child started by `start`, and what came back from it."""
 
     def __init__(self, pid: int, fd: int, path: Path) -> None:
-        self.pid, self.path = pid, path
+        self.pid, self.path = pid, path      # the path it opens
         self._fd = fd
         self._buf = b""
         self._lock = threading.Lock()
-        self._got: list[Any] = []       # the messages read so far, in order
-        self._done = False              # the pipe is at its end (or given up on)
-        self.data: bytes | None = None  # the bytes the verdict was checked against, once read
-        self._used = False              # read_checked answers once: for the first case's load
+        self._got: dict[str, Any] = {}   # the messages read so far, by kind
+        self._done = False               # the pipe is at its end (or given up on)
+        self.data: bytes | None = None   # the PDF's bytes the verdict holds for, once read here
+        self._used = False               # read_checked answers once: for the first case's load
 
-    def _read(self, n: int, timeout: float = WAIT_S) -> Any:
-        """Message `n` (0: the verdict, 1: the picture), or None if it has not come in `timeout`
-        (with timeout 0: not yet; else: it will not come, and the child is given up on)."""
+    # ---- the pipe ---------------------------------------------------------------------------
+
+    def _read(self, kind: str, timeout: float = WAIT_S) -> Any:
+        """The message of `kind`, or None if it has not come in `timeout` (with timeout 0: not yet;
+        else: it will not come, and the child is given up on)."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while len(self._got) <= n and not self._done:
-                whole, message = self._message()
-                if whole:
-                    self._got.append(message)
+            while kind not in self._got and not self._done:
+                whole = self._message()
+                if whole is not None:
+                    self._got[whole[0]] = whole[1]
                     continue
                 ready = select.select([self._fd], [], [], max(deadline - time.monotonic(), 0))[0]
                 if not ready and timeout == 0:
@@ -95,31 +96,31 @@ class FirstPage:
                 if not chunk:  # the child ended, or is too slow to wait for
                     self._finish()
                 self._buf += chunk
-            if len(self._got) > 1 and not self._done:
-                self._finish()  # both messages in: the child is exiting
-            return self._got[n] if len(self._got) > n else None
+            if "picture" in self._got and not self._done:
+                self._finish()  # its last message: the child is exiting
+            return self._got.get(kind)
 
-    def _message(self) -> tuple[bool, Any]:
-        """(True, the next message) when the buffer holds a whole one (8-byte length, then a
-        pickle); (False, None) when it does not."""
+    def _message(self) -> tuple[str, Any] | None:
+        """The next whole message in the buffer (8-byte length, then a pickled (kind, value))."""
         if len(self._buf) < 8:
-            return False, None
+            return None
         size = int.from_bytes(self._buf[:8], "big")
         if len(self._buf) < 8 + size:
-            return False, None
+            return None
         body, self._buf = self._buf[8:8 + size], self._buf[8 + size:]
         try:
-            return True, pickle.loads(body)
+            kind, value = pickle.loads(body)
         except Exception:  # noqa: BLE001 - a garbled message: as if the child had failed
             self._finish()
-            return False, None
+            return None
+        return kind, value
 
     def _finish(self) -> None:
         """Stop reading, and reap the child (killed first, unless it sent everything)."""
         self._done = True
         os.close(self._fd)
         try:
-            if len(self._got) < 2:
+            if "picture" not in self._got:
                 os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
         except (ChildProcessError, ProcessLookupError):
@@ -131,16 +132,27 @@ class FirstPage:
                 self._finish()
         self.data = None
 
+    # ---- what it found ----------------------------------------------------------------------
+
+    def source(self) -> Any:
+        """What the path opens as (a core `Source`), or None when the child did not say (the caller
+        opens it itself). An error it met is raised here, as `open_source` raised it."""
+        from workbench.core.errors import UserError
+
+        got = self._read("source")
+        if isinstance(got, str):
+            raise UserError(got)
+        return got
+
     def verdict(self, timeout: float = WAIT_S) -> Verdict | None:
-        return self._read(0, timeout)
+        return self._read("verdict", timeout)
 
     def read_checked(self, path: Path) -> tuple[bytes, int] | None:
         """`path`'s bytes and page count, when the child checked these very bytes and they opened
         as they are; None when the caller must check them itself (`read_pdf_bytes`)."""
-        if Path(path) != self.path:
-            return None
         verdict = self.verdict()
-        if verdict is None or verdict.error or verdict.decrypted or self._used:
+        if (verdict is None or verdict.path != Path(path) or verdict.error or verdict.decrypted
+                or self._used):
             return None
         self._used = True
         try:
@@ -154,8 +166,8 @@ class FirstPage:
 
     def ready(self, pdf: bytes, page: int, dpi_for: Callable[[float, float], int]) -> bool:
         """Whether `picture` has page `page` of `pdf` at the DPI asked for, without waiting."""
-        return (page == 0 and pdf is self.data and dpi_for(*self._got[0].page_size) == FIT_DPI
-                and self._read(1, timeout=0) is not None)
+        return (page == 0 and pdf is self.data and dpi_for(*self._got["verdict"].page_size) == FIT_DPI
+                and self._read("picture", timeout=0) is not None)
 
     def picture(self, pdf: bytes, page: int, dpi_for: Callable[[float, float], int]
                 ) -> tuple[Picture, tuple[float, float]] | None:
@@ -163,10 +175,10 @@ class FirstPage:
         (the page's width and height -> the DPI to render at) asks for the DPI it was drawn at."""
         if page != 0 or pdf is not self.data:
             return None
-        size = self._got[0].page_size
+        size = self._got["verdict"].page_size
         if dpi_for(*size) != FIT_DPI:
             return None
-        got = self._read(1)
+        got = self._read("picture")
         self.data = None  # once: a later render of the page is an ordinary one
         return (got, size) if got is not None else None
 
@@ -186,19 +198,10 @@ def stop() -> None:
         first.close()
 
 
-def start_for(source, password: str | None = None) -> FirstPage | None:
-    """`start` on the PDF of the first case the workbench shows for `source` (a core `Source`)."""
-    try:
-        path = source.cases[0].pdf_file if source.cases else None
-    except Exception:  # noqa: BLE001 - a case that cannot name its PDF fails where it is opened
-        return None
-    return start(path, password) if path is not None else None
-
-
 def start(path: Path, password: str | None = None) -> FirstPage | None:
-    """Fork a process that checks the PDF at `path` and renders its first page (see the module
-    docstring). None where that cannot be done safely: no `fork`, or threads already running
-    (a fork copies only the thread that made it)."""
+    """Fork a process that opens `path` and draws its first page (see the module docstring). None
+    where that cannot be done safely: no `fork`, or threads already running (a fork copies only the
+    thread that made it)."""
     global _STARTED
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return None
@@ -226,19 +229,33 @@ def _child(path: Path, password: str | None, fd: int) -> None:
         for std in (0, 1, 2):
             os.dup2(devnull, std)
         with os.fdopen(fd, "wb") as out:
-            def send(message: Any) -> None:
-                body = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+            def send(kind: str, value: Any) -> None:
+                body = pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL)
                 out.write(len(body).to_bytes(8, "big") + body)
                 out.flush()
 
-            _check_and_render(path, password, send)
+            _open_and_draw(path, password, send)
     except BaseException:  # noqa: BLE001 - whatever happens, the parent does the work itself
         pass
     finally:
         os._exit(0)
 
 
-def _check_and_render(path: Path, password: str | None, send: Callable[[Any], None]) -> None:
+def _open_and_draw(path: Path, password: str | None, send: Callable[[str, Any], None]) -> None:
+    from workbench.core.errors import UserError
+    from workbench.core.source import open_source
+
+    try:
+        source = open_source(path)
+    except UserError as exc:
+        send("source", str(exc))
+        return
+    send("source", source)
+    if source.cases:
+        _check_and_draw(source.cases[0].pdf_file, password, send)
+
+
+def _check_and_draw(path: Path, password: str | None, send: Callable[[str, Any], None]) -> None:
     from workbench.core.errors import UserError
     from workbench.pdf.document import PdfEncrypted, open_fitz, readable_pdf_bytes, render_dpi
 
@@ -247,18 +264,18 @@ def _check_and_render(path: Path, password: str | None, send: Callable[[Any], No
     try:
         data = readable_pdf_bytes(raw, str(path), password)  # what read_pdf_bytes(path) does
     except UserError as exc:
-        send(Verdict(**base, error=str(exc), encrypted=isinstance(exc, PdfEncrypted)))
+        send("verdict", Verdict(**base, error=str(exc), encrypted=isinstance(exc, PdfEncrypted)))
         return
     if data is not raw:  # decrypted by the password: the parent's own bytes will differ
-        send(Verdict(**base, decrypted=True))
+        send("verdict", Verdict(**base, decrypted=True))
         return
     doc = open_fitz(data, path.name, checked=True)
     page = doc[0]
-    # The verdict first: the parent may be waiting for it to start the screen.
-    send(Verdict(**base, page_count=doc.page_count, page_size=(page.rect.width, page.rect.height)))
+    # The verdict before the pixels: the parent may be waiting for it to start the screen.
+    send("verdict", Verdict(**base, page_count=doc.page_count, page_size=(page.rect.width, page.rect.height)))
     dpi = render_dpi(page, FIT_DPI)
     if page.rect.width * page.rect.height * (dpi / 72) ** 2 > MAX_PICTURE_PIXELS:
-        send(None)  # a huge page: rendered where it is shown, not copied through the pipe
+        send("picture", None)  # a huge page: rendered where it is shown, not copied through the pipe
         return
     pix = page.get_pixmap(dpi=dpi, alpha=False)
-    send(Picture(FIT_DPI, pix.width, pix.height, bytes(pix.samples)))
+    send("picture", Picture(FIT_DPI, pix.width, pix.height, bytes(pix.samples)))
