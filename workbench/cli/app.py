@@ -40,15 +40,14 @@ def sample_suite_path() -> Path:
     return working_sample()
 
 
-def open_checked(path: Path, password: str | None = None, first=None) -> Source:
+def open_checked(path: Path, password: str | None = None) -> Source:
     """What `path` opens as, with a clear error now (not on the screen) for a file that is not a PDF
     or a password that does not open it. Without a password, an encrypted PDF opens: the workbench
-    asks for it. `first`: a `tui.firstpage.FirstPage` started on this PDF, whose verdict is taken
-    when it has one (see `check_pdf`)."""
+    asks for it."""
     from workbench.core.source import open_source
 
     source = open_source(path)
-    check_pdf(source, password, first)
+    check_pdf(source, password)
     return source
 
 
