@@ -58,7 +58,8 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Picture:
-    dpi: int                 # the DPI asked for (before `render_dpi` lowered it for a huge page)
+    """Page 1 at FIT_DPI (lowered by `render_dpi` for a huge page)."""
+
     width: int
     height: int
     samples: bytes           # RGB, no alpha, as `Page.get_pixmap(alpha=False)` gives them
@@ -67,8 +68,8 @@ class Picture:
 class FirstPage:
     """The child started by `start`, and what came back from it."""
 
-    def __init__(self, pid: int, fd: int, path: Path) -> None:
-        self.pid, self.path = pid, path      # the path it opens
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid = pid
         self._fd = fd
         self._buf = b""
         self._lock = threading.Lock()
@@ -218,7 +219,7 @@ def start(path: Path, password: str | None = None) -> FirstPage | None:
         _child(path, password, write_fd)
     os.close(write_fd)
     stop()
-    _STARTED = FirstPage(pid, read_fd, path)
+    _STARTED = FirstPage(pid, read_fd)
     return _STARTED
 
 
@@ -278,4 +279,4 @@ def _check_and_draw(path: Path, password: str | None, send: Callable[[str, Any],
         send("picture", None)  # a huge page: rendered where it is shown, not copied through the pipe
         return
     pix = page.get_pixmap(dpi=dpi, alpha=False)
-    send("picture", Picture(FIT_DPI, pix.width, pix.height, bytes(pix.samples)))
+    send("picture", Picture(pix.width, pix.height, bytes(pix.samples)))
