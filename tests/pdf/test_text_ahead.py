@@ -12,7 +12,6 @@ import time
 import pytest
 
 from tests.fixtures import reportlab_pages
-from tests.pdf.test_forensics_pages import pymupdf_drawn_pages
 from workbench.core.errors import UserError
 from workbench.core.pool import HelperProcess
 from workbench.pdf.pages import PdfPages, pypdf_page_text, warm_pypdf
@@ -31,6 +30,21 @@ def helper():
     h = _ready(HelperProcess(warm_pypdf))
     yield h
     h.close()
+
+
+def pymupdf_drawn_pages(n: int) -> bytes:
+    """Pages written with pymupdf directly: a grey box behind text, and grey text on it."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for p in range(n):
+        page = doc.new_page()
+        page.draw_rect(pymupdf.Rect(60, 60, 400, 200), color=None, fill=(0.8, 0.8, 0.8))
+        page.insert_text((72, 100), f"Box page {p + 1} total 1,234.56", fontsize=12)
+        page.insert_text((72, 150), "hidden on grey", fontsize=12, color=(0.8, 0.8, 0.8))
+    data = doc.tobytes()
+    doc.close()
+    return data
 
 
 def _tex_like_words() -> bytes:
