@@ -21,10 +21,13 @@ run: $(STAMP)
 	$(BIN)/python -m compileall -q workbench generators themes > /dev/null
 	$(BIN)/pdfworkbench
 
+# The tests run on every core (pytest-xdist, at most 4 workers); PYTEST_JOBS= runs them in one process.
+PYTEST_JOBS ?= -n logical --maxprocesses 4
+
 test: $(STAMP)
 	$(BIN)/ruff check workbench generators tests benchmarks
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_JOBS)
 
 # make bench [BENCH_ARGS=--quick]: one table of every measurement, figures in bench-results.json
 bench: $(STAMP)

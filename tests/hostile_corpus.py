@@ -4,6 +4,7 @@ folder. `build_corpus(folder)` writes it once; tests/conftest.py builds it once 
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import zlib
@@ -108,6 +109,19 @@ def damaged_stream_pdf() -> bytes:
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
             page % 5, b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(bad) + bad + b"\nendstream",
             page % 7, b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream"]
+    return _hand_written(objs)
+
+
+def bad_ascii85_pdf() -> bytes:
+    """One page whose content stream says ASCII85Decode and holds a byte outside ASCII85's range
+    (0xE4): MuPDF names the byte in its complaint, which pymupdf hands over as a lone surrogate."""
+    ok = base64.a85encode(b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET")
+    stream = ok + b"\xe4~>"
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+            b" /Contents 5 0 R >>",
+            b"<< /Length %d /Filter /ASCII85Decode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
     return _hand_written(objs)
 
 

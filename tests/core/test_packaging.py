@@ -38,7 +38,7 @@ def _licence_texts(dist: metadata.Distribution) -> list[str]:
     licence = md.get("License") or ""
     texts.append(licence.splitlines()[0] if licence else "")
     texts += [c for c in md.get_all("Classifier") or [] if c.startswith("License ::")]
-    if not any(t.strip() for t in texts):  # only a licence file (rich-pixels): its title line
+    if not any(t.strip() for t in texts):  # only a licence file: its title line
         for f in md.get_all("License-File") or []:
             body = dist.read_text(f"licenses/{f}") or dist.read_text(f) or ""
             texts += [line.strip() for line in body.splitlines() if line.strip()][:1]

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.hostile_corpus import damaged_stream_pdf
+from tests.hostile_corpus import bad_ascii85_pdf, damaged_stream_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,3 +39,17 @@ def test_lint_of_a_damaged_pdf_keeps_stdout_for_its_findings(tmp_path):
     proc = _run("lint", str(pdf), "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [] and "MuPDF" in proc.stderr
+
+
+def test_mupdf_naming_a_raw_byte_is_logged_as_text_any_handler_can_write(caplog):
+    """MuPDF's "bad data in a85d: '<byte>'" reached the logger as a lone surrogate, which a UTF-8
+    log file, pipe or test runner cannot write (pytest-xdist crashed on it)."""
+    from workbench.pdf.pages import PdfPages
+
+    caplog.set_level("WARNING", logger="pymupdf")
+    pages = PdfPages(bad_ascii85_pdf(), "a85.pdf")
+    pages.page(0, layers=False)  # pymupdf only (pypdf refuses the stream in one line)
+    said = [r.getMessage() for r in caplog.records if r.name == "pymupdf"]
+    assert any("a85d" in m and "\\xe4" in m for m in said), said
+    for message in said:
+        message.encode("utf-8")  # no lone surrogate left

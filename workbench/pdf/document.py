@@ -135,6 +135,19 @@ def _short(exc: BaseException, n: int = 160) -> str:
 _MESSAGES_ROUTED = False
 
 
+def _printable_message(record: Any) -> bool:
+    """pymupdf decodes MuPDF's bytes with surrogateescape: a broken stream's byte comes through as a
+    lone surrogate ("bad data in a85d: '\\udce4'"), which no UTF-8 file, pipe or log handler can
+    write. It is shown as an escape ("\\xe4") instead."""
+    msg = record.msg
+    if isinstance(msg, str):
+        try:
+            msg.encode("utf-8")
+        except UnicodeEncodeError:
+            record.msg = msg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return True
+
+
 def mupdf() -> Any:
     """The pymupdf module, with MuPDF's messages ("MuPDF error: zlib error ...") sent to the
     `pymupdf` logger. pymupdf writes them to the stdout it found at import, which put them in the
@@ -147,6 +160,7 @@ def mupdf() -> Any:
         import logging
 
         pymupdf.set_messages(pylogging_name="pymupdf", pylogging_level=logging.WARNING)
+        logging.getLogger("pymupdf").addFilter(_printable_message)
         _MESSAGES_ROUTED = True
     return pymupdf
 
