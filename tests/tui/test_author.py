@@ -523,3 +523,48 @@ async def test_a_pane_whose_content_grows_or_shrinks_takes_its_new_size():
             layer_view.show(["\n".join(f"line {i}" for i in range(lines))])
             await pilot.pause()
             assert text.size.height == lines + 1            # the title line and the text
+
+
+async def test_the_pypdf_layer_comes_from_the_helper_process_and_the_process_ends_with_the_screen():
+    import asyncio
+
+    import pytest
+
+    from workbench.core.pool import cores
+    from workbench.pdf.pages import pypdf_page_text
+
+    if cores() < 2:
+        pytest.skip("the helper process is started on a machine of two cores or more")
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
+        helper = screen._helper
+        assert helper is not None
+        for _ in range(3000):
+            if helper.ready():
+                break
+            await asyncio.sleep(0.01)
+        handed: list[int] = []
+        submit = helper.submit
+
+        def spy(fn, *args):
+            future = submit(fn, *args)
+            handed.append(args[1])
+            return future
+
+        helper.submit = spy
+        await type_into(pilot, "#value-vendor", "Helper Read Ltd")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert handed and handed[-1] == 0          # page 1's layer was read by the helper
+        assert "Helper Read Ltd" in await show_tab(pilot, "author-tab-pypdf")
+        assert screen.data.layers["pypdf"][0] == pypdf_page_text(screen.preview.pdf, 0)
+        processes = list(helper._pool._processes.values())
+        assert processes and all(p.is_alive() for p in processes)
+        app.pop_screen()
+        await pilot.pause()
+        for _ in range(1000):
+            if not any(p.is_alive() for p in processes):
+                break
+            await asyncio.sleep(0.01)
+        assert not any(p.is_alive() for p in processes)
+        assert screen._helper is None

@@ -8,6 +8,7 @@ With `jobs` 1, or a single item, everything runs in this process (no pool, no pi
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -15,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from workbench.core.errors import UserError
@@ -151,3 +152,88 @@ def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> tuple[list[R], list[logg
     finally:
         for lg, handlers in zip(loggers, saved, strict=True):
             lg.handlers = handlers
+
+
+def _nothing() -> None:
+    return None
+
+
+@contextlib.contextmanager
+def _devnull_stderr() -> Iterator[None]:
+    """sys.stderr as /dev/null while a pool starts: multiprocessing hands sys.stderr's file to the
+    processes it starts (its resource tracker), and a Textual app's stderr has none (fileno -1,
+    which fails the start); nor should anything they print land on the app's terminal."""
+    saved = sys.stderr
+    with open(os.devnull, "w") as null:
+        sys.stderr = null
+        try:
+            yield
+        finally:
+            sys.stderr = saved
+
+
+def _quiet() -> None:
+    """A helper process's output goes nowhere: the terminal it shares belongs to the app."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+
+
+class HelperProcess:
+    """One worker process kept for a screen's lifetime, for work a thread cannot do beside this
+    process's own (pure Python holds the GIL): on a second core it runs while this process works.
+
+    It starts in the background: `submit` returns None until the process is up and has run
+    `warm` (its imports), and whenever it cannot take work (shut down, or its process died), so
+    a caller does the work itself then and never waits for a start-up. Log records the work emits
+    are logged here, as `map_ordered` does."""
+
+    def __init__(self, warm: Callable[[], Any] | None = None) -> None:
+        with _devnull_stderr():
+            self._pool = process_pool(1, _quiet)
+            self._ready = self._pool.submit(warm or _nothing)
+
+    def ready(self) -> bool:
+        return self._ready.done() and not self._ready.cancelled() and self._ready.exception() is None
+
+    def submit(self, fn: Callable[..., R], *args: Any) -> Future | None:
+        """`fn(*args)` in the process (a future of its result), or None (see the class docstring)."""
+        if not self.ready():
+            return None
+        try:
+            inner = self._pool.submit(_run_chunk, _Call(fn, args), [None])
+        except RuntimeError:  # shut down, or the process died (BrokenProcessPool)
+            return None
+        outer: Future = Future()
+
+        def done(f: Future) -> None:
+            if f.cancelled():
+                outer.cancel()
+                outer.set_running_or_notify_cancel()
+                return
+            error = f.exception()
+            if error is not None:
+                outer.set_exception(error)
+                return
+            results, records = f.result()
+            for record in records:
+                logging.getLogger(record.name).handle(record)
+            outer.set_result(results[0])
+
+        inner.add_done_callback(done)
+        return outer
+
+    def close(self) -> None:
+        """Stop the process; work not started yet is dropped (its futures are cancelled)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class _Call:
+    """`fn(*args)` as a picklable one-argument callable (for `_run_chunk`)."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
+        self.fn, self.args = fn, args
+
+    def __call__(self, _item: Any) -> Any:
+        return self.fn(*self.args)

@@ -94,6 +94,7 @@ class PdfPages:
         self._cache: OrderedDict[int, PageForensics] = OrderedDict()
         self._ahead: ThreadPoolExecutor | None = None
         self._pending: dict[int, Future] = {}
+        self._text_ahead: dict[int, Future] = {}   # page -> its pypdf text, read by a helper process
 
     @property
     def _doc(self) -> Any:
@@ -197,18 +198,60 @@ class PdfPages:
         page.texts = {"pypdf": self._pypdf_text(page.index), "pymupdf": mupdf_text}
         page.diff = diff_page(page.analysis.spans, page.texts, page.index)
 
-    def _pypdf_text(self, index: int) -> str:
-        from pypdf import PdfReader
-        from pypdf.errors import PdfReadError
+    def read_text_ahead(self, indices: list[int], helper: Any) -> None:
+        """Have `helper` (a `core.pool.HelperProcess`) read the pypdf text of these pages now, on
+        another core, while this process analyses them; a page whose text it cannot give (not
+        started yet, or its process gone) is read here, as it would be without a helper."""
+        for index in indices:
+            if 0 <= index < self.page_count and index not in self._text_ahead:
+                future = helper.submit(pypdf_page_text, self.data, index, self.name)
+                if future is None:
+                    return
+                self._text_ahead[index] = future
 
-        try:
+    def _pypdf_text(self, index: int) -> str:
+        ahead = self._text_ahead.pop(index, None)
+        if ahead is not None:
+            try:
+                return ahead.result()
+            except UserError:
+                raise
+            except Exception:  # the helper's process went away (or the call never ran there)
+                pass
+
+        def reader() -> Any:
             # One reader for the document: its first page costs a walk of the whole page tree
             # (about 1.5 s for 10,000 pages), and what it keeps per page read is small.
             if self._reader is None:
+                from pypdf import PdfReader
+
                 self._reader = PdfReader(io.BytesIO(self.data))
-            return self._reader.pages[index].extract_text() or ""
-        except (PdfReadError, ValueError, KeyError, IndexError) as exc:
-            raise UserError(f"{self.name}: pypdf cannot read this PDF ({exc})") from None
+            return self._reader
+
+        return _pypdf_page_text(reader, index, self.name)
+
+
+def _pypdf_page_text(reader: Callable[[], Any], index: int, name: str) -> str:
+    from pypdf.errors import PdfReadError
+
+    try:
+        return reader().pages[index].extract_text() or ""
+    except (PdfReadError, ValueError, KeyError, IndexError) as exc:
+        raise UserError(f"{name}: pypdf cannot read this PDF ({exc})") from None
+
+
+def pypdf_page_text(data: bytes, index: int, name: str = "PDF") -> str:
+    """Page `index`'s pypdf text layer, as `PdfPages` reads it, from a reader of its own (a
+    module-level function: `read_text_ahead` runs it in a helper process)."""
+    from pypdf import PdfReader
+
+    return _pypdf_page_text(lambda: PdfReader(io.BytesIO(data)), index, name)
+
+
+def warm_pypdf() -> None:
+    """A helper process's start: the imports `pypdf_page_text` needs."""
+    import pypdf  # noqa: F401
+    import pypdf._text_extraction  # noqa: F401
 
 
 # ---- which pages ------------------------------------------------------------------------------

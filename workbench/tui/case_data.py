@@ -93,7 +93,7 @@ def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True
     the screen is handed the data."""
     # The PDF opened already, so what follows raises only on a bug; a bug is reported by the
     # worker that called this (a notification), never hidden as a "problem".
-    for i in range(data.page_count if data.page_count <= eager else 1):
+    for i in _eager_pages(data, eager):
         data.apply(load_page(data, i, prefetch=False))
     if prefetch and len(data.loaded) < data.page_count:
         data.pages.prefetch(len(data.loaded))
@@ -102,6 +102,11 @@ def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True
 
         data.findings = lint_case(data.case, data.pdf, analysed=analysed(data), unscanned=unscanned)
     return data
+
+
+def _eager_pages(data: CaseData, eager: int) -> range:
+    """The pages `finish_case_data` analyses: all of a PDF of up to `eager` pages, else the first."""
+    return range(data.page_count if data.page_count <= eager else 1)
 
 
 def analysed(data: CaseData) -> Analysed | None:
@@ -117,10 +122,14 @@ def analysed(data: CaseData) -> Analysed | None:
 
 def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
                          lint: bool = True, eager: int = EAGER_PAGES,
-                         unscanned: Analysed | None = None) -> CaseData:
+                         unscanned: Analysed | None = None, helper: Any = None) -> CaseData:
     """What is shown for a case whose PDF is in memory (a file's, or an authoring preview's): the
-    page count and, for a PDF of up to `eager` pages, every page; else the first page only."""
-    return finish_case_data(open_case_data(case, pdf, dpi, name), eager, lint, unscanned=unscanned)
+    page count and, for a PDF of up to `eager` pages, every page; else the first page only.
+    `helper` (a `core.pool.HelperProcess`) reads the pypdf layer of those pages meanwhile."""
+    data = open_case_data(case, pdf, dpi, name)
+    if helper is not None:
+        data.pages.read_text_ahead(list(_eager_pages(data, eager)), helper)
+    return finish_case_data(data, eager, lint, unscanned=unscanned)
 
 
 def load_page(data: CaseData, index: int, prefetch: bool = True) -> PageData:

@@ -40,6 +40,8 @@ from workbench.core.authoring import (
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.make import family_registry
+from workbench.core.pool import HelperProcess, cores
+from workbench.pdf.pages import warm_pypdf
 from workbench.tui.case_data import EXTRACTORS, CaseData, analysed, case_data_from_bytes
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
@@ -60,6 +62,8 @@ DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
 GENERATING_AFTER = 0.15
 WATCH_INTERVAL = 0.3   # seconds between looks at a user family's file
 VIEWS = ("scan", "clean", "both")
+# Read each preview's pypdf layer in a helper process (on a machine of two cores or more).
+HELPER = True
 
 
 def family_options(families: Iterable[Family]) -> list[tuple[str, str]]:
@@ -179,6 +183,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._loaded: Draft | None = None    # the form as loaded: anything else is an edit
         # Side tab id -> the preview generation it shows (a hidden pane is updated when shown).
         self._side_shown: dict[str, int] = {}
+        self._helper: HelperProcess | None = None   # reads the pypdf layer of each preview
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -202,6 +207,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
                 with TabPane("Lint", id="author-tab-lint"):
                     yield LintView(id="author-lint")
         yield KeyFooter()
+
+    def on_unmount(self) -> None:
+        if self._helper is not None:
+            self._helper.close()
+            self._helper = None
 
     @property
     def form(self) -> AuthorForm:
@@ -231,6 +241,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     async def on_mount(self) -> None:
         self.title = "pdfworkbench · author"
+        if cores() >= 2 and HELPER:
+            # pypdf's text extraction is pure Python (a thread beside the analysis would wait for
+            # the GIL): a process on the other core reads the layer while the worker analyses the
+            # page, which takes its ~8 ms off every preview. It starts in the background.
+            self._helper = HelperProcess(warm_pypdf)
         dpi = self.app.settings.dpi
         self.page.dpi = dpi
         self.clean_page.dpi = dpi
@@ -337,11 +352,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             # The unscanned page, with its hidden text and evidence marked; linted with the scan,
             # which judges visibility on it (a family's case: the very PDF the lint would generate).
             clean_case = replace(preview.case, degrade=None, sha256=None)
-            clean = case_data_from_bytes(clean_case, preview.clean_pdf, dpi, lint=False)
+            clean = case_data_from_bytes(clean_case, preview.clean_pdf, dpi, lint=False, helper=self._helper)
             if worker.is_cancelled:
                 return
         unscanned = analysed(clean) if clean is not None and not preview.draft.mutating else None
-        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned)
+        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned, helper=self._helper)
         if worker.is_cancelled:
             return
         # The page as the pane shows it (as `_show_pages` picks it), so it goes on screen in the

@@ -110,10 +110,17 @@ class PagePicture(Visual):
         return len(self.lines)
 
 
+# Styles of the half-cells drawn, by their packed colours (see `FastHalfcellRenderer.rows`):
+# a page's few hundred colours recur from one render to the next, and a Style with its two
+# Colors costs as much to build as drawing the rest of its cells. Cleared when it grows past this.
+_STYLE_CACHE_SIZE = 65536
+_HALFCELL_STYLES: dict[int, object] = {}
+
+
 class FastHalfcellRenderer:
     """rich-pixels' half-cell rendering (▄ with the lower pixel as foreground, the upper as
-    background), reading pixels in bulk and merging runs of equal cells: the same picture, built
-    several times faster than one Style per cell."""
+    background), with runs of equal cells merged into one Segment: the cells are compared in
+    bulk (numpy) and only the runs are visited in Python."""
 
     def picture(self, image) -> PagePicture:
         """The image as a PagePicture: one Strip per row of cells."""
@@ -131,43 +138,43 @@ class FastHalfcellRenderer:
         return segments
 
     def rows(self, image) -> list[list]:
+        """One list of Segments per row of cells (two rows of pixels; an odd last row of pixels
+        gets black below it)."""
+        import numpy as np
         from rich.color import Color
         from rich.segment import Segment
         from rich.style import Style
 
-        img = image.convert("RGB")
-        if img.height % 2:
-            from PIL import Image
-
-            padded = Image.new("RGB", (img.width, img.height + 1), (0, 0, 0))
-            padded.paste(img, (0, 0))
-            img = padded
-        width, height = img.size
-        data = img.tobytes()
-        styles: dict[tuple[bytes, bytes], Style] = {}
-        rows: list[list] = []
-        row_bytes = width * 3
-        for y in range(0, height, 2):
-            segments: list = []
-            upper = data[y * row_bytes:(y + 1) * row_bytes]
-            lower = data[(y + 1) * row_bytes:(y + 2) * row_bytes]
-            run_style = None
-            run = 0
-            for x in range(0, row_bytes, 3):
-                key = (lower[x:x + 3], upper[x:x + 3])
-                style = styles.get(key)
-                if style is None:
-                    style = Style(color=Color.from_rgb(*key[0]), bgcolor=Color.from_rgb(*key[1]))
-                    styles[key] = style
-                if style is run_style:
-                    run += 1
-                    continue
-                if run:
-                    segments.append(Segment("▄" * run, run_style))
-                run_style, run = style, 1
-            if run:
-                segments.append(Segment("▄" * run, run_style))
-            rows.append(segments)
+        pixels = np.asarray(image.convert("RGB"), dtype=np.uint8)
+        height, width = pixels.shape[0], pixels.shape[1]
+        if height % 2:
+            pixels = np.concatenate([pixels, np.zeros((1, width, 3), dtype=np.uint8)])
+        # One integer per cell: the lower pixel's RGB (the foreground) above the upper's.
+        rgb = pixels.astype(np.uint64)
+        packed = (rgb[:, :, 0] << 16) | (rgb[:, :, 1] << 8) | rgb[:, :, 2]
+        cells = (packed[1::2] << 24) | packed[0::2]
+        # Where a run starts: the first cell of a row, and every cell unlike the one before it.
+        starts = np.ones(cells.shape, dtype=bool)
+        starts[:, 1:] = cells[:, 1:] != cells[:, :-1]
+        row_of, col_of = np.nonzero(starts)
+        ends = np.empty_like(col_of)
+        ends[:-1] = col_of[1:]
+        ends[:-1][row_of[1:] != row_of[:-1]] = width  # ... or the row ends first
+        if len(ends):
+            ends[-1] = width
+        styles = _HALFCELL_STYLES
+        if len(styles) > _STYLE_CACHE_SIZE:
+            styles.clear()
+        rows: list[list] = [[] for _ in range(cells.shape[0])]
+        for y, x0, x1, key in zip(row_of.tolist(), col_of.tolist(), ends.tolist(),
+                                  cells[row_of, col_of].tolist(), strict=True):
+            style = styles.get(key)
+            if style is None:
+                lower, upper = key >> 24, key & 0xFFFFFF
+                style = Style(color=Color.from_rgb(lower >> 16, (lower >> 8) & 255, lower & 255),
+                              bgcolor=Color.from_rgb(upper >> 16, (upper >> 8) & 255, upper & 255))
+                styles[key] = style
+            rows[y].append(Segment("▄" * (x1 - x0), style))
         return rows
 
 
