@@ -12,9 +12,8 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generators.degrade import DegradeSpec
 from workbench.core import atomic
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
@@ -39,6 +38,9 @@ from workbench.core.shards import (
     read_build,
     remove_manifests,
 )
+
+if TYPE_CHECKING:  # a suite opens without the scan stage (and the grading it imports): only a build needs it
+    from generators.degrade import DegradeSpec
 
 SUITE_FORMAT = "pdfworkbench-suite/1"
 
@@ -272,7 +274,7 @@ class BuildItem:
 
 
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
-    from generators.degrade import TEXT_LAYERS, TIERS
+    from generators.degrade import TEXT_LAYERS, TIERS, DegradeSpec
 
     path = Path(path)
     try:

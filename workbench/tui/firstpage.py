@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import queue
 import select
 import signal
 import threading
@@ -230,12 +231,28 @@ def _child(path: Path, password: str | None, fd: int) -> None:
         for std in (0, 1, 2):
             os.dup2(devnull, std)
         with os.fdopen(fd, "wb") as out:
-            def send(kind: str, value: Any) -> None:
-                body = pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL)
-                out.write(len(body).to_bytes(8, "big") + body)
-                out.flush()
+            # The pipe holds 64 KB and the parent reads it only once its own imports are done:
+            # a large suite's Source (2 MB for 1,276 cases) written here would stop this process
+            # until then. A thread writes the messages, in order, while this one goes on to
+            # check and draw the first page.
+            outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
 
-            _open_and_draw(path, password, send)
+            def write() -> None:
+                while (body := outbox.get()) is not None:
+                    out.write(len(body).to_bytes(8, "big") + body)
+                    out.flush()
+
+            writer = threading.Thread(target=write, daemon=True)
+            writer.start()
+
+            def send(kind: str, value: Any) -> None:
+                outbox.put(pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL))
+
+            try:
+                _open_and_draw(path, password, send)
+            finally:
+                outbox.put(None)
+                writer.join()
     except BaseException:  # noqa: BLE001 - whatever happens, the parent does the work itself
         pass
     finally:

@@ -108,6 +108,7 @@ class InspectScreen(PageKeys, Screen):
         self._first_shown = threading.Event()   # set when a page's image is on screen
         self._extras_for: CaseData | None = None  # opened, its revisions and trace not started
         self._marks_due = False   # the case list's verdict marks wait for the first page
+        self._first_page_done = False   # _after_first_page has run (a page shown, or none can be)
         self._marks_made = 0      # counts the verdict marks set on this thread
 
     # ---- layout -------------------------------------------------------------------------
@@ -218,6 +219,7 @@ class InspectScreen(PageKeys, Screen):
         """What waits until a case's page is on screen (or can no longer come): the case list's
         verdict marks (grading every saved answer), the file's revisions, the answer's trace, and
         the keys in the footer."""
+        self._first_page_done = True
         self.query_one(KeyFooter).release()
         if self._marks_due:
             self._marks_due = False
@@ -425,10 +427,11 @@ class InspectScreen(PageKeys, Screen):
         if readers and self.reader not in readers:
             self.settings.reader = readers[0]
             self.sub_title = self._sub_title()
-        if self.query_one(PageView).rendered_page is None:
-            self._marks_due = True  # graded once the first page is on screen (page_shown)
+        if not self._first_page_done:
+            self._marks_due = True  # graded once the first page is on screen (_after_first_page)
         else:
-            self._refresh_verdict_marks()
+            # In a worker: grading every saved answer (0.1 s for the sample) would hold the screen.
+            self._grade_marks(self.index, self.reader, self._marks_made)
         self._show_answers()
 
     def _refresh_verdict_marks(self) -> None:

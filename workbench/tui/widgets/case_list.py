@@ -15,19 +15,28 @@ from workbench.grading.outcome import Outcome
 from workbench.tui.widgets.marks import mark_of
 
 LINT_MARKS = {"ok": ("✔", "green"), "warning": ("▲", "yellow"), "error": ("✘", "bold red"), None: ("·", "dim")}
+# More cases listed than this, and the families start collapsed but the one with the case shown,
+# and a family's cases join the tree when it is expanded: Textual lays out every line of a tree
+# on each change to it, and a 1,276-case suite's 1,305 lines took a fifth of a second before the
+# first page (seven layouts). A family expands when the cursor reaches its line, so the arrow keys
+# still walk through every case.
+COLLAPSE_FROM = 200
 
 
 class CaseList(Tree[Case]):
     """A tree of families and their cases; highlighting a case selects it."""
 
-    HELP = """
+    HELP = f"""
 ## Cases
 
 The suite's cases, grouped by family. The first mark is the lint status (✔ armed, ▲ warning,
 ✘ broken); the second the latest outcome of the current reader (✔ pass, ✘ wrong, ◆ fell for
-the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish).
+the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish). A list of more than
+{COLLAPSE_FROM} cases opens with only the shown case's family expanded; a family opens when the
+cursor reaches it.
 
 - **↑ ↓ / j k**: move through cases (the page and panes follow)
+- **space**: fold or unfold the family under the cursor
 - **/**: filter by text; **f**: failures only (wrong, trap or refused: scored answers that did not
   pass, as the report counts them); **escape** clears the filter
 """
@@ -52,6 +61,9 @@ the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish).
         self.guide_depth = 2
         self._cases = cases
         self._case_nodes: dict[str, TreeNode[Case]] = {}
+        # Collapsed families whose cases are not in the tree yet (COLLAPSE_FROM), by node id.
+        self._unlisted: dict[int, tuple[TreeNode[Case], list[Case]]] = {}
+        self._family_nodes: dict[str, TreeNode[Case]] = {}
         self.lint: dict[str, str] = {}
         self.outcomes: dict[str, Outcome] = {}
         self.filter_text = ""
@@ -84,12 +96,26 @@ the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish).
         current = select or (self.cursor_node.data.id if self.cursor_node and self.cursor_node.data else None)
         self.clear()
         self._case_nodes = {}
+        self._unlisted = {}
+        self._family_nodes = {}
         cases = self.visible_cases()
         families: dict[str, list[Case]] = {}
         for case in cases:
             families.setdefault(case.trap_family, []).append(case)
-        for family, members in sorted(families.items()):
-            branch = self.root.add(Text.assemble(family, (f" ({len(members)})", "dim")), expand=True)
+        ordered = sorted(families.items())
+        # Listed in full: every family of a short list; of a long one, the family of the case to
+        # select (or the first family, as the cursor goes to its first case).
+        listed = next((c.trap_family for c in cases if c.id == current), ordered[0][0] if ordered else None)
+        collapse = len(cases) > COLLAPSE_FROM
+        for family, members in ordered:
+            label = Text.assemble(family, (f" ({len(members)})", "dim"))
+            if collapse and family != listed:
+                branch = self.root.add(label, expand=False)
+                self._unlisted[branch.id] = (branch, members)
+                for case in members:
+                    self._family_nodes[case.id] = branch
+                continue
+            branch = self.root.add(label, expand=True)
             for case in members:
                 self._case_nodes[case.id] = branch.add_leaf(self._label(case), data=case)
         shown = len(cases)
@@ -100,8 +126,27 @@ the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish).
         target = self._case_nodes.get(current or "") or next(iter(self._case_nodes.values()))
         self.call_after_refresh(self.move_cursor, target)
 
+    def _list_family(self, branch: TreeNode[Case]) -> bool:
+        """Add a collapsed family's cases to the tree (once); whether there were any to add."""
+        unlisted = self._unlisted.pop(branch.id, None)
+        if unlisted is None:
+            return False
+        for case in unlisted[1]:
+            self._case_nodes[case.id] = branch.add_leaf(self._label(case), data=case)
+            self._family_nodes.pop(case.id, None)
+        return True
+
+    def _node_of(self, case_id: str) -> TreeNode[Case] | None:
+        """The case's node, its family expanded and listed if it was not."""
+        branch = self._family_nodes.get(case_id)
+        if branch is not None:
+            self._list_family(branch)
+            branch.expand()
+            self._tree_lines  # noqa: B018 - lays the lines out now, so the node has its line
+        return self._case_nodes.get(case_id)
+
     def select_case(self, case_id: str) -> bool:
-        node = self._case_nodes.get(case_id)
+        node = self._node_of(case_id)
         if node is None and (self.filter_text or self.failures_only or self.family):
             self.filter_text, self.failures_only, self.family = "", False, None
             self.rebuild(select=case_id)
@@ -122,5 +167,28 @@ the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish).
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Case]) -> None:
         event.stop()
-        if event.node.data is not None:
-            self.post_message(self.Selected(self, event.node.data))
+        node = event.node
+        if self._list_family(node):  # the cursor reached a collapsed family: it opens
+            node.expand()
+        elif node.data is not None:
+            self.post_message(self.Selected(self, node.data))
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[Case]) -> None:
+        self._list_family(event.node)  # space, a click, or expand-all
+
+    def _open_unlisted_line(self, line: int) -> None:
+        """Expand the collapsed family on `line` (if it is one) and lay the tree out again."""
+        node = self._get_node(line) if line >= 0 else None
+        if node is not None and self._list_family(node):
+            node.expand()
+            self._tree_lines  # noqa: B018 - the cursor's line moves below the family's cases
+
+    def action_cursor_up(self) -> None:
+        # Up from a family onto a collapsed one lands on its last case, as with every family open.
+        if self.cursor_line > 0:
+            self._open_unlisted_line(self.cursor_line - 1)
+        super().action_cursor_up()
+
+    def action_scroll_end(self) -> None:
+        self._open_unlisted_line(self.last_line)  # End: the last case, not its family's line
+        super().action_scroll_end()

@@ -1,0 +1,158 @@
+"""The case list of a long suite: its families start collapsed (but the shown case's), and a
+family's cases join the tree when it opens; the keys still reach every case, in the same order."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App, ComposeResult
+
+from tests.fixtures import SAMPLE, settle
+from workbench.core.case import Case
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.widgets import case_list
+from workbench.tui.widgets.case_list import CaseList
+from workbench.tui.widgets.page_view import PageView
+
+FAMILIES = ("alpha", "bravo", "charlie")
+PER_FAMILY = 12
+LONG = 20   # lists of more cases than this collapse (COLLAPSE_FROM, lowered so the walks are short)
+
+
+@pytest.fixture(autouse=True)
+def _long_from(monkeypatch):
+    monkeypatch.setattr(case_list, "COLLAPSE_FROM", LONG)
+
+
+def cases() -> list[Case]:
+    return [Case(id=f"{f}-{i:04d}", trap_family=f, seed=i, question="What is the total?", expected_answer="$1.00")
+            for f in FAMILIES for i in range(1, PER_FAMILY + 1)]
+
+
+class ListApp(App):
+    """The case list alone, recording the cases it selects."""
+
+    def __init__(self, listed: list[Case]) -> None:
+        super().__init__()
+        self.listed = listed
+        self.selected: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield CaseList(self.listed, id="cases")
+
+    def on_mount(self) -> None:
+        self.query_one(CaseList).focus()
+
+    def on_case_list_selected(self, message: CaseList.Selected) -> None:
+        self.selected.append(message.case.id)
+
+
+def lines(tree: CaseList) -> list[str]:
+    return [line.node.label.plain for line in tree._tree_lines]
+
+
+async def test_a_long_list_opens_with_the_first_family_expanded_and_the_others_collapsed():
+    app = ListApp(cases())
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        shown = lines(tree)
+        assert shown[0] == f"alpha ({PER_FAMILY})"
+        assert len(shown) == 3 + PER_FAMILY   # three families, alpha's cases
+        assert shown[-2:] == [f"bravo ({PER_FAMILY})", f"charlie ({PER_FAMILY})"]
+        assert tree.border_title == f"Cases ({3 * PER_FAMILY})"
+        assert tree.cursor_node.data.id == "alpha-0001" and app.selected == ["alpha-0001"]
+
+
+async def test_the_down_key_walks_every_case_in_order_across_collapsed_families():
+    listed = cases()
+    app = ListApp(listed)
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        for _ in range(len(listed) + len(FAMILIES)):
+            await pilot.press("down")
+        await pilot.pause()
+        assert app.selected == [c.id for c in listed]   # the next case, family after family
+        tree = app.query_one(CaseList)
+        assert all(n.is_expanded and len(n.children) == PER_FAMILY for n in tree.root.children)
+
+
+async def test_up_onto_a_collapsed_family_lands_on_its_last_case_and_end_on_the_last_case():
+    app = ListApp(cases())
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        assert tree.select_case("charlie-0001")   # a case of a collapsed family: it opens
+        await pilot.pause()
+        assert tree.cursor_node.data.id == "charlie-0001"
+        assert not tree.root.children[1].is_expanded   # bravo, still collapsed
+        await pilot.press("up", "up")
+        await pilot.pause()
+        assert tree.cursor_node.data.id == f"bravo-{PER_FAMILY:04d}"
+        assert app.selected[-1] == f"bravo-{PER_FAMILY:04d}"
+        await pilot.press("end")   # charlie is open: its last case
+        await pilot.pause()
+        assert tree.cursor_node.data.id == f"charlie-{PER_FAMILY:04d}"
+
+
+async def test_end_goes_to_the_last_case_of_a_collapsed_last_family():
+    app = ListApp(cases())
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        await pilot.press("end")
+        await pilot.pause()
+        assert tree.cursor_node.data.id == f"charlie-{PER_FAMILY:04d}"
+        assert app.selected[-1] == f"charlie-{PER_FAMILY:04d}"
+        assert not tree.root.children[1].is_expanded   # bravo, passed over, stays collapsed
+
+
+async def test_expanding_a_collapsed_family_lists_its_cases_with_their_marks():
+    app = ListApp(cases())
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        # Marks set while bravo is collapsed are on its cases once it opens.
+        tree.set_marks(lint={"bravo-0002": "error", "alpha-0001": "warning"})
+        bravo = tree.root.children[1]
+        assert not bravo.children
+        bravo.expand()
+        await pilot.pause()
+        assert [n.data.id for n in bravo.children] == [f"bravo-{i:04d}" for i in range(1, PER_FAMILY + 1)]
+        assert bravo.children[1].label.plain.startswith("✘")
+        assert tree.root.children[0].children[0].label.plain.startswith("▲")
+        assert f"·  bravo-{PER_FAMILY:04d}" in lines(tree)
+
+
+async def test_a_filter_to_a_few_cases_lists_them_all_expanded():
+    app = ListApp(cases())
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        tree.filter_text = "-0007"
+        tree.rebuild()
+        await pilot.pause()
+        assert lines(tree) == [x for f in FAMILIES for x in (f"{f} (1)", f"·  {f}-0007")]
+        assert tree.border_title == f"Cases (3/{3 * PER_FAMILY})"
+
+
+async def test_next_case_across_collapsed_families_opens_its_page():
+    """The workbench itself, on the sample (34 cases) with its families collapsed: down from the
+    first family's case reaches the next family's case, and its page is shown."""
+    source = open_source(SAMPLE)
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(CaseList)
+        families = tree.root.children
+        assert families[0].is_expanded and not families[1].is_expanded
+        first = families[0].children[-1].data
+        assert tree.select_case(first.id)
+        await settle(pilot)
+        await pilot.press("down", "down")
+        await settle(pilot)
+        following = families[1].children[0].data
+        assert following.trap_family != first.trap_family
+        assert tree.cursor_node.data is following
+        page = app.screen.query_one(PageView)
+        assert page.border_title == following.id and page.rendered_page == 0
