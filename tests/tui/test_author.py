@@ -525,7 +525,7 @@ async def test_a_pane_whose_content_grows_or_shrinks_takes_its_new_size():
             assert text.size.height == lines + 1            # the title line and the text
 
 
-async def test_the_pypdf_layer_comes_from_the_helper_process_and_the_process_ends_with_the_screen():
+async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_with_the_screen():
     import asyncio
 
     import pytest
@@ -549,13 +549,15 @@ async def test_the_pypdf_layer_comes_from_the_helper_process_and_the_process_end
 
         def spy(fn, *args):
             future = submit(fn, *args)
-            handed.append(args[1])
+            handed.append((fn.__name__, args[1] if fn.__name__ == "pypdf_page_text" else None))
             return future
 
         helper.submit = spy
         await type_into(pilot, "#value-vendor", "Helper Read Ltd")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert handed and handed[-1] == 0          # page 1's layer was read by the helper
+        # The page's image and page 1's layer were made by the helper.
+        assert handed[-2:] == [("raster_for", None), ("pypdf_page_text", 0)]
+        assert screen.page.rendered_page == 0
         assert "Helper Read Ltd" in await show_tab(pilot, "author-tab-pypdf")
         assert screen.data.layers["pypdf"][0] == pypdf_page_text(screen.preview.pdf, 0)
         processes = list(helper._pool._processes.values())

@@ -137,3 +137,52 @@ def test_the_first_page_is_drawn_without_importing_numpy() -> None:
             "print(len(rows), 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["3", "False"]
+
+
+def test_a_page_rasterised_by_the_helper_process_is_drawn_as_it_is_rendered_here() -> None:
+    """The Author screen's helper rasterises the page while the page is analysed, and the boxes
+    are drawn on that raster afterwards: the same picture as rendering it all here."""
+    import time
+
+    from workbench.core.pool import HelperProcess
+    from workbench.pdf.pages import Box
+    from workbench.tui.widgets.page_view import (
+        PageLook,
+        raster_for,
+        render_ahead,
+        warm_author_helper,
+    )
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter, invariant=True)
+    _text_page(c)
+    c.showPage()
+    c.drawString(72, 720, "page two")
+    c.save()
+    pdf = buf.getvalue()
+    boxes = [Box(0, (72.0, 60.0, 300.0, 75.0), "hidden", "x"), Box(0, (72.0, 90.0, 250.0, 104.0), "expected", "y"),
+             Box(1, (72.0, 60.0, 150.0, 75.0), "forbidden", "z")]
+    kinds = frozenset({"hidden", "expected", "forbidden", "evidence"})
+    for page, zoom in ((0, 1.0), (1, 2.0), (0, 0.0)):
+        look = PageLook(PageRequest(b"", page, 150, 70, 36, zoom, (0.4, 0.3)), kinds)
+        here = render_ahead(look, pdf, 2, boxes)
+        assert len(here.renderable.lines) > 0
+        ahead = render_ahead(look, pdf, 2, boxes, raster_for(look, pdf))
+        assert ahead.renderable.lines == here.renderable.lines and ahead.view == here.view
+        assert ahead.request == here.request
+    helper = HelperProcess(warm_author_helper)
+    try:
+        for _ in range(3000):
+            if helper.ready():
+                break
+            time.sleep(0.01)
+        look = PageLook(PageRequest(b"", 0, 150, 70, 36, 1.0, (0.5, 0.5)), kinds)
+        raster = helper.submit(raster_for, look, pdf).result(timeout=60)
+        assert render_ahead(look, pdf, 2, boxes, raster).renderable.lines == \
+            render_ahead(look, pdf, 2, boxes).renderable.lines
+        # A raster of another page than the one shown is not used.
+        other = PageLook(PageRequest(b"", 1, 150, 70, 36, 1.0, (0.5, 0.5)), kinds)
+        assert render_ahead(other, pdf, 2, boxes, raster).renderable.lines == \
+            render_ahead(other, pdf, 2, boxes).renderable.lines
+    finally:
+        helper.close()

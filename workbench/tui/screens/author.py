@@ -41,7 +41,6 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.make import family_registry
 from workbench.core.pool import HelperProcess, cores
-from workbench.pdf.pages import warm_pypdf
 from workbench.tui.case_data import EXTRACTORS, CaseData, analysed, case_data_from_bytes
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
@@ -52,7 +51,9 @@ from workbench.tui.widgets.page_view import (
     PageKeys,
     PageLook,
     PageView,
+    raster_for,
     render_ahead,
+    warm_author_helper,
 )
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView, lint_status
 
@@ -62,7 +63,7 @@ DEBOUNCE = 0.12        # seconds of quiet after an edit before regenerating
 GENERATING_AFTER = 0.15
 WATCH_INTERVAL = 0.3   # seconds between looks at a user family's file
 VIEWS = ("scan", "clean", "both")
-# Read each preview's pypdf layer in a helper process (on a machine of two cores or more).
+# Read each preview's pypdf layer and page image in a helper process (two cores or more).
 HELPER = True
 
 
@@ -183,7 +184,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._loaded: Draft | None = None    # the form as loaded: anything else is an edit
         # Side tab id -> the preview generation it shows (a hidden pane is updated when shown).
         self._side_shown: dict[str, int] = {}
-        self._helper: HelperProcess | None = None   # reads the pypdf layer of each preview
+        self._helper: HelperProcess | None = None   # each preview's pypdf layer and page image
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -242,10 +243,11 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     async def on_mount(self) -> None:
         self.title = "pdfworkbench · author"
         if cores() >= 2 and HELPER:
-            # pypdf's text extraction is pure Python (a thread beside the analysis would wait for
-            # the GIL): a process on the other core reads the layer while the worker analyses the
-            # page, which takes its ~8 ms off every preview. It starts in the background.
-            self._helper = HelperProcess(warm_pypdf)
+            # pypdf's text extraction is pure Python and pymupdf keeps the GIL while it renders
+            # (a thread beside the analysis would wait for it): a process on the other core reads
+            # the pypdf layer and rasterises the page image while the worker analyses the page,
+            # which takes ~13 ms off every preview. It starts in the background.
+            self._helper = HelperProcess(warm_author_helper)
         dpi = self.app.settings.dpi
         self.page.dpi = dpi
         self.clean_page.dpi = dpi
@@ -347,22 +349,28 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             return
         if worker.is_cancelled:
             return
+        helper = self._helper
+        # The page image as the pane shows it (as `_show_pages` picks it), rasterised by the
+        # helper while the page is analysed here; its boxes are drawn once they are known.
+        shown_pdf = preview.clean_pdf if preview.degraded and view == "clean" else preview.pdf
+        raster = helper.submit(raster_for, look, shown_pdf) if helper is not None and look is not None else None
         clean = None
         if preview.degraded:
             # The unscanned page, with its hidden text and evidence marked; linted with the scan,
             # which judges visibility on it (a family's case: the very PDF the lint would generate).
             clean_case = replace(preview.case, degrade=None, sha256=None)
-            clean = case_data_from_bytes(clean_case, preview.clean_pdf, dpi, lint=False, helper=self._helper)
+            clean = case_data_from_bytes(clean_case, preview.clean_pdf, dpi, lint=False, helper=helper)
             if worker.is_cancelled:
                 return
         unscanned = analysed(clean) if clean is not None and not preview.draft.mutating else None
-        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned, helper=self._helper)
+        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned, helper=helper)
         if worker.is_cancelled:
             return
-        # The page as the pane shows it (as `_show_pages` picks it), so it goes on screen in the
-        # same refresh as the other panes; if the pane changed meanwhile it renders again.
+        # The page as the pane shows it, so it goes on screen in the same refresh as the other
+        # panes; if the pane changed meanwhile it renders again.
         main = clean if clean is not None and view == "clean" else data
-        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes) if look is not None else None
+        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes, _result(raster)) \
+            if look is not None else None
         if not worker.is_cancelled:
             self.post_message(self.PreviewReady(generation, preview, data, clean, ahead))
 
@@ -779,6 +787,16 @@ def draft_from_case(case: Case | None) -> Draft | None:
     if case is None or (case.params is None and case.source is None):
         return None
     return Draft.from_case(case)
+
+
+def _result(future: Any) -> Any:
+    """A helper's result, or None when there is none (no helper, or its process went away)."""
+    if future is None:
+        return None
+    try:
+        return future.result()
+    except Exception:  # the helper's process died (or the call never ran): done here instead
+        return None
 
 
 def _located(draft: Draft, mutation: Family) -> Draft:

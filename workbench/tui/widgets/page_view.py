@@ -233,13 +233,39 @@ def render_dpi_for(req: PageRequest, page_w: float, page_h: float, hires: bool =
     return req.dpi
 
 
+@dataclass
+class Raster:
+    """A page rendered and fitted as a request asks, before its boxes are drawn (`raster_view`):
+    plain values, so a helper process can make it."""
+
+    page: int
+    mode: str
+    size: tuple[int, int]
+    pixels: bytes = field(repr=False)
+    view: View
+    scale: float                        # image pixels per point, before the crop and resize
+    crop: tuple[int, int, int, int]     # the part of the page image kept (pixels)
+    factor: float                       # the resize after the crop
+
+    def image(self):
+        from PIL import Image
+
+        return Image.frombytes(self.mode, self.size, self.pixels)
+
+
 def render_view(req: PageRequest, hires: bool = False):
     """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane.
 
     Returns (renderable, View). With `hires`, the renderable is the cropped image itself (for a
     Sixel or Kitty image widget to scale).
     """
-    from PIL import Image, ImageDraw
+    return finish_view(raster_view(req, hires), req, hires)
+
+
+def raster_view(req: PageRequest, hires: bool = False) -> Raster:
+    """`render_view` up to the boxes: the page rendered, cropped to the zoom and fitted (its
+    boxes are not read)."""
+    from PIL import Image
 
     from workbench.pdf.document import render_dpi
     from workbench.pdf.render import shared_document
@@ -285,6 +311,16 @@ def render_view(req: PageRequest, hires: bool = False):
         fw, fh = fit_pixels(img.width, img.height, req.cols, req.rows)
         factor = fw / img.width
         img = img.resize((fw, fh), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    return Raster(req.page, img.mode, img.size, img.tobytes(), view, scale, crop, factor)
+
+
+def finish_view(raster: Raster, req: PageRequest, hires: bool = False):
+    """`render_view` from its raster: the request's boxes drawn over it, then half-cells (or, with
+    `hires`, the image itself)."""
+    from PIL import Image, ImageDraw
+
+    actual = req.zoom == 0
+    img, scale, crop, factor = raster.image(), raster.scale, raster.crop, raster.factor
     boxes = [b for b in req.boxes if b.page == req.page]
     if boxes:
         # Overlays are drawn at the size shown, so a box outline stays one pixel wide.
@@ -306,14 +342,39 @@ def render_view(req: PageRequest, hires: bool = False):
                 draw.rectangle(rect, outline=colour, width=line)
         img = Image.alpha_composite(img.convert("RGBA"), layer).convert("RGB")
     if hires:
-        return img, view
-    return FastHalfcellRenderer().picture(img), view
+        return img, raster.view
+    return FastHalfcellRenderer().picture(img), raster.view
 
 
-def render_ahead(look: PageLook, pdf: bytes, page_count: int, boxes: list[Box]) -> PageView.Rendered:
-    """Render `pdf` as a page view with `look` would (from a worker), for `show_pdf(ahead=...)`."""
+def raster_for(look: PageLook, pdf: bytes) -> Raster:
+    """`raster_view` of `pdf`'s page as a view with `look` shows it (a module-level function: the
+    Author screen has a helper process make it while the worker analyses the page)."""
+    from workbench.pdf.render import shared_document
+
+    with shared_document(pdf) as doc:
+        count = doc.page_count
+    return raster_view(look.request_for(pdf, count, []))
+
+
+def warm_author_helper() -> None:
+    """The Author screen's helper process starts with what it runs: the pypdf layer
+    (`pages.pypdf_page_text`) and the page's raster (`raster_for`)."""
+    import pymupdf  # noqa: F401
+    from PIL import Image  # noqa: F401
+
+    from workbench.pdf.pages import warm_pypdf
+
+    warm_pypdf()
+
+
+def render_ahead(look: PageLook, pdf: bytes, page_count: int, boxes: list[Box],
+                 raster: Raster | None = None) -> PageView.Rendered:
+    """Render `pdf` as a page view with `look` would (from a worker), for `show_pdf(ahead=...)`;
+    `raster` is its `raster_for` made already (used if it is of the page shown)."""
     req = look.request_for(pdf, page_count, boxes)
-    picture, view = render_view(req)
+    if raster is None or raster.page != req.page:
+        raster = raster_view(req)
+    picture, view = finish_view(raster, req)
     return PageView.Rendered(req.page, picture, view, req)
 
 
