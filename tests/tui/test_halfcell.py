@@ -14,6 +14,7 @@ from reportlab.pdfgen import canvas
 from rich.color import Color
 from rich.style import Style
 
+from workbench.tui.widgets import page_view
 from workbench.tui.widgets.page_view import FastHalfcellRenderer, PageRequest, render_view
 
 
@@ -106,6 +107,36 @@ def test_the_page_view_picture_is_the_half_cells_of_the_fitted_page() -> None:
     colours = {seg.style.bgcolor.triplet for line in picture.lines for seg in line}
     assert (255, 255, 255) in colours
     assert min(sum(t) for t in colours) < 3 * 160
+
+
+@pytest.mark.parametrize("name", sorted(IMAGES))
+def test_drawn_without_numpy_the_half_cells_are_the_same(name: str) -> None:
+    """The workbench's first page is drawn before numpy is imported: pixel by pixel, the same."""
+    image = IMAGES[name]
+    page_view._HALFCELL_STYLES.clear()   # its own styles, none kept from the bulk renderer's
+    rows = FastHalfcellRenderer().rows_in_python(image)
+    assert cells_of(rows) == reference_cells(image)
+    assert rows == FastHalfcellRenderer().rows(image)   # the same Segments as the bulk renderer
+
+
+def test_a_rendered_page_without_numpy_is_the_same_picture() -> None:
+    image = _page_image(_text_page)
+    page_view._HALFCELL_STYLES.clear()
+    rows = FastHalfcellRenderer().rows_in_python(image)
+    assert cells_of(rows) == reference_cells(image)
+    assert rows == FastHalfcellRenderer().rows(image)
+
+
+def test_the_first_page_is_drawn_without_importing_numpy() -> None:
+    """numpy's import is not on the way to the first page (it costs 0.1 s of the interpreter)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom PIL import Image\nfrom workbench.tui.widgets.page_view import FastHalfcellRenderer\n"
+            "rows = FastHalfcellRenderer().rows(Image.new('RGB', (6, 5), (250, 250, 250)))\n"
+            "print(len(rows), 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["3", "False"]
 
 
 def test_a_page_rasterised_by_the_helper_process_is_drawn_as_it_is_rendered_here() -> None:

@@ -43,6 +43,8 @@ FIT_DPI = 36
 MAX_PICTURE_PIXELS = 4_000_000
 # How long a caller waits for the child before it does the work itself.
 WAIT_S = 5.0
+# The pipe's size asked for (the default, 64 KB, holds a thirtieth of a 1,276-case suite's Source).
+PIPE_SIZE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,9 @@ class FirstPage:
     def __init__(self, pid: int, fd: int) -> None:
         self.pid = pid
         self._fd = fd
-        self._buf = b""
+        # A bytearray grows in place: a large suite's Source comes in pieces of the pipe's size,
+        # and joining bytes objects copied the whole message again for every piece.
+        self._buf = bytearray()
         self._lock = threading.Lock()
         self._got: dict[str, Any] = {}   # the messages read so far, by kind
         self._done = False               # the pipe is at its end (or given up on)
@@ -109,12 +113,13 @@ class FirstPage:
         size = int.from_bytes(self._buf[:8], "big")
         if len(self._buf) < 8 + size:
             return None
-        body, self._buf = self._buf[8:8 + size], self._buf[8 + size:]
         try:
-            kind, value = pickle.loads(body)
+            with memoryview(self._buf) as view:   # unpickled where it lies, not copied out first
+                kind, value = pickle.loads(view[8:8 + size])
         except Exception:  # noqa: BLE001 - a garbled message: as if the child had failed
             self._finish()
             return None
+        del self._buf[:8 + size]
         return kind, value
 
     def _finish(self) -> None:
@@ -209,6 +214,12 @@ def start(path: Path, password: str | None = None) -> FirstPage | None:
         return None
     path = Path(path)
     read_fd, write_fd = os.pipe()
+    try:  # fewer, larger pieces of a large suite's Source (Linux; 1 MB is an unprivileged limit)
+        import fcntl
+
+        fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    except (ImportError, AttributeError, OSError):
+        pass
     try:
         pid = os.fork()
     except OSError:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -110,6 +110,7 @@ class InspectScreen(PageKeys, Screen):
         self._marks_due = False   # the case list's verdict marks wait for the first page
         self._first_page_done = False   # _after_first_page has run (a page shown, or none can be)
         self._marks_made = 0      # counts the verdict marks set on this thread
+        self._resumed = False     # the screen has been shown once
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -141,6 +142,14 @@ class InspectScreen(PageKeys, Screen):
     @property
     def reader(self) -> str:
         return self.settings.reader
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Its first resume follows its mount, where every node was styled: Textual would style all
+        # of them again (48 nodes, a twentieth of the time to the first page). Later resumes
+        # (back from another screen, perhaps after a change of theme) restyle as usual.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         self.title = "pdfworkbench"

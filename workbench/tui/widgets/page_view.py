@@ -11,6 +11,7 @@ pane has focus.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
 
 from rich.text import Text
@@ -140,6 +141,11 @@ class FastHalfcellRenderer:
     def rows(self, image) -> list[list]:
         """One list of Segments per row of cells (two rows of pixels; an odd last row of pixels
         gets black below it)."""
+        if "numpy" not in sys.modules:
+            # The workbench's first page is drawn before anything imports numpy (0.1 s, most of
+            # it holding the interpreter, on the way to that page): drawn here pixel by pixel
+            # (a few ms more a pane) until the page's analysis has imported it.
+            return self.rows_in_python(image)
         import numpy as np
         from rich.color import Color
         from rich.segment import Segment
@@ -175,6 +181,45 @@ class FastHalfcellRenderer:
                               bgcolor=Color.from_rgb(upper >> 16, (upper >> 8) & 255, upper & 255))
                 styles[key] = style
             rows[y].append(Segment("▄" * (x1 - x0), style))
+        return rows
+
+
+    def rows_in_python(self, image) -> list[list]:
+        """`rows` without numpy: the same Segments, each pixel pair looked at in Python."""
+        from rich.color import Color
+        from rich.segment import Segment
+        from rich.style import Style
+
+        img = image.convert("RGB")
+        width, height = img.size
+        data = img.tobytes()
+        row_bytes = width * 3
+        if height % 2:  # black below an odd last row
+            data += bytes(row_bytes)
+            height += 1
+        styles = _HALFCELL_STYLES
+        if len(styles) > _STYLE_CACHE_SIZE:
+            styles.clear()
+        rows: list[list] = []
+        for y in range(0, height, 2):
+            segments: list = []
+            upper = data[y * row_bytes:(y + 1) * row_bytes]
+            lower = data[(y + 1) * row_bytes:(y + 2) * row_bytes]
+            run_key, run = -1, 0
+            for x in range(0, row_bytes, 3):
+                key = int.from_bytes(lower[x:x + 3], "big") << 24 | int.from_bytes(upper[x:x + 3], "big")
+                if key == run_key:
+                    run += 1
+                    continue
+                if run:
+                    segments.append(Segment("▄" * run, styles[run_key]))
+                if key not in styles:
+                    styles[key] = Style(color=Color.from_rgb(lower[x], lower[x + 1], lower[x + 2]),
+                                        bgcolor=Color.from_rgb(upper[x], upper[x + 1], upper[x + 2]))
+                run_key, run = key, 1
+            if run:
+                segments.append(Segment("▄" * run, styles[run_key]))
+            rows.append(segments)
         return rows
 
 
