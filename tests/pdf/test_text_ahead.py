@@ -133,3 +133,13 @@ def test_the_helper_returns_results_and_logs_its_warnings_here(helper, caplog):
     with caplog.at_level(logging.WARNING):
         assert helper.submit(_warn_and_answer, 21).result(timeout=30) == 42
     assert "odd object 21" in caplog.text
+
+
+def test_no_helper_when_no_process_can_start(monkeypatch):
+    import workbench.core.pool as pool
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("An attempt has been made to start a new process before ... bootstrapping")
+
+    monkeypatch.setattr(pool, "process_pool", refuse)
+    assert HelperProcess.start(warm_pypdf) is None

@@ -192,7 +192,21 @@ class HelperProcess:
     def __init__(self, warm: Callable[[], Any] | None = None) -> None:
         with _devnull_stderr():
             self._pool = process_pool(1, _quiet)
-            self._ready = self._pool.submit(warm or _nothing)
+            try:
+                self._ready = self._pool.submit(warm or _nothing)
+            except Exception:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                raise
+
+    @classmethod
+    def start(cls, warm: Callable[[], Any] | None = None) -> HelperProcess | None:
+        """A helper, or None when no process can be started here (a platform or a limit that
+        refuses it, a main module that cannot be imported again): the caller works alone."""
+        try:
+            return cls(warm)
+        except (OSError, RuntimeError, ValueError) as exc:
+            logging.getLogger(__name__).info("no helper process: %s", exc)
+            return None
 
     def ready(self) -> bool:
         return self._ready.done() and not self._ready.cancelled() and self._ready.exception() is None

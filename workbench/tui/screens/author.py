@@ -247,7 +247,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             # (a thread beside the analysis would wait for it): a process on the other core reads
             # the pypdf layer and rasterises the page image while the worker analyses the page,
             # which takes ~13 ms off every preview. It starts in the background.
-            self._helper = HelperProcess(warm_author_helper)
+            self._helper = HelperProcess.start(warm_author_helper)
         dpi = self.app.settings.dpi
         self.page.dpi = dpi
         self.clean_page.dpi = dpi
