@@ -183,7 +183,6 @@ class FastHalfcellRenderer:
             rows[y].append(Segment("▄" * (x1 - x0), style))
         return rows
 
-
     def rows_in_python(self, image) -> list[list]:
         """`rows` without numpy: the same Segments, each pixel pair looked at in Python."""
         from rich.color import Color
