@@ -156,3 +156,18 @@ async def test_next_case_across_collapsed_families_opens_its_page():
         assert tree.cursor_node.data is following
         page = app.screen.query_one(PageView)
         assert page.border_title == following.id and page.rendered_page == 0
+
+
+async def test_a_held_down_key_walks_into_a_collapsed_family_s_cases():
+    """A held key (a burst of presses, each handled before the highlight's message): the family
+    the cursor reaches opens at once, so the next press goes to its first case, not past it."""
+    listed = cases()
+    app = ListApp(listed)
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        for _ in range(len(listed) + len(FAMILIES)):
+            tree.action_cursor_down()   # as the key bindings run them, with no pause between
+        await pilot.pause()
+        assert tree.cursor_node.data.id == listed[-1].id
+        assert all(n.is_expanded and len(n.children) == PER_FAMILY for n in tree.root.children)

@@ -183,6 +183,12 @@ cursor reaches it.
             node.expand()
             self._tree_lines  # noqa: B018 - the cursor's line moves below the family's cases
 
+    def action_cursor_down(self) -> None:
+        super().action_cursor_down()
+        # Onto a collapsed family: it opens now, not when the highlight's message is handled, or
+        # the next press of a held key would skip its cases for the family after it.
+        self._open_unlisted_line(self.cursor_line)
+
     def action_cursor_up(self) -> None:
         # Up from a family onto a collapsed one lands on its last case, as with every family open.
         if self.cursor_line > 0:
