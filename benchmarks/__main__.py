@@ -137,6 +137,42 @@ def _floor_rows(group: str, pdf: Path, runs: int) -> list[Row]:
     return rows
 
 
+def _inspect_and_its_floor(group: str, pdf: Path, runs: int) -> list[Row]:
+    """`inspect --json` of every page on 2 jobs, its runs taken in turns with the library calls
+    alone whose results it prints (benchmarks/floor_inspect.py), and the ratio of each pair: the
+    machine's speed changes from minute to minute, and the ratio shows what is ours."""
+    what = "inspect --json, all pages, --jobs 2"
+    floor_what = "floor: inspect's library calls alone, 2 processes"
+    mine, floor = [], []
+    try:
+        for i in range(WARMUP + runs):
+            f = run_cli([str(pdf), "--jobs", "2"], module="benchmarks.floor_inspect")
+            m = run_cli(["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)])
+            if i >= WARMUP:
+                floor.append(f)
+                mine.append(m)
+    except TimeoutError as exc:
+        return [Row(group, what, "s", [], 6.0, error=str(exc))]
+    bad = [r for r in mine + floor if r.code != 0]
+    if bad:
+        msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
+        return [Row(group, what, "s", [], 6.0, error=msg)]
+
+    def cpu(rs) -> str:
+        return f"CPU {sorted(r.cpu_s for r in rs)[len(rs) // 2]:.1f} s"
+
+    return [
+        Row(group, floor_what, "s", [r.seconds for r in floor], None, note=cpu(floor),
+            extra={"cpu_s": [r.cpu_s for r in floor]}),
+        Row(group, what, "s", [r.seconds for r in mine], 6.0, note=cpu(mine),
+            extra={"cpu_s": [r.cpu_s for r in mine]}),
+        Row(group, "inspect --json, all pages: peak RSS (process tree)", "MB", [r.peak_mb for r in mine], None),
+        Row(group, "inspect over that floor, runs in turns", "x",
+            [m.seconds / f.seconds for m, f in zip(mine, floor, strict=True)], None,
+            note="CPU " + ", ".join(f"{m.cpu_s / f.cpu_s:.2f}x" for m, f in zip(mine, floor, strict=True))),
+    ]
+
+
 def _said_cap(ran) -> str:
     text = ran.stdout[-4000:] + ran.stderr
     return "says it stopped at the cap" if "first 1000 pages" in text or "first 1,000 pages" in text \
@@ -147,8 +183,7 @@ def bench_pdf500(tmp: Path, runs: int, quick: bool) -> list[Row]:
     g = "500-page text PDF (reportlab, 50 lines a page)"
     pdf = text_pdf(tmp / "p500.pdf", 500, 50)
     rows = _floor_rows(g, pdf, runs)
-    rows += _cli_rows(g, "inspect --json, all pages, --jobs 2",
-                      ["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)], runs, 6.0)
+    rows += _inspect_and_its_floor(g, pdf, runs)
     rows += _cli_rows(g, "lint, all pages, --jobs 2",
                       ["lint", "--pages", "all", "--jobs", "2", str(pdf)], runs, 5.0)
     one = _cli_rows(g, "lint, all pages, --jobs 1", ["lint", "--pages", "all", "--jobs", "1", str(pdf)],

@@ -120,9 +120,11 @@ class Ran:
     code: int
 
 
-def run_cli(args: list[str], env: dict[str, str] | None = None, timeout: float = 900) -> Ran:
-    """Run `python -m workbench ARGS`, timing it and sampling its process tree's memory."""
-    cmd = [sys.executable, "-m", "workbench", *args]
+def run_cli(args: list[str], env: dict[str, str] | None = None, timeout: float = 900,
+            module: str = "workbench") -> Ran:
+    """Run `python -m MODULE ARGS` (the workbench's CLI unless told), timing it and sampling its
+    process tree's memory."""
+    cmd = [sys.executable, "-m", module, *args]
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     out_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-out-{os.getpid()}.txt"
     with open(out_path, "w+b") as out:
