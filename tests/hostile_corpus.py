@@ -125,6 +125,21 @@ def bad_ascii85_pdf() -> bytes:
     return _hand_written(objs)
 
 
+def second_page_pypdf_refuses_pdf() -> bytes:
+    """Two pages: the first plain, the second's content stream the one of `bad_ascii85_pdf`. pypdf
+    refuses that page's stream ("Non-Ascii85 digit found"); MuPDF draws and reads it."""
+    first = b"BT /F1 12 Tf 72 720 Td (Invoice 42 for ACME) Tj ET"
+    ok = base64.a85encode(b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET")
+    stream = ok + b"\xe4~>"
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+            b" /Contents %d 0 R >>")
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            page % 5, b"<< /Length %d >>\nstream\n" % len(first) + first + b"\nendstream",
+            page % 7, b"<< /Length %d /Filter /ASCII85Decode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    return _hand_written(objs)
+
+
 def many_pages_pdf(pages: int = 10_000) -> bytes:
     """`pages` pages of one short line each, written by hand so building it costs little."""
     font = 3

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.hostile_corpus import bad_ascii85_pdf, damaged_stream_pdf
+from tests.hostile_corpus import bad_ascii85_pdf, damaged_stream_pdf, second_page_pypdf_refuses_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,3 +53,40 @@ def test_mupdf_naming_a_raw_byte_is_logged_as_text_any_handler_can_write(caplog)
     assert any("a85d" in m and "\\xe4" in m for m in said), said
     for message in said:
         message.encode("utf-8")  # no lone surrogate left
+
+
+def test_a_page_pypdf_refuses_is_still_inspected_with_its_pypdf_layer_marked_unread():
+    """pypdf refusing one page's stream used to stop that page's analysis whole: the workbench
+    showed no page, though MuPDF draws it and reads its text."""
+    from workbench.pdf.pages import PdfPages, page_report
+
+    with PdfPages(second_page_pypdf_refuses_pdf(), "two.pdf") as pages:
+        first, second = pages.page(0), pages.page(1)
+        assert first.unread == {} and first.texts["pypdf"] == "Invoice 42 for ACME"
+        assert second.texts == {"pypdf": "", "pymupdf": "Total: $1.00\n"}
+        assert second.unread == {"pypdf": "two.pdf: pypdf cannot read page 2 (Non-Ascii85 digit found: ä)"}
+        assert [s.text for s in second.analysis.spans if s.visible] == ["Total: $1.00"]
+        report = page_report(second)
+        assert report["unread"] == second.unread and report["text"]["pymupdf"] == "Total: $1.00\n"
+        assert "unread" not in page_report(first)
+
+
+def test_inspect_prints_every_page_when_pypdf_refuses_one_and_says_so_on_stderr(tmp_path):
+    pdf = tmp_path / "two.pdf"
+    pdf.write_bytes(second_page_pypdf_refuses_pdf())
+    for jobs in ("1", "2"):
+        proc = _run("inspect", str(pdf), "--json", "--jobs", jobs, cwd=tmp_path)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        report = json.loads(proc.stdout)  # whole: both pages and the file's structure
+        assert [p["number"] for p in report["pages"]] == [1, 2] and "structure" in report
+        assert "unread" not in report["pages"][0]
+        assert report["pages"][1]["unread"]["pypdf"].endswith("pypdf cannot read page 2 (Non-Ascii85 digit found: ä)")
+        assert report["pages"][1]["text"] == {"pypdf": "", "pymupdf": "Total: $1.00\n"}
+        said = [line for line in proc.stderr.splitlines() if "two.pdf" in line]
+        assert said[0].endswith("pypdf cannot read page 2 (Non-Ascii85 digit found: ä); its pypdf layer is left empty")
+        assert "1 page layer(s) could not be read" in said[1], proc.stderr
+    proc = _run("inspect", str(pdf), cwd=tmp_path)
+    assert proc.returncode == 1
+    page_two = proc.stdout.split("=== page 2")[1]
+    assert "(not read: " in page_two and "Total: $1.00" in page_two
+    assert "Invoice 42 for ACME" in proc.stdout.split("=== page 2")[0]

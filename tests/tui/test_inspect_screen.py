@@ -226,3 +226,26 @@ async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_pat
         layer = app.screen.query_one("#text-pymupdf", TextLayerView)
         assert layer.pointer == "€53,919.68" and layer.pointed_line is not None
         assert layer.plain.splitlines()[layer.pointed_line - 1].strip() == "€53,919.68"
+
+
+async def test_a_case_whose_pdf_pypdf_refuses_on_one_page_shows_its_pages_and_a_lint_error(tmp_path):
+    import json
+
+    from tests.hostile_corpus import second_page_pypdf_refuses_pdf
+
+    (tmp_path / "refused-0001.pdf").write_bytes(second_page_pypdf_refuses_pdf())
+    (tmp_path / "refused-0001.json").write_text(json.dumps({
+        "id": "refused-0001", "question": "What is the total?", "expected_answer": "$1.00",
+        "forbidden_answers": ["$2.00"], "pdf_path": "refused-0001.pdf"}), encoding="utf-8")
+    app = WorkbenchApp(open_source(tmp_path))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(PageView)
+        assert view.rendered_page == 0 and view.page_count == 2  # not the load's error
+        assert "pdf-unreadable" in [f.code for f in app.screen.data.findings]
+        view.focus()
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert view.rendered_page == 1
+        assert app.screen.query_one("#text-pypdf", TextLayerView).plain.startswith("(not read: ")
+        assert "Total: $1.00" in app.screen.query_one("#text-pymupdf", TextLayerView).plain

@@ -80,3 +80,31 @@ async def test_the_next_page_is_analysed_ahead_only_once_the_shown_page_is_on_sc
         assert ahead and {i for i, _ in ahead} >= {1, 2, 3, 4, 5}
         assert all(shown == i - 1 for i, shown in ahead), ahead
         assert 5 in app.screen.data.pages._cache   # page 6 is ready before it is asked for
+
+
+async def test_a_page_pypdf_refuses_is_shown_with_its_pypdf_layer_marked_not_read(tmp_path):
+    """The page, its pymupdf layer and its spans are there; the pypdf pane says why it is empty
+    (it used to be the whole page's error: no page, no layers)."""
+    from tests.hostile_corpus import second_page_pypdf_refuses_pdf
+
+    pdf = tmp_path / "two.pdf"
+    pdf.write_bytes(second_page_pypdf_refuses_pdf())
+    app = WorkbenchApp(open_source(pdf))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _settle(pilot)
+        screen = app.screen
+        view = screen.query_one(PageView)
+        pypdf_layer = screen.query_one("#text-pypdf", TextLayerView)
+        pymupdf_layer = screen.query_one("#text-pymupdf", TextLayerView)
+        assert "Invoice 42 for ACME" in pypdf_layer.plain
+        view.focus()
+        await pilot.press("pagedown")
+        await _settle(pilot)
+        assert view.page == 1 and view.rendered_page == 1
+        assert pypdf_layer.plain.startswith("(not read: ") and "pypdf cannot read page 2" in pypdf_layer.plain
+        assert "Total: $1.00" in pymupdf_layer.plain
+        said = [n.message for n in app._notifications]
+        assert any("pypdf cannot read page 2" in m and "pypdf layer is empty" in m for m in said), said
+        await pilot.press("pageup")
+        await _settle(pilot)
+        assert "Invoice 42 for ACME" in pypdf_layer.plain  # page 1's layer is whole

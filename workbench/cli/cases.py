@@ -265,7 +265,13 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     needles = evidence_needles(case) if case is not None else []
     # --json: each page's text is made where the page is analysed (see `inspect_stream`)
     encode = partial(json_text, level=2) if args.json else None
-    pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs, encode)
+    unread: list[str] = []
+
+    def warn(line: str) -> None:
+        unread.append(line)
+        note(f"pdfworkbench: {line}")
+
+    pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs, encode, warn)
     if left_out:
         note(f"pdfworkbench: {name}: {left_out}")
     if args.json:
@@ -276,7 +282,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         if case is not None:
             tail["case_id"] = case.id
         print_json_stream(head, "pages", pages, tail, encoded=True)
-        return 0
+        return _unread_code(name, unread)
     print(f"{args.path}: {count} page(s)" + (f" ({left_out})" if left_out else ""))
     for page in pages:
         print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
@@ -285,9 +291,19 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             print(f"(pixels not checked: {page['skipped']})")
         for extractor in ("pypdf", "pymupdf"):
             print(f"--- text layer ({extractor}) ---")
-            print(page["text"][extractor].rstrip() or "(empty)", flush=True)
+            why = page.get("unread", {}).get(extractor)
+            print(f"(not read: {why})" if why else page["text"][extractor].rstrip() or "(empty)", flush=True)
     _print_structure(_structure(data, name))
-    return 0
+    return _unread_code(name, unread)
+
+
+def _unread_code(name: str, unread: list[str]) -> int:
+    """inspect's exit code: 1 when a page's layer could not be read (the output says which)."""
+    if not unread:
+        return 0
+    note(f"pdfworkbench: {name}: {len(unread)} page layer(s) could not be read and are shown empty "
+         "(\"unread\" in the page's JSON); the rest of the output is whole")
+    return 1
 
 
 def _structure(data: bytes, name: str) -> dict:

@@ -526,10 +526,13 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None 
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
         return out
     sub = _Subject(written, page, case.degrade or None)
-    if case.contract:
-        out.extend(_contract_findings(case, case.contract, sub))
-    else:
-        out.extend(_default_findings(case, sub))
+    try:  # (the text layers are read here, when a check first asks for them)
+        found = (_contract_findings(case, case.contract, sub) if case.contract
+                 else _default_findings(case, sub))
+    except UserError as exc:  # an extractor refuses the file (pypdf and a stream MuPDF reads)
+        out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
+        return out
+    out.extend(found)
     out.extend(_structure_hidden(case.id, written.analysis) + _structure_findings(case.id, written.data))
     return out
 

@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
@@ -67,6 +67,9 @@ class PageForensics:
     seconds: float                  # what computing it took
     texts: dict[str, str] | None = None     # extractor -> this page's text (None: not read yet)
     diff: LayerDiff | None = None           # where the layers differ (None: not compared yet)
+    # extractor -> why it could not read this page (its text is then ''): pypdf refuses a stream
+    # that MuPDF reads, and the page, its spans and the other layer are still worth showing.
+    unread: dict[str, str] = field(default_factory=dict)
 
     @property
     def skipped(self) -> str:
@@ -195,7 +198,11 @@ class PdfPages:
                 self._doc = open_fitz(self.data, self.name, checked=True)
                 self._edits, self._edited = 0, set()
             mupdf_text = self._doc[page.index].get_text("text")
-        page.texts = {"pypdf": self._pypdf_text(page.index), "pymupdf": mupdf_text}
+        try:
+            pypdf_text = self._pypdf_text(page.index)
+        except UserError as exc:
+            pypdf_text, page.unread = "", {"pypdf": str(exc)}
+        page.texts = {"pypdf": pypdf_text, "pymupdf": mupdf_text}
         page.diff = diff_page(page.analysis.spans, page.texts, page.index)
 
     def read_text_ahead(self, indices: list[int], helper: Any) -> None:
@@ -235,9 +242,16 @@ def _pypdf_page_text(reader: Callable[[], Any], index: int, name: str) -> str:
     from pypdf.errors import PdfReadError
 
     try:
-        return reader().pages[index].extract_text() or ""
+        pdf = reader()
     except (PdfReadError, ValueError, KeyError, IndexError) as exc:
         raise UserError(f"{name}: pypdf cannot read this PDF ({exc})") from None
+    try:
+        return pdf.pages[index].extract_text() or ""
+    except (PdfReadError, ValueError, KeyError, IndexError) as exc:
+        raise UserError(f"{name}: pypdf cannot read page {index + 1} ({exc})") from None
+    except Exception as exc:  # pypdf on a hostile page raises anything (NotImplementedError, ...)
+        raise UserError(f"{name}: pypdf cannot read page {index + 1} "
+                        f"({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
 def pypdf_page_text(data: bytes, index: int, name: str = "PDF") -> str:
@@ -330,11 +344,18 @@ def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dic
     }
     if page.skipped:
         report["skipped"] = page.skipped
+    if page.unread:
+        report["unread"] = dict(page.unread)
     return report
 
 
 def skipped_line(name: str, page: PageForensics) -> str:
     return f"{name}: page {page.index + 1} not checked: {page.skipped}"
+
+
+def unread_lines(page: PageForensics) -> list[str]:
+    """A line for each layer the page could not be read into (its text is shown empty)."""
+    return [f"{why}; its {extractor} layer is left empty" for extractor, why in page.unread.items()]
 
 
 # ---- streaming over pages, on one or more processes ---------------------------------------------
@@ -358,10 +379,11 @@ def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
     _WORKER["pages"] = PdfPages(data, name, dpi, cache_pages=2)
 
 
-def _report_in_worker(encode: Callable[[dict[str, Any]], Any] | None, args: tuple[int, tuple]) -> Any:
+def _report_in_worker(encode: Callable[[dict[str, Any]], Any] | None, args: tuple[int, tuple]) -> tuple[Any, list[str]]:
     index, needles = args
-    report = page_report(_WORKER["pages"].page(index, layers=True), list(needles))
-    return report if encode is None else encode(report)
+    page = _WORKER["pages"].page(index, layers=True)
+    report = page_report(page, list(needles))
+    return (report if encode is None else encode(report)), unread_lines(page)
 
 
 def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tuple[Any, str]:
@@ -372,11 +394,13 @@ def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tup
 
 def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
                    needles: list[tuple[str, str]] = (), jobs: int | None = 1,
-                   encode: Callable[[dict[str, Any]], Any] | None = None) -> Iterator[Any]:
+                   encode: Callable[[dict[str, Any]], Any] | None = None,
+                   warn: Callable[[str], None] | None = None) -> Iterator[Any]:
     """`page_report` of each page in `pages`, in order, computed on `jobs` processes; with
     `encode` (a module-level function), `encode(report)` instead, computed where the page was:
     `inspect --json` has each page's JSON text made in the worker, which is cheaper to send back
-    than the report itself and leaves this process only the writing."""
+    than the report itself and leaves this process only the writing. `warn` is given each
+    `unread_lines` line here, as its page is handed out."""
     from functools import partial
 
     from workbench.core.pool import map_ordered
@@ -384,8 +408,12 @@ def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 
     _import_for_workers(text_layers=True)
     work = [(i, tuple(needles)) for i in pages]
     try:
-        yield from map_ordered(partial(_report_in_worker, encode), work, jobs, chunksize=4,
-                               initializer=_open_in_worker, initargs=(data, name, dpi))
+        for report, lines in map_ordered(partial(_report_in_worker, encode), work, jobs, chunksize=4,
+                                         initializer=_open_in_worker, initargs=(data, name, dpi)):
+            if warn is not None:
+                for line in lines:
+                    warn(line)
+            yield report
     finally:
         _close_worker()
 

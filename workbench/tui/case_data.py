@@ -33,6 +33,7 @@ class PageData:
     hidden: list[str]           # texts of the page's hidden spans
     boxes: list[Box]            # hidden spans and evidence on the page
     skipped: str = ""           # why its pixels were not checked ('' when they were)
+    unread: dict[str, str] = field(default_factory=dict)  # extractor -> why it read no text here
 
 
 @dataclass
@@ -49,6 +50,8 @@ class CaseData:
     findings: list[Any] = field(default_factory=list)             # lint findings
     loaded: set[int] = field(default_factory=set)
     skipped: dict[int, str] = field(default_factory=dict)         # page -> why not checked
+    # extractor -> page -> why that layer could not be read (it is shown empty)
+    unread: dict[str, dict[int, str]] = field(default_factory=dict)
 
     def apply(self, page: PageData) -> None:
         """Record a loaded page (on the thread that owns this object: the UI's)."""
@@ -60,6 +63,8 @@ class CaseData:
         self.boxes += page.boxes
         if page.skipped:
             self.skipped[page.page] = page.skipped
+        for name, why in page.unread.items():
+            self.unread.setdefault(name, {})[page.page] = why
         self.loaded.add(page.page)
 
     def __repr__(self) -> str:
@@ -114,7 +119,9 @@ def analysed(data: CaseData) -> Analysed | None:
     from workbench.pdf.spans import DocumentAnalysis
 
     pages = [data.pages.cached(i) for i in range(data.page_count)]
-    if not pages or any(p is None or p.texts is None for p in pages):
+    # (a layer that could not be read is not there to lint: the lint reads the file itself and
+    # says why it cannot)
+    if not pages or any(p is None or p.texts is None or p.unread for p in pages):
         return None
     texts = {name: [p.texts.get(name, "") for p in pages] for name in EXTRACTORS}
     return Analysed(data.pdf, DocumentAnalysis(data.pages.dpi, [p.analysis for p in pages]), texts)
@@ -138,4 +145,5 @@ def load_page(data: CaseData, index: int, prefetch: bool = True) -> PageData:
     if prefetch:
         data.pages.prefetch(index + 1)
     hidden = [s.text for s in page.analysis.hidden if s.text.strip()]
-    return PageData(index, dict(page.texts or {}), hidden, page_boxes(page, data.needles), page.skipped)
+    return PageData(index, dict(page.texts or {}), hidden, page_boxes(page, data.needles), page.skipped,
+                    dict(page.unread))

@@ -217,7 +217,8 @@ class InspectScreen(PageKeys, Screen):
         if data.case is not self.current:
             return
         for name in EXTRACTORS:
-            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts)
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts,
+                                                                 unread=data.unread.setdefault(name, {}))
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
         self.query_one(RevisionsView).show_message("reading the file's revisions…")
         # The revisions and the answer's trace wait until the page is on screen: started now,
@@ -271,7 +272,8 @@ class InspectScreen(PageKeys, Screen):
         if view.pdf is not data.pdf:  # the page is not on screen yet (opened and loaded at once)
             view.show_pdf(data.pdf, data.page_count, [])
         for name in EXTRACTORS:
-            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts, view.page)
+            self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts, view.page,
+                                                                 unread=data.unread.setdefault(name, {}))
         self.query_one(LintView).show(data.findings)
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
@@ -350,6 +352,10 @@ class InspectScreen(PageKeys, Screen):
         for i, why in data.skipped.items():
             if page is None or i == page:
                 self.notify(f"page {i + 1}: pixels not checked: {why}", severity="warning", timeout=8)
+        for name, pages in data.unread.items():  # (one line a document: it is the same refusal)
+            if pages and (page is None or page == min(pages)) and min(pages) in data.loaded:
+                self.notify(f"{pages[min(pages)]}; the {name} layer is empty where it could not read",
+                            severity="warning", timeout=8)
 
     def _start_lint_all(self) -> None:
         if not self._linted_all and any(c.question for c in self.source.cases):

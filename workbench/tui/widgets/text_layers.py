@@ -48,6 +48,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
         self.extractor = extractor
         self.pages: list[str | None] = []
         self.hidden: list[list[str] | None] = []
+        self.unread: dict[int, str] = {}  # page -> why this extractor could not read it
         self.page = 0
         self.plain = ""  # the text shown, for tests and copying
         self.hidden_count = 0
@@ -58,10 +59,13 @@ white on white, covered, off the page, too small): a vision reader never sees it
         yield Static(id=f"layer-{self.extractor}")
 
     def show(self, pages: list[str | None], hidden: list[list[str] | None] | None = None,
-             page: int = 0) -> None:
-        """The layer of a document, one entry per page (None: that page is not read yet)."""
+             page: int = 0, unread: dict[int, str] | None = None) -> None:
+        """The layer of a document, one entry per page (None: that page is not read yet);
+        `unread`: page -> why the extractor could not read it (the case data's, kept up to date
+        as pages load)."""
         self.pages = pages
         self.hidden = hidden or []
+        self.unread = {} if unread is None else unread
         self.pointer = ""
         self.show_page(page, force=True)
 
@@ -82,6 +86,15 @@ white on white, covered, off the page, too small): a vision reader never sees it
             self.plain, self.hidden_count = "", 0
             update_in_place(self.query_one(Static), Group(Text(title, style="bold dim"),
                                                 Text("(reading this page…)", style="dim italic")))
+            return
+        why = self.unread.get(page)
+        if why:  # the extractor refused the page: what a pipeline using it is left with
+            self.plain, self.hidden_count = f"(not read: {why})", 0
+            update_in_place(self.query_one(Static), Group(
+                Text(title, style="bold dim"), Text(self.plain, style="bold red"),
+                Text(f"A pipeline reading with {self.extractor} gets an error or no text here.",
+                     style="dim italic")))
+            self.scroll_home(animate=False)
             return
         self.plain = text
         self.hidden_count = sum(1 for m in marks if m.strip() and m.strip() in text)
@@ -108,7 +121,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
             self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
-        self.pages, self.hidden = [], []
+        self.pages, self.hidden, self.unread = [], [], {}
         self.plain = message
         update_in_place(self.query_one(Static), Text(message, style="dim"))
 
