@@ -268,8 +268,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     unread: list[str] = []
 
     def warn(line: str) -> None:
+        if line not in unread:  # (a file pypdf cannot open at all says so once, not each page)
+            note(f"pdfworkbench: {line}")
         unread.append(line)
-        note(f"pdfworkbench: {line}")
 
     pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs, encode, warn)
     if left_out:

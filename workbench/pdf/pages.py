@@ -94,6 +94,7 @@ class PdfPages:
         self._edits = 0
         self._edited: set[int] = set()
         self._reader = None
+        self._reader_failed: Exception | None = None
         self._cache: OrderedDict[int, PageForensics] = OrderedDict()
         self._ahead: ThreadPoolExecutor | None = None
         self._pending: dict[int, Future] = {}
@@ -232,7 +233,13 @@ class PdfPages:
             if self._reader is None:
                 from pypdf import PdfReader
 
-                self._reader = PdfReader(io.BytesIO(self.data))
+                if self._reader_failed is not None:  # (a truncated file: not parsed again a page)
+                    raise self._reader_failed
+                try:
+                    self._reader = PdfReader(io.BytesIO(self.data))
+                except Exception as exc:
+                    self._reader_failed = exc
+                    raise
             return self._reader
 
         return _pypdf_page_text(reader, index, self.name)
