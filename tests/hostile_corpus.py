@@ -96,48 +96,48 @@ def _hand_written(objs: list[bytes], extra_trailer: bytes = b"") -> bytes:
     return out.getvalue()
 
 
+def _pages_drawing(streams: list[tuple[bytes, bytes]]) -> bytes:
+    """A PDF of one page a content stream, each (its /Filter entry or b"", its bytes), in
+    Helvetica as /F1, written by hand: page k is object 4 + 2k and its stream the next one."""
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * k) for k in range(len(streams)))
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(streams)),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for k, (filter_, data) in enumerate(streams):
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+                    b" /Contents %d 0 R >>" % (5 + 2 * k))
+        entry = b" /Filter " + filter_ if filter_ else b""
+        objs.append(b"<< /Length %d%s >>\nstream\n" % (len(data), entry) + data + b"\nendstream")
+    return _hand_written(objs)
+
+
+TOTAL_LINE = b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET"
+# TOTAL_LINE in ASCII85 with a byte outside ASCII85's range (0xE4) before its end: MuPDF draws
+# the line and names the byte in its complaint; pypdf refuses the stream ("Non-Ascii85 digit").
+BAD_ASCII85 = base64.a85encode(TOTAL_LINE) + b"\xe4~>"
+
+
 def damaged_stream_pdf() -> bytes:
     """Two pages; the first one's content stream says FlateDecode but was cut and patched, so zlib
     fails part-way (as after a broken upload). Readers show what they can and MuPDF complains."""
     import zlib
 
-    packed = zlib.compress(b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET")
+    packed = zlib.compress(TOTAL_LINE)
     bad = packed[:12] + bytes((i * 37) % 256 for i in range(24))
-    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
-            b" /Contents %d 0 R >>")
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-            page % 5, b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(bad) + bad + b"\nendstream",
-            page % 7, b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream"]
-    return _hand_written(objs)
+    return _pages_drawing([(b"/FlateDecode", bad), (b"/FlateDecode", packed)])
 
 
 def bad_ascii85_pdf() -> bytes:
-    """One page whose content stream says ASCII85Decode and holds a byte outside ASCII85's range
-    (0xE4): MuPDF names the byte in its complaint, which pymupdf hands over as a lone surrogate."""
-    ok = base64.a85encode(b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET")
-    stream = ok + b"\xe4~>"
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
-            b" /Contents 5 0 R >>",
-            b"<< /Length %d /Filter /ASCII85Decode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
-    return _hand_written(objs)
+    """One page whose content stream is `BAD_ASCII85`: MuPDF names the byte in its complaint,
+    which pymupdf hands over as a lone surrogate."""
+    return _pages_drawing([(b"/ASCII85Decode", BAD_ASCII85)])
 
 
 def second_page_pypdf_refuses_pdf() -> bytes:
-    """Two pages: the first plain, the second's content stream the one of `bad_ascii85_pdf`. pypdf
-    refuses that page's stream ("Non-Ascii85 digit found"); MuPDF draws and reads it."""
-    first = b"BT /F1 12 Tf 72 720 Td (Invoice 42 for ACME) Tj ET"
-    ok = base64.a85encode(b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET")
-    stream = ok + b"\xe4~>"
-    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
-            b" /Contents %d 0 R >>")
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-            page % 5, b"<< /Length %d >>\nstream\n" % len(first) + first + b"\nendstream",
-            page % 7, b"<< /Length %d /Filter /ASCII85Decode >>\nstream\n" % len(stream) + stream + b"\nendstream"]
-    return _hand_written(objs)
+    """Two pages: the first plain, the second's stream `BAD_ASCII85`, which pypdf refuses and
+    MuPDF draws and reads."""
+    return _pages_drawing([(b"", b"BT /F1 12 Tf 72 720 Td (Invoice 42 for ACME) Tj ET"),
+                           (b"/ASCII85Decode", BAD_ASCII85)])
 
 
 def many_pages_pdf(pages: int = 10_000) -> bytes:
