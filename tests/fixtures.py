@@ -38,15 +38,19 @@ TOTAL = "hidden_ocr_mismatch-0001"
 _BUILT: dict[str, Path] = {}
 
 
-def suite_copy(tmp_path: Path) -> Path:
-    """A fresh copy of the gold test suite in `tmp_path/suite` (built from the spec once per session)."""
+def built_suite(folder: Path, spec: str, name: str = "suite") -> Path:
+    """`spec` (a suite spec's TOML) written to `folder/spec.toml` and built into `folder/name`."""
     from workbench.core.suite import build_suite
 
+    (folder / "spec.toml").write_text(spec)
+    build_suite(folder / "spec.toml", folder / name)
+    return folder / name
+
+
+def suite_copy(tmp_path: Path) -> Path:
+    """A fresh copy of the gold test suite in `tmp_path/suite` (built from the spec once per session)."""
     if "base" not in _BUILT:
-        base = Path(tempfile.mkdtemp(prefix="gold-suite-"))
-        (base / "spec.toml").write_text(GOLD_SPEC)
-        build_suite(base / "spec.toml", base / "suite")
-        _BUILT["base"] = base / "suite"
+        _BUILT["base"] = built_suite(Path(tempfile.mkdtemp(prefix="gold-suite-")), GOLD_SPEC)
     dest = tmp_path / "suite"
     shutil.copytree(_BUILT["base"], dest)
     return dest

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import built_suite
 from workbench.core.runs import RunRecord
 from workbench.grading.cost import Price, call_cost, load_prices, usage_totals
 from workbench.providers.base import usage_dict
@@ -100,12 +101,7 @@ def test_a_bad_price_table_is_one_line(cli, tmp_path, text, says):
 
 @pytest.fixture(scope="module")
 def suite_dir(tmp_path_factory) -> Path:
-    from workbench.core.suite import build_suite
-
-    folder = tmp_path_factory.mktemp("costs")
-    (folder / "spec.toml").write_text(SPEC)
-    build_suite(folder / "spec.toml", folder / "suite")
-    return folder / "suite"
+    return built_suite(tmp_path_factory.mktemp("costs"), SPEC)
 
 
 def test_report_totals_tokens_per_reader_and_prices_them(cli, suite_dir, prices, tmp_path):

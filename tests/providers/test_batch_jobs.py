@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import built_suite
 from workbench.providers.fakeserver import FakeServer
 
 KEYS = {"OPENAI_API_KEY": "sk-test-PLANTED-batch-0123456789abcdef",
@@ -35,12 +36,7 @@ seeds = "1..200"
 
 
 def _build(tmp_path_factory, spec: str, name: str) -> Path:
-    from workbench.core.suite import build_suite
-
-    folder = tmp_path_factory.mktemp(name)
-    (folder / "spec.toml").write_text(spec)
-    build_suite(folder / "spec.toml", folder / "suite")
-    return folder / "suite"
+    return built_suite(tmp_path_factory.mktemp(name), spec)
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import built_suite
 from workbench.core.errors import UserError
 from workbench.providers import parse_reader, read
 from workbench.providers.fakeserver import FakeServer
@@ -29,12 +30,9 @@ params = { hidden_change_pct = 40.0 }
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory):
-    from workbench.core.suite import build_suite, load_suite
+    from workbench.core.suite import load_suite
 
-    folder = tmp_path_factory.mktemp("suite")
-    (folder / "spec.toml").write_text(SPEC)
-    build_suite(folder / "spec.toml", folder / "mini")
-    return load_suite(folder / "mini")
+    return load_suite(built_suite(tmp_path_factory.mktemp("suite"), SPEC, "mini"))
 
 
 @pytest.fixture

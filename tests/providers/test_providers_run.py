@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import built_suite
 from workbench.providers.fakeserver import FakeServer
 
 PLANTED = "sk-test-PLANTED-c0ffee1234567890deadbeef5678abcd"
@@ -26,12 +27,7 @@ params = { hidden_change_pct = 40.0 }
 
 @pytest.fixture(scope="module")
 def suite_dir(tmp_path_factory) -> Path:
-    from workbench.core.suite import build_suite
-
-    folder = tmp_path_factory.mktemp("suite")
-    (folder / "spec.toml").write_text(SPEC)
-    build_suite(folder / "spec.toml", folder / "mini")
-    return folder / "mini"
+    return built_suite(tmp_path_factory.mktemp("suite"), SPEC, "mini")
 
 
 @pytest.fixture(scope="module")

@@ -7,20 +7,14 @@ from pathlib import Path
 
 import pytest
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
-
+from tests.fixtures import built_suite
 
 SMALL_SPEC = 'name = "small"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = [1, 2, 3]\n'
 
 
 @pytest.fixture(scope="session")
 def _small_suite(tmp_path_factory) -> Path:
-    from workbench.core.suite import build_suite
-
-    folder = tmp_path_factory.mktemp("small")
-    (folder / "spec.toml").write_text(SMALL_SPEC)
-    build_suite(folder / "spec.toml", folder / "suite")
-    return folder / "suite"
+    return built_suite(tmp_path_factory.mktemp("small"), SMALL_SPEC)
 
 
 @pytest.fixture
