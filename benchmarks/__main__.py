@@ -37,6 +37,17 @@ WARMUP = 1
 QUICK = False
 
 
+def _failure(results, ok=(0, 1)) -> str:
+    """The last line a failed run said ('' when every run exited with a code in `ok`)."""
+    bad = [r for r in results if r.code not in ok]
+    return (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120] if bad else ""
+
+
+def _cpu(results) -> float:
+    """The median run's CPU seconds."""
+    return sorted(r.cpu_s for r in results)[len(results) // 2]
+
+
 def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float | None,
               target_mb: float | None = None, warmup: int | None = None, check=None) -> list[Row]:
     """Time a command; one row for its time and, with `target_mb`, one for its peak memory."""
@@ -44,13 +55,10 @@ def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float
         results = repeat(lambda: run_cli(args), runs, WARMUP if warmup is None else warmup)
     except TimeoutError as exc:
         return [Row(group, what, "s", [], target_s, error=str(exc))]
-    bad = [r for r in results if r.code not in (0, 1)]
-    if bad:
-        msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
-        return [Row(group, what, "s", [], target_s, error=msg)]
+    if failed := _failure(results):
+        return [Row(group, what, "s", [], target_s, error=failed)]
     note = check(results[-1]) if check else ""
-    cpu = sorted(r.cpu_s for r in results)[len(results) // 2]
-    note = "; ".join(x for x in (note, f"CPU {cpu:.1f} s") if x)
+    note = "; ".join(x for x in (note, f"CPU {_cpu(results):.1f} s") if x)
     rows = [Row(group, what, "s", [r.seconds for r in results], target_s, note=note,
                 extra={"cpu_s": [r.cpu_s for r in results]})]
     rows.append(Row(group, f"{what}: peak RSS (process tree)", "MB", [r.peak_mb for r in results],
@@ -153,18 +161,12 @@ def _inspect_and_its_floor(group: str, pdf: Path, runs: int) -> list[Row]:
                 mine.append(m)
     except TimeoutError as exc:
         return [Row(group, what, "s", [], 6.0, error=str(exc))]
-    bad = [r for r in mine + floor if r.code != 0]
-    if bad:
-        msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
-        return [Row(group, what, "s", [], 6.0, error=msg)]
-
-    def cpu(rs) -> str:
-        return f"CPU {sorted(r.cpu_s for r in rs)[len(rs) // 2]:.1f} s"
-
+    if failed := _failure(mine + floor, ok=(0,)):
+        return [Row(group, what, "s", [], 6.0, error=failed)]
     return [
-        Row(group, floor_what, "s", [r.seconds for r in floor], None, note=cpu(floor),
+        Row(group, floor_what, "s", [r.seconds for r in floor], None, note=f"CPU {_cpu(floor):.1f} s",
             extra={"cpu_s": [r.cpu_s for r in floor]}),
-        Row(group, what, "s", [r.seconds for r in mine], 6.0, note=cpu(mine),
+        Row(group, what, "s", [r.seconds for r in mine], 6.0, note=f"CPU {_cpu(mine):.1f} s",
             extra={"cpu_s": [r.cpu_s for r in mine]}),
         Row(group, "inspect --json, all pages: peak RSS (process tree)", "MB", [r.peak_mb for r in mine], None),
         Row(group, "inspect over that floor, runs in turns", "x",
@@ -249,15 +251,12 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
                 r = go(cmd, jobs)
                 if i >= warm:
                     ran[jobs].append(r)
-        bad = [r for rs in ran.values() for r in rs if r.code not in (0, 1)]
-        if bad:
-            msg = (bad[0].stderr.strip().splitlines() or [f"exit {bad[0].code}"])[-1][:120]
-            rows.append(Row(g, f"{cmd}", "s", [], None, error=msg))
+        if failed := _failure([r for rs in ran.values() for r in rs]):
+            rows.append(Row(g, f"{cmd}", "s", [], None, error=failed))
             continue
         for jobs in (1, 2):
-            cpu = sorted(r.cpu_s for r in ran[jobs])[len(ran[jobs]) // 2]
             rows.append(Row(g, f"{cmd} --jobs {jobs}", "s", [r.seconds for r in ran[jobs]], None,
-                            note=f"CPU {cpu:.1f} s", extra={"cpu_s": [r.cpu_s for r in ran[jobs]]}))
+                            note=f"CPU {_cpu(ran[jobs]):.1f} s", extra={"cpu_s": [r.cpu_s for r in ran[jobs]]}))
             if cmd == "build":  # cases stream to disk: memory must not grow with the suite
                 rows.append(Row(g, f"build --jobs {jobs}: peak RSS (process tree)", "MB",
                                 [r.peak_mb for r in ran[jobs]], None))

@@ -265,12 +265,12 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     needles = evidence_needles(case) if case is not None else []
     # --json: each page's text is made where the page is analysed (see `inspect_stream`)
     encode = partial(json_text, level=2) if args.json else None
-    unread: list[str] = []
+    unread: dict[str, int] = {}  # line -> the pages it was said of
 
     def warn(line: str) -> None:
         if line not in unread:  # (a file pypdf cannot open at all says so once, not each page)
             note(f"pdfworkbench: {line}")
-        unread.append(line)
+        unread[line] = unread.get(line, 0) + 1
 
     pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs, encode, warn)
     if left_out:
@@ -298,11 +298,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return _unread_code(name, unread)
 
 
-def _unread_code(name: str, unread: list[str]) -> int:
+def _unread_code(name: str, unread: dict[str, int]) -> int:
     """inspect's exit code: 1 when a page's layer could not be read (the output says which)."""
     if not unread:
         return 0
-    note(f"pdfworkbench: {name}: {len(unread)} page layer(s) could not be read and are shown empty "
+    note(f"pdfworkbench: {name}: {sum(unread.values())} page layer(s) could not be read and are shown empty "
          "(\"unread\" in the page's JSON); the rest of the output is whole")
     return 1
 

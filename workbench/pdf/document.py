@@ -113,11 +113,16 @@ def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> A
         raise _encrypted(name, password) from None
     except DependencyError as exc:
         raise PdfError(f"{name}: pypdf cannot decrypt this PDF ({exc})") from None
-    except PdfReadError as exc:
-        raise PdfError(f"{name}: pypdf cannot read this PDF ({_short(exc)})") from None
     except Exception as exc:  # pypdf on a hostile file raises anything (KeyError, IndexError, ...)
-        raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {_short(exc)})") from None
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, PdfReadError)})") from None
     return reader
+
+
+def why_failed(exc: BaseException, *plain: type[BaseException]) -> str:
+    """An exception a library raised on a hostile file, as one short line: its message, after its
+    type's name unless it is one of the `plain` kinds (whose messages say what went wrong)."""
+    text = _short(exc)
+    return text if isinstance(exc, plain) else f"{type(exc).__name__}: {text}"
 
 
 def _encrypted(name: str, password: str | None) -> PdfEncrypted:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.pdf.document import open_fitz
+from workbench.pdf.document import open_fitz, why_failed
 from workbench.pdf.layers import LayerDiff, diff_page
 from workbench.pdf.spans import PageAnalysis, analyze_fitz_page, check_dpi
 from workbench.pdf.textlayer import EXTRACTORS, PageInfo
@@ -248,17 +248,15 @@ class PdfPages:
 def _pypdf_page_text(reader: Callable[[], Any], index: int, name: str) -> str:
     from pypdf.errors import PdfReadError
 
+    plain = (PdfReadError, ValueError, KeyError, IndexError)  # (their messages say enough)
     try:
         pdf = reader()
-    except (PdfReadError, ValueError, KeyError, IndexError) as exc:
-        raise UserError(f"{name}: pypdf cannot read this PDF ({exc})") from None
+    except Exception as exc:
+        raise UserError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, *plain)})") from None
     try:
         return pdf.pages[index].extract_text() or ""
-    except (PdfReadError, ValueError, KeyError, IndexError) as exc:
-        raise UserError(f"{name}: pypdf cannot read page {index + 1} ({exc})") from None
     except Exception as exc:  # pypdf on a hostile page raises anything (NotImplementedError, ...)
-        raise UserError(f"{name}: pypdf cannot read page {index + 1} "
-                        f"({type(exc).__name__}: {str(exc)[:120]})") from None
+        raise UserError(f"{name}: pypdf cannot read page {index + 1} ({why_failed(exc, *plain)})") from None
 
 
 def pypdf_page_text(data: bytes, index: int, name: str = "PDF") -> str:

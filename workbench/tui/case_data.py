@@ -51,7 +51,7 @@ class CaseData:
     loaded: set[int] = field(default_factory=set)
     skipped: dict[int, str] = field(default_factory=dict)         # page -> why not checked
     # extractor -> page -> why that layer could not be read (it is shown empty)
-    unread: dict[str, dict[int, str]] = field(default_factory=dict)
+    unread: dict[str, dict[int, str]] = field(default_factory=lambda: {n: {} for n in EXTRACTORS})
 
     def apply(self, page: PageData) -> None:
         """Record a loaded page (on the thread that owns this object: the UI's)."""
@@ -64,7 +64,7 @@ class CaseData:
         if page.skipped:
             self.skipped[page.page] = page.skipped
         for name, why in page.unread.items():
-            self.unread.setdefault(name, {})[page.page] = why
+            self.unread[name][page.page] = why
         self.loaded.add(page.page)
 
     def __repr__(self) -> str:

@@ -425,7 +425,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             name = tab.removeprefix("author-tab-")
             page = min(self.page.page, max(self.data.page_count - 1, 0))
             self.query_one(f"#author-text-{name}", TextLayerView).show(
-                self.data.layers[name], self.data.hidden_texts, page, unread=self.data.unread.setdefault(name, {}))
+                self.data.layers[name], self.data.hidden_texts, page, unread=self.data.unread[name])
 
     def _side_tab_chosen(self, tab: str) -> None:
         # A watcher of the tabs' `active`: it runs as the tab switches, before the screen lays

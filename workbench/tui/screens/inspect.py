@@ -218,7 +218,7 @@ class InspectScreen(PageKeys, Screen):
             return
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts,
-                                                                 unread=data.unread.setdefault(name, {}))
+                                                                 unread=data.unread[name])
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
         self.query_one(RevisionsView).show_message("reading the file's revisions…")
         # The revisions and the answer's trace wait until the page is on screen: started now,
@@ -273,7 +273,7 @@ class InspectScreen(PageKeys, Screen):
             view.show_pdf(data.pdf, data.page_count, [])
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts, view.page,
-                                                                 unread=data.unread.setdefault(name, {}))
+                                                                 unread=data.unread[name])
         self.query_one(LintView).show(data.findings)
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
