@@ -210,3 +210,15 @@ def test_a_hedge_word_the_expected_sentence_has_itself_is_no_hedge():
     assert grade(case, sentence).correct
     assert not grade(case, f"It might say: {sentence}").correct  # one "might" more than the text
     assert not grade(case, f"I think it reads: {sentence}").correct
+
+
+def test_glyphs_read_word_by_word_on_a_line_that_is_not_all_ascii():
+    """A euro sign makes the line non-ASCII: its plain words still read as written, a Latin word
+    with a Cyrillic letter reads as Latin, a Russian word stays Russian, a zero-width space drops
+    out (and its index with it), and l between digits reads as 1."""
+    from workbench.grading.finding import read_glyphs
+
+    line = "Total €1\u200b2O.50 for Pаypal, дом 1l0\u00a0due"
+    seen, where = read_glyphs(line)
+    assert seen == "Total €12O.50 for Paypal, дом 110\u00a0due"
+    assert where == [*range(8), *range(9, len(line))]

@@ -555,8 +555,9 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
         helper.submit = spy
         await type_into(pilot, "#value-vendor", "Helper Read Ltd")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        # The page's image and page 1's layer were made by the helper.
-        assert handed[-2:] == [("raster_for", None), ("pypdf_page_text", 0)]
+        # Page 1's layer and the page's image were made by the helper, the layer first (the
+        # analysis waits for it; the image is wanted only once the page is analysed).
+        assert handed[-2:] == [("pypdf_page_text", 0), ("raster_for", None)]
         assert screen.page.rendered_page == 0
         assert "Helper Read Ltd" in await show_tab(pilot, "author-tab-pypdf")
         assert screen.data.layers["pypdf"][0] == pypdf_page_text(screen.preview.pdf, 0)

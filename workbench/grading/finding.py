@@ -62,8 +62,12 @@ def read_glyphs(text: str) -> tuple[str, list[int]]:
         return _DIGIT_LOOKALIKE_RE.sub(lambda m: _DIGIT_LOOKALIKES[m.group()], text), list(range(len(text)))
     out: list[str] = []
     where: list[int] = []
-    for m in re.finditer(r"\S+|\s+", text):
+    for m in _CHUNK.finditer(text):
         word = m.group()
+        if word.isascii():  # (most words of a page with a euro sign or a curly quote)
+            out.append(word)
+            where.extend(range(m.start(), m.end()))
+            continue
         letters = [c for c in word if c.isalpha()]
         mixed = any(c.isascii() and c.isalnum() for c in word) or (
             bool(letters) and all(c in CONFUSABLES for c in letters))

@@ -8,6 +8,7 @@ on a page come from the core's `page_boxes`, the same function `inspect --json` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,13 +130,17 @@ def analysed(data: CaseData) -> Analysed | None:
 
 def case_data_from_bytes(case: Case, pdf: bytes, dpi: int, name: str | None = None,
                          lint: bool = True, eager: int = EAGER_PAGES,
-                         unscanned: Analysed | None = None, helper: Any = None) -> CaseData:
+                         unscanned: Analysed | None = None, helper: Any = None,
+                         after_text: Callable[[], Any] | None = None) -> CaseData:
     """What is shown for a case whose PDF is in memory (a file's, or an authoring preview's): the
     page count and, for a PDF of up to `eager` pages, every page; else the first page only.
-    `helper` (a `core.pool.HelperProcess`) reads the pypdf layer of those pages meanwhile."""
+    `helper` (a `core.pool.HelperProcess`) reads the pypdf layer of those pages meanwhile;
+    `after_text` is called once they are asked of it, to queue more work behind them."""
     data = open_case_data(case, pdf, dpi, name)
     if helper is not None:
         data.pages.read_text_ahead(list(_eager_pages(data, eager)), helper)
+    if after_text is not None:
+        after_text()
     return finish_case_data(data, eager, lint, unscanned=unscanned)
 
 

@@ -353,7 +353,12 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         # The page image as the pane shows it (as `_show_pages` picks it), rasterised by the
         # helper while the page is analysed here; its boxes are drawn once they are known.
         shown_pdf = preview.clean_pdf if preview.degraded and view == "clean" else preview.pdf
-        raster = helper.submit(raster_for, look, shown_pdf) if helper is not None and look is not None else None
+        raster: list[Any] = [None]
+
+        def queue_raster() -> None:  # (behind the pypdf layers: the analysis needs those first)
+            if helper is not None and look is not None:
+                raster[0] = helper.submit(raster_for, look, shown_pdf)
+
         clean = None
         if preview.degraded:
             # The unscanned page, with its hidden text and evidence marked; linted with the scan,
@@ -363,13 +368,14 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             if worker.is_cancelled:
                 return
         unscanned = analysed(clean) if clean is not None and not preview.draft.mutating else None
-        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned, helper=helper)
+        data = case_data_from_bytes(preview.case, preview.pdf, dpi, unscanned=unscanned, helper=helper,
+                                    after_text=queue_raster)
         if worker.is_cancelled:
             return
         # The page as the pane shows it, so it goes on screen in the same refresh as the other
         # panes; if the pane changed meanwhile it renders again.
         main = clean if clean is not None and view == "clean" else data
-        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes, _result(raster)) \
+        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes, _result(raster[0])) \
             if look is not None else None
         if not worker.is_cancelled:
             self.post_message(self.PreviewReady(generation, preview, data, clean, ahead))
