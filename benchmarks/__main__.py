@@ -34,6 +34,10 @@ from benchmarks.inputs import suite_spec, text_pdf
 GROUPS = ("pdf500", "pdf10k", "suite", "sample", "scripts")
 # Untimed runs before the timed ones (files in the page cache, imports compiled); --quick: none.
 WARMUP = 1
+# Launches timed for a first page on screen (besides the walk's launch): six launches of the
+# sample in a row, the machine idle, took 0.60 to 1.01 s (CPU time moving with them), so the
+# median of three was a lottery.
+FIRST_PAGE_LAUNCHES = 6
 QUICK = False
 
 
@@ -100,7 +104,7 @@ def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int 
         walked = _tui(path, 1, walk=walk, cases=cases, warmup=0, burst=burst) if (walk or cases) else []
         # The walk's launch counts as a first page too; --quick launches only for the walk.
         if first_runs is None:
-            first_runs = 0 if QUICK and walked else runs
+            first_runs = 0 if QUICK and walked else max(runs, FIRST_PAGE_LAUNCHES)
         first = _tui(path, first_runs, warmup=0 if walked else None)
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return [Row(group, "workbench: first page on screen", "s", [], first_target, error=str(exc))]
@@ -278,7 +282,8 @@ def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
     rows: list[Row] = []
     sample = ROOT / "sample_cases" / "mini"
     rows += _tui_rows(g, sample, runs, 0.8, cases=10 if quick else 20, step_target_ms=100.0,
-                      step_label="next case (down to its page on screen)", first_runs=max(runs, 2))
+                      step_label="next case (down to its page on screen)",
+                      first_runs=max(runs, 2) if QUICK else None)
     try:  # the same start without the second process that draws the first page (for the ratio)
         alone = _tui(sample, max(runs, 2), warmup=0, ahead=False)
         rows.append(Row(g, "workbench: first page, no second process (tui_child --no-ahead)", "s",
