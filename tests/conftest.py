@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_SUITE = ROOT / "sample_cases" / "mini"
 
 # Nothing reads the developer's own config, even at import time; each test then gets its own.
 os.environ.setdefault("PDFWORKBENCH_CONFIG_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-config"))

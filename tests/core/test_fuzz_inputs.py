@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE_SUITE
+from tests.fixtures import SAMPLE
 from workbench.core.errors import UserError
 
 N = int(os.environ.get("PDFWORKBENCH_FUZZ_N", "500"))
@@ -47,7 +47,7 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
 
 def _samples() -> list[Path]:
     # The smallest few, so 500 renders stay within CI's budget.
-    return sorted(SAMPLE_SUITE.glob("*.pdf"), key=lambda p: p.stat().st_size)[:3]
+    return sorted(SAMPLE.glob("*.pdf"), key=lambda p: p.stat().st_size)[:3]
 
 
 class Tally:
@@ -171,10 +171,10 @@ def test_fuzzed_run_files_are_read_or_refused(tmp_path):
     from workbench.core.suite import load_suite
     from workbench.grading.report import build_report
 
-    run = sorted((SAMPLE_SUITE / "runs").glob("*.jsonl"))[0]
+    run = sorted((SAMPLE / "runs").glob("*.jsonl"))[0]
     lines = run.read_bytes().splitlines(keepends=True)[:6]
     source = b"".join(lines)
-    cases = {c.id: c for c in load_suite(SAMPLE_SUITE).cases}
+    cases = {c.id: c for c in load_suite(SAMPLE).cases}
     target = tmp_path / "r.jsonl"
 
     def one() -> None:

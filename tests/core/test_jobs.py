@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import SAMPLE_SUITE
+from tests.fixtures import SAMPLE
 
 SPEC = """name = "jobs"
 version = "1"
@@ -41,11 +41,11 @@ def test_verify_and_lint_print_the_same_with_any_number_of_jobs(cli):
     for command in ("verify", "lint"):
         outputs = []
         for jobs in ("1", "2", "0"):
-            code, out, err = cli(command, SAMPLE_SUITE, "--jobs", jobs)
+            code, out, err = cli(command, SAMPLE, "--jobs", jobs)
             assert code == 0, err
             outputs.append(out)
         assert outputs[0] == outputs[1] == outputs[2]
-    code, out, _ = cli("verify", SAMPLE_SUITE, "--jobs", "2", "--json")
+    code, out, _ = cli("verify", SAMPLE, "--jobs", "2", "--json")
     report = json.loads(out)
     assert report["ok"] and report["suite_hash"] == report["recorded_hash"]
 
@@ -55,7 +55,7 @@ def test_lint_with_jobs_keeps_findings_in_suite_order(cli, tmp_path):
     import shutil
 
     suite = tmp_path / "suite"
-    shutil.copytree(SAMPLE_SUITE, suite, ignore=shutil.ignore_patterns("runs"))
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs"))
     cases = sorted(p for p in suite.glob("*.json") if p.name not in ("suite.json", "gold.json"))
     for path in cases[:6:2]:
         raw = json.loads(path.read_text())
@@ -71,21 +71,21 @@ def test_lint_with_jobs_keeps_findings_in_suite_order(cli, tmp_path):
 
 
 def test_negative_jobs_is_one_line_and_exit_2(cli):
-    code, out, err = cli("verify", SAMPLE_SUITE, "--jobs", "-1")
+    code, out, err = cli("verify", SAMPLE, "--jobs", "-1")
     assert code == 2 and "--jobs -1" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_run_local_work_on_processes_records_the_same_answers(cli, tmp_path, jobs):
     out = tmp_path / "run.jsonl"
-    code, _, err = cli("run", SAMPLE_SUITE, "--reader", "probe:pymupdf", "--jobs", jobs, "--workers", "3",
+    code, _, err = cli("run", SAMPLE, "--reader", "probe:pymupdf", "--jobs", jobs, "--workers", "3",
                        "--out", out, "--no-cache")
     assert code in (0, 1), err
     records = [json.loads(line) for line in out.read_text().splitlines()]
     from workbench.core.suite import load_suite
     from workbench.pdf.textlayer import text_pymupdf
 
-    suite = load_suite(SAMPLE_SUITE)
+    suite = load_suite(SAMPLE)
     assert sorted(r["case_id"] for r in records) == sorted(c.id for c in suite.cases)
     by_id = {c.id: c for c in suite.cases}
     for r in records[:5]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SAMPLE_SUITE
+from tests.fixtures import ROOT, SAMPLE
 
 SLOW = ROOT / "tests" / "slow_writer.py"
 KILLS = int(os.environ.get("PDFWORKBENCH_KILLS", "4"))
@@ -84,7 +84,7 @@ def _lines(path: Path) -> tuple[list[dict], int]:
 @pytest.fixture
 def suite(tmp_path) -> Path:
     dest = tmp_path / "suite"
-    shutil.copytree(SAMPLE_SUITE, dest, ignore=shutil.ignore_patterns("runs", ".*"))
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs", ".*"))
     return dest
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE_SUITE
+from tests.fixtures import SAMPLE
 from tests.hostile_corpus import hostile_run_lines, hostile_specs
 from workbench.providers.fakeserver import FakeServer
 
@@ -31,7 +31,7 @@ def _one_line(code: int, err: str, *needles: str, exit_code: int = 2) -> str:
 @pytest.fixture
 def suite(tmp_path) -> Path:
     dest = tmp_path / "suite"
-    shutil.copytree(SAMPLE_SUITE, dest, ignore=shutil.ignore_patterns("runs", ".*"))
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs", ".*"))
     return dest
 
 
@@ -158,7 +158,7 @@ def test_a_malformed_spec_is_one_line_naming_the_field(name, cli, tmp_path):
 def test_a_malformed_run_file_is_one_line(name, cli, tmp_path):
     run = tmp_path / f"{name}.jsonl"
     run.write_bytes(hostile_run_lines()[name])
-    code, _, err = cli("report", run, "--suite", SAMPLE_SUITE)
+    code, _, err = cli("report", run, "--suite", SAMPLE)
     _one_line(code, err, str(run))
 
 
@@ -210,7 +210,7 @@ def test_a_huge_answer_from_a_run_file_is_graded_on_its_first_megabyte(cli, tmp_
     from workbench.core.case import load_case
     from workbench.grading import grade
 
-    case = load_case(SAMPLE_SUITE / "footnote_override-0001.json")
+    case = load_case(SAMPLE / "footnote_override-0001.json")
     huge = case.expected_answer + " " + "x" * 50_000_000
     assert grade(case, huge).correct                     # no MemoryError, the answer is at the start
     from workbench.tui.widgets.answers import highlighted_answer

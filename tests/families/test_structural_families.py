@@ -111,15 +111,15 @@ def test_the_pypdf_probe_reads_a_filled_form_as_pypdf_s_form_api_gives_it(tmp_pa
 
 def test_a_probe_falls_outright_for_four_of_the_six_sample_cases():
     """The shipped probe runs (sample_cases/rebuild.py): graded `trap`, not "gave both"."""
-    from tests.conftest import SAMPLE_SUITE
+    from tests.fixtures import SAMPLE
     from workbench.core.runs import iter_records
     from workbench.core.suite import load_suite
     from workbench.grading.outcome import outcome_of
 
-    cases = {c.id: c for c in load_suite(SAMPLE_SUITE).cases}
+    cases = {c.id: c for c in load_suite(SAMPLE).cases}
     fell = {}
     for probe in ("pypdf", "pymupdf"):
-        for rec in iter_records(SAMPLE_SUITE / "runs" / f"probe-{probe}.jsonl"):
+        for rec in iter_records(SAMPLE / "runs" / f"probe-{probe}.jsonl"):
             case = cases[rec.case_id]
             if case.trap_family in FAMILIES and outcome_of(rec, case).kind == "trap":
                 fell.setdefault(case.trap_family, []).append(probe)

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import SAMPLE_SUITE
-from tests.fixtures import reportlab_pages
+from tests.fixtures import SAMPLE, reportlab_pages
 from workbench.core.errors import UserError
 from workbench.pdf import pages as pages_mod
 from workbench.pdf.pages import PdfPages, parse_pages
@@ -76,7 +75,7 @@ def test_bare_pdf_stops_at_the_cap_and_says_so(cli, tmp_path, monkeypatch):
 
 
 def test_pages_with_a_key_or_a_suite_is_one_line(cli):
-    code, _, err = cli("lint", SAMPLE_SUITE, "--pages", "1")
+    code, _, err = cli("lint", SAMPLE, "--pages", "1")
     assert code == 2 and "--pages goes with a bare PDF" in err
 
 
@@ -139,7 +138,7 @@ def test_a_page_over_the_pixel_bound_is_skipped_with_a_line(cli, tmp_path):
 
 
 def test_inspect_json_of_a_case_has_its_evidence_boxes(cli):
-    case_json = SAMPLE_SUITE / "white_text_injection-0001.json"
+    case_json = SAMPLE / "white_text_injection-0001.json"
     case = json.loads(case_json.read_text())
     code, out, err = cli("inspect", case_json, "--json")
     assert code == 0, err

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE_SUITE
+from tests.fixtures import SAMPLE
 from workbench.providers.fakeserver import FakeServer
 
 KEY = "sk-test-" + "k3y" * 12          # long enough to be redacted, fragments included
-CASE = SAMPLE_SUITE / "footnote_override-0001.json"
+CASE = SAMPLE / "footnote_override-0001.json"
 GUARD_S = 120                          # a hung call fails the test here, not CI's clock
 OWN_PEAK = Path(__file__).resolve().parents[1] / "own_peak.py"
 
@@ -152,7 +152,7 @@ def test_a_refused_connection_fails_at_once_with_one_line(env, tmp_path):
                                      "--out", tmp_path / "a.jsonl", "--no-cache"], env, tmp_path)
     assert code == 1 and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "cannot connect" in err
-    code, _, err, seconds_run, _ = _run(["run", SAMPLE_SUITE, "--reader", "openai:gpt-4o", "--base-url", url,
+    code, _, err, seconds_run, _ = _run(["run", SAMPLE, "--reader", "openai:gpt-4o", "--base-url", url,
                                          "--out", tmp_path / "r.jsonl", "--no-cache"], env, tmp_path)
     assert code == 2 and "Traceback" not in err
     lines = [line for line in err.strip().splitlines() if line.startswith("pdfworkbench:")]
