@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.core.errors import UserError
-from workbench.pdf.document import PdfError, open_fitz, open_pypdf
+from workbench.pdf.document import PdfError, open_fitz, open_pypdf, why_failed
 
 EXTRACTORS = ("pypdf", "pymupdf")
 
@@ -40,10 +40,8 @@ def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
     reader = open_pypdf(data, name)
     try:
         return [page.extract_text() or "" for page in reader.pages]
-    except PdfReadError as exc:
-        raise PdfError(f"{name}: pypdf cannot read this PDF ({exc})") from None
     except Exception as exc:  # pypdf on a hostile file raises anything (NotImplementedError, ...)
-        raise PdfError(f"{name}: pypdf cannot read this PDF ({type(exc).__name__}: {str(exc)[:120]})") from None
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, PdfReadError)})") from None
 
 
 def form_fields_pypdf(data: bytes, name: str = "PDF") -> list[list[str]]:
