@@ -353,11 +353,12 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         # The page image as the pane shows it (as `_show_pages` picks it), rasterised by the
         # helper while the page is analysed here; its boxes are drawn once they are known.
         shown_pdf = preview.clean_pdf if preview.degraded and view == "clean" else preview.pdf
-        raster: list[Any] = [None]
+        raster = None
 
         def queue_raster() -> None:  # (behind the pypdf layers: the analysis needs those first)
+            nonlocal raster
             if helper is not None and look is not None:
-                raster[0] = helper.submit(raster_for, look, shown_pdf)
+                raster = helper.submit(raster_for, look, shown_pdf)
 
         clean = None
         if preview.degraded:
@@ -375,7 +376,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         # The page as the pane shows it, so it goes on screen in the same refresh as the other
         # panes; if the pane changed meanwhile it renders again.
         main = clean if clean is not None and view == "clean" else data
-        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes, _result(raster[0])) \
+        ahead = render_ahead(look, main.pdf, main.page_count, main.boxes, _result(raster)) \
             if look is not None else None
         if not worker.is_cancelled:
             self.post_message(self.PreviewReady(generation, preview, data, clean, ahead))
