@@ -93,11 +93,12 @@ def cmd_open(args: argparse.Namespace) -> int:
     try:
         source = (first.source() if first is not None else None) or open_source(path)
         check_pdf(source, args.password, first)  # errors out before the screen takes over
-        WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None),
-                     password=args.password).run()
+        app = WorkbenchApp(source, settings, graphics=graphics, who=getattr(args, "who", None),
+                           password=args.password)
+        app.run()
     finally:
         firstpage.stop()
-    return 0
+    return app.return_code or 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -12,6 +12,11 @@ from themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.core.config import Settings, load_settings, save_settings, user_name
 from workbench.core.source import Source
 
+# How often the workbench looks whether its terminal is still there (seconds).
+HANGUP_POLL_S = 1.0
+# Its exit code when the terminal went away (as a shell's child killed by SIGHUP).
+HANGUP_EXIT = 129
+
 
 class WorkbenchApp(App):
     CSS_PATH = str(STYLESHEET)
@@ -47,6 +52,39 @@ class WorkbenchApp(App):
         self.push_screen(inspect)
         if self.source.kind == "run":
             inspect.open_runs(self.source.run_paths[0], self.source.run_paths[:1])
+        self._leave_on_hangup()
+
+    def _leave_on_hangup(self) -> None:
+        """Leave when the terminal goes away (its window closed, the ssh connection dropped)
+        without a SIGHUP reaching this process, as when `make run` started it: make gets the
+        signal and waits. Textual's input thread would read the terminal's end of file for ever,
+        at a core's full speed. (Linux: poll reports a hung-up terminal as POLLHUP.)"""
+        import os
+        import select
+        import sys
+
+        if self.is_headless or not sys.platform.startswith("linux"):
+            return
+        try:
+            fd = sys.__stdin__.fileno()
+        except (AttributeError, ValueError, OSError):
+            return
+        if not os.isatty(fd):
+            return
+        poll = select.poll()
+        poll.register(fd, select.POLLIN)
+
+        def gone() -> bool:
+            return any(events & (select.POLLHUP | select.POLLNVAL) for _fd, events in poll.poll(0))
+
+        if gone():  # (a terminal this cannot tell about: not watched)
+            return
+
+        def check() -> None:
+            if gone():
+                self.exit(return_code=HANGUP_EXIT)
+
+        self.set_interval(HANGUP_POLL_S, check, name="hangup-watch")
 
     def watch_theme(self, theme: str) -> None:
         if theme and theme != self.settings.theme:
