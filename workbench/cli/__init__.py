@@ -35,6 +35,7 @@ exit codes:
   0    ok
   1    findings: a wrong answer, lint errors, a mismatch, a gate (--fail-threshold) failed
   2    usage or input error (one line on stderr says what to do)
+  129  the workbench's terminal went away (its window closed, the connection dropped)
   130  interrupted (Ctrl-C)"""
 
 # Values of options that take text (answers, prompts, rationales) may begin with '-'.
