@@ -192,12 +192,21 @@ class FieldRule:
             return re.sub(r"\D", "", value)
         return _text(value)
 
-    def similarity(self, expected: str, given: str) -> float:
-        # (a pure function of the rule and the two values: the triage queue and regrade grade the
-        # same answers under one key version after another, so the pairs recur)
-        return _similarity(self.normalizer, self.threshold, self.tolerance, self.dayfirst, expected, given)
+    def _settings(self) -> tuple[str, float, Decimal, bool]:
+        return self.normalizer, self.threshold, self.tolerance, self.dayfirst
 
-    def _similarity(self, expected: str, given: str) -> float:
+    # Rules that compare alike are equal (their field names aside): the similarity cache below
+    # shares its entries between them.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FieldRule) and self._settings() == other._settings()
+
+    def __hash__(self) -> int:
+        return hash(self._settings())
+
+    # (a pure function of the rule and the two values: the triage queue and regrade grade the
+    # same answers under one key version after another, so the pairs recur)
+    @functools.lru_cache(maxsize=65536)  # noqa: B019 (bounded; rules are small)
+    def similarity(self, expected: str, given: str) -> float:
         if self.normalizer in ("money", "number"):
             if self.normalizer == "money":
                 a, b = parse_money(expected), parse_money(given)
@@ -218,14 +227,6 @@ class FieldRule:
 
     def matches(self, expected: str, given: str) -> bool:
         return self.similarity(expected, given) >= min(self.threshold, 1.0)
-
-
-@functools.lru_cache(maxsize=65536)
-def _similarity(normalizer: str, threshold: float, tolerance: Decimal, dayfirst: bool,
-                expected: str, given: str) -> float:
-    rule = FieldRule.__new__(FieldRule)
-    rule.normalizer, rule.threshold, rule.tolerance, rule.dayfirst = normalizer, threshold, tolerance, dayfirst
-    return rule._similarity(expected, given)
 
 
 # ---- assignment -----------------------------------------------------------------------------
