@@ -54,6 +54,12 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
     check_pdf(source, None, first)
 
     rendered: list[tuple[float, int]] = []
+    # When the first frame with the first page in it was made: the first frame the screen composes
+    # once the page is in its pane (headless, Textual makes each frame and writes it nowhere). Not
+    # when a poll sees the page there (the loop may be held a tenth of a second after it, while a
+    # worker imports pymupdf), nor when PageShown is handled (`hook` is called as a message is
+    # handled, which may be after the frame).
+    first_frame: list[float] = []
 
     def hook(message) -> None:
         # PageShown is posted on the UI thread once the image is handed to the pane.
@@ -61,6 +67,17 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
             rendered.append((time.perf_counter(), message.page))
 
     app = WorkbenchApp(source)
+    display = app._display
+
+    def frame(screen, update) -> None:
+        # (the frame was composed on this thread just now: a page in the pane now was in it)
+        if update is not None and not first_frame:
+            view = next(iter(screen.query(PageView)), None)
+            if view is not None and view.rendered_page is not None:
+                first_frame.append(time.time())
+        display(screen, update)
+
+    app._display = frame
     out: dict = {}
     async with app.run_test(size=size, message_hook=hook) as pilot:
         while True:
@@ -68,10 +85,10 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
                 view = app.screen.query_one(PageView)
             except Exception:
                 view = None
-            if view is not None and view.rendered_page is not None:
+            if view is not None and view.rendered_page is not None and first_frame:
                 break
             await asyncio.sleep(0.002)
-        out["first_page_s"] = time.time() - START
+        out["first_page_s"] = first_frame[0] - START
         out["first_page_cpu_s"] = time.process_time()  # this process's, not the first page's child
         out["page_count"] = view.page_count
         steps: list[float] = []

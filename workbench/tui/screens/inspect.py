@@ -161,6 +161,10 @@ class InspectScreen(PageKeys, Screen):
         self.query_one(CaseList).focus()
         if not self.source.cases:  # no page to wait for
             self.query_one(KeyFooter).release()
+        else:
+            # The case the list selects (its first) opens now, not when the list's cursor lands on
+            # it after the screen's first frame (see `_opened_ahead`).
+            self._open(self.source.cases[0], first=True)
         self._index_runs(self._run_paths())
         self._linted_all = False  # the whole suite is linted once the first case is on screen
 
@@ -178,32 +182,64 @@ class InspectScreen(PageKeys, Screen):
 
     @on(CaseList.Selected)
     def case_selected(self, event: CaseList.Selected) -> None:
-        if self.current is event.case and self.data is not None:
-            return
-        self.current = event.case
+        self._open(event.case)
+
+    def _open(self, case: Case, first: bool = False) -> None:
+        """Show `case`: its key and answers now, its page and layers as a worker reads them.
+        `first`: the workbench's first case, opened on this thread when it can be at once (see
+        `_opened_ahead`)."""
+        if self.current is case:
+            return  # shown, being opened, or failed to open (the list's first highlight finds the
+            # first case opened at mount; a failed PDF is not read again until chosen again)
+        self.current = case
         self.data = None
         self.query_one(AnswersView).pdf = None
-        self.query_one(AnswerKeyView).show(event.case)
-        self.query_one(PageView).border_title = event.case.id
+        self.query_one(AnswerKeyView).show(case)
+        self.query_one(PageView).border_title = case.id
         self._show_answers()
-        self._load(event.case, self.settings.dpi)
+        opened = self._opened_ahead(case) if first else None
+        if opened is not None:
+            self._first_shown.clear()
+            self.on_case_opened(CaseOpened(opened))
+        self._load(case, self.settings.dpi, opened)
+
+    def _opened_ahead(self, case: Case) -> CaseData | None:
+        """The first case opened on this thread before the screen's first layout, so its page is
+        drawn as the page pane gets its size and is in the screen's first frame (a worker's
+        message came after that frame, and the page one more render of the whole screen later).
+        Only when the process started with the workbench has checked the PDF already: it is
+        never waited for here."""
+        from workbench.tui import firstpage
+
+        started = firstpage.started()
+        if started is None or started.verdict(timeout=0) is None:
+            return None
+        known = started.read_checked(case.pdf_file)
+        if known is None:
+            return None
+        return open_case_data(case, known[0], self.settings.dpi, case.pdf_file.name, checked=True,
+                              page_count=known[1])
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
-    def _load(self, case: Case, dpi: int) -> None:
+    def _load(self, case: Case, dpi: int, opened: CaseData | None = None) -> None:
+        """Open `case` (unless `opened` is it, on screen already) and analyse its first page."""
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
         from workbench.tui import firstpage
 
         try:
-            first = firstpage.started()
-            # Checked by the process that drew the first page (the workbench's first case), or here.
-            known = first.read_checked(case.pdf_file) if first is not None else None
-            if known is not None:
-                data = open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True, page_count=known[1])
-            else:
-                data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi,
-                                      case.pdf_file.name, checked=True)
-            self._first_shown.clear()
-            self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
+            data = opened
+            if data is None:
+                first = firstpage.started()
+                # Checked by the process that drew the first page (the workbench's first case), or here.
+                known = first.read_checked(case.pdf_file) if first is not None else None
+                if known is not None:
+                    data = open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True,
+                                          page_count=known[1])
+                else:
+                    data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi,
+                                          case.pdf_file.name, checked=True)
+                self._first_shown.clear()
+                self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
             self._first_shown.wait(FIRST_PAGE_WAIT)
             # The first page; the next one ahead once this one is shown (page_shown).
             finish_case_data(data, eager=1, prefetch=False)

@@ -60,6 +60,9 @@ def update_in_place(static: Static, content: VisualType) -> None:
     text layer of as many lines) only needs its own repaint."""
     old = static.content_size
     static.update(content, layout=False)
+    styles = static.styles
+    if not (styles.width is None or styles.width.is_auto or styles.height is None or styles.height.is_auto):
+        return  # its size is the layout's, whatever it shows (a cell count, a fraction, a percentage)
     if not old.width or not old.height:        # not laid out yet (or hidden): lay it out
         static.refresh(layout=True)
         return

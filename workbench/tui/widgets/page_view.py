@@ -540,7 +540,9 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.page_count = 0
         self.rendered_page = None
         self._asked = None
-        self.query_one("#page-image", Static).update(Text(message, style="dim"))
+        image = self.query_one("#page-image", Static)
+        image.remove_class("-picture")
+        image.update(Text(message, style="dim"))
         self.border_subtitle = ""
 
     def watch_page(self) -> None:
@@ -559,7 +561,27 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def watch_show_hidden(self) -> None:
         self.refresh_page()
 
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        # Textual sets a widget's size here, in the layout, and composes the screen's frame right
+        # after; the Resize event comes after that frame. The workbench's first page, drawn ahead
+        # by another process, is put in the pane now, so it is in the first frame (a full render of
+        # the screen sooner). Textual's ScrollView extends this method the same way.
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if resized and self.rendered_page is None and self._first_page_ready():
+            self.refresh_page()
+        return resized
+
+    def _first_page_ready(self) -> bool:
+        first = firstpage.started()
+        if first is None or self.pdf is None or self.graphics == "hires" or self.size.width <= 0:
+            return False
+        req = self._request(self.pdf, [])
+        return first.ready(self.pdf, self.page, lambda w, h: render_dpi_for(req, w, h))
+
     def on_resize(self) -> None:
+        asked = self._asked
+        if asked is not None and asked.pdf is self.pdf and (asked.cols, asked.rows) == tuple(self.size):
+            return  # drawn for this size already (as the size was set: `_size_updated`)
         self.refresh_page()
 
     def set_zoom(self, level: int) -> None:
@@ -737,5 +759,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
                 self.query_one("#page-image", Static).display = False
                 self.query_one("#page-hires").image = message.renderable
             else:
-                update_in_place(self.query_one("#page-image", Static), message.renderable)
+                image = self.query_one("#page-image", Static)
+                image.add_class("-picture")
+                update_in_place(image, message.renderable)
             self.post_message(self.PageShown(self, message.page))
