@@ -71,11 +71,14 @@ def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float
 
 
 def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int | None = None,
-         burst: int = 0, ahead: bool = True) -> list[dict]:
+         burst: int = 0, ahead: bool = True, floor: bool = False) -> list[dict]:
     """Launch the workbench headless on `path` in a fresh interpreter, `runs` times after `warmup`
-    (`ahead`: as `pdfworkbench open` starts, its first page drawn by a second process)."""
+    (`ahead`: as `pdfworkbench open` starts, its first page drawn by a second process; `floor`:
+    each launch just after a launch of the bare Textual app, benchmarks/floor_first_frame.py, whose
+    first frame is the result's "floor_s")."""
     def once() -> dict:
         env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+        floor_s = _floor_first_frame(path, env) if floor else None
         cmd = [sys.executable, str(ROOT / "benchmarks" / "tui_child.py"), str(path)]
         if not ahead:
             cmd.append("--no-ahead")
@@ -89,11 +92,24 @@ def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int | Non
         if proc.returncode != 0:
             raise RuntimeError((proc.stderr.strip().splitlines() or ["failed"])[-1][:160])
         got = json.loads(proc.stdout.strip().splitlines()[-1])
+        if floor_s is not None:
+            got["floor_s"] = floor_s
         progress(f"workbench on {path.name}: first page {got['first_page_s']:.2f} s"
                  + (f", {len(got['steps_s'])} steps" if got.get("steps_s") else ""))
         return got
 
     return repeat(once, runs, WARMUP if warmup is None else warmup)
+
+
+def _floor_first_frame(path: Path, env: dict[str, str]) -> float:
+    from workbench.tui.widgets.case_list import COLLAPSE_FROM
+
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "floor_first_frame.py"), str(path),
+           "--collapse-from", str(COLLAPSE_FROM)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError((proc.stderr.strip().splitlines() or ["failed"])[-1][:160])
+    return json.loads(proc.stdout.strip().splitlines()[-1])["first_frame_s"]
 
 
 def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int = 0,
@@ -105,7 +121,7 @@ def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int 
         # The walk's launch counts as a first page too; --quick launches only for the walk.
         if first_runs is None:
             first_runs = 0 if QUICK and walked else max(runs, FIRST_PAGE_LAUNCHES)
-        first = _tui(path, first_runs, warmup=0 if walked else None)
+        first = _tui(path, first_runs, warmup=0 if walked else None, floor=True)
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return [Row(group, "workbench: first page on screen", "s", [], first_target, error=str(exc))]
     launches = first + walked
@@ -114,6 +130,12 @@ def _tui_rows(group: str, path: Path, runs: int, first_target: float, walk: int 
                 [r["first_page_s"] for r in launches], first_target,
                 note=f"its CPU {cpu:.2f} s (the first page's child not counted)",
                 extra={"cpu_s": [r["first_page_cpu_s"] for r in launches]})]
+    paired = [r for r in launches if "floor_s" in r]
+    if paired:  # the machine's speed moves from minute to minute: the ratio shows what is ours
+        rows.append(Row(group, "floor: a bare Textual app's first frame (same size, its case list)", "s",
+                        [r["floor_s"] for r in paired], None))
+        rows.append(Row(group, "first page over that floor, launches in turns", "x",
+                        [r["first_page_s"] / r["floor_s"] for r in paired], None))
     if walked:
         w = walked[0]
         rows.append(Row(group, f"workbench: {step_label}", "ms", [s * 1000 for s in w["steps_s"]],
