@@ -1,12 +1,15 @@
 """Run by tests/tui/test_firstpage.py in a fresh interpreter (a fork needs a process with one
 thread, which a pytest process that has run the workbench is not). Starts as `pdfworkbench open
 PATH` does, headless, and prints JSON: what the page pane shows once the first page is on screen,
-and whether the picture drawn by the first page's process was used.
+whether the picture drawn by the first page's process was used, and whether the first frame of the
+Inspect screen had the page in it.
 
-    python tests/tui/firstpage_probe.py PATH [--no-ahead] [--kill] [--touch]
+    python tests/tui/firstpage_probe.py PATH [--no-ahead] [--kill] [--touch] [--settled]
 
 --kill: the child is killed at once (the workbench must do the work itself);
---touch: the file changes after the child read it (its verdict must not be used).
+--touch: the file changes after the child read it (its verdict must not be used);
+--settled: the child's verdict is in before the workbench starts (as on an idle machine, where
+the child is done before Textual is), so what the screen does with it does not hang on timing.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import sys
 from pathlib import Path
 
 
-async def main(path: Path, ahead: bool, kill: bool, touch: bool) -> dict:
+async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) -> dict:
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
@@ -31,12 +34,24 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool) -> dict:
         first.verdict()
         pdf = source.cases[0].pdf_file
         pdf.write_bytes(pdf.read_bytes() + b"\n% changed after the check\n")
+    if first is not None and settled:
+        first.verdict()
     from textual.widgets import Static
 
     from workbench.tui.app import WorkbenchApp
+    from workbench.tui.screens.inspect import InspectScreen
     from workbench.tui.widgets.page_view import PageView
 
     app = WorkbenchApp(source)
+    first_frame: list[bool] = []  # whether the Inspect screen's first frame had the page in it
+    display = app._display
+
+    def frame(screen, update) -> None:  # (headless, Textual makes each frame and writes it nowhere)
+        if update is not None and not first_frame and isinstance(screen, InspectScreen):
+            first_frame.append(screen.query_one(PageView).rendered_page is not None)
+        display(screen, update)
+
+    app._display = frame
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(3000):
             views = app.screen.query(PageView)
@@ -49,7 +64,8 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool) -> dict:
         await pilot.pause()
         out = {"lines": lines, "page_count": view.page_count, "started": first is not None,
                "source": [source.kind, source.title, [c.id for c in source.cases], source.problems],
-               "used": first is not None and first.data is None and first._got.get("picture") is not None}
+               "used": first is not None and first.data is None and first._got.get("picture") is not None,
+               "in_first_frame": first_frame == [True]}
         app.exit()
     return out
 
@@ -58,4 +74,5 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     flags = {a for a in args if a.startswith("--")}
     target = Path(next(a for a in args if not a.startswith("--")))
-    print(json.dumps(asyncio.run(main(target, "--no-ahead" not in flags, "--kill" in flags, "--touch" in flags))))
+    print(json.dumps(asyncio.run(main(target, "--no-ahead" not in flags, "--kill" in flags, "--touch" in flags,
+                                      "--settled" in flags))))

@@ -71,6 +71,15 @@ def test_the_page_drawn_ahead_is_the_page_the_workbench_draws(inputs, what, tmp_
     assert ahead["source"] == alone["source"]  # the suite the child read is the one read here
 
 
+@pytest.mark.parametrize("what", ["the sample suite", "a pymupdf landscape page"])
+def test_the_page_drawn_ahead_is_in_the_screens_first_frame(inputs, what, tmp_path):
+    """Once the child has checked the PDF, the workbench's first frame shows the page: the screen
+    does not first appear with an empty pane. Without the child, the page comes in a later frame."""
+    ahead = probe(inputs[what], "--settled", tmp_path=tmp_path)
+    assert ahead["used"] and ahead["in_first_frame"]
+    assert not probe(inputs[what], "--no-ahead", tmp_path=tmp_path)["in_first_frame"]
+
+
 def test_a_child_killed_or_a_file_changed_and_the_workbench_draws_the_page_itself(inputs, tmp_path):
     pdf = inputs["a reportlab PDF"]
     alone = probe(pdf, "--no-ahead", tmp_path=tmp_path)

@@ -21,6 +21,7 @@ from workbench.core.layout import run_files
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
 from workbench.grading.outcome import Outcome, outcome_of
+from workbench.tui import firstpage
 from workbench.tui.case_data import (
     EXTRACTORS,
     CaseData,
@@ -186,58 +187,48 @@ class InspectScreen(PageKeys, Screen):
 
     def _open(self, case: Case, first: bool = False) -> None:
         """Show `case`: its key and answers now, its page and layers as a worker reads them.
-        `first`: the workbench's first case, opened on this thread when it can be at once (see
-        `_opened_ahead`)."""
+        `first`: the workbench's first case, shown at once when it can be (`_opened_from_first`)."""
+        # The list's first highlight finds the first case opened at mount; a case whose PDF could
+        # not be opened is read again only when chosen again.
         if self.current is case:
-            return  # shown, being opened, or failed to open (the list's first highlight finds the
-            # first case opened at mount; a failed PDF is not read again until chosen again)
+            return
         self.current = case
         self.data = None
         self.query_one(AnswersView).pdf = None
         self.query_one(AnswerKeyView).show(case)
         self.query_one(PageView).border_title = case.id
         self._show_answers()
-        opened = self._opened_ahead(case) if first else None
+        opened = self._opened_from_first(case, self.settings.dpi, wait=False) if first else None
         if opened is not None:
             self._first_shown.clear()
-            self.on_case_opened(CaseOpened(opened))
+            self._show_opened(opened)
         self._load(case, self.settings.dpi, opened)
 
-    def _opened_ahead(self, case: Case) -> CaseData | None:
-        """The first case opened on this thread before the screen's first layout, so its page is
-        drawn as the page pane gets its size and is in the screen's first frame (a worker's
-        message came after that frame, and the page one more render of the whole screen later).
-        Only when the process started with the workbench has checked the PDF already: it is
-        never waited for here."""
-        from workbench.tui import firstpage
-
+    def _opened_from_first(self, case: Case, dpi: int, wait: bool) -> CaseData | None:
+        """`case` opened from the bytes the process started with the workbench checked (its first
+        case), or None when the PDF is to be read and checked here. Without `wait`, None unless
+        that process has answered already: the screen's mount opens the first case this way, before
+        the screen's first layout, so the page is drawn as its pane gets its size and is in the
+        first frame (from the worker, it came one whole render of the screen later)."""
         started = firstpage.started()
-        if started is None or started.verdict(timeout=0) is None:
+        if started is None or (not wait and started.verdict(timeout=0) is None):
             return None
         known = started.read_checked(case.pdf_file)
         if known is None:
             return None
-        return open_case_data(case, known[0], self.settings.dpi, case.pdf_file.name, checked=True,
-                              page_count=known[1])
+        return open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True, page_count=known[1])
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int, opened: CaseData | None = None) -> None:
         """Open `case` (unless `opened` is it, on screen already) and analyse its first page."""
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
-        from workbench.tui import firstpage
 
         try:
             data = opened
             if data is None:
-                first = firstpage.started()
-                # Checked by the process that drew the first page (the workbench's first case), or here.
-                known = first.read_checked(case.pdf_file) if first is not None else None
-                if known is not None:
-                    data = open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True,
-                                          page_count=known[1])
-                else:
-                    data = open_case_data(case, read_pdf_bytes(case.pdf_file, self.app.password), dpi,
-                                          case.pdf_file.name, checked=True)
+                data = self._opened_from_first(case, dpi, wait=True) or open_case_data(
+                    case, read_pdf_bytes(case.pdf_file, self.app.password), dpi, case.pdf_file.name,
+                    checked=True)
                 self._first_shown.clear()
                 self.post_message(CaseOpened(data))  # the page goes on screen before any analysis
             self._first_shown.wait(FIRST_PAGE_WAIT)
@@ -249,7 +240,10 @@ class InspectScreen(PageKeys, Screen):
         self.post_message(CaseLoaded(data))
 
     def on_case_opened(self, message: CaseOpened) -> None:
-        data: CaseData = message.data
+        self._show_opened(message.data)
+
+    def _show_opened(self, data: CaseData) -> None:
+        """The opened case's page and text layers on screen (nothing analysed yet)."""
         if data.case is not self.current:
             return
         for name in EXTRACTORS:
