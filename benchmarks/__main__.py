@@ -364,6 +364,23 @@ def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[st
     return rows, texts
 
 
+# What the figures depend on besides the code and the machine: a fresh virtualenv takes the newest
+# releases the project's ranges allow, so two runs on different days may not have run the same ones.
+MEASURED_WITH = ("pymupdf", "pypdf", "reportlab", "rl_accel", "numpy", "pillow", "textual", "rich")
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    found = {"python": sys.version.split()[0]}
+    for name in MEASURED_WITH:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="one run each, fewer pages and cases walked")
@@ -404,12 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, text in texts.items():
         print(f"\n== {name}\n{text.rstrip()}")
     cores = os.cpu_count()
+    versions = _versions()
     print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min); {cores} cores; "
           f"{time.time() - started:.0f} s in all")
+    print("ran with " + ", ".join(f"{name} {version}" for name, version in versions.items()))
     report = {
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1), "cores": cores, "runs": runs, "quick": args.quick,
-        "load_before": load_before, "load_after": load_after,
+        "load_before": load_before, "load_after": load_after, "versions": versions,
         "rows": [r.to_json() for r in rows], "scripts": texts,
     }
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
