@@ -8,8 +8,9 @@ Inspect screen had the page in it.
 
 --kill: the child is killed at once (the workbench must do the work itself);
 --touch: the file changes after the child read it (its verdict must not be used);
---settled: the child's verdict is in before the workbench starts (as on an idle machine, where
-the child is done before Textual is), so what the screen does with it does not hang on timing.
+--settled: the child's verdict and picture are in before the workbench starts (as on an idle
+machine, where the child is done before Textual is), so what the screen does with them does not
+hang on timing.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) 
         pdf = source.cases[0].pdf_file
         pdf.write_bytes(pdf.read_bytes() + b"\n% changed after the check\n")
     if first is not None and settled:
-        first.verdict()
+        first._read("picture")  # its last message, after the verdict: the child is done
     from textual.widgets import Static
 
     from workbench.tui.app import WorkbenchApp
