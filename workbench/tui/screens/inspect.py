@@ -65,6 +65,10 @@ PAGE_SETTLE = 0.06
 # At most this long, a case's first page waits for its image to be on screen before it is
 # analysed: the analysis holds the interpreter (pymupdf keeps the GIL) and would slow the drawing.
 FIRST_PAGE_WAIT = 1.0
+# The first case's PDF is read (and its checksum compared) on the UI thread at mount only up to
+# this size, about 20 ms of reading: a larger file would hold the screen's first frame back longer
+# than the render of the whole screen it saves, and is read by the worker.
+AT_ONCE_MAX_BYTES = 32 * 1024 * 1024
 # Suites of more cases than this are linted for their marks in other processes.
 LINT_IN_PROCESSES = 100
 
@@ -207,12 +211,17 @@ class InspectScreen(PageKeys, Screen):
     def _opened_from_first(self, case: Case, dpi: int, wait: bool) -> CaseData | None:
         """`case` opened from the bytes the process started with the workbench checked (its first
         case), or None when the PDF is to be read and checked here. Without `wait`, None unless
-        that process has answered already: the screen's mount opens the first case this way, before
-        the screen's first layout, so the page is drawn as its pane gets its size and is in the
-        first frame (from the worker, it came one whole render of the screen later)."""
+        that process has answered already and the file is small (`AT_ONCE_MAX_BYTES`): the
+        screen's mount opens the first case this way, before the screen's first layout, so the
+        page is drawn as its pane gets its size and is in the first frame (from the worker, it
+        came one whole render of the screen later)."""
         started = firstpage.started()
-        if started is None or (not wait and started.verdict(timeout=0) is None):
+        if started is None:
             return None
+        if not wait:
+            verdict = started.verdict(timeout=0)
+            if verdict is None or verdict.size > AT_ONCE_MAX_BYTES:
+                return None
         known = started.read_checked(case.pdf_file)
         if known is None:
             return None
