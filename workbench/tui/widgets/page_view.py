@@ -567,16 +567,16 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         # by another process, is put in the pane now, so it is in the first frame (a full render of
         # the screen sooner). Textual's ScrollView extends this method the same way.
         resized = super()._size_updated(size, virtual_size, container_size, layout)
-        if resized and self.rendered_page is None and self._first_page_ready():
+        if (resized and self.rendered_page is None and self.pdf is not None and self.size.width > 0
+                and self._drawn_ahead(self._request(self.pdf, []))):
             self.refresh_page()
         return resized
 
-    def _first_page_ready(self) -> bool:
+    def _drawn_ahead(self, req: PageRequest) -> bool:
+        """Whether the process started with the workbench has drawn the page `req` asks for."""
         first = firstpage.started()
-        if first is None or self.pdf is None or self.graphics == "hires" or self.size.width <= 0:
-            return False
-        req = self._request(self.pdf, [])
-        return first.ready(self.pdf, self.page, lambda w, h: render_dpi_for(req, w, h))
+        return (first is not None and self.graphics != "hires"
+                and first.ready(req.pdf, req.page, lambda w, h: render_dpi_for(req, w, h)))
 
     def on_resize(self) -> None:
         asked = self._asked
@@ -713,9 +713,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             self.workers.cancel_group(self, "page-render")
             self._show_rendered(ahead)
             return
-        first = firstpage.started()
-        if (first is not None and self.graphics != "hires"
-                and first.ready(req.pdf, req.page, lambda w, h: render_dpi_for(req, w, h))):
+        if self._drawn_ahead(req):
             # The workbench's first page, drawn by the process started with it: only scaled
             # here (a few ms), on this thread, so it is on screen in the next refresh; a render
             # worker would wait for this thread to be idle.
