@@ -327,7 +327,53 @@ def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
         rows.append(Row(g, "author: parameter change to all panes (p95)", "ms", [p95(ms)], 150.0))
     except Exception as exc:  # an older script that no longer runs is reported, not fatal
         rows.append(Row(g, "author: parameter change to all panes", "ms", [], 60.0, error=repr(exc)[:120]))
+    rows += _against_pdfhell(g, tmp, 3 if quick else 7)
     return rows
+
+
+# Families both tools make (pdfhell's `make --trap NAME` and ours `make NAME`).
+SHARED_WITH_PDFHELL = ("hidden_ocr_mismatch", "footnote_override", "upside_down_amount",
+                       "split_table_across_pages")
+
+
+def _against_pdfhell(group: str, tmp: Path, seeds: int) -> list[Row]:
+    """`make` of one case, whole process, against pdfhell's `make` of the same family and seed, the
+    two in turns. pdfhell is not a dependency: it is found as $PDFHELL or `pdfhell` on PATH (a side
+    virtualenv: `python3 -m venv /tmp/ph && /tmp/ph/bin/pip install pdfhell`)."""
+    what = "make: ours over pdfhell's (one case, whole process, in turns)"
+    pdfhell = os.environ.get("PDFHELL") or shutil.which("pdfhell")
+    if not pdfhell:
+        return [Row(group, what, "x", [], 1.0, note="not measured: pdfhell not found; install it in a "
+                    "side virtualenv and set PDFHELL=/path/to/bin/pdfhell")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def timed(cmd: list[str]) -> float:
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{Path(cmd[0]).name} {' '.join(cmd[1:4])}: "
+                               + (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1][:100])
+        return time.perf_counter() - t0
+
+    theirs, ours = [], []
+    try:
+        for family in SHARED_WITH_PDFHELL:
+            for i in range(WARMUP + seeds):   # the first WARMUP pairs of a family are not kept
+                seed, out = str(i), tmp / "vs-pdfhell" / f"{family}-{i}"
+                t = timed([pdfhell, "make", "--trap", family, "--seed", seed, "--out", str(out / "ph")])
+                o = timed([sys.executable, "-m", "workbench", "make", family, "--seed", seed, "--out", str(out / "wb")])
+                if i >= WARMUP:
+                    theirs.append(t)
+                    ours.append(o)
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        return [Row(group, what, "x", [], 1.0, error=str(exc)[:120])]
+    n = f"{len(SHARED_WITH_PDFHELL)} families x {seeds} seeds"
+    version = subprocess.run([pdfhell, "--version"], capture_output=True, text=True).stdout.strip()
+    return [
+        Row(group, f"make: pdfhell's, one case ({n})", "s", theirs, None, note=version or pdfhell),
+        Row(group, "make: ours, the same cases", "s", ours, None),
+        Row(group, what, "x", [o / t for o, t in zip(ours, theirs, strict=True)], 1.0),
+    ]
 
 
 SCRIPTS = ("bench_forensics.py", "bench_families.py", "bench_degrade.py", "bench_grading.py",
