@@ -504,7 +504,8 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                 kind in _NO_INK_WITHOUT_TEXT for kind, _ in log):
             # Nothing but text: without it the page is blank paper, no need to remove and redraw.
             full, keep = _gray(page, dpi)
-            bare, _keep, blank = np.full(full.shape, 255, dtype=np.uint8), (keep,), True
+            # (white paper as a read-only view of one value: no page-sized array to fill per page)
+            bare, _keep, blank = np.broadcast_to(np.uint8(255), full.shape), (keep,), True
         else:
             full, bare, _keep = _page_arrays(page, dpi)
             edited, blank = True, False
