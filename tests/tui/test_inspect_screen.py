@@ -115,6 +115,43 @@ async def test_page_keys_work_with_the_case_list_focused_and_the_layers_follow(t
         assert app.focused is cases  # nothing stole the focus
 
 
+async def test_g_goes_to_a_page_by_number_and_a_number_out_of_range_is_refused(tmp_path):
+    """g asks for a page number: the page and its text layer go there; a page the document does
+    not have is refused in the dialog, which stays open for another; escape stays on the page."""
+    from workbench.tui.widgets.go_to_page import GoToPageScreen
+
+    app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("cross_page_citation-0001-322b2b")
+        await settle(pilot)
+        inspect = app.screen
+        page = inspect.query_one(PageView)
+        layer = inspect.query_one("#text-pymupdf", TextLayerView)
+        await pilot.press("g")
+        await settle(pilot)
+        assert isinstance(app.screen, GoToPageScreen)
+        assert "Go to page (1-4; now 1)" in screen_text(app)
+        await pilot.press("3", "enter")
+        await settle(pilot)
+        assert app.screen is inspect and page.page == 2 and page.rendered_page == 2
+        assert layer.page == 2 and "page 3 of 4 · pymupdf" in screen_text(app)
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press("9", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GoToPageScreen)
+        assert "no page 9: this document has 4 pages" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is inspect and page.page == 2
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press(*"end", "enter")
+        await settle(pilot)
+        assert page.page == 3 and page.border_subtitle.startswith("page 4/4")
+
+
 async def test_one_to_one_zoom_and_next_box(tmp_path):
     """z shows the page at 1:1 (one half-cell per pixel of the reader's raster); b centres the
     view on the next evidence box or hidden span, on whatever page it is."""

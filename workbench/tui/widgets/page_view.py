@@ -384,6 +384,7 @@ PAGE_BINDINGS = [
             tooltip="Previous page"),
     Binding("n", "page_step(1)", show=False, id="next_page_n", tooltip="Next page"),
     Binding("p", "page_step(-1)", show=False, id="previous_page_p", tooltip="Previous page"),
+    Binding("g", "page_go", "Go to page", id="go_to_page", show=False, tooltip="Go to a page by its number"),
     Binding("plus,equals_sign", "page_zoom(1)", "Zoom", id="zoom_in", show=False, tooltip="Zoom in"),
     Binding("minus", "page_zoom(-1)", show=False, id="zoom_out", tooltip="Zoom out"),
     Binding("0", "page_fit", show=False, id="fit", tooltip="Fit the page to the pane"),
@@ -405,6 +406,21 @@ class PageKeys:
     def action_page_step(self, step: int) -> None:
         view = self.page_view()
         view.go_to(view.page + step)
+
+    def action_page_go(self) -> None:
+        from workbench.tui.widgets.go_to_page import GoToPageScreen
+
+        view = self.page_view()
+        if view.page_count < 2:
+            self.notify("this document has one page" if view.page_count else "no page is shown",  # type: ignore[attr-defined]
+                        timeout=3)
+            return
+
+        def went(page: int | None) -> None:
+            if page is not None:
+                view.go_to(page)
+
+        self.app.push_screen(GoToPageScreen(view.page, view.page_count), went)  # type: ignore[attr-defined]
 
     def action_page_zoom(self, step: int) -> None:
         self.page_view().action_zoom(step)
@@ -433,6 +449,7 @@ class PageView(Widget, can_focus=True):
 The page as a vision reader gets it: rendered at the reader's DPI, then fitted to this pane.
 
 - **PgDn / PgUp** (or **n / p**): next / previous page, whatever pane has focus
+- **g**: go to a page by its number (or `end`)
 - **+ / -**: zoom in / out, up to **1:1** (one half-cell per pixel the reader got); **z**: 1:1 or
   back to fit; **0** fits; **arrow keys** pan while zoomed (with the page focused)
 - **b / B**: centre the next / previous evidence box or hidden span, zoomed as far as shows it
