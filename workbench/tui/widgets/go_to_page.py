@@ -14,7 +14,7 @@ from textual.widgets import Input, Label, Static
 def parse_page(text: str, count: int) -> int | str:
     """The 0-based page that `text` names (a number 1..count, or `end`), or what is wrong with it."""
     text = text.strip().replace(",", "").replace("_", "")
-    if text.lower() in ("end", "last", "$"):
+    if text.lower() in ("end", "last"):
         return count - 1
     if not text.isdigit():
         return f"type a page number from 1 to {count:,} (or end)"
