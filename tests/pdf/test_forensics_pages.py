@@ -137,6 +137,29 @@ def test_a_page_over_the_pixel_bound_is_skipped_with_a_line(cli, tmp_path):
     assert pages[0]["spans"][0]["text"] == "A very large page"
 
 
+def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli, tmp_path, monkeypatch):
+    """The per-page time budget (`spans.PAGE_SECONDS`, 20 s) set to nothing: every page runs past
+    it, so no page's pixels are checked. Each page says so, in lint and in inspect, and the grey
+    text on a grey box that only the pixels show to be hidden is not called hidden."""
+    from workbench.pdf import spans
+
+    pdf = tmp_path / "drawn.pdf"
+    pdf.write_bytes(pymupdf_drawn_pages(2))
+    code, out, err = cli("inspect", pdf, "--json")
+    hidden = [s["text"] for s in json.loads(out)["pages"][1]["spans"] if not s["visible"]]
+    assert code == 0 and hidden == ["hidden on grey"]  # within the budget the pixels show it
+
+    monkeypatch.setattr(spans, "PAGE_SECONDS", 0.0)
+    spans.clear_cache()
+    code, out, err = cli("lint", pdf, "--jobs", "1")
+    assert "page-skipped" in out and "page 2:" in out and "took over 0 s" in out
+    assert "visibility from the drawing operators only" in out
+    code, out, err = cli("inspect", pdf, "--json", "--jobs", "1")
+    pages = json.loads(out)["pages"]
+    assert all("spans took over 0 s" in p["skipped"] for p in pages)
+    assert all(s["visible"] for p in pages for s in p["spans"])
+
+
 def test_inspect_json_of_a_case_has_its_evidence_boxes(cli):
     case_json = SAMPLE / "white_text_injection-0001.json"
     case = json.loads(case_json.read_text())
