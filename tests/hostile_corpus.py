@@ -80,6 +80,28 @@ def cyclic_pages_pdf() -> bytes:
     return _hand_written(objs)
 
 
+def miscounted_pages_pdf() -> bytes:
+    """Three pages whose page tree counts wrong: the root's /Count says 10 and its inner node's 7
+    (a writer that cut pages without counting again). MuPDF trusts /Count; pypdf counts the kids."""
+    def page(n: int, parent: int) -> bytes:
+        return (b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+                b" /Contents %d 0 R >>" % (parent, n))
+
+    def text(line: bytes) -> bytes:
+        body = b"BT /F1 12 Tf 72 720 Td (" + line + b") Tj ET"
+        return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R 7 0 R] /Count 10 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Pages /Parent 2 0 R /Kids [5 0 R 6 0 R] /Count 7 >>",
+        page(8, 4), page(9, 4), page(10, 2),
+        text(b"Page one"), text(b"Page two"), text(b"Total: $1.00"),
+    ]
+    return _hand_written(objs)
+
+
 def _hand_written(objs: list[bytes], extra_trailer: bytes = b"") -> bytes:
     out = io.BytesIO()
     out.write(b"%PDF-1.7\n")
@@ -211,6 +233,7 @@ HOSTILE_PDFS = {
     "user-password": lambda: encrypted_pdf(USER_PASSWORD),
     "owner-only": lambda: encrypted_pdf(""),
     "cyclic-pages": cyclic_pages_pdf,
+    "miscounted-pages": miscounted_pages_pdf,
     "ten-thousand-pages": many_pages_pdf,
     "huge-page": huge_page_pdf,
     "image-bomb": image_bomb_pdf,

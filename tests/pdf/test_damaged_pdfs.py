@@ -1,5 +1,6 @@
-"""A damaged PDF that still opens (a content stream zlib rejects part-way): the commands read what
-they can, and the PDF library's complaints go to stderr, never into the data on stdout."""
+"""A damaged PDF that still opens (a content stream zlib rejects part-way, a page tree that counts
+wrong): the commands read what they can, and the PDF library's complaints go to stderr, never into
+the data on stdout."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.hostile_corpus import bad_ascii85_pdf, damaged_stream_pdf, second_page_pypdf_refuses_pdf
+from tests.hostile_corpus import (
+    bad_ascii85_pdf,
+    damaged_stream_pdf,
+    miscounted_pages_pdf,
+    second_page_pypdf_refuses_pdf,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,3 +96,34 @@ def test_inspect_prints_every_page_when_pypdf_refuses_one_and_says_so_on_stderr(
     page_two = proc.stdout.split("=== page 2")[1]
     assert "(not read: " in page_two and "Total: $1.00" in page_two
     assert "Invoice 42 for ACME" in proc.stdout.split("=== page 2")[0]
+
+
+def test_a_page_tree_that_counts_wrong_is_read_as_the_pages_it_holds(tmp_path):
+    """/Count says 10 over 3 pages: every page is read by both extractors, the page after the last
+    is refused as for any PDF, and stderr says once what was counted."""
+    pdf = tmp_path / "miscounted.pdf"
+    pdf.write_bytes(miscounted_pages_pdf())
+    proc = _run("inspect", str(pdf), "--json", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["page_count"] == 3 and len(report["pages"]) == 3
+    assert [p["text"]["pymupdf"].strip() for p in report["pages"]] == ["Page one", "Page two", "Total: $1.00"]
+    assert [p["text"]["pypdf"].strip() for p in report["pages"]] == ["Page one", "Page two", "Total: $1.00"]
+    said = [line for line in proc.stderr.splitlines() if "page tree says 10 pages but holds 3" in line]
+    assert len(said) == 1 and said[0].startswith("pdfworkbench: warning: "), proc.stderr
+    proc = _run("lint", str(pdf), "--pages", "4", cwd=tmp_path)
+    assert proc.returncode == 2 and "the PDF has 3 page(s)" in proc.stderr, proc.stderr
+
+
+def test_a_miscounted_tree_opened_again_unwalked_counts_the_same():
+    """A later opening of the same bytes (`checked`: the tree is not walked again) gets the counts
+    the first one found; other bytes are not touched."""
+    from workbench.pdf.document import open_fitz
+
+    data = miscounted_pages_pdf()
+    first = open_fitz(data, "miscounted.pdf")
+    again = open_fitz(data, "miscounted.pdf", checked=True)
+    assert first.page_count == again.page_count == 3
+    assert "Total: $1.00" in again[2].get_text()
+    first.close()
+    again.close()

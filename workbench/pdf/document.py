@@ -186,13 +186,19 @@ def _open(data: bytes, name: str, password: str | None, checked: bool = False) -
             raise _encrypted(name, password)
         decrypted = True
     try:
+        if checked and _RECOUNTED:
+            _recount(doc, _RECOUNTED.get(_identity(data), {}))
         count = doc.page_count
         if count == 0:
             raise PdfError(f"{name}: broken PDF (no pages)")
-        # Looking every page up walks the whole page tree: a cycle or a dangling kid shows here,
-        # not in the middle of a render (about 35 µs a page: 0.35 s for 10,000 pages).
-        for i in range(0 if checked else count):
-            doc.page_xref(i)
+        try:
+            # Looking every page up walks the whole page tree: a cycle or a dangling kid shows
+            # here, not in the middle of a render (about 35 µs a page: 0.35 s for 10,000 pages).
+            for i in range(0 if checked else count):
+                doc.page_xref(i)
+        except Exception:
+            if not _recount_from_kids(doc, data, name, count):
+                raise
     except PdfError:
         doc.close()
         raise
@@ -200,6 +206,74 @@ def _open(data: bytes, name: str, password: str | None, checked: bool = False) -
         doc.close()
         raise PdfError(f"{name}: broken PDF ({_short(exc)}); regenerate it or check the file") from None
     return doc, decrypted
+
+
+# A page tree whose /Count says more pages than its /Kids hold (a writer that merged or cut pages
+# without counting again): MuPDF trusts /Count and cannot look the missing pages up, where pypdf and
+# viewers count the kids. Such a tree is counted from its kids, in the open document only (the
+# file's bytes are never changed), and the counts are kept here by the bytes' identity, so a later
+# opening of the same bytes (`checked`, not walked again; a forked worker too) counts the same.
+_RECOUNTED: dict[tuple[int, int], dict[int, int]] = {}
+MAX_TREE_NODES = 1_000_000
+
+
+def _identity(data: bytes) -> tuple[int, int]:
+    import zlib
+
+    return len(data), zlib.crc32(data)
+
+
+def _recount(doc: Any, counts: dict[int, int]) -> None:
+    for xref, n in counts.items():
+        doc.xref_set_key(xref, "Count", str(n))
+
+
+def _recount_from_kids(doc: Any, data: bytes, name: str, said: int) -> bool:
+    """Count the pages of `doc`'s page tree from its kids and, if that finds pages that can all be
+    looked up, set each node's /Count to it (in `doc` only) and say so once. False when the tree
+    cannot be counted that way (a cycle, a node reached twice, no page at all): it stays broken."""
+    import logging
+    import re
+
+    kind, value = doc.xref_get_key(doc.pdf_catalog(), "Pages")
+    if kind != "xref":
+        return False
+    top = int(value.split()[0])
+    kids: dict[int, list[int]] = {}
+    counts: dict[int, int] = {}
+    stack: list[tuple[int, bool]] = [(top, False)]
+    while stack:
+        xref, counted = stack.pop()
+        if counted:
+            counts[xref] = sum(counts[k] for k in kids[xref])
+            continue
+        if xref in kids or xref in counts or len(kids) + len(counts) >= MAX_TREE_NODES:
+            return False  # a cycle, or a node that is its own cousin: not a tree to count
+        kind, value = doc.xref_get_key(xref, "Kids")
+        if kind == "array":
+            kids[xref] = [int(n) for n in re.findall(r"(\d+)\s+\d+\s+R", value)]
+            stack.append((xref, True))
+            stack.extend((k, False) for k in reversed(kids[xref]))
+        else:
+            counts[xref] = 1 if doc.xref_get_key(xref, "Type")[1] == "/Page" else 0
+    found = {xref: counts[xref] for xref in kids}
+    if not found.get(top):
+        return False
+    _recount(doc, found)
+    try:
+        for i in range(doc.page_count):
+            doc.page_xref(i)
+    except Exception:
+        return False
+    key = _identity(data)
+    if key not in _RECOUNTED:
+        _RECOUNTED[key] = found
+        held = found[top]
+        why = (f"its page tree says {said} pages but holds {held}" if held != said
+               else "its page tree's inner counts are wrong")
+        logging.getLogger(__name__).warning(f"pdfworkbench: warning: {name}: {why}; reading the {held} "
+                                            "pages it holds, as pypdf and viewers do")
+    return True
 
 
 def is_pdf_error(exc: BaseException) -> bool:
