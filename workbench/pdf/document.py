@@ -228,37 +228,49 @@ def _recount(doc: Any, counts: dict[int, int]) -> None:
         doc.xref_set_key(xref, "Count", str(n))
 
 
-def _recount_from_kids(doc: Any, data: bytes, name: str, said: int) -> bool:
-    """Count the pages of `doc`'s page tree from its kids and, if that finds pages that can all be
-    looked up, set each node's /Count to it (in `doc` only) and say so once. False when the tree
-    cannot be counted that way (a cycle, a node reached twice, no page at all): it stays broken."""
-    import logging
+def _counted_from_kids(doc: Any) -> tuple[int, dict[int, int]] | None:
+    """The page tree's root and the pages under each of its /Pages nodes, counted from the kids
+    (each node visited once), or None when the tree cannot be counted that way: a cycle, a node
+    reached twice, more than MAX_TREE_NODES nodes, or an entry MuPDF cannot read."""
     import re
 
-    kind, value = doc.xref_get_key(doc.pdf_catalog(), "Pages")
-    if kind != "xref":
+    try:
+        kind, value = doc.xref_get_key(doc.pdf_catalog(), "Pages")
+        if kind != "xref":
+            return None
+        top = int(value.split()[0])
+        kids: dict[int, list[int]] = {}
+        counts: dict[int, int] = {}
+        stack: list[tuple[int, bool]] = [(top, False)]
+        while stack:
+            xref, counted = stack.pop()
+            if counted:
+                counts[xref] = sum(counts[k] for k in kids[xref])
+                continue
+            if xref in kids or xref in counts or len(kids) + len(counts) >= MAX_TREE_NODES:
+                return None  # a cycle, or a node that is its own cousin: not a tree to count
+            kind, value = doc.xref_get_key(xref, "Kids")
+            if kind == "array":
+                kids[xref] = [int(n) for n in re.findall(r"(\d+)\s+\d+\s+R", value)]
+                stack.append((xref, True))
+                stack.extend((k, False) for k in reversed(kids[xref]))
+            else:
+                counts[xref] = 1 if doc.xref_get_key(xref, "Type")[1] == "/Page" else 0
+    except Exception:  # a hostile tree MuPDF cannot read: it stays broken, with MuPDF's first word
+        return None
+    return top, {xref: counts[xref] for xref in kids}
+
+
+def _recount_from_kids(doc: Any, data: bytes, name: str, said: int) -> bool:
+    """If the page tree counted from its kids holds pages that can all be looked up, set each
+    node's /Count to that (in `doc` only), say so once and return True; else False (it stays
+    broken, and the caller raises what MuPDF said)."""
+    import logging
+
+    counted = _counted_from_kids(doc)
+    if counted is None or not counted[1].get(counted[0]):
         return False
-    top = int(value.split()[0])
-    kids: dict[int, list[int]] = {}
-    counts: dict[int, int] = {}
-    stack: list[tuple[int, bool]] = [(top, False)]
-    while stack:
-        xref, counted = stack.pop()
-        if counted:
-            counts[xref] = sum(counts[k] for k in kids[xref])
-            continue
-        if xref in kids or xref in counts or len(kids) + len(counts) >= MAX_TREE_NODES:
-            return False  # a cycle, or a node that is its own cousin: not a tree to count
-        kind, value = doc.xref_get_key(xref, "Kids")
-        if kind == "array":
-            kids[xref] = [int(n) for n in re.findall(r"(\d+)\s+\d+\s+R", value)]
-            stack.append((xref, True))
-            stack.extend((k, False) for k in reversed(kids[xref]))
-        else:
-            counts[xref] = 1 if doc.xref_get_key(xref, "Type")[1] == "/Page" else 0
-    found = {xref: counts[xref] for xref in kids}
-    if not found.get(top):
-        return False
+    top, found = counted
     _recount(doc, found)
     try:
         for i in range(doc.page_count):
