@@ -60,6 +60,9 @@ def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
         (("--env-file",), {"type": Path, "metavar": "FILE", "default": None,
                            "help": "load API keys and base URLs from this .env file "
                                    "(never written; variables already set win)"}),
+        (("--limit",), {"action": "append", "metavar": "NAME=N", "default": None,
+                        "help": "raise a budget or size cap for a truly huge input "
+                                "(`pdfworkbench config limits` lists them)"}),
     ]
     for names, kwargs in flags:
         if not top:
@@ -186,9 +189,9 @@ def _leading_global_flags(argv: list[str]) -> int:
     i = 0
     while i < len(argv):
         word = argv[i]
-        if word == "--env-file":
+        if word in ("--env-file", "--limit"):
             i += 2
-        elif word.startswith("--env-file=") or word in ("--verbose", "--quiet") or \
+        elif word.startswith(("--env-file=", "--limit=")) or word in ("--verbose", "--quiet") or \
                 (len(word) > 1 and word[0] == "-" and word[1:] and set(word[1:]) <= {"v", "q"}):
             i += 1
         else:
@@ -233,6 +236,24 @@ def _load_env_file(args: argparse.Namespace) -> None:
         load_env_file(Path(path))
 
 
+def _apply_limits(args: argparse.Namespace) -> None:
+    """config.json's `limits`, then --limit (the flag wins)."""
+    from workbench.core import limits
+    from workbench.core.config import load_settings
+
+    values: dict[str, int | float] = {}
+    configured = load_settings().limits
+    for name, value in (configured.items() if isinstance(configured, dict) else ()):
+        try:
+            values.update([limits.parse_override(f"{name}={value}")])
+        except UserError as exc:
+            print(f"pdfworkbench: warning: config.json limits: {exc}", file=sys.stderr)
+    for text in getattr(args, "limit", None) or ():
+        values.update([limits.parse_override(text)])
+    if values:
+        limits.set_overrides(values)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from workbench.cli.logs import cli_logging
 
@@ -246,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     with cli_logging(verbosity):
         try:
+            _apply_limits(args)
             _load_env_file(args)
             _read_stdin_values(args)
             return int(handler(args) or 0)

@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--json", action="store_true")
     q.set_defaults(handler=cmd_config_keys)
 
+    q = csub.add_parser("limits", help="the budgets and size caps on untrusted input, and how to raise one")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(handler=cmd_config_limits)
+
 
 def _state() -> dict:
     from workbench.core.config import config_dir, config_path, load_settings, readers_path
@@ -167,4 +171,20 @@ def cmd_config_keys(args: argparse.Namespace) -> int:
     for b in rows:
         print(f"{b.id:<{width}}  {b.keys:<20} {b.description} ({b.where})")
     print('\nremap in config.json, e.g. {"keymap": {"toggle_evidence": "x", "next_page": "ctrl+n"}}')
+    return 0
+
+
+def cmd_config_limits(args: argparse.Namespace) -> int:
+    from workbench.core import limits
+
+    rows = [(lim, limits.get(lim.name)) for lim in sorted(limits.LIMITS.values(), key=lambda x: x.name)]
+    if args.json:
+        print_json([{"name": lim.name, "value": value, "default": lim.default, "unit": lim.unit,
+                     "why": lim.why} for lim, value in rows])
+        return 0
+    width = max((len(lim.name) for lim, _ in rows), default=0)
+    for lim, value in rows:
+        shown = limits.show(value, lim.unit)
+        print(f"{lim.name:<{width}}  {shown:>12}  {lim.why}")
+    print('\nraise one with --limit NAME=N on any command, or {"limits": {"NAME": N}} in config.json')
     return 0

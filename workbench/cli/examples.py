@@ -87,6 +87,8 @@ EXAMPLES: dict[str, list[str]] = {
     "config edit": ["EDITOR=nano pdfworkbench config edit", "pdfworkbench config edit --readers"],
     "config keys": ["pdfworkbench config keys",
                     "pdfworkbench config keys --json"],
+    "config limits": ["pdfworkbench config limits",
+                      "pdfworkbench --limit page_annotations=500000 lint huge.pdf"],
     "completion": ["pdfworkbench completion bash > ~/.local/share/bash-completion/completions/pdfworkbench",
                    "pdfworkbench completion zsh > ~/.zfunc/_pdfworkbench",
                    "pdfworkbench completion fish > ~/.config/fish/completions/pdfworkbench.fish"],

@@ -41,6 +41,7 @@ class Settings:
     base_urls: dict[str, str] = field(default_factory=dict)  # provider -> base URL (the Ask dialog's)
     questions: dict[str, str] = field(default_factory=dict)  # PDF path -> the question last asked of it
     env_file: str | None = None                            # opt-in .env read for keys (never written)
+    limits: dict[str, float] = field(default_factory=dict)  # budget name -> value (core/limits.py)
     problem: str | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:

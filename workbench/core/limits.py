@@ -1,0 +1,119 @@
+"""Budgets and caps on untrusted input, in one place, each with its reason.
+
+Everything the workbench reads may be hostile (PDFs, suite folders, run files, provider
+responses), so every read and every per-page analysis has a bound. A user with a truly huge
+document raises one: `--limit NAME=VALUE` on any command, or `"limits": {"NAME": VALUE}` in
+config.json (the flag wins). A limit that stops work says which one and how to raise it
+(`exceeded`), in one line.
+
+Add a limit with `_limit(...)` in the section it belongs to; read it with `get(NAME)` at the
+moment it is needed (never copy its value into another module's constant at import time, or an
+override would not reach it).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from workbench.core.errors import UserError
+
+LIMIT_ENV = "PDFWORKBENCH_LIMITS"  # "NAME=VALUE,NAME=VALUE": how a flag reaches worker processes
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    default: int | float
+    unit: str   # "bytes", "seconds", "count", ...
+    why: str    # the reason for the default, shown by `pdfworkbench config limits`
+
+
+LIMITS: dict[str, Limit] = {}
+_overrides: dict[str, int | float] = {}
+
+
+def _limit(name: str, default: int | float, unit: str, why: str) -> Limit:
+    if name in LIMITS:
+        raise RuntimeError(f"limit {name} defined twice")
+    LIMITS[name] = lim = Limit(name, default, unit, why)
+    return lim
+
+
+# --- Files read from a suite folder, a run, a config (untrusted: any size, any type) ---------
+
+# --- Provider responses (live calls and batch services) -------------------------------------
+
+# --- Work per PDF page (inspection, lint, rendering) ----------------------------------------
+
+# --- The workbench served to a browser ------------------------------------------------------
+
+
+def get(name: str) -> int | float:
+    """The limit in force: an override (flag, config, environment), else the default."""
+    if name not in _overrides:
+        _load_env()
+    lim = LIMITS[name]
+    return _overrides.get(name, lim.default)
+
+
+def flag(name: str) -> str:
+    """How a user raises this limit, for an error message."""
+    return f"--limit {name}=N"
+
+
+def exceeded(name: str, what: str) -> str:
+    """One line for a limit that stopped work: what, the limit, and how to raise it."""
+    lim = LIMITS[name]
+    return f"{what} (over the {name} limit of {show(get(name), lim.unit)}; raise it with {flag(name)})"
+
+
+def show(value: int | float, unit: str) -> str:
+    if unit == "bytes":
+        for size, suffix in ((2**30, "GB"), (2**20, "MB"), (2**10, "KB")):
+            if value >= size and value % size == 0:
+                return f"{int(value // size)} {suffix}"
+        return f"{int(value):,} bytes"
+    if unit == "seconds":
+        return f"{value:g} s"
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+def parse_override(text: str) -> tuple[str, int | float]:
+    """`NAME=VALUE` -> (name, value); an unknown name or a bad value is a UserError."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or name not in LIMITS:
+        known = ", ".join(sorted(LIMITS)) or "(none)"
+        raise UserError(f"unknown limit {name!r} in --limit {text!r}; the limits are: {known}")
+    default = LIMITS[name].default
+    try:
+        number: int | float = int(value) if isinstance(default, int) else float(value)
+    except ValueError:
+        raise UserError(f"--limit {name} takes a number, not {value!r}") from None
+    if number <= 0:
+        raise UserError(f"--limit {name} must be above 0, not {value!r}")
+    return name, number
+
+
+def set_overrides(values: dict[str, int | float], *, export: bool = True) -> None:
+    """Apply overrides (already parsed); `export` passes them on to child processes."""
+    _overrides.update(values)
+    if export and _overrides:
+        os.environ[LIMIT_ENV] = ",".join(f"{k}={v}" for k, v in sorted(_overrides.items()))
+
+
+_env_loaded = False
+
+
+def _load_env() -> None:
+    global _env_loaded
+    if _env_loaded:
+        return
+    _env_loaded = True
+    for part in filter(None, os.environ.get(LIMIT_ENV, "").split(",")):
+        try:
+            name, value = parse_override(part)
+        except UserError:
+            continue  # a stale or foreign variable never stops a worker
+        _overrides.setdefault(name, value)
