@@ -24,29 +24,29 @@ COLOUR_PARAM = Param("colour", "str", "ffffff", "fill colour (hex RRGGBB) of tex
 
 
 def open_doc(pdf: bytes):
+    """The PDF to mutate, open. Its bytes come decrypted (`plain_pdf`); one that still needs a
+    password says so in one line."""
     from workbench.pdf.document import open_fitz
 
-    doc = open_fitz(pdf, "PDF to mutate")
-    # Encrypted, even with an owner password only: writing a changed copy would drop its protection.
-    if doc.is_encrypted or doc.needs_pass or (doc.metadata or {}).get("encryption"):
-        doc.close()
-        raise GenerationError("the PDF is encrypted; decrypt it first (qpdf --decrypt IN.pdf OUT.pdf) "
-                              "and adopt that")
-    return doc
+    return open_fitz(pdf, "PDF to mutate")
+
+
+def plain_pdf(pdf: bytes, name: str = "PDF", password: str | None = None) -> bytes:
+    """The bytes mutations work on: `pdf` itself, or without its encryption (the rule for
+    encrypted input: `workbench.pdf.document`)."""
+    from workbench.pdf.document import unencrypted_pdf_bytes
+
+    return unencrypted_pdf_bytes(pdf, name, password)
 
 
 def pdf_facts(pdf: bytes, name: str = "PDF") -> dict[str, Any]:
-    """Pages, encryption and whether any page has a text layer; a password-locked PDF is refused."""
-    from workbench.core.errors import UserError
+    """Pages and whether any page has a text layer (of a PDF read already: decrypted if it needed
+    a password)."""
     from workbench.pdf.document import open_fitz
 
     doc = open_fitz(pdf, name)
     try:
-        if doc.needs_pass:
-            raise UserError(f"{name}: encrypted with a password; decrypt it first "
-                            "(qpdf --password=PW --decrypt IN.pdf OUT.pdf) and adopt that")
-        return {"pages": doc.page_count, "encrypted": bool(doc.is_encrypted),
-                "has_text": any(page.get_text("text").strip() for page in doc)}
+        return {"pages": doc.page_count, "has_text": any(page.get_text("text").strip() for page in doc)}
     finally:
         doc.close()
 

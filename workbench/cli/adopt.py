@@ -24,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--matcher-option", action="append", default=[], metavar="NAME=VALUE",
                    help="a matcher option, e.g. tolerance=0.01 for numeric")
     p.add_argument("--id", dest="case_id", help="case id (default: the file name)")
+    p.add_argument("--password", help="password of an encrypted PDF (the suite keeps it decrypted)")
     add_suite_options(p)
     p.add_argument("--json", action="store_true", help="print the case JSON")
     p.set_defaults(handler=cmd_adopt)
@@ -34,10 +35,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="pin a parameter")
     p.add_argument("--seed", type=int, default=1, help="draws every parameter left unpinned")
     p.add_argument("--at", metavar="PAGE:x0,y0,x1,y1",
-                   help="the value to attack, as a box in points (default: the expected answer, located)")
+                   help="the value to attack, as a box in points from the top-left corner of the page "
+                        "as displayed (turned by its /Rotate, as the workbench and inspect --json show "
+                        "it); default: the expected answer, located")
     p.add_argument("--page", type=int, metavar="N", help="attack the expected answer where page N prints it")
     p.add_argument("--into", type=Path, metavar="SUITE", help="suite folder (default: the case's own)")
     p.add_argument("--id", dest="case_id", help="id of the new case (default: CASE-TRAP-SEED)")
+    p.add_argument("--password", help="password of an encrypted adopted source (the new case is "
+                   "written without encryption)")
     add_suite_options(p)
     p.add_argument("--json", action="store_true", help="print the case JSON")
     p.set_defaults(handler=cmd_mutate)
@@ -68,19 +73,21 @@ def _matcher(args: argparse.Namespace) -> dict | None:
 
 def cmd_adopt(args: argparse.Namespace) -> int:
     from workbench.core.adopted import adopt_pdf
-    from workbench.pdf.document import read_pdf_bytes
+    from workbench.pdf.document import read_pdf
     from workbench.pdf.locate import located_answer
 
-    data = read_pdf_bytes(args.pdf)
+    data, encryption = read_pdf(args.pdf, args.password)
     case_id = args.case_id or _plain_id(args.pdf.stem)
     keyless = not args.question.strip() and not args.expected.strip() and not args.token
     if keyless:
         raise UserError("adopt needs a key: --question TEXT and --expected TEXT (the answer as the page "
                         "prints it); the workbench's Key tab edits it later")
     case = adopt_pdf(data, args.pdf.name, case_id, args.question, args.expected, args.token,
-                     args.forbidden, _matcher(args))
+                     args.forbidden, _matcher(args), encryption.to_json())
     located, problems = located_answer(case, data)
     code = add_into_suite(args, case, data, more_errors=problems)
+    if not args.json and encryption.method:
+        print(f"  {encryption.said()}")
     if not args.json and located is not None:
         box = ", ".join(f"{v:.1f}" for v in located.box)
         print(f"  located {located.text!r} on page {located.page + 1} at ({box})"
@@ -100,10 +107,10 @@ def cmd_mutate(args: argparse.Namespace) -> int:
                         "(pdfworkbench adopt FILE.pdf --into SUITE --question Q --expected A)")
     mut = mutation(args.trap)
     source = read_source(case)
-    current = read_pdf_bytes(case.pdf_file)
+    current = read_pdf_bytes(case.pdf_file, args.password)
     target = locate_target(case, current, mut.needs_target, args.at, args.page)
     step = Step(mut.name, mut.version, args.seed, parse_param_args(args.param), target=target)
-    new, pdf, extra = mutated_case(case, source, [step], args.case_id)
+    new, pdf, extra = mutated_case(case, source, [step], args.case_id, args.password)
     if args.into is None:
         args.into = case.json_path.parent if case.json_path else Path(".")
     code = add_into_suite(args, new, pdf, extra)
@@ -112,6 +119,10 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         decoy = new.metadata.get("mutation", {})
         said = ", ".join(f"{k} {v!r}" for k, v in decoy.items() if isinstance(v, str))
         print(f"  {mut.name}{where}" + (f": {said}" if said else ""))
+        encryption = (new.source or {}).get("encryption") or {}
+        if encryption.get("kept") == "as it is":
+            print(f"  the adopted source is encrypted ({encryption.get('method')}); {new.id} is written "
+                  "without encryption")
     return code
 
 

@@ -30,8 +30,10 @@ def source_relpath(sha256: str) -> str:
 
 def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str,
               expected_tokens: Sequence[str] = (), forbidden: Sequence[str] = (),
-              matcher: Mapping[str, Any] | None = None) -> Case:
-    """A case made from a PDF as it is, keyed by hand."""
+              matcher: Mapping[str, Any] | None = None, encryption: Mapping[str, Any] | None = None,
+              ) -> Case:
+    """A case made from a PDF as it is (read already: decrypted if it needed a password), keyed
+    by hand. `encryption` is how the file was encrypted (`Encryption.to_json`), recorded."""
     from generators.mutations._common import pdf_facts
 
     facts = pdf_facts(data, name)
@@ -47,7 +49,8 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
         expected_tokens=[t for t in expected_tokens if t.strip()], pdf_path=f"{case_id}.pdf",
         metadata={"expected_failure_mode": "", "adopted_from": Path(name).name},
         generator={"name": "adopt", "version": ADOPT_VERSION}, matcher=spec, sha256=digest,
-        source={"sha256": digest, "name": Path(name).name, "pages": facts["pages"]},
+        source={"sha256": digest, "name": Path(name).name, "pages": facts["pages"],
+                **({"encryption": dict(encryption)} if encryption else {})},
     )
 
 
@@ -191,9 +194,13 @@ def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: S
     return out.pdf, out.key, out.contract, out.details, resolved
 
 
-def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step]):
-    """Every step in order from the source: (pdf, key, contract, details of the last step, steps)."""
-    pdf, details, done = source, {}, []
+def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step],
+           password: str | None = None):
+    """Every step in order from the source (decrypted first, if it is encrypted: the rule in
+    `workbench.pdf.document`): (pdf, key, contract, details of the last step, steps)."""
+    from generators.mutations._common import plain_pdf
+
+    pdf, details, done = plain_pdf(source, "the adopted source", password), {}, []
     for step in steps:
         pdf, key, contract, details, resolved = apply_step(pdf, key, contract, step)
         done.append(resolved)
@@ -201,14 +208,15 @@ def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: S
 
 
 def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str | None = None,
-                 ) -> tuple[Case, bytes, dict[str, bytes]]:
+                 password: str | None = None) -> tuple[Case, bytes, dict[str, bytes]]:
     """The case `base` (adopted, or mutated already) with `steps` after its own, replayed from the
-    source. Returns the case, its PDF, and the files to keep beside it (the source copy)."""
+    source (`password` opens a source that needs one). Returns the case, its PDF (never
+    encrypted), and the files to keep beside it (the source copy, as it is)."""
     key0, contract0 = adopted_key(base)
     chain = [Step.from_json(s) for s in base.mutations or ()] + list(steps)
     if not chain:
         raise UserError("give a mutation (--trap NAME)")
-    pdf, key, contract, details, done = replay(source, key0, contract0, chain)
+    pdf, key, contract, details, done = replay(source, key0, contract0, chain, password)
     last = done[-1]
     mut = mutation(last.mutation)
     root = str(base.source.get("root_id") or base.id) if base.source else base.id
@@ -229,19 +237,22 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
         source={"sha256": digest, "name": (base.source or {}).get("name", base.pdf_path),
                 "pages": (base.source or {}).get("pages"), "path": source_relpath(digest),
                 "root_id": root, "key": _key_json(key0),
-                "contract": [c.describe() for c in contract0] or None},
+                "contract": [c.describe() for c in contract0] or None,
+                **({"encryption": base.source["encryption"]}
+                   if base.source and base.source.get("encryption") else {})},
         mutations=[s.to_json() for s in done],
     )
     return case, pdf, {source_relpath(digest): source}
 
 
-def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
+def regenerate_adopted(case: Case, password: str | None = None) -> tuple[Case, bytes]:
     """An adopted case from its source: the source itself, or its mutation steps replayed."""
     source = read_source(case)
     if not case.mutations:
         return case, source
     key0, contract0 = adopted_key(case)
-    pdf, key, contract, _, _ = replay(source, key0, contract0, [Step.from_json(s) for s in case.mutations])
+    steps = [Step.from_json(s) for s in case.mutations]
+    pdf, key, contract, _, _ = replay(source, key0, contract0, steps, password)
     fresh = Case(**{**case.__dict__})
     fresh.question, fresh.expected_answer = key.question, key.expected_answer
     fresh.forbidden_answers, fresh.expected_tokens = list(key.forbidden_answers), list(key.expected_tokens)

@@ -2,13 +2,21 @@
 for anything that is not a readable PDF (empty, not a PDF, truncated past repair, a cyclic page
 tree, encrypted without the password). Every caller, CLI or TUI, opens PDFs through here.
 
-An owner-password-only PDF (no password needed to view it, as every viewer opens it) simply opens.
-A PDF that needs a password to view is read as its decrypted bytes when the password is given, so
-every extractor downstream (pymupdf, pypdf) sees an ordinary PDF.
+Encrypted input, one rule for every command (adopt, mutate, inspect, lint, run, ask, the workbench):
+- a PDF that needs a password to view (a user password) is refused with one line asking for
+  `--password`; with it, it is read as its decrypted bytes, so every extractor downstream (pymupdf,
+  pypdf) sees an ordinary PDF, and `adopt` keeps that decrypted copy (no reader could open the case
+  otherwise, and no password is ever written down);
+- an owner-password-only PDF (no password needed to view it) opens as every viewer opens it, and
+  `adopt` keeps its bytes as they are;
+- what the tool writes from an encrypted PDF (a mutated case) is written without the encryption
+  (`unencrypted_pdf_bytes`): its bytes must replay identically, and encrypting draws random keys.
+`encryption_of` says which case a PDF is; the case records it (`source.encryption`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +33,89 @@ class PdfEncrypted(PdfError):
 
 def read_pdf_bytes(path: Path, password: str | None = None) -> bytes:
     """The bytes of the PDF at `path`, checked to open (decrypted when `password` opens it)."""
-    path = Path(path)
+    return readable_pdf_bytes(_file_bytes(Path(path)), str(path), password)
+
+
+def read_pdf(path: Path, password: str | None = None) -> tuple[bytes, Encryption]:
+    """`read_pdf_bytes`, and how the file is encrypted (`encryption_of`)."""
+    data = _file_bytes(Path(path))
+    return readable_pdf_bytes(data, str(path), password), encryption_of(data, str(path), password)
+
+
+def _file_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise UserError(f"{path}: is a folder, not a PDF") from None
     except OSError as exc:
         raise UserError(f"{path}: cannot read ({exc.strerror})") from None
-    return readable_pdf_bytes(data, str(path), password)
 
 
 def readable_pdf_bytes(data: bytes, name: str = "PDF", password: str | None = None) -> bytes:
     """`data` if it opens as it is; its decrypted bytes if it needs `password`; else a PdfError."""
-    import pymupdf
-
     doc, decrypted = _open(data, name, password)
     try:
-        if not decrypted:
-            return data
-        return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_NONE)
+        return _decrypted(doc) if decrypted else data
     finally:
         doc.close()
+
+
+def unencrypted_pdf_bytes(data: bytes, name: str = "PDF", password: str | None = None) -> bytes:
+    """`data` without its encryption, an owner-password-only one too (`data` itself when it has
+    none): what the tool writes from an encrypted PDF. The same bytes for the same input."""
+    doc, _ = _open(data, name, password)
+    try:
+        return _decrypted(doc) if _method(doc) else data
+    finally:
+        doc.close()
+
+
+@dataclass(frozen=True)
+class Encryption:
+    """How a PDF is encrypted: `method` as MuPDF names it ("" for none), and whether a user
+    password is needed to view it (else an owner password only restricts what a viewer allows)."""
+
+    method: str = ""
+    needs_password: bool = False
+
+    def to_json(self) -> dict[str, Any] | None:
+        """What a case records (`source.encryption`); None for a PDF without encryption."""
+        if not self.method:
+            return None
+        return {"method": self.method, "password": "user" if self.needs_password else "owner only",
+                "kept": "decrypted" if self.needs_password else "as it is"}
+
+    def said(self) -> str:
+        """One line for the user: the encryption, and what the tool keeps of it."""
+        if not self.method:
+            return ""
+        if self.needs_password:
+            return f"encrypted ({self.method}, user password): kept decrypted"
+        return (f"encrypted ({self.method}, owner password only): kept as it is; what is made from it "
+                "is written without encryption")
+
+
+def encryption_of(data: bytes, name: str = "PDF", password: str | None = None) -> Encryption:
+    """Which case of the rule `data` is (see the module docstring); a PdfError if it needs a
+    password that `password` does not give."""
+    doc, decrypted = _open(data, name, password)
+    try:
+        return Encryption(_method(doc) or ("encrypted" if decrypted else ""), decrypted)
+    finally:
+        doc.close()
+
+
+def _method(doc: Any) -> str:
+    return str((doc.metadata or {}).get("encryption") or "")
+
+
+def _decrypted(doc: Any) -> bytes:
+    import pymupdf
+
+    # no_new_id: the decrypted copy keeps the file's /ID, so the same input gives the same bytes.
+    return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_NONE, no_new_id=True)
 
 
 # Whole-document forensics (every span's visibility, rendered) costs about 0.1 s a page: past this

@@ -357,7 +357,9 @@ def read_digit(ink) -> tuple[str | None, dict[str, float]]:
 def _fonts_with_tounicode(doc, page) -> set[str]:
     names = set()
     for xref, _ext, _type, basefont, _name, _enc, *_ in page.get_fonts(full=True):
-        if doc.xref_get_key(xref, "ToUnicode")[0] == "xref":
+        # A font dict written inline in the page's resources has no xref (0) to look its
+        # ToUnicode up by: it is judged as one that may have a map (the glyph check decides).
+        if not xref or doc.xref_get_key(xref, "ToUnicode")[0] == "xref":
             names.add(basefont.split("+", 1)[-1])
     return names
 
