@@ -211,6 +211,18 @@ def test_grade_explain_prints_one_line_per_value_and_json_carries_attribution(cl
     assert [(a["value"], a["source"], a["page"]) for a in got] == [("€53,919.68", "hidden", 1)]
 
 
+def test_grade_of_a_key_shared_without_its_pdf_grades_and_says_attribution_was_skipped(cli, tmp_path):
+    key = tmp_path / "hidden_ocr_mismatch-0001.json"
+    key.write_bytes((MINI / key.name).read_bytes())  # the key alone, no PDF beside it
+    code, out, err = cli("grade", key, "--answer", "€53,919.68", "--json")
+    got = json.loads(out)
+    assert (code, got["outcome"], got["attribution"]) == (1, "trap", None)
+    assert "is not there" in got["attribution_skipped"] and err == ""
+    code, out, _ = cli("grade", key, "--answer", "€13,144.73", "--explain")
+    assert code == 0 and out.splitlines()[0].startswith("PASS")
+    assert "where from: skipped: the PDF" in out
+
+
 def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
     runs = sorted((MINI / "runs").glob("probe-*.jsonl"))
     code, out, _ = cli("report", *runs, "--by", "source", "--json")

@@ -88,10 +88,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
     case = load_case(args.case)
     answer = args.answer if args.answer_file is None else _read_text(args.answer_file, "--answer-file")
     verdict = grade(case, answer)
-    attributions = _attribute(case, answer) if (args.explain or args.json) else None
+    attributions, skipped = _attribute(case, answer) if (args.explain or args.json) else (None, None)
     if args.json:
         out = verdict.to_json()
-        out["attribution"] = [a.to_json() for a in attributions or []]
+        out["attribution"] = None if skipped else [a.to_json() for a in attributions or []]
+        if skipped:
+            out["attribution_skipped"] = skipped
         print_json(out)
     else:
         print(f"{verdict.outcome.upper()}  {verdict.reason}")
@@ -106,16 +108,27 @@ def cmd_grade(args: argparse.Namespace) -> int:
         for part in verdict.forbidden:
             where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
             print(f"  trap    {part.expected} as {part.found!r}{where}")
-        if attributions is not None:
+        if skipped:
+            print(f"  where from: skipped: {skipped}")
+        elif attributions is not None:
             print(render_attribution(attributions))
     return 0 if verdict.correct else 1
 
 
 def _attribute(case, answer: str):
+    """(attributions, None), or (None, why attribution was skipped): grading needs only the key;
+    the PDF is read for attribution alone, so a key shared without its PDF still grades."""
     from workbench.pdf.attribution import attribute
     from workbench.pdf.document import read_pdf_bytes
 
-    return attribute(case, read_pdf_bytes(case.pdf_file), answer)
+    try:
+        path = case.pdf_file
+        if not path.exists():
+            return None, f"the PDF {path} is not there (the key was given alone); the verdict needs only the key"
+        data = read_pdf_bytes(path)
+    except UserError as exc:
+        return None, f"{exc}; the verdict needs only the key"
+    return attribute(case, data, answer), None
 
 
 def render_attribution(attributions) -> str:
