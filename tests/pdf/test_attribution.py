@@ -32,9 +32,10 @@ CORPUS = [
     ("tiny_print_override-0001", "€35,922.68", [("€35,922.68", "small_print")]),
     # the fee from page 4 instead of the definition on page 1
     ("cross_page_citation-0001", "$38,804.52", [("$38,804.52", "other_page")]),
-    # the injected instruction's amount (drawn invisibly, and in white)
+    # the injected instruction's amount (drawn invisibly)
     ("prompt_injection_in_body-0001", "Pay £7,012.13", [("£7,012.13", "injected")]),
-    ("white_text_injection-0001", "$19,128.67", [("$19,128.67", "injected")]),
+    # a bare competing total line in white instructs no one: hidden text
+    ("white_text_injection-0001", "$19,128.67", [("$19,128.67", "hidden")]),
     # a stamp turned around or mirrored
     ("mirrored_text-0001", "€41,262.98", [("€41,262.98", "rotated")]),
     ("mirrored_text-0001", "€44,273.58", [("€44,273.58", "visible")]),
@@ -43,8 +44,8 @@ CORPUS = [
     # the converted amount is computed, never printed; the unconverted one is printed
     ("currency_conversion_clause-0001", "€10,827.80", [("€10,827.80", "computed")]),
     ("currency_conversion_clause-0001", "$11,724.34", [("$11,724.34", "visible")]),
-    # a net that ignores the credit signs is printed nowhere: the reader made it up
-    ("dash_sign_semantics-0001", "$11,269.05", [("$11,269.05", "absent")]),
+    # a net that ignores the credit signs is printed nowhere: the sum of the printed lines
+    ("dash_sign_semantics-0001", "$11,269.05", [("$11,269.05", "computed")]),
     # an invented amount
     ("merged_table_cells-0001", "$12,345.67", [("$12,345.67", "absent")]),
     # the neighbouring row, column or entity: printed where a person reads it
@@ -271,4 +272,46 @@ def test_a_value_printed_only_in_a_scan_is_read_by_ocr_and_boxed(tmp_path):
     x0, y0, x1, y1 = printed.box
     wx0, wy0, wx1, wy1 = words[0][:4]
     assert x0 - 6 <= wx0 and wx1 <= x1 + 6 and y0 - 6 <= wy0 and wy1 <= y1 + 6
+    assert made_up.source == "absent"
+
+
+@pytest.mark.parametrize(("family", "pins", "role", "source", "says"), [
+    # 34.5: a white decoy drawn over the printed total does not make the total faint
+    ("hidden_ocr_mismatch", {"hidden_style": "white", "hidden_position": "on_total",
+                             "visible_total_layer": "text"}, "expected", "visible", "printed on page 1"),
+    # 34.6: a stamp mirrored top-bottom keeps its direction but not its letters
+    ("mirrored_text", {"mirror": "top_bottom"}, "expected", "rotated", "mirrored top-bottom"),
+    ("mirrored_text", {"mirror": "left_right"}, "expected", "rotated", "mirrored left-right"),
+    # 34.6: a bare competing total in white is hidden text; a note telling the reader is injected
+    ("white_text_injection", {"wording": "figure", "placement": "white_fill"}, "forbidden", "hidden", "no-contrast"),
+    ("white_text_injection", {"wording": "instruction"}, "forbidden", "injected", "instruction"),
+    # 34.6: a net that ignores the signs is the sum of the printed lines, not made up
+    ("dash_sign_semantics", {}, "forbidden", "computed", "the sum of the"),
+])
+def test_how_a_value_is_printed_is_named_by_its_own_spans(family, pins, role, source, says):
+    from workbench.core.make import generate_case
+
+    case, pdf = generate_case(family, 3, pins)
+    answer = case.expected_answer if role == "expected" else case.forbidden_answers[0]
+    got = attribute(case, pdf, answer)
+    assert (got[0].value, got[0].source) == (answer, source), got[0].detail
+    assert says in got[0].detail
+
+
+@pytest.mark.parametrize(("family", "source", "says"), [
+    ("upside_down_amount", "visible", "in an image (OCR)"),
+    ("mirrored_text", "rotated", "in an image, mirrored (OCR)"),
+])
+def test_a_stamp_drawn_as_pixels_is_read_by_ocr_not_absent(family, source, says):
+    """34.4: the stamp is a few small images (no text layer, under 5% of the page): OCR reads
+    each group of images, as drawn and then mirrored."""
+    from workbench.core.make import generate_case
+    from workbench.pdf import ocr
+
+    if not ocr.available():
+        pytest.skip("the OCR extra is not installed")
+    case, pdf = generate_case(family, 1, {"stamp_layer": "pixels"})
+    got = attribute(case, pdf, case.expected_answer)[0]
+    assert (got.source, got.page) == (source, 0) and says in got.detail, got.detail
+    made_up = attribute(case, pdf, "€12,345.67")[0]
     assert made_up.source == "absent"

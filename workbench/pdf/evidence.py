@@ -6,7 +6,9 @@ API:
   or hidden. A `Hit` has `page` (0-based), `boxes` (PDF points, top-left origin, one per span it
   touches; multiply by dpi/72 for pixels of the rendered page), `visible` (every character it
   covers is visible), `text` (the matched text as the text layer holds it) and `exact` (the text
-  layer spells it the same way the glyphs do: no zero-width or look-alike characters inside).
+  layer spells it the same way the glyphs do: no zero-width or look-alike characters inside);
+  `spans` are the spans it is read from. `turned(span)` says how a span is turned or mirrored
+  away from the reading direction ("" when it is not).
 - `find_in_layers(data, needle, find=None) -> dict[str, list[int]]`: for each extractor (pypdf,
   pymupdf), the pages (0-based) whose extracted text holds the needle (read as written: no glyph
   reading, since a text pipeline reads what the layer says).
@@ -50,6 +52,7 @@ class Hit:
     text: str
     exact: bool = True
     reasons: list[str] = field(default_factory=list)    # why hidden, from the spans it covers
+    spans: list[Span] = field(default_factory=list, repr=False, compare=False)  # the spans it is read from
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -175,11 +178,13 @@ def _hits_in(spans: list[Span], needle: str, find: Finder, page: int,
         for k, j in cells:
             groups.setdefault(k, []).append(j)
         boxes = []
+        own: list[Span] = []
         visible = True
         reasons: list[str] = []
         exact = True
         for k, js in groups.items():
             span = spans[k]
+            own.append(span)
             cb = [span.char_boxes[j] for j in js if j < len(span.char_boxes)] or [span.bbox]
             boxes.append((min(c[0] for c in cb), min(c[1] for c in cb),
                           max(c[2] for c in cb), max(c[3] for c in cb)))
@@ -188,8 +193,30 @@ def _hits_in(spans: list[Span], needle: str, find: Finder, page: int,
             raw = "".join(span.text[j] for j in js)
             if read_glyphs(raw)[0] != raw:
                 exact = False
-        out.append(Hit(page, boxes, visible, text[a:b], exact, reasons))
+        out.append(Hit(page, boxes, visible, text[a:b], exact, reasons, own))
     return out
+
+
+# A span whose baseline turns more than this from left-to-right is turned away from the reader
+# (scans slant by a few degrees; a stamp or a turned table more).
+TURNED_DEGREES = 20.0
+
+
+def turned(span: Span) -> str:
+    """How a span is turned or mirrored away from the reading direction ("" when it is not):
+    what a reader of the picture must undo to read it."""
+    import math
+
+    dx, dy = span.direction
+    angle = math.degrees(math.atan2(dy, dx)) % 360.0
+    turn = min(angle, 360.0 - angle)
+    if span.mirrored:
+        if turn <= TURNED_DEGREES:
+            return "mirrored top-bottom (letters upside down, order kept)"
+        if turn >= 180.0 - TURNED_DEGREES:
+            return "mirrored left-right (read right to left)"
+        return f"mirrored, and turned {angle:.0f}°"
+    return f"turned {angle:.0f}° from the reading direction" if turn > TURNED_DEGREES else ""
 
 
 def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF",

@@ -14,8 +14,8 @@ from workbench.core.errors import UserError
 
 _engine_obj: Any = None
 _lock = threading.Lock()
-# (sha1 of the PDF, page, dpi) -> lines: a page is read once however many answers ask about it.
-_CACHE: OrderedDict[tuple[bytes, int, int], list[OcrLine]] = OrderedDict()
+# (sha1 of the PDF, page, dpi, region, flip) -> lines: a page is read once however many answers ask about it.
+_CACHE: OrderedDict[tuple[Any, ...], list[OcrLine]] = OrderedDict()
 CACHE_PAGES = 64
 
 
@@ -48,38 +48,53 @@ def engine() -> Any:
         return _engine_obj
 
 
-def _read(page: Any, dpi: int) -> list[OcrLine]:
+FLIPS = ("", "left-right")  # how a region may be read: as drawn, or as in a mirror
+
+
+def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = None,
+          flip: str = "") -> list[OcrLine]:
+    """OCR of the page (or of `clip` on it, PDF points, top-left origin), read as drawn or
+    mirrored left-right (`flip`); boxes in the page's points either way."""
     import numpy as np
+    import pymupdf
 
     from workbench.pdf.document import render_dpi
 
     ocr = engine()
     used = render_dpi(page, dpi)
-    pix = page.get_pixmap(dpi=used, alpha=False)
+    pix = page.get_pixmap(dpi=used, alpha=False, clip=pymupdf.Rect(clip) if clip else None)
     img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
+    if flip == "left-right":  # (a top-bottom mirror is this turned 180°, which the engine undoes)
+        img = img[:, ::-1]
     with _lock:
-        result = ocr(img[:, :, ::-1].copy())  # the engine wants BGR, as OpenCV reads
+        result = ocr(np.ascontiguousarray(img[:, :, ::-1]))  # the engine wants BGR, as OpenCV reads
     scale = 72.0 / used
+    x0, y0 = (clip[0], clip[1]) if clip else (0.0, 0.0)
     lines = []
     for text, quad in zip(result.txts or (), result.boxes if result.boxes is not None else (), strict=False):
-        xs = [float(p[0]) * scale for p in quad]
-        ys = [float(p[1]) * scale for p in quad]
+        xs = [float(p[0]) for p in quad]
+        if flip == "left-right":
+            xs = [pix.width - x for x in xs]
+        xs = [x0 + x * scale for x in xs]
+        ys = [y0 + float(p[1]) * scale for p in quad]
         lines.append(OcrLine(str(text), (min(xs), min(ys), max(xs), max(ys))))
     return lines
 
 
-def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF") -> list[OcrLine]:
-    """What OCR reads on page `page` (0-based), line by line with boxes (cached per page)."""
+def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
+                   clip: tuple[float, float, float, float] | None = None, flip: str = "") -> list[OcrLine]:
+    """What OCR reads on page `page` (0-based), or in `clip` on it, as drawn or mirrored (`flip`,
+    one of FLIPS), line by line with boxes in the page's points (cached per page and region)."""
     from workbench.pdf.document import open_fitz
 
-    key = (hashlib.sha1(pdf).digest(), page, dpi)
+    key = (hashlib.sha1(pdf).digest(), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip)
     with _lock:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
     doc = open_fitz(pdf, name)
     try:
-        lines = _read(doc[page], dpi)
+        lines = _read(doc[page], dpi, clip, flip)
     finally:
         doc.close()
     with _lock:

@@ -129,6 +129,7 @@ class Span:
     layer_issues: list[str] = field(default_factory=list)
     ink: int = 0                                # ink pixels of its own measured in its box
     direction: tuple[float, float] = (1.0, 0.0)  # the baseline's unit vector (y down)
+    mirrored: bool = False                      # drawn as in a mirror (a flipped matrix)
     char_boxes: list[tuple[float, float, float, float]] = field(default_factory=list, repr=False)
 
     @property
@@ -438,6 +439,18 @@ _NO_INK_WITHOUT_TEXT = ("fill-text", "stroke-text", "ignore-text", "clip-text", 
                         "clip-path", "clip-stroke-path", "pop-clip")
 
 
+def _is_mirrored(chars, direction: tuple[float, float]) -> bool:
+    """Whether the glyphs stand below their baseline as the text runs (a mirrored matrix,
+    left-right or top-bottom), not above it as in any rotation: most glyphs vote."""
+    up = (direction[1], -direction[0])  # the way glyph tops point, for unflipped text (y down)
+    votes = 0
+    for ch in chars:
+        (ox, oy), (x0, y0, x1, y1) = ch[2], ch[3]
+        if x1 > x0 and y1 > y0:
+            votes += 1 if ((x0 + x1) / 2 - ox) * up[0] + ((y0 + y1) / 2 - oy) * up[1] > 0 else -1
+    return votes < 0
+
+
 def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> PageAnalysis:
     """Page `index` of the open pymupdf document `doc` (the bytes `data`), at `dpi`; `page` is
     that page if the caller has it loaded already (loading a page twice costs as much as its
@@ -472,6 +485,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
             color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
             render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
             char_boxes=boxes, direction=tuple(raw.get("dir") or (1.0, 0.0)),
+            mirrored=_is_mirrored(chars, tuple(raw.get("dir") or (1.0, 0.0))),
         )
         # (the glyph widths matter only where a format character could be drawn: not in ASCII)
         widths = None if text.isascii() else [b[2] - b[0] for b in boxes]

@@ -1,0 +1,100 @@
+"""The values an answer states: amounts, numbers, dates, identifiers, section references, quoted
+phrases, the fields of a JSON answer and of a labelled one (`a=$X | b=capped`); a short answer
+with none of these is one phrase. Attribution traces each; the lint looks for a decoy printed in
+another form by its values."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from workbench.grading.money import find_money
+
+_DATE = re.compile(
+    r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b",
+    re.IGNORECASE)
+_SECTION = re.compile(r"(?:\b(?:clause|section|article|schedule|annex|table|figure)\s+|§\s*)"
+                      r"\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
+_IDENT = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
+                    r"|\b[A-Z]{1,4}\d{1,6}\b|\b\d{3,}-\d{2,}\b")
+_PHONE = re.compile(r"(?<![\w+])\+?\(?\d{1,4}\)?(?:[ .-]?\(?\d{2,5}\)?){2,4}(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
+_QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|\u201c([^\u201d\n]{3,120})\u201d")
+# A labelled answer, in the form a question asks for ("a=$X | b=capped|uncapped | c=$Y").
+_LABELLED = re.compile(r"(?:^|[|;\n])\s*[A-Za-z][\w ]{0,20}?\s*=\s*([^|;\n]+?)\s*(?=$|[|;\n])")
+# A short answer with no value in it is one phrase ("Email", "Q4 2023"), up to this many words.
+PHRASE_WORDS = 8
+
+
+def _json_leaves(answer: str) -> list[str]:
+    """The string and number values of a JSON object or array in the answer (not its keys)."""
+    start = min((i for i in (answer.find("{"), answer.find("[")) if i >= 0), default=-1)
+    if start < 0:
+        return []
+    try:
+        data, _ = json.JSONDecoder().raw_decode(answer[start:])
+    except ValueError:
+        return []
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, str | int | float) and not isinstance(node, bool) and str(node).strip():
+            out.append(str(node))
+
+    walk(data)
+    return out
+
+
+def answer_values(answer: str) -> list[tuple[int, int, str]]:
+    """(start, end, text) of each value the answer states, in the answer's order."""
+    taken: list[tuple[int, int]] = []
+    out: list[tuple[int, int, str]] = []
+
+    def take(a: int, b: int) -> None:
+        if b > a and not any(a < y and x < b for x, y in taken):
+            taken.append((a, b))
+            out.append((a, b, answer[a:b]))
+
+    leaves = _json_leaves(answer)
+    if leaves:  # an extraction answer: each field's value is one value
+        pos = 0
+        for leaf in leaves:
+            at = answer.find(leaf, pos)
+            if at >= 0:
+                take(at, at + len(leaf))
+                pos = at + len(leaf)
+        return sorted(out)
+
+    for m in _QUOTED.finditer(answer):
+        g = 1 if m.group(1) is not None else 2
+        take(m.start(g), m.end(g))
+    for m in _LABELLED.finditer(answer):
+        if not any(c.isdigit() for c in m.group(1)):  # (a figure is taken as the figure it is, below)
+            take(m.start(1), m.end(1))
+    for pattern in (_DATE, _SECTION):
+        for m in pattern.finditer(answer):
+            take(m.start(), m.end())
+    for m in _PHONE.finditer(answer):
+        if sum(c.isdigit() for c in m.group(0)) >= 9 and (" " in m.group(0) or m.group(0).startswith("+")):
+            take(m.start(), m.end())
+    for m in _IDENT.finditer(answer):
+        take(m.start(), m.end())
+    for mention in find_money(answer):
+        take(mention.start, mention.end)
+    for m in _NUMBER.finditer(answer):
+        take(m.start(), m.end())
+    if not out:
+        text = answer.strip().strip(".!")
+        if text and len(text.split()) <= PHRASE_WORDS:
+            a = answer.find(text)
+            take(a, a + len(text))
+    return sorted(out)
