@@ -31,7 +31,7 @@ def env(tmp_path):
     e.update({"OPENAI_API_KEY": KEY, "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache"),
               "PDFWORKBENCH_TIMEOUT": "2", "PDFWORKBENCH_RETRY_DEADLINE": "4",
               "PDFWORKBENCH_RETRY_BASE": "0.01", "PDFWORKBENCH_RETRY_CAP": "0.05",
-              "PDFWORKBENCH_MAX_BODY_MB": "4", "PDFWORKBENCH_CONFIG_DIR": str(tmp_path / "config")})
+              "PDFWORKBENCH_LIMITS": f"provider_answer_bytes={4 * 2**20}", "PDFWORKBENCH_CONFIG_DIR": str(tmp_path / "config")})
     return e
 
 
@@ -108,7 +108,8 @@ def test_an_endless_body_is_cut_at_the_cap_and_recorded_as_an_error(server, env,
     assert code == 1 and records[0]["status"] in ("error", "timeout")
     if records[0]["status"] == "error":
         assert records[0]["error"]["type"] == "body_too_large"
-        assert "PDFWORKBENCH_MAX_BODY_MB" in records[0]["error"]["message"]
+        assert records[0]["error"]["message"].endswith(
+            "(over the provider_answer_bytes limit of 4 MB; raise it with --limit provider_answer_bytes=N)")
     assert rss_mb < 1024
 
 

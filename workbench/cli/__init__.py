@@ -272,7 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _read_stdin_values(args)
             return int(handler(args) or 0)
         except UserError as exc:
-            print(f"pdfworkbench: error: {exc}", file=sys.stderr)
+            from workbench.providers.config import redact
+
+            print(f"pdfworkbench: error: {redact(str(exc))}", file=sys.stderr)   # it may quote a provider
             return exc.exit_code
         except KeyboardInterrupt:
             print("pdfworkbench: interrupted", file=sys.stderr)

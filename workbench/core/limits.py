@@ -44,6 +44,25 @@ def _limit(name: str, default: int | float, unit: str, why: str) -> Limit:
 
 # --- Provider responses (live calls and batch services) -------------------------------------
 
+# A provider may answer slowly, endlessly or hugely (a 2.9 GB batch result was once read whole).
+# Every body is streamed and cut at its cap; every request ends by its deadline, however the
+# server drips its bytes. PDFWORKBENCH_TIMEOUT and PDFWORKBENCH_RETRY_DEADLINE set the two
+# live deadlines too (the retry policy's variables, older than these limits).
+_limit("provider_answer_bytes", 8 * 2**20, "bytes",
+       "one answer: a live call's body, or one line of a batch result file; a 1,024-token "
+       "answer is a few KB, a structured extraction under 100 KB")
+_limit("provider_attempt_seconds", 120.0, "seconds",
+       "one HTTP request to a provider (live or batch), connecting to last byte")
+_limit("provider_call_seconds", 300.0, "seconds",
+       "one live call or batch-service step, every retry and wait included")
+_limit("provider_batch_reply_bytes", 256 * 2**20, "bytes",
+       "a batch service's JSON answer, parsed whole (Gemini's status carries its inlined "
+       "results: at most about 20 MB of requests' worth)")
+_limit("provider_batch_file_bytes", 1 * 2**30, "bytes",
+       "one batch result or error file, streamed to disk: 50,000 answers of 20 KB")
+_limit("provider_batch_download_seconds", 900.0, "seconds",
+       "downloading one batch result or error file, start to last byte (1 GB at 1.2 MB/s)")
+
 # --- Work per PDF page (inspection, lint, rendering) ----------------------------------------
 
 # --- The workbench served to a browser ------------------------------------------------------

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -32,19 +31,16 @@ from typing import Any
 from workbench.core import atomic
 from workbench.core.errors import UserError
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
-from workbench.providers.base import ReaderSpec, ReadRequest, ReadResult, default_prompt
+from workbench.providers.base import ReaderSpec, ReadResult, default_prompt
+from workbench.providers.batchapis import PROTOCOLS, OpenAIBatches, Poll, Service, not_run
 
 BATCH_PROVIDERS = ("openai", "anthropic", "google")
 STATE_FORMAT = "pdfworkbench-batch/1"
 STATE_SUFFIX = ".batch.json"
-INTENT_PREFIX = "pdfworkbench-"
 # Per batch: most requests and bytes each service takes (OpenAI: 50,000 lines and 200 MB of file;
 # Anthropic: 100,000 requests and 256 MB; Gemini: inlined requests up to 20 MB), with headroom.
 LIMITS = {"openai": (50_000, 190 * 2**20), "anthropic": (100_000, 240 * 2**20),
           "google": (50_000, 19 * 2**20)}
-# How far back (seconds) a restart looks for an Anthropic batch it may have created: clocks differ.
-CLOCK_SKEW_S = 300
-ENDED = ("completed", "expired", "cancelled", "failed")
 # Request lines built while preparing are kept to send, up to this many bytes (beyond it they are
 # built again when sent, so memory stays bounded for a suite of any size).
 PREPARED_BYTES = 512 * 2**20
@@ -141,326 +137,6 @@ def load_state(path: Path) -> BatchState | None:
 
 def save_state(path: Path, state: BatchState) -> None:
     atomic.write_json(path, state.to_json())
-
-
-# ---- talking to a batch service ---------------------------------------------------------------
-
-@dataclass
-class Poll:
-    status: str                       # ours: in_progress | completed | expired | cancelled | failed
-    provider_status: str
-    counts: dict[str, Any]
-    raw: dict[str, Any]
-    message: str = ""                 # why a batch failed, when it says
-
-    @property
-    def ended(self) -> bool:
-        return self.status in ENDED
-
-
-class Service:
-    """One provider's batch endpoints over httpx, retried like a live call; a refusal is one line."""
-
-    def __init__(self, spec: ReaderSpec, url: str, key: str | None, policy: Any = None) -> None:
-        import httpx
-
-        from workbench.providers.reading import adapter
-        from workbench.providers.retry import RetryPolicy
-
-        self.spec, self.url, self.key = spec, url.rstrip("/"), key
-        self.mod = adapter(spec.provider)
-        self.policy = policy or RetryPolicy.from_env()
-        # The adapter's own headers (auth, API version): the same as a live call's.
-        self.headers = dict(self.mod.build(ReadRequest("", []), spec.model, url, key).headers)
-        self.client = httpx.Client(verify=not url.startswith("http://"), timeout=self.policy.timeout_s)
-
-    def close(self) -> None:
-        self.client.close()
-
-    def redact(self, text: str) -> str:
-        from workbench.providers import config
-
-        return config.redact(text, [k for k in {*config.all_keys(), self.key or ""} if len(k) >= 6]) or ""
-
-    def call(self, method: str, path: str, what: str, *, body: Any = None, files: Any = None,
-             data: Any = None, content: bytes | None = None, raw: bool = False) -> Any:
-        """`method path` against the base URL; the parsed JSON (or bytes with `raw`). `content`
-        is a JSON body already serialised (the prepared request lines, sent as built)."""
-        import httpx
-
-        from workbench.providers.reading import _body_value
-        from workbench.providers.retry import decide
-
-        headers = dict(self.headers)
-        if files is not None:
-            headers.pop("content-type", None)
-        elif content is not None:
-            headers["content-type"] = "application/json"
-        started = time.monotonic()
-        attempt = 0
-        while True:
-            attempt += 1
-            status, rheaders, hint, no_retry = None, {}, None, False
-            try:
-                resp = self.client.request(method, self.url + path, headers=headers, json=body,
-                                           files=files, data=data, content=content)
-            except httpx.ConnectError as exc:
-                raise UserError(self.redact(f"{self.spec.provider} batch service: cannot connect to {self.url} "
-                                            f"({exc}); is it running? Check --base-url")) from None
-            except httpx.TransportError as exc:
-                problem = f"{exc.__class__.__name__}: {exc}"
-            else:
-                status, rheaders = resp.status_code, {k.lower(): v for k, v in resp.headers.items()}
-                if 200 <= status < 300:
-                    if raw:
-                        return resp.content
-                    try:
-                        return resp.json()
-                    except ValueError:
-                        raise UserError(f"{self.spec.provider} batch service: {what}: the answer is not JSON") from None
-                perr = self.mod.parse_error(status, _body_value(resp.content))
-                hint, no_retry = perr.retry_delay_s, perr.no_retry
-                problem = f"HTTP {status}: {perr.message or resp.reason_phrase}"
-            wait = decide(status, rheaders, hint, no_retry, attempt, self.policy, time.monotonic() - started)
-            if wait is None:
-                raise UserError(self.redact(f"{self.spec.provider} batch service: {what}: {problem}"[:400]))
-            time.sleep(wait)
-
-
-# ---- the three protocols ----------------------------------------------------------------------
-
-def _error_result(mod: Any, status: int, body: Any, request_id: str | None = None) -> ReadResult:
-    perr = mod.parse_error(status, body)
-    return ReadResult("error", request_id=request_id, error=CallError(
-        perr.type or (f"http_{status}" if status else "request_failed"), perr.message or f"HTTP {status}",
-        status or None, perr.code))
-
-
-def _parsed(mod: Any, body: Any, headers: dict[str, str]) -> ReadResult:
-    try:
-        return mod.parse(body, headers)
-    except (ValueError, AttributeError, TypeError, KeyError) as exc:
-        return ReadResult("error", error=CallError("malformed_response",
-                                                   f"the provider's answer could not be read: {exc}"))
-
-
-def not_run(end: str) -> ReadResult:
-    """A request the batch ended before running: expired (a timeout, asked again by
-    --retry-errors), cancelled, or lost with a failed batch."""
-    if end == "expired":
-        return ReadResult("timeout", error=CallError("batch_expired", "the batch expired before this request ran"))
-    if end == "cancelled":
-        return ReadResult("cancelled", error=CallError("batch_cancelled", "the batch was cancelled before this request ran"))
-    return ReadResult("error", error=CallError("batch_failed", f"the batch {end} without a result for this request"))
-
-
-class OpenAIBatches:
-    """OpenAI Batch API: a JSONL file (purpose batch) of /v1/chat/completions calls."""
-
-    ENDPOINT = "/v1/chat/completions"
-    STATUS = {"validating": "in_progress", "in_progress": "in_progress", "finalizing": "in_progress",
-              "cancelling": "in_progress", "completed": "completed", "expired": "expired",
-              "cancelled": "cancelled", "failed": "failed"}
-
-    def __init__(self, service: Service) -> None:
-        self.s = service
-
-    @staticmethod
-    def line(custom_id: str, call: Any) -> dict[str, Any]:
-        return {"custom_id": custom_id, "method": "POST", "url": OpenAIBatches.ENDPOINT, "body": call.body}
-
-    def upload(self, entry: Entry, lines: list[bytes]) -> str:
-        files = {"file": (f"{entry.intent}.jsonl", b"".join(lines), "application/jsonl")}
-        return str(self.s.call("POST", "/files", "uploading the input file", files=files,
-                               data={"purpose": "batch"})["id"])
-
-    def create(self, entry: Entry) -> str:
-        body = {"input_file_id": entry.file_id, "endpoint": self.ENDPOINT, "completion_window": "24h",
-                "metadata": {"pdfworkbench_intent": entry.intent}}
-        return str(self.s.call("POST", "/batches", "creating the batch", body=body)["id"])
-
-    def find(self, entry: Entry) -> str | None:
-        listing = self.s.call("GET", "/batches?limit=100", "listing batches")
-        for b in listing.get("data") or []:
-            if (b.get("metadata") or {}).get("pdfworkbench_intent") == entry.intent:
-                return str(b["id"])
-        return None
-
-    def poll(self, batch_id: str) -> Poll:
-        b = self.s.call("GET", f"/batches/{batch_id}", f"checking batch {batch_id}")
-        raw_status = str(b.get("status"))
-        errors = (b.get("errors") or {}).get("data") or []
-        message = "; ".join(str(e.get("message")) for e in errors[:3])
-        return Poll(self.STATUS.get(raw_status, "in_progress"), raw_status, b.get("request_counts") or {}, b, message)
-
-    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str, ReadResult]]:
-        for key in ("output_file_id", "error_file_id"):
-            file_id = poll.raw.get(key)
-            if not file_id:
-                continue
-            data = self.s.call("GET", f"/files/{file_id}/content", f"downloading {key}", raw=True)
-            for line in data.decode("utf-8", "replace").splitlines():
-                try:
-                    item = json.loads(line)
-                except ValueError:
-                    continue
-                cid = item.get("custom_id")
-                resp, err = item.get("response"), item.get("error")
-                if isinstance(resp, dict) and resp.get("status_code") is not None:
-                    rid = resp.get("request_id")
-                    if resp["status_code"] == 200:
-                        result = _parsed(self.s.mod, resp.get("body"), {"x-request-id": rid} if rid else {})
-                    else:
-                        result = _error_result(self.s.mod, int(resp["status_code"]), resp.get("body"), rid)
-                elif isinstance(err, dict):
-                    code = str(err.get("code") or "")
-                    result = {"batch_expired": not_run("expired"), "batch_cancelled": not_run("cancelled")}.get(
-                        code, ReadResult("error", error=CallError(code or "batch_error", str(err.get("message") or ""))))
-                else:
-                    continue
-                yield str(cid), result
-
-    def cancel(self, batch_id: str) -> None:
-        self.s.call("POST", f"/batches/{batch_id}/cancel", f"cancelling batch {batch_id}")
-
-
-class AnthropicBatches:
-    """Anthropic Message Batches: {custom_id, params} requests; results as JSONL."""
-
-    def __init__(self, service: Service) -> None:
-        self.s = service
-
-    @staticmethod
-    def line(custom_id: str, call: Any) -> dict[str, Any]:
-        return {"custom_id": custom_id, "params": call.body}
-
-    def upload(self, entry: Entry, lines: list[bytes]) -> None:
-        self._lines = lines
-
-    def create(self, entry: Entry) -> str:
-        body = b'{"requests": [' + b",".join(line.rstrip(b"\n") for line in self._lines) + b"]}"
-        return str(self.s.call("POST", "/v1/messages/batches", "creating the message batch", content=body)["id"])
-
-    def find(self, entry: Entry) -> str | None:
-        import datetime as dt
-
-        since = dt.datetime.fromisoformat(str(entry.create_started_at).replace("Z", "+00:00"))
-        listing = self.s.call("GET", "/v1/messages/batches?limit=100", "listing message batches")
-        found = []
-        for b in listing.get("data") or []:
-            try:
-                created = dt.datetime.fromisoformat(str(b.get("created_at")).replace("Z", "+00:00"))
-            except ValueError:
-                continue
-            total = sum(v for v in (b.get("request_counts") or {}).values() if isinstance(v, int))
-            if (created - since).total_seconds() >= -CLOCK_SKEW_S and total == len(entry.requests):
-                found.append(str(b["id"]))
-        if len(found) > 1:
-            raise UserError(f"cannot tell which of the message batches {', '.join(found)} this run created "
-                            "(Anthropic batches carry no metadata); cancel the ones that are not, then run again")
-        return found[0] if found else None
-
-    def poll(self, batch_id: str) -> Poll:
-        b = self.s.call("GET", f"/v1/messages/batches/{batch_id}", f"checking batch {batch_id}")
-        raw_status = str(b.get("processing_status"))
-        counts = b.get("request_counts") or {}
-        status = "in_progress"
-        if raw_status == "ended":
-            status = "cancelled" if b.get("cancel_initiated_at") else (
-                "expired" if counts.get("expired") else "completed")
-        return Poll(status, raw_status, counts, b)
-
-    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str, ReadResult]]:
-        # Built from the base URL, never from `results_url`: the key goes only where it is meant to.
-        data = self.s.call("GET", f"/v1/messages/batches/{poll.raw['id']}/results", "downloading results", raw=True)
-        for line in data.decode("utf-8", "replace").splitlines():
-            try:
-                item = json.loads(line)
-            except ValueError:
-                continue
-            result = item.get("result") or {}
-            kind = result.get("type")
-            if kind == "succeeded":
-                out = _parsed(self.s.mod, result.get("message"), {})
-            elif kind == "errored":
-                err = result.get("error") or {}
-                out = _error_result(self.s.mod, 0, err if "error" in err else {"error": err})
-            elif kind == "canceled":
-                out = not_run("cancelled")
-            elif kind == "expired":
-                out = not_run("expired")
-            else:
-                continue
-            yield str(item.get("custom_id")), out
-
-    def cancel(self, batch_id: str) -> None:
-        self.s.call("POST", f"/v1/messages/batches/{batch_id}/cancel", f"cancelling batch {batch_id}")
-
-
-class GeminiBatches:
-    """Gemini batch mode: inlined GenerateContentRequests, each with a metadata key; an Operation."""
-
-    STATUS = {"BATCH_STATE_PENDING": "in_progress", "BATCH_STATE_RUNNING": "in_progress",
-              "BATCH_STATE_SUCCEEDED": "completed", "BATCH_STATE_FAILED": "failed",
-              "BATCH_STATE_CANCELLED": "cancelled", "BATCH_STATE_EXPIRED": "expired"}
-
-    def __init__(self, service: Service) -> None:
-        self.s = service
-
-    @staticmethod
-    def line(custom_id: str, call: Any) -> dict[str, Any]:
-        return {"request": call.body, "metadata": {"key": custom_id}}
-
-    def upload(self, entry: Entry, lines: list[bytes]) -> None:
-        self._lines = lines
-
-    def create(self, entry: Entry) -> str:
-        model = self.s.spec.model.removeprefix("models/")
-        requests = b",".join(line.rstrip(b"\n") for line in self._lines)
-        body = (b'{"batch": {"display_name": ' + json.dumps(INTENT_PREFIX + entry.intent).encode()
-                + b', "input_config": {"requests": {"requests": [' + requests + b"]}}}}")
-        op = self.s.call("POST", f"/v1beta/models/{model}:batchGenerateContent", "creating the batch", content=body)
-        return str(op.get("name") or (op.get("metadata") or {}).get("name"))
-
-    def find(self, entry: Entry) -> str | None:
-        listing = self.s.call("GET", "/v1beta/batches?pageSize=100", "listing batches")
-        for op in listing.get("operations") or listing.get("batches") or []:
-            meta = op.get("metadata") or op
-            if meta.get("displayName", meta.get("display_name")) == INTENT_PREFIX + entry.intent:
-                return str(op.get("name") or meta.get("name"))
-        return None
-
-    def poll(self, batch_id: str) -> Poll:
-        op = self.s.call("GET", f"/v1beta/{batch_id}", f"checking batch {batch_id}")
-        meta = op.get("metadata") or {}
-        raw_status = str(meta.get("state") or ("BATCH_STATE_SUCCEEDED" if op.get("done") else "BATCH_STATE_PENDING"))
-        status = self.STATUS.get(raw_status, "in_progress")
-        if op.get("done") and status == "in_progress":
-            status = "failed" if op.get("error") else "completed"
-        message = str((op.get("error") or {}).get("message") or "")
-        return Poll(status, raw_status, meta.get("batchStats") or {}, op, message)
-
-    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str, ReadResult]]:
-        inlined = ((poll.raw.get("response") or {}).get("inlinedResponses")
-                   or (poll.raw.get("metadata") or {}).get("output", {}).get("inlinedResponses") or {})
-        items = inlined.get("inlinedResponses") if isinstance(inlined, dict) else inlined
-        keys = list(entry.requests)
-        for i, item in enumerate(items or []):
-            # Responses come in request order; the metadata key, when it is echoed, names it.
-            cid = (item.get("metadata") or {}).get("key") or (keys[i] if i < len(keys) else None)
-            if cid is None:
-                continue
-            if "response" in item:
-                yield str(cid), _parsed(self.s.mod, item["response"], {})
-            else:
-                err = item.get("error") or {}   # a google.rpc.Status: its code is gRPC's, not HTTP's
-                yield str(cid), _error_result(self.s.mod, 0, {"error": err})
-
-    def cancel(self, batch_id: str) -> None:
-        self.s.call("POST", f"/v1beta/{batch_id}:cancel", f"cancelling batch {batch_id}")
-
-
-PROTOCOLS = {"openai": OpenAIBatches, "anthropic": AnthropicBatches, "google": GeminiBatches}
 
 
 # ---- a run through a batch service ------------------------------------------------------------
@@ -569,12 +245,11 @@ class BatchRun:
         return poll
 
     def collect(self, entry: Entry, poll: Poll) -> int:
-        """Write a record for every request of an ended batch (the ones not yet written)."""
-        from workbench.providers import config
+        """Write a record for every request of an ended batch (the ones not yet written): its
+        result, or why there is none (a result line of the wrong shape is that call's error)."""
         from workbench.providers.cache import AnswerCache
-        from workbench.providers.reading import _redact_result
+        from workbench.providers.reading import redact_result
 
-        keys = [k for k in {*config.all_keys(), self.key or ""} if len(k) >= 6]
         store = AnswerCache() if self.state.cache else None
         if self.out.exists():
             from workbench.providers.batch import drop_torn_tail
@@ -583,6 +258,7 @@ class BatchRun:
         done = self._recorded()
         seen: set[str] = set()
         written = 0
+        unread: list[str] = []   # what the lines no call could be told from said
         with RunWriter(self.out, lock=False) as writer:
             def write(cid: str, result: ReadResult) -> None:
                 nonlocal written
@@ -592,19 +268,25 @@ class BatchRun:
                 seen.add(cid)
                 if (meta["case_id"], meta["case_sha256"]) in done:
                     return
-                record = self._record(entry, cid, meta, _redact_result(result, keys))
+                record = self._record(entry, cid, meta, redact_result(result, self.service.keys))
                 writer.append(record)
                 written += 1
                 if store is not None and meta.get("cache_key"):
                     store.put(meta["cache_key"], record)   # only finished answers are kept
 
             for cid, result in self.proto.results(poll, entry):
+                if cid is None:
+                    unread.append(result.error.message if result.error else "")
+                    continue
                 write(cid, result)
             for cid in entry.requests:
                 if cid not in seen:
                     missing = not_run(poll.status)
-                    if poll.message and missing.error:
-                        missing.error = CallError(missing.error.type, f"{missing.error.message}: {poll.message}")
+                    why = [poll.message] if poll.message else []
+                    if unread:
+                        why.append(f"{len(unread)} result(s) could not be read (the first: {unread[0]})")
+                    if why and missing.error:
+                        missing.error = CallError(missing.error.type, f"{missing.error.message}: {'; '.join(why)}")
                     write(cid, missing)
         entry.collected = True
         self.save()

@@ -7,9 +7,11 @@ from the environment only, are never written anywhere, and are redacted from any
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from workbench.core.errors import UserError
 
@@ -37,6 +39,15 @@ KEY_ENV = {
 }
 KEY_REQUIRED = {"openai", "anthropic", "google"}
 REDACTED = "[redacted]"
+# Keys shorter than this are not redacted (they would blank ordinary words).
+MIN_KEY = 6
+# A long key leaks in pieces: providers echo it masked ("sk-proj-abc...wxyz"), split across
+# fields or cut at a field's length. For a key of LONG_KEY characters or more, its first and
+# last FRAGMENT characters and any run of FRAGMENT + STRIDE - 1 of its characters are redacted
+# wherever they appear (12 characters of a key's random part are about 70 bits).
+LONG_KEY = 24
+FRAGMENT = 12
+STRIDE = 5
 
 
 def cache_dir() -> Path:
@@ -103,22 +114,114 @@ def all_keys() -> list[str]:
     for names in KEY_ENV.values():
         for var in names:
             value = os.environ.get(var, "").strip()
-            if len(value) >= 6:
+            if len(value) >= MIN_KEY:
                 out.append(value)
     return out
 
 
+def process_keys(*extra: str | None) -> list[str]:
+    """Every key in the process: the environment's and `extra` (the key a call carries)."""
+    keys = {k.strip() for k in (*all_keys(), *extra) if k}
+    return sorted((k for k in keys if len(k) >= MIN_KEY), key=len, reverse=True)
+
+
 def redact(text: str | None, keys: list[str] | None = None) -> str | None:
-    """`text` with every key (and every long fragment of one) replaced by [redacted]."""
+    """`text` with every key, and every long piece of one, replaced by [redacted]; also when
+    the text carries it URL-encoded (such a text comes back decoded, the key redacted)."""
     if not text:
         return text
-    for key in keys if keys is not None else all_keys():
-        text = text.replace(key, REDACTED)
-        # Providers often echo a key partly masked ("sk-abc...wxyz"); hide the visible ends too.
-        if len(key) >= 24:
-            for fragment in (key[:16], key[-12:]):
-                text = text.replace(fragment, REDACTED)
-    return text
+    keys = process_keys() if keys is None else keys
+    if not keys:
+        return text
+    clean = _redact_plain(text, keys)
+    if "%" in clean:
+        from urllib.parse import unquote
+
+        decoded = unquote(clean)
+        if decoded != clean:
+            again = _redact_plain(decoded, keys)
+            if again != decoded:
+                return again
+    return clean
+
+
+def _redact_plain(text: str, keys: list[str]) -> str:
+    spans: list[tuple[int, int]] = []
+    for key in keys:
+        if len(key) < LONG_KEY:
+            start = text.find(key)
+            while start >= 0:
+                spans.append((start, start + len(key)))
+                start = text.find(key, start + len(key))
+            continue
+        if len(text) < FRAGMENT:
+            continue
+        for offset in (*range(0, len(key) - FRAGMENT + 1, STRIDE), len(key) - FRAGMENT):
+            piece = key[offset:offset + FRAGMENT]
+            start = text.find(piece)
+            while start >= 0:
+                spans.append(_grow(text, key, start, offset))
+                start = text.find(piece, start + 1)
+    if not spans:
+        return text
+    merged: list[list[int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    out, last = [], 0
+    for a, b in merged:
+        out += [text[last:a], REDACTED]
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _grow(text: str, key: str, start: int, offset: int) -> tuple[int, int]:
+    """The span of `text` around a piece of `key` found at `start` (the piece at `offset` of the
+    key), grown while text and key go on agreeing: the whole leaked run, not just the piece."""
+    a, k = start, offset
+    while a > 0 and k > 0 and text[a - 1] == key[k - 1]:
+        a, k = a - 1, k - 1
+    b, k = start + FRAGMENT, offset + FRAGMENT
+    while b < len(text) and k < len(key) and text[b] == key[k]:
+        b, k = b + 1, k + 1
+    return a, b
+
+
+def redact_all(value: Any, keys: list[str] | None = None) -> Any:
+    """`value` (JSON-like data: dicts, lists, strings; or a dataclass of them) with every string
+    in it, dict keys included, redacted by `redact`. Containers are rebuilt (tuples as lists, as
+    JSON has them), never changed in place; nesting of any depth is walked without recursion (a
+    hostile body may nest deeply)."""
+    keys = process_keys() if keys is None else keys
+    if not keys:
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: redact_all(getattr(value, f.name), keys)
+                                             for f in dataclasses.fields(value) if f.init})
+    if isinstance(value, str):
+        return redact(value, keys)
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    stack = [(value, root)]   # (a container, its copy being filled)
+    while stack:
+        source, copy = stack.pop()
+        for k, v in (source.items() if isinstance(source, dict) else enumerate(source)):
+            if isinstance(v, (dict, list, tuple)):
+                child: Any = {} if isinstance(v, dict) else []
+                stack.append((v, child))
+            elif isinstance(v, str) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+                child = redact_all(v, keys)
+            else:
+                child = v
+            if isinstance(copy, dict):
+                copy[redact(k, keys) if isinstance(k, str) else k] = child
+            else:
+                copy.append(child)
+    return root
 
 
 def float_env(name: str, default: float) -> float:

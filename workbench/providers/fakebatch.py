@@ -257,16 +257,21 @@ class BatchService:
         if batch.results is None or batch.output_file_id or batch.state == "failed":
             return
         out, err = [], []
+        echo = batch.key if self.fake.echo_key else None
         for r in batch.results:
             if "status" in r:
                 line = {"id": self._new_id("batch_req_"), "custom_id": r["id"],
                         "response": {"status_code": r["status"], "request_id": self._new_id("req_"),
                                      "body": r["body"]}, "error": None}
+                if echo:
+                    line["id"], line["response"]["request_id"] = f"batch_req_{echo}", f"req_{echo}"
                 (out if r["status"] == 200 else err).append(line)
             else:
                 code = "batch_expired" if r["end"] == "expired" else "batch_cancelled"
-                err.append({"id": self._new_id("batch_req_"), "custom_id": r["id"], "response": None,
-                            "error": {"code": code, "message": f"This request was not run: the batch was {r['end']}."}})
+                message = f"This request was not run: the batch was {r['end']}." + (f" ({echo})" if echo else "")
+                err.append({"id": f"batch_req_{echo}" if echo else self._new_id("batch_req_"), "custom_id": r["id"],
+                            "response": None, "error": {"code": code, "message": message,
+                                                        **({"param": echo} if echo else {})}})
         for rows, attr in ((out, "output_file_id"), (err, "error_file_id")):
             if rows:
                 file_id = self._new_id("file-")
@@ -277,16 +282,29 @@ class BatchService:
 
     def _oa_object(self, batch: FakeBatch) -> dict[str, Any]:
         self._oa_files(batch)
-        c = self._counts(batch)
         status = "validating" if batch.polls == 0 and batch.state == "in_progress" else batch.state
         return {"id": batch.id, "object": "batch", "endpoint": "/v1/chat/completions",
                 "errors": {"object": "list", "data": batch.errors} if batch.errors else None,
                 "input_file_id": batch.input_file_id, "completion_window": "24h", "status": status,
                 "output_file_id": batch.output_file_id, "error_file_id": batch.error_file_id,
                 "created_at": int(batch.created), "expires_at": int(batch.created) + 86400,
-                "request_counts": {"total": c["total"], "completed": c["ok"],
-                                   "failed": c["total"] - c["ok"] if batch.results is not None else 0},
-                "metadata": batch.metadata or None}
+                "request_counts": self._oa_counts(batch),
+                "metadata": batch.metadata or None} | self._echo_object(batch)
+
+    def _echo_object(self, batch: FakeBatch) -> dict[str, Any]:
+        """What a careless service adds to a batch object (`echo_key`): the key in its counts
+        and in an error note (OpenAI), beside the real fields."""
+        if not self.fake.echo_key:
+            return {}
+        key = batch.key
+        return {"errors": {"object": "list", "data": [*batch.errors, {
+            "code": f"{key}", "message": f"note: the key {key}", "param": f"{key}", "line": None}]},
+                "request_counts": {**self._oa_counts(batch), f"{key}": 1, "note": f"{key}"}}
+
+    def _oa_counts(self, batch: FakeBatch) -> dict[str, int]:
+        c = self._counts(batch)
+        return {"total": c["total"], "completed": c["ok"],
+                "failed": c["total"] - c["ok"] if batch.results is not None else 0}
 
     def _oa_get(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
         batch = self._get(id, "openai")
@@ -363,6 +381,8 @@ class BatchService:
             else:
                 counts["canceled" if r["end"] == "cancelled" else "expired"] += 1
         status = "ended" if ended else ("canceling" if batch.state == "cancelling" else "in_progress")
+        if self.fake.echo_key:
+            counts = {**counts, f"{batch.key}": 0, "note": f"{batch.key}"}
         return {"id": batch.id, "type": "message_batch", "processing_status": status, "request_counts": counts,
                 "ended_at": self._iso(time.time()) if ended else None, "created_at": self._iso(batch.created),
                 "expires_at": self._iso(batch.created + 86400), "archived_at": None,
@@ -404,7 +424,10 @@ class BatchService:
                 result = {"type": "succeeded", "message": r["body"]}
             else:
                 result = {"type": "errored", "error": r["body"]}
-            lines.append(json.dumps({"custom_id": r["id"], "result": result}) + "\n")
+            line = {"custom_id": r["id"], "result": result}
+            if self.fake.echo_key:
+                line["note"] = f"{batch.key}"
+            lines.append(json.dumps(line) + "\n")
         return 200, "".join(lines).encode(), {}, "application/binary"
 
     # ---- Gemini -------------------------------------------------------------------------------
@@ -455,9 +478,11 @@ class BatchService:
                 "batchStats": {"requestCount": str(c["total"]), "successfulRequestCount": str(c["ok"]),
                                "failedRequestCount": str(c["failed"]),
                                "pendingRequestCount": str(c["total"] - c["ok"] - c["failed"])}}
+        if self.fake.echo_key:
+            meta["batchStats"] |= {f"{batch.key}": "1", "note": f"{batch.key}"}
         op: dict[str, Any] = {"name": batch.id, "metadata": meta, "done": batch.results is not None}
         if batch.results is not None and batch.state == "failed":
-            op["error"] = {"code": 13, "message": "The batch failed."}
+            op["error"] = {"code": 13, "message": "The batch failed." + (f" ({batch.key})" if self.fake.echo_key else "")}
         elif batch.results is not None:
             out = []
             for r in batch.results:
@@ -471,6 +496,8 @@ class BatchService:
                             "UNAUTHENTICATED": 16, "UNAVAILABLE": 14}.get(err.get("status"), 13)
                     out.append({"error": {"code": grpc, "message": err.get("message", "")},
                                 "metadata": {"key": r["id"]}})
+                if self.fake.echo_key:
+                    out[-1]["metadata"]["note"] = f"{batch.key}"
             op["response"] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
                                        "GenerateContentBatchOutput",
                               "inlinedResponses": {"inlinedResponses": out}}

@@ -22,6 +22,12 @@ Hostile kinds (what a server we do not control may do): drip (a valid answer, on
 0.2 s), endless (a 200 whose body never ends), huge (a valid answer of `huge_mb` megabytes),
 echo-key (a valid answer that repeats the key it got, in the text and in a header). Each stops by
 itself after `hang_s` seconds (or when the client hangs up), so no test can leave it running.
+
+`echo_key=True` makes the whole server careless with the key it got: it comes back in every field
+that can carry text (`echo_everywhere`): each error's message, type, code and param (Gemini: status
+and details), the HTTP reason phrase and the request-id headers; each answer's text, id, model and
+finish reason; and in the batch services the result and error lines, request ids, status messages
+and request counts.
 """
 
 from __future__ import annotations
@@ -79,7 +85,8 @@ class FakeServer:
                  faults: str = "", hang_s: float = 5.0, hint_s: float = 0.01,
                  host: str = "127.0.0.1", port: int = 0, huge_mb: float = 64.0,
                  batch_polls: int = 1, batch_seconds: float | None = None, batch_end: str = "completed",
-                 batch_faults: dict[str, str] | None = None, batch_create_delay_s: float = 0.0) -> None:
+                 batch_faults: dict[str, str] | None = None, batch_create_delay_s: float = 0.0,
+                 echo_key: bool = False) -> None:
         if isinstance(script, (str, Path)):
             script = json.loads(Path(script).read_text(encoding="utf-8"))
         if script is not None and not isinstance(script, dict):
@@ -90,6 +97,7 @@ class FakeServer:
         self.hang_s = hang_s
         self.hint_s = hint_s
         self.huge_mb = huge_mb
+        self.echo_key = echo_key
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -182,7 +190,10 @@ class FakeServer:
         """Status, headers and JSON body of one request's answer (faults that act on the
         connection itself, such as drop or drip, are the handler's)."""
         if kind and kind[:3].isdigit():
-            return _error(fmt, kind, self, key)
+            status, headers, err = _error(fmt, kind, self, key)
+            if self.echo_key:
+                headers, err = {**headers, **echo_headers(key)}, echo_everywhere(fmt, err, key)
+            return status, headers, err
         if kind == "empty":
             return 200, {}, {}
         problem = structured_problem(fmt, body)
@@ -202,6 +213,8 @@ class FakeServer:
                "anthropic": {"request-id": f"req_fake{n}"}}.get(fmt, {})
         if kind == "echo-key":
             rid = {"x-request-id": f"req_{key}", "request-id": f"req_{key}"}
+        if self.echo_key:
+            rid, resp = {**rid, **echo_headers(key)}, echo_everywhere(fmt, resp, key)
         return 200, rid, resp
 
 
@@ -389,6 +402,70 @@ def _success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: 
             "prompt_eval_count": in_tokens, "eval_count": out_tokens}
 
 
+def echo_headers(key: str | None) -> dict[str, str]:
+    """Every header a provider puts an id or a note in, each carrying the key."""
+    return {"x-request-id": f"req_{key}", "request-id": f"req_{key}", "x-goog-request-id": f"{key}",
+            "openai-organization": f"org-{key}", "x-echo": f"you sent {key}"}
+
+
+def echo_everywhere(fmt: str, body: Any, key: str | None) -> Any:
+    """`body` (an answer or an error, in `fmt`'s shape) with the key in every field that carries
+    text, the way a careless server (or a proxy's error page) echoes what it got. The shape stays
+    readable: a status word keeps its known value in front (`"end_turn sk-..."`)."""
+    def with_key(value: Any) -> str:
+        return f"{value} {key}" if value not in (None, "") else f"{key}"
+
+    body = json.loads(json.dumps(body))
+    err = body.get("error") if isinstance(body, dict) else None
+    if isinstance(err, dict):
+        for field in ("message", "type", "code", "param", "status"):
+            if field in err or fmt != "google":
+                err[field] = with_key(err.get(field))
+        if fmt == "google":
+            err["details"] = [*(err.get("details") or []), {
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": with_key("API_KEY_INVALID"),
+                "metadata": {"key": f"{key}", f"{key}": "echo"}}]
+        if fmt == "anthropic":
+            body["request_id"] = f"req_{key}"
+        return body
+    if isinstance(err, str):   # ollama
+        return {"error": with_key(err)}
+    if not isinstance(body, dict):
+        return body
+    body["model"] = with_key(body.get("model"))
+    if fmt == "openai":
+        body["id"], body["system_fingerprint"] = with_key(body.get("id")), f"fp_{key}"
+        for choice in body.get("choices") or []:
+            choice["finish_reason"] = with_key(choice.get("finish_reason"))
+            msg = choice.get("message") or {}
+            if isinstance(msg.get("content"), str):
+                msg["content"] = with_key(msg["content"])
+        body.setdefault("usage", {})[f"{key}"] = 1
+    elif fmt == "anthropic":
+        body["id"], body["stop_reason"] = with_key(body.get("id")), with_key(body.get("stop_reason"))
+        body["stop_sequence"] = f"{key}"
+        for block in body.get("content") or []:
+            if block.get("type") == "text":
+                block["text"] = with_key(block.get("text"))
+            elif block.get("type") == "tool_use" and isinstance(block.get("input"), dict):
+                block["id"], block["input"]["note"] = with_key(block.get("id")), f"{key}"
+        body.setdefault("usage", {})[f"{key}"] = 1
+    elif fmt == "google":
+        body["responseId"], body["modelVersion"] = with_key(body.get("responseId")), with_key(body.get("modelVersion"))
+        for cand in body.get("candidates") or []:
+            cand["finishReason"] = with_key(cand.get("finishReason"))
+            for part in (cand.get("content") or {}).get("parts") or []:
+                if "text" in part and not part.get("thought"):
+                    part["text"] = with_key(part["text"])
+        if "promptFeedback" in body:
+            body["promptFeedback"]["blockReason"] = with_key(body["promptFeedback"].get("blockReason"))
+        body.setdefault("usageMetadata", {})[f"{key}"] = 1
+    else:   # ollama
+        body["done_reason"] = with_key(body.get("done_reason"))
+        body["message"]["content"] = with_key(body["message"].get("content"))
+    return body
+
+
 def _error(fmt: str, kind: str, server: FakeServer, key: str | None) -> tuple[int, dict[str, str], Any]:
     """Status, headers and body of a fault, in the provider's own error shape."""
     code = int(kind[:3])
@@ -447,16 +524,31 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
               content_type: str = "application/json") -> None:
+        """Send a reply. A `content-length` in `headers` is sent as given, true or not (the
+        connection is closed after it, as a server that lied about it would leave it)."""
+        headers = dict(headers or {})
+        length = headers.pop("content-length", None)
+        reason = None
+        if self.server.fake.echo_key:
+            key = self._key()
+            headers = {**echo_headers(key), **headers}
+            reason = f"{self.responses.get(status, ('Error',))[0]} for {key}"
         try:
-            self.send_response(status)
+            self.send_response(status, reason)
             self.send_header("content-type", content_type)
-            self.send_header("content-length", str(len(body)))
-            for k, v in (headers or {}).items():
+            self.send_header("content-length", length or str(len(body)))
+            for k, v in headers.items():
                 self.send_header(k, v)
             self.end_headers()
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+        if length is not None:
+            self.close_connection = True
+
+    def _key(self) -> str | None:
+        h = self._headers()
+        return h.get("authorization", "").removeprefix("Bearer ") or h.get("x-api-key") or h.get("x-goog-api-key")
 
     def _json(self, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
         self._send(status, json.dumps(obj).encode("utf-8"), headers)
@@ -508,8 +600,7 @@ class _Handler(BaseHTTPRequestHandler):
         kind = fault_for_attempt(faults, attempt)
         if fake.latency_s:
             time.sleep(fake.latency_s)
-        key = (headers.get("authorization", "").removeprefix("Bearer ") or headers.get("x-api-key")
-               or headers.get("x-goog-api-key"))
+        key = self._key()
         if kind == "drop":
             self.close_connection = True
             return None

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import importlib
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
+from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
@@ -108,10 +109,6 @@ def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
     raise UserError(f"unknown modality {modality!r}; choose one of {', '.join(MODALITIES)}")
 
 
-def _headers(resp: Any) -> dict[str, str]:
-    return {k.lower(): v for k, v in resp.headers.items()}
-
-
 def _body_value(raw: bytes) -> Any:
     try:
         return json.loads(raw)
@@ -121,63 +118,83 @@ def _body_value(raw: bytes) -> Any:
 
 def _error(etype: str | None, message: str, http_status: int | None = None,
            code: str | None = None) -> CallError:
-    return CallError(etype, (config.redact(message) or "")[:MAX_ERROR_TEXT], http_status, code)
+    return CallError(etype, (message or "")[:MAX_ERROR_TEXT], http_status, code)
 
 
-class _BodyTooLarge(Exception):
+class BodyTooLarge(Exception):
+    """A body past its cap: `size` is how far it got (or what its content-length said)."""
+
     def __init__(self, size: int) -> None:
         super().__init__(size)
         self.size = size
 
 
-async def _read_capped(resp: Any, cap: int) -> bytes:
-    """The response body, or _BodyTooLarge as soon as it passes `cap` bytes (so an endless or
-    gigabyte body costs at most `cap` of memory)."""
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]   # names in lower case
+    reason: str
+    body: bytes               # empty when it went to a sink
+
+
+async def _read_capped(resp: Any, cap: int, sink: Any = None) -> bytes:
+    """The response body, or BodyTooLarge as soon as it passes `cap` bytes (so an endless or
+    gigabyte body costs at most `cap` of memory, or of disk with a `sink` file)."""
     declared = resp.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > cap:
-        raise _BodyTooLarge(int(declared))
+        raise BodyTooLarge(int(declared))
     chunks: list[bytes] = []
     size = 0
     async for chunk in resp.aiter_bytes():
         size += len(chunk)
         if size > cap:
-            raise _BodyTooLarge(size)
-        chunks.append(chunk)
+            raise BodyTooLarge(size)
+        if sink is None:
+            chunks.append(chunk)
+        else:
+            sink.write(chunk)
     return b"".join(chunks)
 
 
-def _redact_result(result: ReadResult, keys: list[str]) -> ReadResult:
-    """Every configured key out of the answer, the error, the request id and the extras: a server
-    that echoes the key it got must not get it written into a run file, the cache or a screen."""
-    if not keys:
-        return result
-    if result.answer:
-        result.answer = config.redact(result.answer, keys)
-    if result.request_id:
-        result.request_id = config.redact(result.request_id, keys)
-    if result.error and result.error.message:
-        result.error = dataclasses.replace(result.error, message=config.redact(result.error.message, keys) or "")
-    if result.extra:
-        text = json.dumps(result.extra, ensure_ascii=False, default=str)
-        clean = config.redact(text, keys) or text
-        if clean != text:
-            result.extra = json.loads(clean)
-    return result
+async def exchange(client: Any, method: str, url: str, budget_s: float, cap: int, *,
+                   sink: Any = None, sink_cap: int | None = None, **request: Any) -> Reply:
+    """One HTTP request, the only place the readers touch the network (live calls and batch
+    services alike). It ends within `budget_s` from connecting to the last byte, however the
+    server drips them (TimeoutError), and its body is streamed and cut at `cap` bytes
+    (BodyTooLarge). With `sink` (a binary file), a 2xx body is written there, up to `sink_cap`."""
+    async with asyncio.timeout(budget_s):
+        async with client.stream(method, url, timeout=budget_s, **request) as resp:
+            to_sink = sink if sink is not None and 200 <= resp.status_code < 300 else None
+            body = await _read_capped(resp, (sink_cap or cap) if to_sink else cap, to_sink)
+            return Reply(resp.status_code, {k.lower(): v for k, v in resp.headers.items()},
+                         getattr(resp, "reason_phrase", "") or "", body)
+
+
+def redact_result(result: ReadResult, keys: list[str]) -> ReadResult:
+    """Every string of the result (answer, finish reason, request id, every field of the error,
+    usage, extras) with every key in the process redacted: what a provider sends back may echo
+    the key anywhere, and nothing it sends reaches a record, the cache or a screen otherwise."""
+    return config.redact_all(result, keys)
 
 
 async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tuple[ReadResult, int]:
-    """POST the call, retrying by the policy. Returns the result and the number of attempts.
+    """POST the call, retrying by the policy. Returns the result, redacted (`redact_result`),
+    and the number of attempts.
 
     Each attempt has a total deadline (`policy.timeout_s`, for connecting, sending and reading the
     whole body, so a server dripping a byte a second cannot stretch it), and the whole call has
     one (`policy.deadline_s`) that no retry, wait or slow body extends. A body larger than
     `policy.max_body_bytes` is abandoned and recorded as an error. A refused connection on the
     first attempt ends the call at once: nobody is listening, and waiting will not change that."""
+    result, attempts = await _call_with_retries(client, mod, call, policy)
+    return redact_result(result, config.process_keys(*_call_keys(call))), attempts
+
+
+async def _call_with_retries(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tuple[ReadResult, int]:
     import httpx
 
     started = time.monotonic()
     attempt = 0
-    keys = [k for k in {*config.all_keys(), *_call_keys(call)} if len(k) >= 6]
     while True:
         attempt += 1
         status: int | None = None
@@ -188,30 +205,22 @@ async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tu
         if budget <= 0:
             return ReadResult("timeout", error=_error(
                 "timeout", f"no answer within the call's deadline of {policy.deadline_s:g} s")), attempt - 1
-        raw = b""
         try:
-            async with asyncio.timeout(budget):
-                async with client.stream("POST", call.url, headers=call.headers,
-                                         content=json.dumps(call.body), timeout=budget) as resp:
-                    status, headers = resp.status_code, _headers(resp)
-                    raw = await _read_capped(resp, policy.max_body_bytes)
+            reply = await exchange(client, "POST", call.url, budget, policy.max_body_bytes,
+                                   headers=call.headers, content=json.dumps(call.body))
         except (TimeoutError, httpx.TimeoutException):
-            status = None
-            result = ReadResult("timeout", error=_error(
-                "timeout", f"no complete answer within {budget:g} s"))
-        except _BodyTooLarge as big:
-            return _redact_result(ReadResult("error", error=_error(
-                "body_too_large", f"the answer is larger than the limit of {policy.max_body_bytes:,} bytes "
-                f"({big.size:,} bytes or more); raise PDFWORKBENCH_MAX_BODY_MB to accept it", status)),
-                keys), attempt
+            result = ReadResult("timeout", error=_error("timeout", f"no complete answer within {budget:g} s"))
+        except BodyTooLarge as big:
+            return ReadResult("error", error=_error("body_too_large", limits.exceeded(
+                "provider_answer_bytes", f"the answer has {big.size:,} bytes or more"))), attempt
         except httpx.ConnectError as exc:
             result = ReadResult("error", error=_error("connect", f"cannot connect to {call.url}: {exc}"))
             if attempt == 1:
-                return _redact_result(result, keys), attempt
+                return result, attempt
         except httpx.TransportError as exc:
-            status = None
             result = ReadResult("error", error=_error("network", f"{exc.__class__.__name__}: {exc}"))
         else:
+            status, headers, raw = reply.status, reply.headers, reply.body
             rid = headers.get("x-request-id") or headers.get("request-id")
             if 200 <= status < 300:
                 try:
@@ -219,15 +228,14 @@ async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tu
                 except (ValueError, UnicodeDecodeError, AttributeError, TypeError, RecursionError) as exc:
                     result = ReadResult("error", request_id=rid, error=_error(
                         "malformed_response", f"the provider's answer could not be read: {exc}", status))
-                return _redact_result(result, keys), attempt
+                return result, attempt
             perr = mod.parse_error(status, _body_value(raw))
             hint, no_retry = perr.retry_delay_s, perr.no_retry
-            reason = getattr(resp, "reason_phrase", "") or f"HTTP {status}"
             result = ReadResult("error", request_id=rid, error=_error(
-                perr.type or f"http_{status}", perr.message or reason, status, perr.code))
+                perr.type or f"http_{status}", perr.message or reply.reason or f"HTTP {status}", status, perr.code))
         wait = decide(status, headers, hint, no_retry, attempt, policy, time.monotonic() - started)
         if wait is None:
-            return _redact_result(result, keys), attempt
+            return result, attempt
         await asyncio.sleep(wait)
 
 

@@ -12,8 +12,10 @@ import email.utils
 import random
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from workbench.core import limits
 from workbench.providers.config import float_env
 
 RETRY_STATUSES = frozenset({408, 409, 429, 529})
@@ -24,27 +26,31 @@ NO_RETRY_CODES = frozenset({
 })
 
 
+def _limit(name: str) -> Any:
+    return field(default_factory=lambda: limits.get(name))
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     base_s: float = 1.0          # first backoff ceiling
     cap_s: float = 30.0          # largest backoff
-    deadline_s: float = 300.0    # the whole call, every attempt and wait included, ends by then
     max_attempts: int = 6
     max_wait_s: float = 120.0    # a server asking for longer than this is not waited for
-    timeout_s: float = 120.0     # one attempt, start to last byte (not per read)
-    max_body_bytes: int = 8 * 1024 * 1024   # an answer body larger than this is an error
+    # The deadlines and the body cap are limits (workbench/core/limits.py): read when made.
+    deadline_s: float = _limit("provider_call_seconds")     # every attempt and wait included
+    timeout_s: float = _limit("provider_attempt_seconds")   # one attempt, start to last byte
+    max_body_bytes: int = _limit("provider_answer_bytes")   # an answer body larger is an error
 
     @classmethod
     def from_env(cls) -> RetryPolicy:
-        """Defaults, overridable with PDFWORKBENCH_RETRY_BASE/_CAP/_DEADLINE/_ATTEMPTS,
-        PDFWORKBENCH_TIMEOUT and PDFWORKBENCH_MAX_BODY_MB."""
+        """The limits in force, overridable with PDFWORKBENCH_RETRY_BASE/_CAP/_DEADLINE/_ATTEMPTS
+        and PDFWORKBENCH_TIMEOUT."""
         return cls(
-            max_body_bytes=int(float_env("PDFWORKBENCH_MAX_BODY_MB", cls.max_body_bytes / 2**20) * 2**20),
             base_s=float_env("PDFWORKBENCH_RETRY_BASE", cls.base_s),
             cap_s=float_env("PDFWORKBENCH_RETRY_CAP", cls.cap_s),
-            deadline_s=float_env("PDFWORKBENCH_RETRY_DEADLINE", cls.deadline_s),
+            deadline_s=float_env("PDFWORKBENCH_RETRY_DEADLINE", limits.get("provider_call_seconds")),
             max_attempts=int(float_env("PDFWORKBENCH_RETRY_ATTEMPTS", cls.max_attempts)),
-            timeout_s=float_env("PDFWORKBENCH_TIMEOUT", cls.timeout_s),
+            timeout_s=float_env("PDFWORKBENCH_TIMEOUT", limits.get("provider_attempt_seconds")),
         )
 
     def backoff(self, attempt: int, rng: random.Random | None = None) -> float:
