@@ -16,6 +16,7 @@ from typing import Any
 
 from generators.base import AnswerKey, Arming, GenerationError, ParamError
 from generators.mutations import Mutation, Target, UnknownMutation, get_mutation
+from workbench.core import files
 from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
 
@@ -82,23 +83,20 @@ def source_file(case: Case) -> Path:
     rel = case.source.get("path")
     if not rel:
         return case.pdf_file
-    from workbench.core.schema import is_inside
-
     base = case.json_path.parent if case.json_path else Path(".")
     root = case.root or base
-    if not isinstance(rel, str) or Path(rel).is_absolute() or not is_inside(base / rel, root):
+    if not isinstance(rel, str) or Path(rel).is_absolute() or not files.is_below(base / rel, root):
         raise UserError(f"{case.json_path or case.id}: source path {str(rel)[:80]!r} points outside {root}; "
                         "a case may only name files inside its suite folder")
-    return base / rel
+    return files.check_own(base / rel, root)
 
 
 def read_source(case: Case) -> bytes:
     """The adopted source's bytes, checked against the sha256 the case records."""
     path = source_file(case)
-    try:
-        data = path.read_bytes()
-    except OSError:
-        raise UserError(f"{case.id}: the adopted source {path} is missing; copy it back or adopt the PDF again") from None
+    if not path.exists():
+        raise UserError(f"{case.id}: the adopted source {path} is missing; copy it back or adopt the PDF again")
+    data = files.read_bytes(path, "PDF", "pdf_file_bytes")
     want = str(case.source.get("sha256") or "")
     got = sha256_hex(data)
     if want and got != want:

@@ -15,7 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from workbench.core import files
 from workbench.core.errors import UserError
+
+NAME_MAX = 255  # bytes in one file name on every common file system
 
 
 class WriteError(UserError, OSError):
@@ -37,9 +40,9 @@ def ensure_folder(folder: Path, flag: str = "") -> Path:
     """Create `folder` (and parents) or say in one line why it cannot be."""
     folder = Path(folder)
     where = f"{flag} {folder}" if flag else str(folder)
-    if folder.exists() and not folder.is_dir():
-        raise WriteError(f"{where}: exists and is not a folder; choose another")
     try:
+        if folder.exists() and not folder.is_dir():
+            raise WriteError(f"{where}: exists and is not a folder; choose another")
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise WriteError(f"{where}: cannot be created (part of the path is a file); choose another") from None
@@ -48,14 +51,31 @@ def ensure_folder(folder: Path, flag: str = "") -> Path:
     return folder
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` atomically, with the permissions the umask gives a new file."""
+def temp_prefix(name: str) -> str:
+    """The start of a temporary file's name beside `name`: hidden, and short enough that the
+    random part and `.tmp` still fit in a 255-byte name."""
+    short = name.encode("utf-8")[:120].decode("utf-8", "ignore")
+    return f".{short}."
+
+
+def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
+    """Write `data` to `path` atomically, with the permissions the umask gives a new file.
+
+    A link at `path` is refused (the rename would put the file where the link was, not where it
+    points, and a caller that meant the target would be surprised); with `within` (the suite
+    folder) a link on any step below it is refused too, so the temporary file is never made
+    through a linked folder elsewhere."""
     path = Path(path)
+    if within is not None:
+        files.check_own(path, within)
+    files.refuse_link(path)
     ensure_folder(path.parent)
     if path.is_dir():
         raise WriteError(f"{path}: is a folder; cannot write a file there")
+    if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
+        raise WriteError(f"{str(path)[:120]}…: name too long (over {NAME_MAX} bytes); choose a shorter one")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise WriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
     try:
@@ -77,8 +97,8 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_json(path: Path, obj: Any) -> None:
-    write_bytes(path, dumps(obj).encode("utf-8"))
+def write_json(path: Path, obj: Any, within: Path | None = None) -> None:
+    write_bytes(path, dumps(obj).encode("utf-8"), within)
 
 
 @contextlib.contextmanager
@@ -87,7 +107,7 @@ def file_lock(lock_path: Path, what: str, timeout_s: float | None = None) -> Ite
     `timeout_s` seconds gets a UserError saying another process holds `what`."""
     from filelock import FileLock, Timeout
 
-    lock_path = Path(lock_path)
+    lock_path = files.refuse_link(lock_path)  # filelock truncates its file: never one elsewhere
     ensure_folder(lock_path.parent)
     lock = FileLock(str(lock_path), timeout=-1 if timeout_s is None else timeout_s)
     try:
@@ -105,7 +125,7 @@ def file_lock(lock_path: Path, what: str, timeout_s: float | None = None) -> Ite
 def suite_lock(folder: Path, timeout_s: float | None = None) -> Iterator[None]:
     """Hold the suite's write lock; a second writer waits until the first is done."""
     folder = Path(folder)
-    with file_lock(folder / ".suite.lock", f"suite {folder}", timeout_s):
+    with file_lock(files.check_own(folder / ".suite.lock", folder), f"suite {folder}", timeout_s):
         yield
 
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core import files
 from workbench.core.errors import UserError
-from workbench.core.schema import check_case, is_inside, read_json_file
+from workbench.core.schema import check_case
 
 # pdfhell's fields, in pdfhell's order; ours follow.
 PDFHELL_FIELDS = (
@@ -85,16 +86,21 @@ class Case:
     def pdf_file(self) -> Path:
         """The PDF's location: `pdf_path` relative to the case JSON's folder. pdfhell's paths,
         relative to its repository, fall back to the file of that name beside the JSON. A path
-        that leads outside the suite folder is refused with a UserError naming the field."""
+        that leads outside the suite folder, or through a symbolic link inside it, is refused with
+        a UserError naming it."""
         base = self.json_path.parent if self.json_path else Path(".")
         root = self.root or base
         name = self.pdf_path or f"{self.id}.pdf"
         candidate = base / name
         beside = base / Path(name).name
-        if is_inside(candidate, root) and (candidate.exists() or not beside.exists()):
-            return candidate
-        if Path(name).name and is_inside(beside, root) and beside.is_file():
-            return beside
+        if files.is_below(candidate, root):
+            candidate = files.check_own(candidate, root)
+            if candidate.exists() or not beside.exists():
+                return candidate
+        if Path(name).name and files.is_below(beside, root):
+            beside = files.check_own(beside, root)
+            if beside.is_file():
+                return beside
         raise UserError(f"{self.json_path or self.id}: pdf_path {name[:80]!r} points outside {root}; "
                         "a case may only name a PDF inside its suite folder")
 
@@ -172,7 +178,7 @@ class Case:
 def load_case(path: Path, root: Path | None = None) -> Case:
     """The case in `path`; `root` is the suite folder its paths must stay inside (default: its folder)."""
     path = Path(path)
-    raw = read_json_file(path, "case JSON")
+    raw = files.read_json(path, "case JSON", within=root)
     case = Case.from_json(raw, source=str(path))
     case.json_path = path
     case.root = root

@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from workbench.core import files
 from workbench.core.errors import UserError
 from workbench.core.runs import iter_records
-from workbench.core.schema import contained, is_inside
 
 SUITE_FILE = "suite.json"
 RUNS_DIR = "runs"
@@ -26,27 +26,33 @@ BUILD_DIR = ".build"         # per-shard manifests of `build --shard` (core/shar
 NOT_CASES = frozenset({SUITE_FILE, "gold.json", JOURNAL, "manifest.json"})
 
 
+# Each place below is the suite's own: a symbolic link there (to a folder or file elsewhere) is
+# refused with one line (`files.check_own`), so nothing is read or written outside the suite.
+
 def runs_dir(folder: Path) -> Path:
-    return Path(folder) / RUNS_DIR
+    return files.check_own(Path(folder) / RUNS_DIR, folder)
 
 
 def run_files(folder: Path) -> list[Path]:
-    """The suite's saved runs, `<suite>/runs/*.jsonl`, by name."""
+    """The suite's saved runs, `<suite>/runs/*.jsonl`, by name; a link among them is refused."""
     runs = runs_dir(folder)
-    return sorted(runs.glob("*.jsonl")) if runs.is_dir() else []
+    found = sorted(runs.glob("*.jsonl")) if runs.is_dir() else []
+    for path in found:
+        files.check_own(path, folder)
+    return found
 
 
 def build_dir(folder: Path) -> Path:
-    return Path(folder) / BUILD_DIR
+    return files.check_own(Path(folder) / BUILD_DIR, folder)
 
 
 def ask_run(folder: Path) -> Path:
     """Where a single call on one of the suite's cases is recorded."""
-    return runs_dir(folder) / ASK_RUN
+    return files.check_own(runs_dir(folder) / ASK_RUN, folder)
 
 
 def journal_path(folder: Path) -> Path:
-    return Path(folder) / JOURNAL
+    return files.check_own(Path(folder) / JOURNAL, folder)
 
 
 def case_files(folder: Path) -> list[Path]:
@@ -81,7 +87,7 @@ def named_suite_dir(run: Path, suite: Path) -> str | None:
     """What a record of `run` writes as `suite_dir` for `suite`: its path relative to the run's
     home, or None when the suite lies outside it (the run then cannot name it)."""
     home, suite = run_home(run), Path(suite).resolve()
-    return Path(os.path.relpath(suite, home)).as_posix() if is_inside(suite, home) else None
+    return Path(os.path.relpath(suite, home)).as_posix() if files.is_inside(suite, home) else None
 
 
 def suite_of_run(run: Path) -> Path | None:
@@ -98,14 +104,14 @@ def suite_of_run(run: Path) -> Path | None:
     for record in iter_records(run):
         named = record.extra.get("suite_dir")
         if named:
-            if isinstance(named, str) and Path(named).is_absolute() and is_inside(named, home):
+            if isinstance(named, str) and Path(named).is_absolute() and files.is_inside(named, home):
                 named = os.path.relpath(Path(named).resolve(), home)  # as older import-runs wrote it
-            folder = contained(home, named, "suite_dir", str(run), RUN_PATH_RULE)
+            folder = files.contained(home, named, "suite_dir", str(run), RUN_PATH_RULE)
             if folder.is_dir():
                 return folder
         if record.suite:
             try:
-                folder = contained(home, record.suite, "suite", str(run))
+                folder = files.contained(home, record.suite, "suite", str(run))
             except UserError:  # `suite` is mostly a suite's name, not a path: nothing is named here
                 folder = None
             if folder is not None and folder.is_dir():

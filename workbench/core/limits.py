@@ -42,6 +42,20 @@ def _limit(name: str, default: int | float, unit: str, why: str) -> Limit:
 
 # --- Files read from a suite folder, a run, a config (untrusted: any size, any type) ---------
 
+# Every file is read only if regular (never a FIFO or a device) and never past its cap, whatever
+# its size on disk says (core/files.py). Ours are far below each: a case JSON is a few KB, a
+# 1,276-case suite.json 400 KB, a run of 10,000 calls about 20 MB.
+_limit("json_file_bytes", 64 * 2**20, "bytes",
+       "a case, suite.json, key, config, readers.toml or Inspect .json log; ours are a few KB")
+_limit("run_file_bytes", 1 * 2**30, "bytes",
+       "a run file, journal, predictions or shard manifest (JSON Lines, held whole while read)")
+_limit("pdf_file_bytes", 512 * 2**20, "bytes",
+       "a PDF read whole into memory; 512 MB is a 2,000-page scanned book")
+_limit("eval_log_bytes", 1 * 2**30, "bytes",
+       "an Inspect .eval log (a zip), compressed or uncompressed: a zip bomb reached 4.2 GB")
+_limit("eval_log_members", 100_000, "count",
+       "files in an Inspect .eval zip: one per sample, plus a header")
+
 # --- Provider responses (live calls and batch services) -------------------------------------
 
 # A provider may answer slowly, endlessly or hugely (a 2.9 GB batch result was once read whole).

@@ -140,9 +140,9 @@ def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:
 
     out_dir = Path(out_dir)
     plain_id(case.id, "case id")  # never a path: the files land in out_dir and nowhere else
-    atomic.write_bytes(out_dir / f"{case.id}.pdf", pdf)
+    atomic.write_bytes(out_dir / f"{case.id}.pdf", pdf, within=out_dir)
     json_path = out_dir / f"{case.id}.json"
-    atomic.write_json(json_path, case.to_json())
+    atomic.write_json(json_path, case.to_json(), within=out_dir)
     case.json_path = json_path
     return json_path
 

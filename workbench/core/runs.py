@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import __version__
-from workbench.core import atomic
+from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.schema import check_record, parse_json
 
@@ -160,10 +160,10 @@ class RunWriter:
             self._lock.enter_context(atomic.file_lock(atomic.lock_path_for(self.path),
                                                       f"run file {self.path}", lock_timeout_s))
         try:
-            self._fh = open(self.path, "a", encoding="utf-8")
-        except OSError as exc:
+            self._fh = files.open_append(self.path, "run file (.jsonl)")
+        except BaseException:
             self._lock.close()
-            raise UserError(f"{self.path}: cannot write the run file ({exc.strerror or exc})") from None
+            raise
 
     def append(self, record: RunRecord) -> None:
         line = json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True)
@@ -182,27 +182,18 @@ class RunWriter:
         self.close()
 
 
-def iter_records(path: Path) -> Iterator[RunRecord]:
-    """Records of a run file; a torn last line (a crash mid-write) is skipped, any other bad line is an error."""
+def iter_records(path: Path, within: Path | None = None) -> Iterator[RunRecord]:
+    """Records of a run file; a torn last line (a crash mid-write) is skipped, any other bad line
+    is an error. `within`: the suite folder the file must be its own file of (`files`)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such run file") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a folder, not a run file") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: run file is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read run file ({exc.__class__.__name__})") from None
-    lines = text.splitlines()
+    lines, whole = files.read_lines(path, "run file", "run_file_bytes", within=within)
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             raw = check_record(parse_json(line, f"{path}:{n}", "run record"), f"{path}:{n}")
         except UserError as exc:
-            if n == len(lines) and not text.endswith("\n"):
+            if n == len(lines) and not whole:
                 continue  # torn tail from an interrupted write
             raise UserError(f"{exc}; is this a JSON Lines run file?") from None
         yield RunRecord.from_json(raw)

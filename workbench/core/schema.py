@@ -1,8 +1,8 @@
 """The declared shape of every file the tool reads (case JSON, suite.json, build spec, run record),
 checked in one place, so malformed input ends in one line that names the file and the field.
 
-Also the two rules every path a file names follows: an id is a plain name (no separator, no
-leading dot, no control character), and a path a case or suite names resolves inside its folder.
+Also the rule every id follows: a plain name (no separator, no leading dot, no control
+character, short enough for a file name). Where a path a file names may lead: `core/files.py`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import UserError
@@ -20,8 +19,6 @@ from workbench.core.errors import UserError
 # Deeper than this is no case, suite or record we write (ours are at most ~6 deep); refusing it
 # keeps recursive code (hashing, grading, the screens) away from hostile nesting.
 MAX_DEPTH = 64
-# A case or suite JSON larger than this is not one (the biggest we make is a few KB).
-MAX_JSON_BYTES = 64 * 1024 * 1024
 MAX_ID_LENGTH = 200
 # Seeds are Python ints of any size; a range in a spec is capped so a typo cannot fill memory.
 MAX_SEED = 2**63 - 1
@@ -39,35 +36,6 @@ def plain_id(value: Any, field: str = "id", source: str = "") -> str:
         raise UserError(f"{where}{field} {value[:60]!r} is not a plain name: use letters, digits, '-', "
                         f"'_' and '.', no '/' or '\\', not starting with '.', at most {MAX_ID_LENGTH} characters")
     return value
-
-
-def is_inside(path: Path, folder: Path) -> bool:
-    """Whether `path` resolves (symlinks followed) to `folder` or below it."""
-    try:
-        return Path(path).resolve().is_relative_to(Path(folder).resolve())
-    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte
-        return False
-
-
-def _plain_name(name: str) -> bool:
-    """A file name with no folder part (`case.json`): it can only leave its folder by a link.
-    (Resolving every name of a 1,276-case suite took a third of a second.)"""
-    return name not in (".", "..") and not any(c in name for c in "/\\:")
-
-
-def contained(folder: Path, name: str, field: str, source: str = "",
-              rule: str = "a suite may only name files inside its own folder") -> Path:
-    """`folder / name`, refused unless it resolves inside `folder` (symlinks followed); the
-    refusal names the field and ends with `rule`."""
-    where = f"{source}: " if source else ""
-    if not isinstance(name, str) or not name or "\x00" in name:
-        raise UserError(f"{where}{field} must be a relative path inside the folder; got {_show(name)}")
-    if _plain_name(name) and not (Path(folder) / name).is_symlink():
-        return Path(folder) / name  # a file of the folder itself, not a link: inside it
-    path = Path(name)
-    if path.is_absolute() or not is_inside(Path(folder) / path, folder):
-        raise UserError(f"{where}{field} {name[:80]!r} points outside {Path(folder)}; {rule}")
-    return Path(folder) / path
 
 
 def _show(value: Any) -> str:
@@ -123,23 +91,6 @@ def parse_json(text: str | bytes, source: str, what: str) -> Any:
     if text.count("[") + text.count("{") > MAX_DEPTH and not depth_ok(value):
         raise UserError(f"{source}: {what} nests deeper than {MAX_DEPTH} levels; not a {what}")
     return value
-
-
-def read_json_file(path: Path, what: str) -> Any:
-    """Read and parse a JSON file with one clear line for every way it can fail."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise UserError(f"{path}: is a folder, not a {what}")
-        if size > MAX_JSON_BYTES:
-            raise UserError(f"{path}: {size:,} bytes is too large for a {what}")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read {what} ({exc.strerror or exc.__class__.__name__})") from None
-    return parse_json(data, str(path), what)
 
 
 # ---- declared shapes --------------------------------------------------------------------------

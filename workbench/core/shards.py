@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from workbench.core import atomic
+from workbench.core import atomic, files
 from workbench.core.errors import UserError
+from workbench.core.files import FileRefused
 from workbench.core.layout import build_dir
 
 SHARD_FORMAT = "pdfworkbench-shard/1"
@@ -74,8 +75,8 @@ class ShardManifest:
         atomic.ensure_folder(self.path.parent)
         head = {"format": SHARD_FORMAT, "shard": str(shard), "index": shard.index, "of": shard.of,
                 "started_ns": time.time_ns(), **header}
-        atomic.write_bytes(self.path, (json.dumps(head, sort_keys=True) + "\n").encode("utf-8"))
-        self._fh = open(self.path, "a", encoding="utf-8")
+        atomic.write_bytes(self.path, (json.dumps(head, sort_keys=True) + "\n").encode("utf-8"), within=folder)
+        self._fh = files.open_append(self.path, "shard manifest")
         self.count = 0
 
     def _append(self, obj: dict[str, Any]) -> None:
@@ -146,16 +147,17 @@ class BuildState:
 def _read_manifest(path: Path) -> ShardState | None:
     """One shard manifest, or None when it is not one (a torn header: the shard never started)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        lines, whole = files.read_lines(path, "shard manifest", "run_file_bytes", within=path.parent)
+    except FileRefused:
+        raise
+    except UserError:
         return None
-    lines = text.splitlines()
     rows: list[dict[str, Any]] = []
     for n, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-        except ValueError:
-            if n == len(lines) and not text.endswith("\n"):
+        except (ValueError, RecursionError):
+            if n == len(lines) and not whole:
                 break  # torn tail: the entry being written when the process died
             raise UserError(f"{path}: line {n} is not JSON; delete the file and build that shard again") from None
         if not isinstance(row, dict):

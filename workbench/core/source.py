@@ -27,6 +27,7 @@ def bare_pdf_case(path: Path) -> Case:
     case = Case(id=path.stem, trap_family="(no key)", seed=0, question="", expected_answer="",
                 pdf_path=path.name)
     case.json_path = path.with_suffix(".json")
+    case.root = path  # the PDF the user named is all the case holds: a link there is theirs
     return case
 
 

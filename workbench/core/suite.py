@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core import atomic
+from workbench.core import atomic, files
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.layout import SUITE_FILE, case_files, holds_suite
@@ -24,10 +24,8 @@ from workbench.core.schema import (
     SPEC_GROUP,
     check_shape,
     check_suite,
-    contained,
     parse_seeds,
     plain_id,
-    read_json_file,
 )
 from workbench.core.shards import (
     BuildState,
@@ -102,11 +100,11 @@ def load_suite(folder: Path) -> Suite:
     problems: list[str] = []
     if manifest_path.exists() or manifest_path.is_symlink():
         source = str(manifest_path)
-        manifest = check_suite(read_json_file(manifest_path, "suite.json"), source)
+        manifest = check_suite(files.read_json(manifest_path, "suite.json", within=folder), source)
         cases = []
         for i, e in enumerate(manifest["cases"], 1):
             json_name = e.get("json") or f"{e['id']}.json"
-            path = contained(folder, json_name, f"case {i} field 'json'", source)
+            path = files.contained(folder, json_name, f"case {i} field 'json'", source)
             cases.append(load_case(path, root=folder))
         listed = {c.id for c in cases} | {Path(e.get("json") or "").stem for e in manifest["cases"]}
         problems.extend(build_problems(manifest.get("build")))
@@ -168,7 +166,7 @@ def write_manifest(folder: Path, name: str, version: str, entries: list[dict[str
     }
     if build:
         manifest["build"] = build
-    atomic.write_json(Path(folder) / SUITE_FILE, manifest)
+    atomic.write_json(Path(folder) / SUITE_FILE, manifest, within=folder)
     return digest
 
 
@@ -240,9 +238,9 @@ def add_to_suite(
             raise CaseExists(f"{folder}: case {case.id!r} already exists; choose another id, or replace "
                              "it with --overwrite")
         for rel, data in (extra_files or {}).items():
-            target = contained(folder, rel, "extra file")
-            if not target.exists() or target.read_bytes() != data:
-                atomic.write_bytes(target, data)
+            target = files.contained(folder, rel, "extra file")
+            if not target.exists() or files.read_bytes(target, "file", "pdf_file_bytes", within=folder) != data:
+                atomic.write_bytes(target, data, within=folder)
         write_case(case, pdf, folder)
         entries = [e for e in existing if e["id"] != case.id] + [case_entry(case, pdf)]
         digest = write_manifest(folder, suite_name, version, entries, build)

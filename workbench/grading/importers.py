@@ -17,27 +17,26 @@ With a suite folder, each record also carries the case's PDF and key hashes, the
 from __future__ import annotations
 
 import json
+import os
 import re
+import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
+from workbench.core import files, limits
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.files import FileRefused
 from workbench.core.runs import MODALITIES, RECORD_FORMAT, RunRecord
+from workbench.core.schema import parse_json
 
 _ERROR_RE = re.compile(r"^\[error\]\s*(?:(?P<type>[A-Za-z_][\w.]*)\s*:\s*)?(?P<message>.*)$", re.S)
 
 
 def read_pdfhell_run(path: Path) -> dict[str, Any]:
     path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: malformed JSON at line {exc.lineno}: {exc.msg}") from None
+    raw = files.read_json(path, "pdfhell run JSON", "run_file_bytes")
     if not isinstance(raw, dict) or not isinstance(raw.get("cases"), list):
         raise UserError(f"{path}: not a pdfhell run JSON (expected an object with a 'cases' list)")
     for i, c in enumerate(raw["cases"]):
@@ -125,14 +124,53 @@ _ANSWER_KEYS = ("prediction", "answer", "output", "completion", "response")
 
 def _read_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read ({exc.__class__.__name__})") from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = f" at line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise UserError(f"{path}: malformed JSON{where}; is this {what}?") from None
+        return files.read_json(path, "JSON file", "eval_log_bytes")
+    except FileRefused:
+        raise
+    except UserError as exc:
+        raise UserError(f"{exc}; is this {what}?") from None
+
+
+def _read_eval(path: Path) -> dict[str, Any]:
+    """An Inspect `.eval` log (a zip of `header.json` and `samples/*.json`) as one log object.
+    Read within bounds: the zip itself, its member count, and every member's bytes as they are
+    inflated, so a zip bomb stops at the cap instead of filling memory."""
+    cap, members = int(limits.get("eval_log_bytes")), int(limits.get("eval_log_members"))
+    fd = files.open_regular(path, "Inspect .eval log")
+    with os.fdopen(fd, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > cap:
+            raise FileRefused(limits.exceeded("eval_log_bytes", f"{path}: {size:,} bytes is too large "
+                                                                "for an Inspect .eval log"))
+        try:
+            with zipfile.ZipFile(fh) as z:
+                infos = z.infolist()
+                if len(infos) > members:
+                    raise FileRefused(limits.exceeded("eval_log_members", f"{path}: {len(infos):,} files "
+                                                                          "in an Inspect .eval log"))
+                names = sorted(i.filename for i in infos if i.filename.startswith("samples/")
+                               and i.filename.endswith(".json"))
+                left = cap
+
+                def member(name: str) -> Any:
+                    nonlocal left
+                    with z.open(name) as m:
+                        data = m.read(left + 1)
+                    left -= len(data)
+                    if left < 0:
+                        raise FileRefused(limits.exceeded(
+                            "eval_log_bytes", f"{path}: more than {cap:,} bytes inflated from an Inspect .eval log"))
+                    return parse_json(data, f"{path}: {name}", "Inspect log member")
+
+                header = member("header.json")
+                samples = [member(n) for n in names]
+        except (KeyError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, ValueError,
+                OSError, zlib.error) as exc:
+            raise UserError(f"{path}: not a readable Inspect .eval log ({exc.__class__.__name__}: "
+                            f"{str(exc)[:100]})") from None
+    if not isinstance(header, dict):
+        raise UserError(f"{path}: header.json is not an object; is this an Inspect .eval log?")
+    return {**header, "samples": samples}
 
 
 def detect_format(path: Path) -> str:
@@ -151,20 +189,9 @@ def detect_format(path: Path) -> str:
 def read_inspect_log(path: Path) -> dict[str, Any]:
     """An Inspect eval log as `{"eval": ..., "samples": [...]}`: a `.json` log, or a `.eval` one
     (a zip of `header.json` and `samples/*.json`)."""
-    import zipfile
-
     path = Path(path)
     if path.suffix == ".eval":
-        try:
-            with zipfile.ZipFile(path) as z:
-                header = json.loads(z.read("header.json"))
-                samples = [json.loads(z.read(n)) for n in sorted(z.namelist())
-                           if n.startswith("samples/") and n.endswith(".json")]
-        except FileNotFoundError:
-            raise UserError(f"{path}: no such file") from None
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
-            raise UserError(f"{path}: not a readable Inspect .eval log ({exc.__class__.__name__})") from None
-        raw: Any = {**header, "samples": samples}
+        raw: Any = _read_eval(path)
     else:
         raw = _read_json(path, "an Inspect eval log")
     if not isinstance(raw, dict) or not isinstance(raw.get("eval"), dict) or not isinstance(raw.get("samples"), list):
@@ -251,20 +278,15 @@ def read_predictions(path: Path) -> list[dict[str, Any]]:
     """A JSON Lines file of predictions: one object a line with `id` (or `case_id`) and the answer
     as `prediction` (or answer, output, completion, response); optional `error` and `model`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+    lines, _ = files.read_lines(path, "predictions file", "run_file_bytes")
     rows = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            raise UserError(f"{path}:{n}: not JSON; a predictions file has one JSON object a line") from None
+            row = parse_json(line, f"{path}:{n}", "prediction")
+        except UserError as exc:
+            raise UserError(f"{exc}; a predictions file has one JSON object a line") from None
         if isinstance(row, dict) and row.get("format") == RECORD_FORMAT:
             raise UserError(f"{path}: is a pdfworkbench run file already; give it to report or regrade as it is")
         if not isinstance(row, dict) or not isinstance(row.get("id", row.get("case_id")), str | int):

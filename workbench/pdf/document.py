@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core import files
 from workbench.core.errors import UserError
 
 
@@ -43,14 +44,7 @@ def read_pdf(path: Path, password: str | None = None) -> tuple[bytes, Encryption
 
 
 def _file_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a folder, not a PDF") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read ({exc.strerror})") from None
+    return files.read_bytes(path, "PDF", "pdf_file_bytes")  # a regular file, capped: never a FIFO
 
 
 def readable_pdf_bytes(data: bytes, name: str = "PDF", password: str | None = None) -> bytes:
