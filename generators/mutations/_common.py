@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generators.base import AnswerKey, Arming, GenerationError, Param
@@ -63,16 +63,92 @@ def page_of(doc, target) -> Any:
 
 
 def unrotated(page, box) -> Any:
-    """A box of the rendered page as the page's own (unrotated) coordinates, where drawing happens."""
+    """A box of the displayed page (turned by its /Rotate, as targets and evidence boxes are) as
+    the page's own (unrotated) coordinates, where pymupdf draws."""
     import pymupdf
 
     rect = pymupdf.Rect(box)
     return rect * page.derotation_matrix if page.rotation else rect
 
 
-def rotate_for(page) -> int:
-    """The `rotate` to give insert_text so text reads upright on a page shown turned."""
-    return page.rotation % 360
+def displayed(page, rect) -> Any:
+    """A box of the page's own space as the displayed page shows it (the inverse of `unrotated`)."""
+    import pymupdf
+
+    rect = pymupdf.Rect(rect)
+    return rect * page.rotation_matrix if page.rotation else rect
+
+
+def _turn(angle: int, width: float, height: float) -> Any:
+    """The matrix from a page's own space (`width` x `height`) to that page turned by `angle`
+    degrees, as /Rotate turns it (MuPDF's rotation matrix for that angle)."""
+    import pymupdf
+
+    return {0: pymupdf.Matrix(1, 0, 0, 1, 0, 0), 90: pymupdf.Matrix(0, 1, -1, 0, height, 0),
+            180: pymupdf.Matrix(-1, 0, 0, -1, width, height), 270: pymupdf.Matrix(0, -1, 1, 0, 0, width)}[angle]
+
+
+def _line_angle(page, near) -> int | None:
+    """How far (0, 90, 180, 270 degrees) the text over `near` (own space) is turned from upright
+    in the page's own space; None when no text is there."""
+    import math
+
+    import pymupdf
+
+    best, angle = 0.0, None
+    probe = pymupdf.Rect(near) + (-0.5, -0.5, 0.5, 0.5)
+    for span in page.get_texttrace():
+        overlap = pymupdf.Rect(span["bbox"]) & probe
+        if overlap.is_empty or overlap.get_area() <= best:
+            continue
+        dx, dy = span.get("dir") or (1.0, 0.0)
+        best, angle = overlap.get_area(), round(math.degrees(math.atan2(-dy, dx)) / 90) * 90 % 360
+    return angle
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a mutation lays out what it draws next to a value: coordinates in which the value's
+    line reads upright, left to right, top to bottom. On a page whose text reads upright as it is
+    displayed (the usual /Rotate page) that is the displayed page; on a page whose text is turned
+    on screen it follows the text, so a footnote sits under its line and reads along it."""
+
+    page: Any
+    angle: int          # the frame turned from the page's own space: insert_text's rotate
+    to_page: Any        # Matrix: frame -> the page's own space, where pymupdf draws
+    rect: Any           # the page, in frame coordinates
+
+    @classmethod
+    def of(cls, page, near=None) -> Frame:
+        """The frame of the text over `near` (own space); the displayed page's without text."""
+        angle = _line_angle(page, near) if near is not None else None
+        if angle is None:
+            angle = page.rotation % 360
+        own = unrotated(page, page.rect)
+        to_frame = _turn(angle, own.width, own.height)
+        return cls(page, angle, ~to_frame, own * to_frame)
+
+    def frame_rect(self, own) -> Any:
+        import pymupdf
+
+        return pymupdf.Rect(own) * ~self.to_page
+
+    def own_rect(self, rect) -> Any:
+        import pymupdf
+
+        return pymupdf.Rect(rect) * self.to_page
+
+    def shown_rect(self, rect) -> Any:
+        """A frame rectangle as the displayed page shows it (where its pixels are)."""
+        return displayed(self.page, self.own_rect(rect))
+
+    def write(self, at, text: str, size: float, font: str = "helv", color=(0, 0, 0),
+              render_mode: int = 0) -> None:
+        """`text` whose baseline starts at `at` (frame coordinates), reading along the frame."""
+        import pymupdf
+
+        self.page.insert_text(pymupdf.Point(at) * self.to_page, text, fontsize=size, fontname=font,
+                              color=color, render_mode=render_mode, rotate=self.angle)
 
 
 def colour(hex_text: str) -> tuple[float, float, float]:
@@ -141,48 +217,74 @@ def expected_clauses(contract: tuple[Arming, ...], key: AnswerKey) -> tuple[Armi
     return (Arming(target, "visible", "the adopted page prints the answer"),)
 
 
+# A candidate place is blank when no pixel of the rendered page in it (and 1 pt around it) is
+# darker than this (255 is white paper): anti-aliased edges of a 0.25 pt rule still show.
+BLANK_LEVEL = 245
+BLANK_DPI = 100   # fine enough for a 0.25 pt rule, cheap for a page (0.9 Mpx for US Letter)
+
+
 def occupied(page) -> list[Any]:
-    """Boxes (unrotated page space) of what the page draws: text blocks, images and drawings."""
+    """Boxes (the page's own space) of what the page draws: text blocks (hidden text too),
+    images and drawings; a rule (a line with no height) counts with its stroke width."""
     import pymupdf
 
     boxes = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")]
     boxes += [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
     for d in page.get_drawings():
         r = pymupdf.Rect(d["rect"])
-        if r.width < 0.7 * page.rect.width or r.height < 0.7 * page.rect.height:  # not a page frame
-            boxes.append(r)
+        if r.width >= 0.7 * page.rect.width and r.height >= 0.7 * page.rect.height:
+            continue  # a page frame or background, around everything
+        half = max(float(d.get("width") or 0.0), 1.0) / 2
+        boxes.append(r + (-half, -half, half, half))
     return [b for b in boxes if not b.is_empty]
 
 
-def free_band(page, near, height: float, width: float, where: str = "near"):
-    """A rectangle of `width` x `height` with nothing drawn in it: just below the value, above it,
-    or in the top or bottom margin (`where`), tried in that order; GenerationError if none."""
+def _blank(page, gray, rect) -> bool:
+    """Whether the displayed page's pixels (`gray`, at BLANK_DPI) are white over `rect` (displayed)."""
+    scale = BLANK_DPI / 72
+    h, w = gray.shape
+    x0, y0 = max(0, int((rect.x0 - 1) * scale)), max(0, int((rect.y0 - 1) * scale))
+    x1, y1 = min(w, int((rect.x1 + 1) * scale) + 1), min(h, int((rect.y1 + 1) * scale) + 1)
+    return x1 > x0 and y1 > y0 and int(gray[y0:y1, x0:x1].min()) >= BLANK_LEVEL
+
+
+def free_band(frame: Frame, near, height: float, width: float, where: str = "near"):
+    """A rectangle (frame coordinates) of `width` x `height` where the page draws nothing (no text,
+    image or drawing, and blank in the rendered page): below the value or above it, lines
+    further out, then the top or bottom margin (`where`); GenerationError if there is none."""
+    import numpy as np
     import pymupdf
 
-    taken = occupied(page)
-    pr = page.rect
+    page, pr = frame.page, frame.rect
+    taken = [frame.frame_rect(b) for b in occupied(page)]
+    pix = page.get_pixmap(dpi=BLANK_DPI, colorspace=pymupdf.csGRAY, alpha=False, annots=True)
+    gray = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
     # Start where the value's line starts (its label), as a footnote to that line would.
-    line = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")
-            if b[1] < near.y1 and b[3] > near.y0 and b[0] <= near.x0]
+    line = [r for r in taken if r.y0 < near.y1 and r.y1 > near.y0 and r.x0 <= near.x0]
     left = min([r.x0 for r in line] + [near.x0])
-    x0 = max(pr.x0 + 18, min(left, pr.x1 - 18 - width))
+    starts = []
+    for x in (left, pr.x0 + 36):
+        x = max(pr.x0 + 18, min(x, pr.x1 - 18 - width))
+        if x not in starts:
+            starts.append(x)
     candidates = []
     if where == "near":
-        for dy in (2, 2 + height, 2 + 2 * height):
-            candidates.append(pymupdf.Rect(x0, near.y1 + dy, x0 + width, near.y1 + dy + height))
-            candidates.append(pymupdf.Rect(x0, near.y0 - dy - height, x0 + width, near.y0 - dy))
-    if where in ("near", "top"):
-        candidates += [pymupdf.Rect(pr.x0 + 36, pr.y0 + y, pr.x0 + 36 + width, pr.y0 + y + height)
-                       for y in (14, 24, 34)]
-    if where in ("near", "bottom"):
-        candidates += [pymupdf.Rect(pr.x0 + 36, pr.y1 - y - height, pr.x0 + 36 + width, pr.y1 - y)
-                       for y in (14, 24, 34)]
+        for k in range(12):   # up to about six lines of small print away, below first
+            dy = 2 + k * height / 2
+            for x0 in starts:
+                candidates.append(pymupdf.Rect(x0, near.y1 + dy, x0 + width, near.y1 + dy + height))
+                candidates.append(pymupdf.Rect(x0, near.y0 - dy - height, x0 + width, near.y0 - dy))
+    for y in range(14, 60, 4):
+        if where in ("near", "top"):
+            candidates.append(pymupdf.Rect(pr.x0 + 36, pr.y0 + y, pr.x0 + 36 + width, pr.y0 + y + height))
+        if where in ("near", "bottom"):
+            candidates.append(pymupdf.Rect(pr.x0 + 36, pr.y1 - y - height, pr.x0 + 36 + width, pr.y1 - y))
     for rect in candidates:
-        if rect.x1 > pr.x1 - 4 or rect.y0 < pr.y0 + 2 or rect.y1 > pr.y1 - 2:
+        if rect.x0 < pr.x0 + 4 or rect.x1 > pr.x1 - 4 or rect.y0 < pr.y0 + 2 or rect.y1 > pr.y1 - 2:
             continue
-        if not any(rect.intersects(b) for b in taken):
+        if not any(rect.intersects(b) for b in taken) and _blank(page, gray, frame.shown_rect(rect)):
             return rect
-    raise GenerationError(f"page {page.number + 1} has no free space {where} the value for "
+    raise GenerationError(f"page {page.number + 1} has no blank space {where} the value for "
                           f"{width:.0f} x {height:.0f} pt; try --param place=top or place=bottom, "
                           "or shorter text")
 

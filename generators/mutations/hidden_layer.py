@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "hidden_layer"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "An invisible text layer over the located value that says something else"
 NEEDS_TARGET = True
 
@@ -63,7 +63,7 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
                         # Printed without its currency (or with another prefix): the decoy likewise.
                         places.append((page, found, c.printed_core(decoy) if core != target.text.strip()
                                        else decoy))
-        where = [[page.number + 1, [round(v, 2) for v in box]] for page, box, _ in places]
+        where = [[page.number + 1, [round(v, 2) for v in c.displayed(page, box)]] for page, box, _ in places]
         for page, box, text in places:
             _hide(page, box, text, p, fill)
         still_text = any(pg.search_for(core) for pg in doc) if core else True
@@ -81,18 +81,21 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
 
 
 def _hide(page, rect, decoy: str, p: Mapping[str, Any], fill) -> None:
-    """The decoy as hidden text over `rect` (the printed value turned to pixels first, if asked)."""
+    """The decoy as hidden text over `rect` (the page's own space), reading along the value's
+    line (the printed value turned to pixels first, if asked)."""
     import pymupdf
 
+    frame = c.Frame.of(page, rect)
     if p["value_layer"] == "pixels":
-        shot = page.get_pixmap(clip=rect, dpi=RENDER_DPI, alpha=False)
+        # The render is of the displayed page (a clip there), put back turned as the page turns it.
+        shot = page.get_pixmap(clip=c.displayed(page, rect), dpi=RENDER_DPI, alpha=False)
         png = shot.tobytes("png")
         page.add_redact_annot(rect + (0.4, 0.4, -0.4, -0.4), fill=False)
         page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE,
                               graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
                               text=pymupdf.PDF_REDACT_TEXT_REMOVE)
-        page.insert_image(rect, stream=png, keep_proportion=False)
-    size = max(1.0, rect.height / (c.ASCENT + c.DESCENT))
-    baseline = pymupdf.Point(rect.x0, rect.y1 - c.DESCENT * size)
-    page.insert_text(baseline, decoy, fontsize=size, fontname="helv", color=fill,
-                     render_mode=3 if p["style"] == "invisible" else 0)
+        page.insert_image(rect, stream=png, keep_proportion=False, rotate=page.rotation % 360)
+    box = frame.frame_rect(rect)
+    size = max(1.0, box.height / (c.ASCENT + c.DESCENT))
+    frame.write((box.x0, box.y1 - c.DESCENT * size), decoy, size, color=fill,
+                render_mode=3 if p["style"] == "invisible" else 0)

@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "redact_overlay"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "A black box over the located value; the text under it stays extractable"
 NEEDS_TARGET = True
 
@@ -42,8 +42,6 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
           p: Mapping[str, Any], seed: int) -> Mutated:
     from dataclasses import replace
 
-    import pymupdf
-
     assert target is not None
     value = target.text.strip() or key.expected_answer
     label = str(p["label"]).strip()
@@ -54,22 +52,27 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
         located = c.page_of(doc, target)
         places = [(located, c.unrotated(located, target.box))]
         core = c.printed_core(target.text)
-        if p["every"] and core:
+        # The value as printed first, then its figures alone (printed without the currency): a
+        # box from the figures over "$1,234.56" would leave its "$" showing beside the box.
+        needles = [n for n in dict.fromkeys((target.text.strip(), core)) if n] if p["every"] else []
+        for needle in needles:
             for page in doc:
-                for rect in page.search_for(core):
+                for rect in page.search_for(needle):
                     if not any(pg.number == page.number and rect.intersects(r) for pg, r in places):
                         places.append((page, rect))
         for page, rect in places:
+            frame = c.Frame.of(page, rect)
             rect = rect + (-pad, -pad, pad, pad)
-            boxes.append([page.number + 1, [round(v, 2) for v in rect]])
+            boxes.append([page.number + 1, [round(v, 2) for v in c.displayed(page, rect)]])
             page.draw_rect(rect, color=None, fill=(0, 0, 0), fill_opacity=float(p["opacity"]), width=0)
-            if p["show_label"]:
-                size = min(rect.height * 0.62, 14.0)
-                while size > 3 and c.text_width(label, size, "hebo") > rect.width - 2:
+            if p["show_label"]:   # reading along the value's line, centred on the box
+                box = frame.frame_rect(rect)
+                size = min(box.height * 0.62, 14.0)
+                while size > 3 and c.text_width(label, size, "hebo") > box.width - 2:
                     size -= 0.25
-                x = rect.x0 + (rect.width - c.text_width(label, size, "hebo")) / 2
-                baseline = pymupdf.Point(x, rect.y0 + (rect.height + 0.7 * size) / 2)
-                page.insert_text(baseline, label, fontsize=size, fontname="hebo", color=(1, 1, 1))
+                x = box.x0 + (box.width - c.text_width(label, size, "hebo")) / 2
+                frame.write((x, box.y0 + (box.height + 0.7 * size) / 2), label, size, font="hebo",
+                            color=(1, 1, 1))
         out = c.save(doc)
     finally:
         doc.close()

@@ -14,7 +14,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "tiny_print"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "An override clause in small print near the located value; the amended value is the answer"
 NEEDS_TARGET = True
 
@@ -44,8 +44,6 @@ CONTRACT = (
 
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
-    import pymupdf
-
     assert target is not None
     value = target.text.strip() or key.expected_answer
     amended = c.decoy_for({"decoy": p["amended"], **p}, target, key)
@@ -59,11 +57,12 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     doc = c.open_doc(pdf)
     try:
         page = c.page_of(doc, target)
-        near = c.unrotated(page, target.box)
-        width = min(c.text_width(line, size) + 2, page.rect.width - 40)
-        rect = c.free_band(page, near, size * (c.ASCENT + c.DESCENT) + 1, width, p["place"])
-        baseline = pymupdf.Point(rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size)
-        page.insert_text(baseline, line, fontsize=size, fontname="helv", color=(0, 0, 0))
+        own = c.unrotated(page, target.box)
+        frame = c.Frame.of(page, own)
+        width = min(c.text_width(line, size) + 2, frame.rect.width - 40)
+        rect = c.free_band(frame, frame.frame_rect(own), size * (c.ASCENT + c.DESCENT) + 1, width, p["place"])
+        frame.write((rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size), line, size)
+        shown = frame.shown_rect(rect)
         out = c.save(doc)
     finally:
         doc.close()
@@ -80,5 +79,5 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     clauses = [a for a in contract if a.target not in ("expected", "tokens")]
     clauses += [Arming("expected", "visible", CONTRACT[0].why),
                 Arming(f"forbidden:{i}", "visible", CONTRACT[1].why)]
-    where = [[target.page + 1, [round(v, 2) for v in rect]]]
+    where = [[target.page + 1, [round(v, 2) for v in shown]]]
     return Mutated(out, new_key, tuple(clauses), {"amended": amended, "places": where})

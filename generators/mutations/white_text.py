@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "white_text"
-VERSION = 1
+VERSION = 2
 DESCRIPTION = "An instruction or decoy in text a person cannot see, near the located value"
 NEEDS_TARGET = True
 
@@ -61,18 +61,21 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     doc = c.open_doc(pdf)
     try:
         page = c.page_of(doc, target)
-        near = c.unrotated(page, target.box)
+        own = c.unrotated(page, target.box)
+        frame = c.Frame.of(page, own)
+        near = frame.frame_rect(own)
         width = c.text_width(line, size) + 2
         height = size * (c.ASCENT + c.DESCENT) + 1
         if method == "off_page":
-            rect = pymupdf.Rect(page.rect.x1 + 40, near.y0, page.rect.x1 + 40 + width, near.y0 + height)
+            x0 = frame.rect.x1 + 40
+            rect = pymupdf.Rect(x0, near.y0, x0 + width, near.y0 + height)
         else:
-            rect = c.free_band(page, near, max(height, 3), min(width, page.rect.width - 40), p["place"])
+            rect = c.free_band(frame, near, max(height, 3), min(width, frame.rect.width - 40), p["place"])
         fill = c.colour(p["colour"]) if method == "white" else (0, 0, 0)
-        baseline = pymupdf.Point(rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size)
-        page.insert_text(baseline, line, fontsize=size, fontname="helv", color=fill)
+        frame.write((rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size), line, size, color=fill)
         if method == "covered":
-            page.draw_rect(rect + (-1, -1, 1, 1), color=None, fill=(1, 1, 1), width=0)
+            page.draw_rect(frame.own_rect(rect + (-1, -1, 1, 1)), color=None, fill=(1, 1, 1), width=0)
+        shown = frame.shown_rect(rect)
         out = c.save(doc)
     finally:
         doc.close()
@@ -80,5 +83,5 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
                                                "decoy_page": target.page + 1})
     clauses = list(c.expected_clauses(contract, key))
     clauses += [Arming(f"forbidden:{i}", a.where, a.why) for a in CONTRACT]
-    where = [[target.page + 1, [round(v, 2) for v in rect]]]
+    where = [[target.page + 1, [round(v, 2) for v in shown]]]
     return Mutated(out, new_key, tuple(clauses), {"decoy": decoy, "places": where})

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generators.mutations import get_mutation
 from workbench.core.adopted import Step, mutated_case, read_source
 from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite, verify_suite
@@ -227,7 +228,8 @@ def test_mutated_case_json_records_source_mutation_and_resolved_params(adopted):
     assert raw["source"]["key"]["expected_answer"] == STATEMENT.NEW_BALANCE
     (step,) = raw["mutations"]
     assert step["mutation"] == "white_text" and step["seed"] == 4 and step["params"]["method"]
-    assert raw["generator"] == {"name": "white_text", "version": 1, "kind": "mutation", "pinned": []}
+    assert raw["generator"] == {"name": "white_text", "version": get_mutation("white_text").version,
+                                "kind": "mutation", "pinned": []}
 
 
 def test_the_shipped_adopted_sample_verifies_and_lints_clean():

@@ -43,6 +43,71 @@ def inline_font_pdf(text: bytes = b"Total due: $1,234.56") -> bytes:
     return bytes(out)
 
 
+LINES = (("ACME Supplies - Invoice 2291", 16), ("Item: paper, 12 boxes", 11), ("Subtotal: $1,028.80", 11),
+         (f"Total due: {VALUE}", 11), ("Thank you for your business.", 11))
+
+
+def pymupdf_turned(rotation: int) -> bytes:
+    """A landscape invoice stored the way scanners and 'rotate page' tools store it: a portrait
+    page whose text is drawn turned, and /Rotate `rotation` turning it upright on screen; a table
+    rule under the subtotal. Written with pymupdf directly."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.set_rotation(rotation)
+    to_own = page.derotation_matrix
+    for (text, size), y in zip(LINES, (90, 150, 180, 210, 260), strict=True):
+        page.insert_text(pymupdf.Point(72, y) * to_own, text, fontsize=size, rotate=rotation)
+    page.draw_line(pymupdf.Point(72, 186) * to_own, pymupdf.Point(400, 186) * to_own, width=0.5)
+    return doc.tobytes()
+
+
+def pymupdf_upright_then_rotated(rotation: int) -> bytes:
+    """An upright portrait page that someone turned with /Rotate afterwards: its text shows turned."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for (text, size), y in zip(LINES, (90, 150, 180, 210, 260), strict=True):
+        page.insert_text((72, y), text, fontsize=size)
+    page.set_rotation(rotation)
+    return doc.tobytes()
+
+
+def platypus_table(rotation: int = 0) -> bytes:
+    """A reportlab platypus invoice: a paragraph, then a ruled table whose last row is the total
+    (rules above and below every row, a box around it), turned upright by pypdf: the content is
+    rotated into the page and /Rotate `rotation` shows it upright (pypdf's transformations)."""
+    from pypdf import PdfWriter, Transformation
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    buf = io.BytesIO()
+    styles = getSampleStyleSheet()
+    rows = [["Item", "Qty", "Amount"], ["Paper, A4", "12", "$640.00"], ["Toner", "2", "$388.80"],
+            ["Total due", "", VALUE]]
+    table = Table(rows, colWidths=[200, 60, 100])
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black),
+                               ("BOX", (0, 0), (-1, -1), 1.0, colors.black)]))
+    story = [Paragraph("ACME Supplies - Invoice 2291", styles["Title"]),
+             Paragraph("Payment within 30 days of the invoice date.", styles["Normal"]), Spacer(1, 12), table]
+    SimpleDocTemplate(buf, pagesize=letter, invariant=True).build(story)
+    if not rotation:
+        return buf.getvalue()
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(buf.getvalue())))
+    page = writer.pages[0]
+    w, h = float(page.mediabox.width), float(page.mediabox.height)
+    # Turn the content counter-clockwise by `rotation` about the origin, back into the positive
+    # quadrant; /Rotate turns it clockwise on screen, so it reads upright there.
+    shift = {90: (h, 0), 180: (w, h), 270: (0, w)}[rotation]
+    page.add_transformation(Transformation().rotate(rotation).translate(*shift))
+    if rotation in (90, 270):
+        page.mediabox.upper_right = (h, w)
+    page.rotation = rotation
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 def qpdf_encrypted(tmp_path: Path, data: bytes, user: str, owner: str = "owner-pw") -> bytes:
     """`data` encrypted by qpdf with AES-256 (R6); `user` "" for an owner-password-only PDF."""
     if shutil.which("qpdf") is None:
@@ -61,6 +126,7 @@ def texts(data: bytes, page: int = 0) -> dict[str, str]:
 
 
 def adopt(cli, tmp_path: Path, data: bytes, name: str, *extra: str, expected: str = VALUE):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     pdf = tmp_path / f"{name}.pdf"
     pdf.write_bytes(data)
     return cli("adopt", pdf, "--into", tmp_path / "suite", "--question", QUESTION, "--expected", expected,
@@ -136,3 +202,183 @@ def test_mutate_of_a_source_that_needs_a_password_takes_the_same_password(cli, t
     made = (suite / "doc-white_text-0001.pdf").read_bytes()
     with pymupdf.open(stream=made) as doc:
         assert not doc.needs_pass and "Total due" in doc[0].get_text()
+
+
+# ---- 9, 10: pages turned by /Rotate, free space, every glyph covered ---------------------------
+
+DPI = 100
+MAKERS = {"pymupdf": pymupdf_turned, "platypus": platypus_table}
+
+
+def gray(data: bytes, page: int = 0):
+    """The displayed page's pixels (grey, at DPI), as a person sees it."""
+    import numpy as np
+
+    with pymupdf.open(stream=data) as doc:
+        pix = doc[page].get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY, alpha=False)
+    return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
+
+
+def region(pixels, box):
+    s = DPI / 72
+    return pixels[int(box[1] * s):int(box[3] * s) + 1, int(box[0] * s):int(box[2] * s) + 1]
+
+
+def ink_centre(pixels):
+    """Where the ink of a region is, on average: (column, row) in pixels; and how it spreads."""
+    import numpy as np
+
+    ink = 255.0 - pixels.astype(float)
+    rows, cols = np.indices(pixels.shape)
+    total = ink.sum()
+    cx, cy = (ink * cols).sum() / total, (ink * rows).sum() / total
+    sx = np.sqrt((ink * (cols - cx) ** 2).sum() / total)
+    sy = np.sqrt((ink * (rows - cy) ** 2).sum() / total)
+    return np.array([cx, cy, sx, sy])
+
+
+def glyph_boxes(data: bytes, text: str, page: int = 0) -> list[tuple[float, ...]]:
+    """The displayed box of every glyph of each place `text` is printed on `page`."""
+    out = []
+    with pymupdf.open(stream=data) as doc:
+        pg = doc[page]
+        for span in pg.get_texttrace():
+            chars = "".join(chr(ch[0]) for ch in span["chars"])
+            start = chars.find(text)
+            while start >= 0:
+                for ch in span["chars"][start:start + len(text)]:
+                    out.append(tuple(pymupdf.Rect(ch[3]) * pg.rotation_matrix))
+                start = chars.find(text, start + 1)
+    return out
+
+
+def line_dirs(data: bytes, needle: str, page: int = 0) -> set[tuple[int, int]]:
+    """Which way (pymupdf's line direction on the displayed page) each line holding `needle` reads."""
+    with pymupdf.open(stream=data) as doc:
+        pg = doc[page]
+        out = set()
+        for block in pg.get_text("dict")["blocks"]:
+            for line in block.get("lines", ()):
+                if needle in "".join(s["text"] for s in line["spans"]):
+                    d = pymupdf.Point(line["dir"]) * pymupdf.Matrix(pg.rotation)
+                    out.add((round(d.x), round(d.y)))
+    return out
+
+
+def mutated(cli, tmp_path: Path, data: bytes, trap: str, *params: str, lint: bool = True):
+    """`trap` armed in `data` adopted as it is: (its PDF, its case JSON, the target's displayed
+    box, or None for a mutation without one)."""
+    code, _, err = adopt(cli, tmp_path, data, "doc")
+    assert code == 0, err
+    code, out, err = cli("mutate", tmp_path / "suite" / "doc.json", "--trap", trap, "--id", "m",
+                         *(a for p in params for a in ("--param", p)), *([] if lint else ["--allow-lint-errors"]))
+    assert code == 0, err
+    case = json.loads((tmp_path / "suite" / "m.json").read_text())
+    target = case["mutations"][-1]["target"]
+    return (tmp_path / "suite" / "m.pdf").read_bytes(), case, target and target["box"]
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+@pytest.mark.parametrize("maker", sorted(MAKERS))
+def test_hidden_layer_on_a_turned_page_keeps_the_printed_value_where_it_was(cli, tmp_path, maker, rotation):
+    source = MAKERS[maker](rotation)
+    pdf, case, box = mutated(cli, tmp_path, source, "hidden_layer")
+    before, after = region(gray(source), box), region(gray(pdf), box)
+    # The value's pixels are still there (the old code erased them: mean 255, or failed outright).
+    assert before.mean() < 230 and abs(float(after.mean()) - float(before.mean())) < 12
+    assert abs(ink_centre(after) - ink_centre(before)).max() < 1.0   # pixels: not moved, not turned
+    decoy = case["forbidden_answers"][-1]
+    for reader, text in texts(pdf).items():
+        assert decoy in text and VALUE not in text, reader
+    assert line_dirs(pdf, decoy) == line_dirs(source, VALUE) == {(1, 0)}  # reads upright, as the value
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("maker", sorted(MAKERS))
+def test_tiny_print_reads_upright_under_its_line_in_blank_space(cli, tmp_path, maker, rotation):
+    source = MAKERS[maker](rotation)
+    pdf, case, box = mutated(cli, tmp_path, source, "tiny_print")
+    [[page, clause]] = case["metadata"]["mutation"]["places"]
+    assert page == 1
+    # Below the value's line on the page as displayed, close to it, where the page was blank
+    # (the platypus table's rules included: the old code drew over them, and sideways).
+    assert box[3] <= clause[1] <= box[3] + 60, (box, clause)
+    assert int(region(gray(source), clause).min()) >= 245
+    assert line_dirs(pdf, "Amended") == {(1, 0)}
+    for reader, text in texts(pdf).items():
+        assert case["expected_answer"] in " ".join(text.split()), reader
+
+
+def test_tiny_print_follows_text_that_is_itself_turned_on_screen(cli, tmp_path):
+    """A page turned after it was written shows its text sideways: the clause reads along it."""
+    source = pymupdf_upright_then_rotated(90)
+    pdf, case, box = mutated(cli, tmp_path, source, "tiny_print")
+    assert line_dirs(pdf, "Amended") == line_dirs(source, VALUE) == {(0, 1)}
+    [[_, clause]] = case["metadata"]["mutation"]["places"]
+    assert clause[2] <= box[0] and int(region(gray(source), clause).min()) >= 245  # left of it: below the line
+
+
+def test_tiny_print_refuses_in_one_line_when_the_page_has_no_blank_space(cli, tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 100), f"Total due: {VALUE}", fontsize=11)
+    for y in range(4, 200, 3):   # a ruled page: no band 7 pt high is blank anywhere
+        page.draw_line((0, y), (300, y), width=0.3)
+    code, _, err = adopt(cli, tmp_path, doc.tobytes(), "ruled")
+    assert code == 0, err
+    code, _, err = cli("mutate", tmp_path / "suite" / "ruled.json", "--trap", "tiny_print")
+    assert code == 2 and err.count("\n") == 1 and "no blank space" in err, err
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("maker", sorted(MAKERS))
+def test_redact_overlay_covers_every_glyph_of_the_value_and_labels_it_upright(cli, tmp_path, maker, rotation):
+    source = MAKERS[maker](rotation)
+    # (lint=False: the lint judges a span whole, so a value sharing its span with its label is
+    # "visible"; issue 34.3, per-glyph visibility, is another change.)
+    pdf, case, _ = mutated(cli, tmp_path, source, "redact_overlay", "show_label=false", lint=False)
+    glyphs = glyph_boxes(source, VALUE)
+    assert len(glyphs) == len(VALUE)
+    after = gray(pdf)
+    assert [round(float(region(after, g).max())) for g in glyphs] == [0] * len(VALUE)
+    for reader, text in texts(pdf).items():
+        assert VALUE in text, reader
+    labelled, _, _ = mutated(cli, tmp_path / "label", source, "redact_overlay", lint=False)
+    assert line_dirs(labelled, "REDACTED") == {(1, 0)}
+
+
+def test_redact_overlay_covers_the_currency_sign_where_the_value_is_printed_again(cli, tmp_path):
+    doc = pymupdf.open()
+    for n in (1, 2):
+        doc.new_page().insert_text((72, 100), f"Page {n}. Total due: {VALUE}", fontsize=12)
+    pdf, case, _ = mutated(cli, tmp_path, doc.tobytes(), "redact_overlay", "show_label=false", lint=False)
+    assert sorted(p for p, _ in case["metadata"]["mutation"]["places"]) == [1, 2]
+    for page in (0, 1):
+        glyphs = glyph_boxes(doc.tobytes(), VALUE, page)
+        # The old box over page 2's figures alone left its "$" printed beside the box.
+        assert [round(float(region(gray(pdf, page), g).max())) for g in glyphs] == [0] * len(VALUE), page
+
+
+@pytest.mark.parametrize("rotation", [90, 270])
+def test_white_text_and_scan_on_a_turned_page(cli, tmp_path, rotation):
+    source = pymupdf_turned(rotation)
+    pdf, case, box = mutated(cli, tmp_path, source, "white_text", "method=white")
+    decoy = case["forbidden_answers"][-1]
+    assert all(decoy in t for t in texts(pdf).values())
+    assert line_dirs(pdf, decoy) == {(1, 0)}
+    assert (gray(pdf) == gray(source)).all()   # nothing a person sees changed
+    scan, _, _ = mutated(cli, tmp_path / "scan", source, "scan")
+    with pymupdf.open(stream=scan) as doc:
+        assert doc[0].rect.width > doc[0].rect.height   # the page as displayed: landscape
+    assert float(region(gray(scan), box).mean()) < 235  # the value is where it was shown
+
+
+def test_at_takes_a_box_of_the_displayed_page(cli, tmp_path):
+    source = pymupdf_turned(90)
+    code, _, err = adopt(cli, tmp_path, source, "doc")
+    assert code == 0, err
+    [*_, (x0, y0, x1, y1)] = [g for g in glyph_boxes(source, VALUE)]
+    first = glyph_boxes(source, VALUE)[0]
+    at = f"1:{first[0] - 1:.1f},{first[1] - 1:.1f},{x1 + 1:.1f},{y1 + 1:.1f}"
+    code, out, err = cli("mutate", tmp_path / "suite" / "doc.json", "--trap", "hidden_layer", "--at", at)
+    assert code == 0 and f"('{VALUE}')" in out, err

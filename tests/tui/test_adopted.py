@@ -7,6 +7,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Select
 
+from generators.mutations import get_mutation
 from tests.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
 from workbench.cli import main
 from workbench.core.source import open_source
@@ -57,7 +58,7 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
         assert form.query_one("#family", Select).value == "hidden_layer"
         assert {r.param.name for r in form.query(ParamRow)} >= {"decoy", "change_pct", "style", "value_layer"}
         text = screen_text(app)
-        assert "mutation v1 of invoice" in text and "lint ✔" in screen.sub_title
+        assert f"mutation v{get_mutation('hidden_layer').version} of invoice" in text and "lint ✔" in screen.sub_title
         case = screen.preview.case
         decoy = case.forbidden_answers[-1]
         assert case.mutations[0]["target"]["text"] == "5,143.24"
