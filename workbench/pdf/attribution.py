@@ -169,7 +169,7 @@ class _Document:
         a page that is mostly picture (a scan) whole, else each group of images on it (a stamp,
         a pasted figure), as drawn, then mirrored. The question's pages first, and only pages of a
         document that has few (OCR costs about a second a page)."""
-        from workbench.pdf.ocr import FLIPS
+        from workbench.pdf.ocr import FLIPS, rows
 
         count = self.page_count()
         if count > OCR_MAX_PAGES and not self.question_pages:
@@ -180,7 +180,8 @@ class _Document:
         for flip in FLIPS:
             for page, regions in pictures:
                 for clip in regions:
-                    for line in self.ocr(page, clip, flip):
+                    lines = self.ocr(page, clip, flip)
+                    for line in lines + rows(lines):
                         if find_all(line.text, value):
                             return page, line.box, flip
         return None

@@ -38,7 +38,19 @@ A case without a contract (an imported one) gets the default: every value the ma
 is visible; one printed nowhere is a warning (`*-not-printed`: it may be computed from the page;
 declare it derived), one drawn only in hidden text an error. A forbidden answer only in hidden text
 that an extractor reads is a hidden-layer trap (info) when the expected answer is not itself drawn
-invisibly; hidden but in no layer, it is `trap-disarmed`; nowhere, a warning (`forbidden-nowhere`).
+invisibly; hidden but in no layer, it is `trap-disarmed`; nowhere, a warning (`forbidden-nowhere`),
+unless its values are printed in another form (`forbidden-reworded`, info: "12" of "capped at 12
+months" printed as "twelve (12) months"; the values of `grading.values`, each found with the
+case's matcher). A key that lists no forbidden answer while its metadata names a decoy (`decoy_*`)
+gets `forbidden-unlisted` (warning), which says where the decoy is (hidden or nowhere: it cannot
+trap a reader of the page).
+
+An answer to be read from the picture leaks when hidden text also spells it out (`*-leaked`,
+error): with or without a contract, an expected answer or token whose every visible copy is
+mirrored or turned (`evidence.turned`), and that hidden text holds where a reader reads it (an
+extractor's layer of that page, or the file's structure), whatever hides it: render mode 3, white
+on white, clipping, a cover, off the page, a layer switched off, an annotation. A `pixels_only`
+clause fails on any reader of it, the file's structure included.
 
 Limits, said plainly: text drawn only as pixels cannot be read without OCR. `pixels_only` is
 checked as "absent from every text layer"; a `visible` clause whose text is in no span but could
@@ -48,11 +60,11 @@ Codes (stable):
   error    expected-empty, token-empty, forbidden-empty, expected-is-forbidden, pdf-missing,
            pdf-unreadable, contract-invalid, meta-missing, matcher-invalid, trap-disarmed,
            <kind>-not-visible, <kind>-not-hidden, <kind>-not-in-text-layer, <kind>-visible,
-           <kind>-in-text-layer   (kind: expected, tokens, forbidden, meta, part)
+           <kind>-in-text-layer, <kind>-leaked   (kind: expected, tokens, forbidden, meta, part)
   warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
-           contract-target-empty, pdf-changed, degraded-unchecked
+           forbidden-unlisted, contract-target-empty, pdf-changed, degraded-unchecked
   warning  page-skipped (a page over a per-page bound: its pixels were not checked)
-  info     forbidden-hidden-only, forbidden-layer-only, forbidden-scan-unlayered, <kind>-derived,
+  info     forbidden-hidden-only, forbidden-layer-only, forbidden-reworded, forbidden-scan-unlayered, <kind>-derived,
            degraded-layer-clauses, hidden-text, layer-differs,
            pages-limited (a bare PDF linted on its first pages only),
            revision-changed, field-value-differs   (the file's structure: workbench.pdf.structure;
@@ -220,6 +232,33 @@ def _where_found(value: str, sub: _Subject) -> dict[str, Any]:
     }
 
 
+def _leak(case_id: str, kind: str, value: str, sub: _Subject, why: str = "") -> Finding | None:
+    """An answer a person must read from the picture (every visible copy mirrored or turned)
+    that hidden text also spells out, for every reader of that text: the trap is disarmed,
+    whatever hides the copy (render mode 3, white on white, clipped, covered, off the page, a
+    layer switched off, an annotation). A scan's own text layer is its OCR, not a leak."""
+    from workbench.pdf.evidence import turned
+    from workbench.pdf.structure import STRUCTURE_REASONS
+
+    if sub.scan:
+        return None
+    found = _where_found(value, sub)
+    ways = [turned(s) for h in found["shown"] for s in h.spans if s.visible]
+    if not ways or not all(ways):
+        return None
+    layer_pages = {p for pages in found["layers"].values() for p in pages}
+    leaks = [h for h in found["hidden"]
+             if h.page in layer_pages or any(r in STRUCTURE_REASONS for r in h.reasons)]
+    if not leaks:
+        return None
+    readers = sorted(found["readers"]) or ["the file's structure"]
+    because = f" (contract: {why})" if why else ""
+    return Finding(case_id, "error", f"{kind}-leaked",
+                   f"{kind} {_short(value)!r} is to be read from the picture (visible only {ways[0]} on "
+                   f"{_pages(h.page for h in found['shown'])}), but hidden text on {_pages(h.page for h in leaks)} "
+                   f"({_reasons(leaks)}) spells it out for {', '.join(readers)}: the trap is disarmed{because}")
+
+
 def _check(case_id: str, kind: str, value: str, where: str, sub: _Subject, why: str) -> Finding | None:
     found = _where_found(value, sub)
     shown, hidden, layers = found["shown"], found["hidden"], found["layers"]
@@ -257,9 +296,10 @@ def _check(case_id: str, kind: str, value: str, where: str, sub: _Subject, why: 
             return None
         return err("not-in-text-layer", f"{label} is in no extractor's text layer")
     if where in ("pixels_only", "not_text_layer"):
-        if not layers:
+        readers = found["readers"] if where == "pixels_only" else layers
+        if not readers:
             return None
-        places = ", ".join(f"{k} ({_pages(v)})" for k, v in layers.items())
+        places = ", ".join(f"{k} ({_pages(v)})" for k, v in readers.items())
         return err("in-text-layer", f"{label} is in the text layer as {places} extract it")
     if where == "not_visible":
         if not shown:
@@ -322,7 +362,7 @@ def _default_findings(case, sub: _Subject) -> list[Finding]:
         return [Finding(cid, "error", "matcher-invalid", str(exc))]
     expected_hidden = False   # drawn invisibly: then a hidden decoy is no hidden-layer trap
     for needle in needles:
-        f = _check(cid, kind, needle, "visible", sub, "")
+        f = _check(cid, kind, needle, "visible", sub, "") or _leak(cid, kind, needle, sub)
         if f is None:
             continue
         if f.code.endswith("-not-visible") and "nowhere" not in f.message:
@@ -344,7 +384,52 @@ def _default_findings(case, sub: _Subject) -> list[Finding]:
     for ans in case.forbidden_answers:
         if ans.strip():
             out.extend(_trap_finding(cid, ans, sub, expected_hidden))
+    if not case.forbidden_answers:
+        out.extend(_unlisted_decoys(case, sub))
     return out
+
+
+def _unlisted_decoys(case, sub: _Subject) -> list[Finding]:
+    """A key that lists no forbidden answer, though its metadata names a decoy (`decoy_*`): an
+    answer of the decoy is graded merely wrong, never as falling for the trap; and where the
+    decoy is not printed, no reader of the page can fall for it."""
+    out: list[Finding] = []
+    for key, value in case.metadata.items():
+        if not key.lower().startswith("decoy") or isinstance(value, bool) or not isinstance(value, str | int | float):
+            continue
+        text = str(value)
+        if not any(c.isdigit() for c in text):  # a figure or a number; not a word that describes the decoy
+            continue
+        found = _where_found(text, sub)
+        if found["shown"]:
+            where = f"visible on {_pages(h.page for h in found['shown'])}"
+        elif found["hidden"]:
+            where = (f"only in hidden text on {_pages(h.page for h in found['hidden'])} ({_reasons(found['hidden'])}): "
+                     "no reader of the page sees it, so it cannot trap one")
+        elif found["readers"]:
+            where = "only in a text layer, drawn nowhere: no reader of the page sees it"
+        else:
+            where = "printed nowhere: it cannot trap anyone"
+        out.append(Finding(case.id, "warning", "forbidden-unlisted",
+                           f"the key lists no forbidden answer; its metadata names the decoy {key} {_short(text)!r}, "
+                           f"{where}; list it in forbidden_answers so an answer of it counts as falling for the trap"))
+    return out
+
+
+def _another_form(ans: str, sub: _Subject) -> list[tuple[str, dict[str, Any]]] | None:
+    """Where the values of a decoy the page does not print as written are ("12" of "capped at
+    12 months" printed as "twelve (12) months"), each found with the grader's matcher; None when
+    the decoy is one value, or some value of it is nowhere."""
+    from workbench.grading.finding import fold_needle
+    from workbench.grading.values import answer_values
+
+    values = [v for _, _, v in answer_values(ans)]
+    if not values or [fold_needle(v) for v in values] == [fold_needle(ans)]:
+        return None
+    found = [(v, _where_found(v, sub)) for v in values]
+    if not all(f["shown"] or f["hidden"] or f["readers"] for _, f in found):
+        return None
+    return found
 
 
 def _trap_finding(cid: str, ans: str, sub: _Subject, expected_hidden: bool) -> list[Finding]:
@@ -359,6 +444,14 @@ def _trap_finding(cid: str, ans: str, sub: _Subject, expected_hidden: bool) -> l
                         f"{label} is hidden on {_pages(h.page for h in hidden)} "
                         f"({_reasons(hidden)}) but in no extractor's text layer: no reader can see it or read it")]
     if not hidden and not layers:
+        parts = _another_form(ans, sub)
+        if parts:
+            where = "; ".join(f"{v!r} " + (f"visible on {_pages(h.page for h in f['shown'])}" if f["shown"]
+                                            else f"hidden on {_pages(h.page for h in f['hidden'])}" if f["hidden"]
+                                            else f"in the text layer ({', '.join(sorted(f['readers']))})")
+                              for v, f in parts)
+            return [Finding(cid, "info", "forbidden-reworded",
+                            f"{label} is not printed as written, but in another form: {where}")]
         where = f"; {sub.scan_label} removed it" if sub.scan and sub.page.hits(ans) else ""
         return [Finding(cid, "warning", "forbidden-nowhere",
                         f"{label} is nowhere on the pages or in any text layer{where}: if the trap relies on "
@@ -454,6 +547,8 @@ def _contract_findings(case, contract: list[Any], sub: _Subject) -> list[Finding
             continue
         for value in values:
             f = _check(cid, kind, value, where, sub, why)
+            if f is None and where == "visible" and kind in ("expected", "tokens"):
+                f = _leak(cid, kind, value, sub, why)
             if f:
                 out.append(f)
     for value, clauses in wanted.items():

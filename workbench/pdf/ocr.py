@@ -104,6 +104,34 @@ def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
     return lines
 
 
+def rows(lines: list[OcrLine]) -> list[OcrLine]:
+    """The lines that sit on one row (half their height overlapping), read left to right as one
+    line: the engine splits a widely set value at its punctuation ("$41," + ",693.80"), reading
+    the character it split at twice, which the join reads once."""
+    out: list[list[OcrLine]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box[1] + ln.box[3]) / 2):
+        y0, y1 = line.box[1], line.box[3]
+        if out:
+            last = out[-1][-1].box
+            if min(y1, last[3]) - max(y0, last[1]) >= 0.5 * min(y1 - y0, last[3] - last[1]):
+                out[-1].append(line)
+                continue
+        out.append([line])
+    joined = []
+    for row in out:
+        if len(row) < 2:
+            continue
+        row.sort(key=lambda ln: ln.box[0])
+        text = row[0].text
+        for prev, ln in zip(row, row[1:], strict=False):
+            gap = ln.box[0] - prev.box[2]
+            nxt = ln.text[1:] if text and ln.text and text[-1] == ln.text[0] and not ln.text[0].isalnum() else ln.text
+            text += ("" if gap < 0.5 * (ln.box[3] - ln.box[1]) else " ") + nxt
+        joined.append(OcrLine(text, (min(ln.box[0] for ln in row), min(ln.box[1] for ln in row),
+                                     max(ln.box[2] for ln in row), max(ln.box[3] for ln in row))))
+    return joined
+
+
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
     """Every page's OCR text, one string per page."""
     from workbench.pdf.document import open_fitz
