@@ -127,6 +127,7 @@ Where = Literal[
     "visible",          # drawn and legible on some page
     "hidden",           # present in the text layer, but not visible
     "text_layer",       # present in the extracted text layer (visible or not)
+    "every_text_layer", # present in every extractor's text layer (a trap for each text pipeline)
     "pixels_only",      # visible on the page, absent from the text layer
     "not_visible",      # nowhere visible on the page
     "not_text_layer",   # nowhere in the text layer

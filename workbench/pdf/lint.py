@@ -22,7 +22,8 @@ the same matching (`matchers.needle_finder(case)`).
 A case's `contract` (recorded from its family's CONTRACT) is a list of clauses `{target, where}`:
 targets `expected`, `tokens`, `forbidden`, `forbidden:N`, `meta:KEY`; `where` is one of
 `visible` (some visible span shows it), `hidden` (some hidden span holds it and some extractor's
-text layer reads it), `text_layer` (an extractor's text has it), `pixels_only` (no extractor's
+text layer reads it), `text_layer` (an extractor's text has it), `every_text_layer` (each
+extractor's text has it: a trap for every text pipeline, not one), `pixels_only` (no extractor's
 text has it), `not_visible`, `not_text_layer`, or `derived`: the value is computed from `parts`
 (targets or literal text), each of which must be visible; `how` says how, and the lint records it
 (`<kind>-derived`, info).
@@ -59,7 +60,8 @@ be in an image on the page is a warning (`*-visible-unverified`), not a pass.
 Codes (stable):
   error    expected-empty, token-empty, forbidden-empty, expected-is-forbidden, pdf-missing,
            pdf-unreadable, contract-invalid, meta-missing, matcher-invalid, trap-disarmed,
-           <kind>-not-visible, <kind>-not-hidden, <kind>-not-in-text-layer, <kind>-visible,
+           <kind>-not-visible, <kind>-not-hidden, <kind>-not-in-text-layer,
+           <kind>-not-in-every-text-layer, <kind>-visible,
            <kind>-in-text-layer, <kind>-leaked   (kind: expected, tokens, forbidden, meta, part)
   warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
            forbidden-unlisted, contract-target-empty, pdf-changed, degraded-unchecked
@@ -82,7 +84,8 @@ from typing import Any
 from workbench.core.errors import UserError
 
 SEVERITIES = ("error", "warning", "info")
-WHERE = ("visible", "hidden", "text_layer", "pixels_only", "not_visible", "not_text_layer", "derived")
+WHERE = ("visible", "hidden", "text_layer", "every_text_layer", "pixels_only", "not_visible", "not_text_layer",
+         "derived")
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,12 @@ class _Evidence:
                      else find_in_layers(self.data, needle, self.name, find=self.find))
             self._layers[needle] = {k: v for k, v in found.items() if v}
         return self._layers[needle]
+
+    def extractors(self) -> list[str]:
+        """The extractors whose text layers `layers` reads."""
+        from workbench.pdf.layers import page_texts
+
+        return list(self.texts if self.texts is not None else page_texts(self.data, self.name))
 
     def ink_pages(self) -> list[int]:
         return [p.page for p in self.analysis.pages if p.ink_boxes]
@@ -295,6 +304,13 @@ def _check(case_id: str, kind: str, value: str, where: str, sub: _Subject, why: 
         if layers:
             return None
         return err("not-in-text-layer", f"{label} is in no extractor's text layer")
+    if where == "every_text_layer":
+        missing = [name for name in sub.written.extractors() if name not in layers]
+        if not missing:
+            return None
+        read = f"; only {', '.join(layers)} reads it" if layers else ""
+        return err("not-in-every-text-layer", f"{label} is not in the text layer as {', '.join(missing)} "
+                                              f"extracts it{read}")
     if where in ("pixels_only", "not_text_layer"):
         readers = found["readers"] if where == "pixels_only" else layers
         if not readers:
@@ -467,7 +483,7 @@ def _trap_finding(cid: str, ans: str, sub: _Subject, expected_hidden: bool) -> l
                     f"{label} is in the text layer ({extractors}) but drawn nowhere: a text-layer trap")]
 
 
-_PRESENT = ("visible", "hidden", "text_layer")
+_PRESENT = ("visible", "hidden", "text_layer", "every_text_layer")
 _LAYER_WHERE = ("hidden", "text_layer", "not_text_layer", "pixels_only")
 
 
@@ -542,7 +558,7 @@ def _contract_findings(case, contract: list[Any], sub: _Subject) -> list[Finding
             for v in values:
                 wanted.setdefault(v, []).append((where, why))
             continue
-        if sub.scan and where in ("hidden", "text_layer") and text_layer != "faithful":
+        if sub.scan and where in ("hidden", "text_layer", "every_text_layer") and text_layer != "faithful":
             skipped += 1  # the scan's own text layer (none, or drifted on purpose) decides these
             continue
         for value in values:
