@@ -112,7 +112,7 @@ class Param:
             return rng.random() < 0.5
         if self.type == "choice":
             assert self.choices is not None
-            return rng.choice(self.choices)
+            return rng.choice(self.pool or self.choices)  # a pool: the choices a seed may draw
         if self.type == "str":
             return rng.choice(self.pool) if self.pool else self.default
         if self.type == "int":

@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "hidden_layer"
-VERSION = 2
+VERSION = 3
 DESCRIPTION = "An invisible text layer over the located value that says something else"
 NEEDS_TARGET = True
 
@@ -35,7 +35,7 @@ PARAMS = (
 CONTRACT = (
     Arming("forbidden", "hidden", "the decoy is only in the text layer"),
     Arming("forbidden", "not_visible", "the decoy never shows on the page"),
-    Arming("forbidden", "text_layer", "a text pipeline reads the decoy"),
+    Arming("forbidden", "every_text_layer", "every text pipeline reads the decoy"),
 )
 
 RENDER_DPI = 300  # the printed value, when it becomes pixels

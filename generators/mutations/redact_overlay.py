@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "redact_overlay"
-VERSION = 2
+VERSION = 3
 DESCRIPTION = "A black box over the located value; the text under it stays extractable"
 NEEDS_TARGET = True
 
@@ -34,7 +34,7 @@ CONTRACT = (
     Arming("expected", "visible", "the label is printed on the box"),
     Arming("forbidden", "hidden", "the value is under the box"),
     Arming("forbidden", "not_visible", "a person never sees the value"),
-    Arming("forbidden", "text_layer", "a text pipeline still extracts the value"),
+    Arming("forbidden", "every_text_layer", "every text pipeline still extracts the value"),
 )
 
 

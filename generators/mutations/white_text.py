@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "white_text"
-VERSION = 2
+VERSION = 3
 DESCRIPTION = "An instruction or decoy in text a person cannot see, near the located value"
 NEEDS_TARGET = True
 
@@ -29,9 +29,12 @@ PARAMS = (
     c.DIRECTION_PARAM,
     Param("text", "str", WORDINGS[0], "what the hidden text says; {decoy} stands for the decoy",
           pool=WORDINGS, max=240),
+    # A seed draws only the methods every extractor reads (pymupdf clips text off the page, so
+    # off_page is a trap for pypdf alone: pinned only, and its contract says so).
     Param("method", "choice", "white",
-          "how it is hidden: white on white (colour), under a white box, off the page, or 0.5 pt",
-          choices=("white", "covered", "off_page", "tiny")),
+          "how it is hidden: white on white (colour), under a white box, 0.5 pt, or off the page "
+          "(read by pypdf only; never drawn from the seed)",
+          choices=("white", "covered", "off_page", "tiny"), pool=("white", "covered", "tiny")),
     Param("place", "choice", "near", "where: in free space near the value, or the top or bottom margin",
           choices=("near", "top", "bottom"), seeded=False),
     c.COLOUR_PARAM,
@@ -40,8 +43,10 @@ PARAMS = (
 CONTRACT = (
     Arming("forbidden", "hidden", "the decoy is only in hidden text"),
     Arming("forbidden", "not_visible", "a person never sees the decoy"),
-    Arming("forbidden", "text_layer", "a text pipeline reads the instruction"),
+    Arming("forbidden", "every_text_layer", "every text pipeline reads the instruction"),
 )
+# off_page (pinned): text past the page's edge, which only some extractors read (pypdf does).
+OFF_PAGE = Arming("forbidden", "text_layer", "an extractor that reads past the page's edge (pypdf) reads it")
 
 SIZE = 8.0      # points, for every method but tiny
 TINY = 0.5      # points
@@ -82,6 +87,7 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     new_key, i = c.with_forbidden(key, decoy, {"decoy": decoy, "injected_text": line,
                                                "decoy_page": target.page + 1})
     clauses = list(c.expected_clauses(contract, key))
-    clauses += [Arming(f"forbidden:{i}", a.where, a.why) for a in CONTRACT]
+    own = CONTRACT if method != "off_page" else (*CONTRACT[:2], OFF_PAGE)
+    clauses += [Arming(f"forbidden:{i}", a.where, a.why) for a in own]
     where = [[target.page + 1, [round(v, 2) for v in shown]]]
     return Mutated(out, new_key, tuple(clauses), {"decoy": decoy, "places": where})

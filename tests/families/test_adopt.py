@@ -251,6 +251,6 @@ def test_families_json_lists_the_mutations_with_their_declared_params(cli):
     assert sorted(muts) == ["hidden_layer", "redact_overlay", "scan", "tiny_print", "white_text"]
     params = {p["name"]: p for p in muts["hidden_layer"]["params"]}
     assert params["style"]["choices"] == ["invisible", "colour"] and params["change_pct"]["range"] == [1, 400]
-    assert {c["where"] for c in muts["hidden_layer"]["contract"]} == {"hidden", "not_visible", "text_layer"}
+    assert {c["where"] for c in muts["hidden_layer"]["contract"]} == {"hidden", "not_visible", "every_text_layer"}
     code, out, _ = cli("families")
     assert "mutations (pdfworkbench mutate CASE --trap NAME" in out and "redact_overlay" in out

@@ -408,3 +408,40 @@ def test_the_lint_says_which_extractor_misses_a_decoy_meant_for_every_text_layer
     assert [f.code for f in found] == errors
     if errors:
         assert "as pymupdf extracts it; only pypdf reads it" in found[0].message
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_white_text_seeded_default_is_on_the_page_and_read_by_every_extractor(cli, tmp_path, seed):
+    source = platypus_table()
+    code, _, err = adopt(cli, tmp_path, source, "doc")
+    assert code == 0, err
+    code, _, err = cli("mutate", tmp_path / "suite" / "doc.json", "--trap", "white_text", "--seed", seed,
+                       "--id", "m")
+    assert code == 0, err   # the lint passed: each extractor reads the decoy
+    case = json.loads((tmp_path / "suite" / "m.json").read_text())
+    pdf = (tmp_path / "suite" / "m.pdf").read_bytes()
+    decoy = case["forbidden_answers"][-1]
+    assert case["params"]["method"] != "off_page"
+    for reader, text in texts(pdf).items():
+        assert decoy in text, reader
+    [[_, box]] = case["metadata"]["mutation"]["places"]
+    assert 0 <= box[0] and box[2] <= 612 and 0 <= box[1] and box[3] <= 792
+
+
+def test_white_text_off_page_is_pinned_only_and_the_lint_says_pypdf_alone_reads_it(cli, tmp_path):
+    from workbench.core.suite import load_suite
+    from workbench.pdf.lint import lint_case
+
+    code, _, err = adopt(cli, tmp_path, platypus_table(), "doc")
+    assert code == 0, err
+    code, _, err = cli("mutate", tmp_path / "suite" / "doc.json", "--trap", "white_text",
+                       "--param", "method=off_page", "--id", "m")
+    assert code == 0, err
+    case = load_suite(tmp_path / "suite").case("m")
+    pdf = case.pdf_file.read_bytes()
+    decoy = case.forbidden_answers[-1]
+    read = texts(pdf)
+    assert decoy in read["pypdf"] and decoy not in read["pymupdf"]
+    assert {"target": f"forbidden:{len(case.forbidden_answers) - 1}", "where": "text_layer",
+            "why": "an extractor that reads past the page's edge (pypdf) reads it"} in case.contract
+    assert [f for f in lint_case(case, pdf) if f.severity == "error"] == []
