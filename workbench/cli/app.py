@@ -21,15 +21,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--password", help="password of encrypted PDFs (without it, the workbench asks)")
     p.set_defaults(handler=cmd_open)
 
-    p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve)")
+    p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve), behind a token")
     p.add_argument("path", nargs="?", type=Path, help="default: the shipped sample suite")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to bind (default 8000; 0: a free one, printed)")
     p.add_argument("--allow-remote", action="store_true",
                    help="let --host be an address other machines reach (the workbench reads and "
-                        "writes files: a token is then required)")
-    p.add_argument("--token", help="the token browsers must present (default: a new one, printed; "
-                                   "required whenever the host is not loopback)")
+                        "writes files as you)")
+    p.add_argument("--token", help="the secret browsers must present, at least 16 characters "
+                                   "(default: a new one each launch, in the printed URL)")
     p.set_defaults(handler=cmd_serve)
 
 
@@ -106,24 +106,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import sys
 
     from workbench.core.errors import UserError
-    from workbench.tui.serve import is_loopback, new_token, token_server
+    from workbench.tui.serve import (
+        MIN_TOKEN_CHARS,
+        is_loopback,
+        new_token,
+        served_url,
+        token_server,
+    )
 
     path = (args.path or sample_suite_path()).resolve()
-    remote = not is_loopback(args.host)
+    host = args.host.strip().strip("[]")
+    remote = not is_loopback(host)
     if remote and not args.allow_remote:
         raise UserError(f"--host {args.host} serves the workbench, which reads and writes files, to "
-                        "other machines; add --allow-remote to mean it (a token will be required)")
+                        "other machines; add --allow-remote to mean it (its token is then all that guards it)")
+    if args.token is not None and len(args.token) < MIN_TOKEN_CHARS:
+        raise UserError(f"--token must be at least {MIN_TOKEN_CHARS} characters (a short one can be "
+                        "guessed); leave it out for a new random one")
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port}: give a port from 1 to 65535 (0: a free one)")
     open_checked(path)  # a clear error now, not in the browser
     try:
         import textual_serve.server  # noqa: F401
     except ImportError:
         raise UserError("serving needs textual-serve: pip install 'pdfworkbench[serve]'") from None
-    token = args.token or (new_token() if remote else None)
+    token = args.token or new_token()
     command = f"{shlex.quote(sys.executable)} -m workbench open {shlex.quote(str(path))}"
-    url = f"http://{args.host}:{args.port}/" + (f"?token={token}" if token else "")
-    if remote:
-        print(f"pdfworkbench: warning: serving to the network on {args.host}; anyone with the token "
-              "can read and write files as you", file=sys.stderr, flush=True)
-    print(f"serving the workbench on {url} (Ctrl-C stops)", flush=True)
-    token_server(command, args.host, args.port, token).serve()
+
+    def announce(port: int) -> None:
+        if remote:
+            print(f"pdfworkbench: warning: serving to the network on {args.host}; anyone with the token "
+                  "can read and write files as you", file=sys.stderr, flush=True)
+        print(f"serving the workbench on {served_url(host, port, token)} (Ctrl-C stops)", flush=True)
+
+    token_server(command, host, token).run(args.port, announce)
     return 0
