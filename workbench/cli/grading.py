@@ -39,7 +39,27 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write a reproducible zip of PDFs, keys, records and report")
     p.add_argument("--prices", type=Path, metavar="FILE.toml",
                    help="price table (per million tokens, per reader; see README): adds each run's cost")
+    p.add_argument("--html", type=Path, metavar="OUT.html",
+                   help="also write a self-contained HTML report: charts, the four states, and a card per "
+                        "wrong answer with its page crop (needs the report extra)")
+    p.add_argument("--leaderboard", type=Path, metavar="OUT.json",
+                   help="also write the rows a leaderboard publishes (reader, pass rate and interval, per "
+                        "family, suite hash, gold version, configuration hash); - prints them")
+    p.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="processes for the HTML report's page crops (default every core)")
     p.set_defaults(handler=cmd_report)
+
+    p = sub.add_parser("compare", help="paired comparison of two runs on the same suite: flips each way, "
+                                       "exact McNemar test, the difference in pass rate with its 95%% interval")
+    p.add_argument("run_a", type=Path, metavar="RUN_A.jsonl")
+    p.add_argument("run_b", type=Path, metavar="RUN_B.jsonl")
+    p.add_argument("--suite", type=Path, metavar="DIR",
+                   help="suite folder with the answer keys (default: the one both runs were made on)")
+    p.add_argument("--gold", metavar="vN", help="grade both runs against this gold version (default v1, "
+                                               "the answer keys as the case files hold them)")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument("--html", type=Path, metavar="OUT.html", help="also write it as a self-contained HTML page")
+    p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser("export", help="write a suite for another harness: Inspect AI, or a Hugging Face dataset")
     p.add_argument("suite", type=Path)
@@ -210,10 +230,22 @@ def cmd_report(args: argparse.Namespace) -> int:
         names = {r.suite for r in all_records if r.suite}
         report.suite = {"name": names.pop() if len(names) == 1 else "(unknown)", "hash": recorded_hash,
                         "hash_from": "the run", "folder": None, "graded_by": "source"}
-    if args.json:
+    if args.leaderboard and str(args.leaderboard) == "-":
+        from workbench.grading.leaderboard import leaderboard
+
+        print_json(leaderboard(report))
+    elif args.json:
         print_json(report.to_json())
     else:
         sys.stdout.write(render_report_text(report))
+    if args.leaderboard and str(args.leaderboard) != "-":
+        from workbench.core import atomic
+        from workbench.grading.leaderboard import leaderboard
+
+        atomic.write_json(args.leaderboard, leaderboard(report))
+        note(f"wrote leaderboard rows to {args.leaderboard}")
+    if args.html:
+        _write_html(report, cases, args.html, args.jobs)
     if args.junit:
         from workbench.grading.junit import write_junit
 
@@ -245,6 +277,20 @@ def cmd_report(args: argparse.Namespace) -> int:
             note(f"pdfworkbench: {missing}")
             failed = True
     return 1 if failed else 0
+
+
+def _write_html(report, cases: dict, out: Path, jobs: int) -> None:
+    """The HTML report, with a page crop of every case some run answered wrong."""
+    from workbench.grading.html import write_report_html
+    from workbench.grading.report import WRONG_ANSWERS
+    from workbench.pdf.crops import evidence_crops
+
+    wrong = sorted({r.case_id for run in report.runs for r in run.final_rows().values()
+                    if r.outcome in WRONG_ANSWERS and r.case_id in cases})
+    crops = dict(evidence_crops([cases[c] for c in wrong], jobs))
+    questions = {cid: cases[cid].question for cid in wrong}
+    size = write_report_html(report, out, crops, questions)
+    note(f"wrote {out} ({size / 1e6:.1f} MB, {sum(c is not None for c in crops.values())} page crops)")
 
 
 def cmd_import_run(args: argparse.Namespace) -> int:
@@ -299,3 +345,74 @@ def _import_out(result: Path, suite: Path | None, kind: str) -> Path:
     folder = runs_dir(suite) if suite else result.parent
     out = folder / f"{result.stem}.jsonl"
     return out if out.resolve() != result.resolve() else folder / f"{result.stem}-imported.jsonl"
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from workbench.core.suite import content_hash, load_suite
+    from workbench.grading.compare import compare_runs, render_compare_text
+    from workbench.grading.loading import find_suite_folders, load_runs
+    from workbench.grading.report import build_report
+
+    if args.run_a.resolve() == args.run_b.resolve():
+        raise UserError(f"{args.run_a} is given twice: compare two different run files")
+    runs = load_runs([args.run_a, args.run_b])
+    if len(runs) != 2:
+        raise UserError("compare takes two runs of one reader each; a file here holds several readers "
+                        f"({', '.join(runs)}): split it, or use report")
+    (label_a, recs_a), (label_b, recs_b) = runs.items()
+    folders_a = find_suite_folders([args.run_a], [args.suite] if args.suite else [])
+    folders_b = find_suite_folders([args.run_b], [args.suite] if args.suite else [])
+    if not folders_a or not folders_b:
+        missing = args.run_a if not folders_a else args.run_b
+        raise UserError(f"no suite found for {missing}: give --suite DIR (the folder with the cases)")
+    suite_a, suite_b = load_suite(folders_a[0]), load_suite(folders_b[0])
+    hash_a, hash_b = content_hash(suite_a), content_hash(suite_b)
+    if hash_a != hash_b:
+        raise UserError(f"{args.run_a} was made on suite {suite_a.name} (hash {hash_a[:12]}), {args.run_b} on "
+                        f"{suite_b.name} (hash {hash_b[:12]}): a paired comparison needs one suite hash")
+    gold = args.gold or "v1"
+    if args.gold:
+        from workbench.gold.versions import cases_at, resolve_version
+
+        gold = resolve_version(suite_a.folder, args.gold).name
+        cases = cases_at(suite_a.folder, gold, suite_a)
+    else:
+        cases = {c.id: c for c in suite_a.cases}
+    _check_paired(label_a, recs_a, label_b, recs_b, cases, bool(args.gold))
+    report = build_report({label_a: recs_a, label_b: recs_b}, cases)
+    cmp = compare_runs(report.runs[0], report.runs[1])
+    cmp.gold = gold
+    cmp.suite = {"name": suite_a.name, "hash": hash_a, "folder": str(suite_a.folder)}
+    if args.json:
+        print_json(cmp.to_json())
+    else:
+        sys.stdout.write(render_compare_text(cmp))
+    if args.html:
+        from workbench.grading.html import write_compare_html
+
+        write_compare_html(cmp, args.html)
+        note(f"wrote {args.html}")
+    return 0
+
+
+def _check_paired(label_a: str, recs_a: list, label_b: str, recs_b: list, cases: dict, regraded: bool) -> None:
+    """Refuse (one line) two runs that did not see the same PDFs, or the same answer keys."""
+    last_a = {str(r.case_id): r for r in recs_a}
+    last_b = {str(r.case_id): r for r in recs_b}
+    for label, last in ((label_a, last_a), (label_b, last_b)):
+        other = sorted(cid for cid, r in last.items()
+                       if cid in cases and r.case_sha256 and cases[cid].sha256 and r.case_sha256 != cases[cid].sha256)
+        if other:
+            raise UserError(f"{label}: {len(other)} case(s) were run on other PDFs than the suite holds "
+                            f"(first {other[0]}): not the same suite hash, so not a paired comparison")
+    common = sorted(set(last_a) & set(last_b))
+    pdfs = [cid for cid in common if last_a[cid].case_sha256 and last_b[cid].case_sha256
+            and last_a[cid].case_sha256 != last_b[cid].case_sha256]
+    if pdfs:
+        raise UserError(f"{len(pdfs)} case(s) were run on different PDFs in the two runs (first {pdfs[0]}): "
+                        "not the same suite hash, so not a paired comparison")
+    keys = [cid for cid in common if last_a[cid].key_sha256 and last_b[cid].key_sha256
+            and last_a[cid].key_sha256 != last_b[cid].key_sha256]
+    if keys and not regraded:
+        raise UserError(f"{len(keys)} case(s) were answered against different answer keys in the two runs "
+                        f"(first {keys[0]}): give --gold vN to grade both against one gold version")

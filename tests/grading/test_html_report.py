@@ -1,0 +1,105 @@
+"""The HTML report: one self-contained page (nothing it could fetch), the same bytes from the same
+runs, the header, the charts, and a card per case answered wrong with its page crop and boxes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures import SAMPLE
+from workbench.grading.loading import load_cases, load_runs
+from workbench.grading.report import WRONG_ANSWERS, build_report
+
+pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
+pytest.importorskip("jinja2", reason="the HTML report needs the report extra (jinja2)")
+
+from workbench.grading.html import report_context, report_html  # noqa: E402
+from workbench.pdf.crops import evidence_crop, evidence_crops  # noqa: E402
+
+RUNS = sorted((SAMPLE / "runs").glob("*.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def sample():
+    cases, suites = load_cases([SAMPLE])
+    report = build_report(load_runs(RUNS), cases)
+    report.suite = {"name": suites[0].name, "hash": suites[0].recorded_hash, "folder": str(SAMPLE)}
+    wrong = sorted({r.case_id for run in report.runs for r in run.rows if r.outcome in WRONG_ANSWERS})
+    crops = dict(evidence_crops([cases[c] for c in wrong], jobs=1))
+    return report, cases, crops
+
+
+def _external_references(page: str) -> list[str]:
+    """Every reference the page could load something from (none should be left)."""
+    found = re.findall(r'\b(?:src|href|action|poster|data)\s*=\s*"([^"]*)"', page)
+    found += re.findall(r"url\(\s*['\"]?([^'\")]+)", page)
+    found += re.findall(r"@import[^;]*", page)
+    return [ref for ref in found if not ref.startswith(("data:", "#"))]   # "#id": within the page
+
+
+def test_the_page_holds_everything_and_refers_to_nothing_outside(sample):
+    report, cases, crops = sample
+    page = report_html(report, crops).decode("utf-8")
+    assert _external_references(page) == []
+    assert "<link" not in page and "<iframe" not in page
+    assert "default-src 'none'" in page          # the browser is told to fetch nothing at all
+    assert page.count("<svg") >= 3 + len([c for c in crops.values() if c])   # charts + one per crop
+
+
+def test_same_runs_give_the_same_bytes(sample):
+    report, cases, crops = sample
+    again = dict(evidence_crops([cases[c] for c in sorted(crops)], jobs=1))
+    assert report_html(report, crops) == report_html(report, again)
+
+
+def test_header_states_and_cards(sample):
+    report, cases, crops = sample
+    ctx = report_context(report, crops)
+    page = report_html(report, crops).decode("utf-8")
+    assert "293742a8d34fb751e89cc7b2ec468f83e9bf3a44fc6cc52d83d2252450a5695d" in page   # the suite hash
+    assert "probe:pymupdf, probe:pypdf" in page and "2026-12-01" in page
+    wrong = [(r.run, r.case_id) for run in report.runs for r in run.final_rows().values()
+             if r.outcome in WRONG_ANSWERS]
+    assert ctx["answers"] == len(wrong) == page.count('<section class="answer"')
+    assert len(ctx["cards"]) == len({cid for _, cid in wrong}) == page.count('<article class="card"')
+    # the four states apart: 34 calls, 34 finished, 33 gradable and complete, 4/33 passed
+    pymupdf = next(s for s in ctx["states"] if s["label"] == "probe-pymupdf")
+    assert (pymupdf["calls"], pymupdf["finished"], pymupdf["gradable"], pymupdf["complete"],
+            pymupdf["passed"], pymupdf["scored"]) == (34, 34, 33, 33, 4, 33)
+    assert "4.8–27.3%" in page                                   # its Wilson interval
+
+
+def test_a_trap_card_draws_the_expected_and_the_forbidden_box(sample):
+    report, cases, crops = sample
+    page = report_html(report, crops).decode("utf-8")
+    card = re.search(r'<article class="card" data-family="actualtext_override">.*?</article>', page, re.S).group(0)
+    assert 'class="expected"' in card and 'class="forbidden"' in card
+    assert "FELL FOR THE TRAP" in card and "€12,643.57" in card
+
+
+def test_a_crop_is_around_the_evidence(sample):
+    _, cases, crops = sample
+    crop = crops["actualtext_override-0001"]
+    assert crop.png.startswith(b"\x89PNG")
+    assert crop.boxes and all(crop.inside(b.rect) for b in crop.boxes)
+    x0, y0, x1, y1 = crop.clip
+    assert (x1 - x0) < 620 and (y1 - y0) <= 240          # a region, not the whole page
+
+
+def test_a_scan_with_no_text_gets_the_top_of_its_page_and_says_so():
+    cases, _ = load_cases([SAMPLE])
+    case = cases["book_scan_passage-0001-4e6dcd"]          # an image-only scan: no text layer
+    crop = evidence_crop(case, Path(case.pdf_file).read_bytes())
+    assert crop.boxes == () and crop.page == 0
+    assert "pixels" in crop.note and crop.clip[:2] == (0.0, 0.0)
+
+
+def test_report_html_from_the_command_line(cli, tmp_path):
+    out = tmp_path / "report.html"
+    code, stdout, err = cli("report", *RUNS, "--html", out, "--jobs", "1")
+    assert code == 0, err
+    assert f"wrote {out}" in err and "page crops" in err
+    assert out.read_bytes().startswith(b"<!DOCTYPE html>")
+    assert "pass rate" in stdout or "metric" in stdout            # the text report is still printed
