@@ -39,6 +39,13 @@ def plain_pdf(pdf: bytes, name: str = "PDF", password: str | None = None) -> byt
     return unencrypted_pdf_bytes(pdf, name, password)
 
 
+def encryption_of(pdf: bytes, name: str = "PDF", password: str | None = None):
+    """How `pdf` is encrypted (`workbench.pdf.document.Encryption`)."""
+    from workbench.pdf.document import encryption_of as found
+
+    return found(pdf, name, password)
+
+
 def pdf_facts(pdf: bytes, name: str = "PDF") -> dict[str, Any]:
     """Pages and whether any page has a text layer (of a PDF read already: decrypted if it needed
     a password)."""

@@ -202,6 +202,13 @@ def test_mutate_of_a_source_that_needs_a_password_takes_the_same_password(cli, t
     made = (suite / "doc-white_text-0001.pdf").read_bytes()
     with pymupdf.open(stream=made) as doc:
         assert not doc.needs_pass and "Total due" in doc[0].get_text()
+    # The mutated case keeps a decrypted copy of its source, so verify replays it with no password.
+    kept = json.loads((suite / "doc-white_text-0001.json").read_text())["source"]
+    assert kept["encryption"]["kept"] == "decrypted" and kept["sha256"] != sha256_hex(locked)
+    with pymupdf.open(suite / kept["path"]) as doc:
+        assert not doc.needs_pass
+    code, out, err = cli("verify", suite)
+    assert code == 0 and "2 of 2 match" in out, out + err
 
 
 # ---- 9, 10: pages turned by /Rotate, free space, every glyph covered ---------------------------

@@ -192,13 +192,12 @@ def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: S
     return out.pdf, out.key, out.contract, out.details, resolved
 
 
-def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step],
-           password: str | None = None):
+def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step]):
     """Every step in order from the source (decrypted first, if it is encrypted: the rule in
     `workbench.pdf.document`): (pdf, key, contract, details of the last step, steps)."""
     from generators.mutations._common import plain_pdf
 
-    pdf, details, done = plain_pdf(source, "the adopted source", password), {}, []
+    pdf, details, done = plain_pdf(source, "the adopted source"), {}, []
     for step in steps:
         pdf, key, contract, details, resolved = apply_step(pdf, key, contract, step)
         done.append(resolved)
@@ -209,18 +208,20 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
                  password: str | None = None) -> tuple[Case, bytes, dict[str, bytes]]:
     """The case `base` (adopted, or mutated already) with `steps` after its own, replayed from the
     source (`password` opens a source that needs one). Returns the case, its PDF (never
-    encrypted), and the files to keep beside it (the source copy, as it is)."""
+    encrypted), and the files to keep beside it (the source copy: as it is, or decrypted when it
+    needs a password)."""
     key0, contract0 = adopted_key(base)
     chain = [Step.from_json(s) for s in base.mutations or ()] + list(steps)
     if not chain:
         raise UserError("give a mutation (--trap NAME)")
-    pdf, key, contract, details, done = replay(source, key0, contract0, chain, password)
+    kept, encryption = _kept_source(base, source, password)
+    pdf, key, contract, details, done = replay(kept, key0, contract0, chain)
     last = done[-1]
     mut = mutation(last.mutation)
     root = str(base.source.get("root_id") or base.id) if base.source else base.id
     cid = case_id or default_case_id(f"{root}-{'-'.join(s.mutation for s in done[len(chain) - len(steps):])}",
                                      last.seed, last.pinned, None)
-    digest = str(base.source["sha256"]) if base.source else sha256_hex(source)
+    digest = str(base.source["sha256"]) if base.source and kept is source else sha256_hex(kept)
     metadata = dict(key.metadata)
     metadata["expected_failure_mode"] = key.expected_failure_mode
     metadata["mutation"] = dict(details)   # what the last step drew, and where ("places")
@@ -236,21 +237,33 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
                 "pages": (base.source or {}).get("pages"), "path": source_relpath(digest),
                 "root_id": root, "key": _key_json(key0),
                 "contract": [c.describe() for c in contract0] or None,
-                **({"encryption": base.source["encryption"]}
-                   if base.source and base.source.get("encryption") else {})},
+                **({"encryption": encryption} if encryption else {})},
         mutations=[s.to_json() for s in done],
     )
-    return case, pdf, {source_relpath(digest): source}
+    return case, pdf, {source_relpath(digest): kept}
 
 
-def regenerate_adopted(case: Case, password: str | None = None) -> tuple[Case, bytes]:
+def _kept_source(base: Case, source: bytes, password: str | None) -> tuple[bytes, dict[str, Any] | None]:
+    """The source a mutated case keeps, and its encryption as recorded: `source` itself, or a
+    decrypted copy when it needs a password (a suite keeps no PDF that needs one, so `verify` replays
+    it without one: the rule in `workbench.pdf.document`)."""
+    from generators.mutations._common import encryption_of, plain_pdf
+
+    recorded = (base.source or {}).get("encryption")
+    found = encryption_of(source, "the adopted source", password)
+    if not found.needs_password:
+        return source, recorded
+    return plain_pdf(source, "the adopted source", password), found.to_json()
+
+
+def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
     """An adopted case from its source: the source itself, or its mutation steps replayed."""
     source = read_source(case)
     if not case.mutations:
         return case, source
     key0, contract0 = adopted_key(case)
     steps = [Step.from_json(s) for s in case.mutations]
-    pdf, key, contract, _, _ = replay(source, key0, contract0, steps, password)
+    pdf, key, contract, _, _ = replay(source, key0, contract0, steps)
     fresh = Case(**{**case.__dict__})
     fresh.question, fresh.expected_answer = key.question, key.expected_answer
     fresh.forbidden_answers, fresh.expected_tokens = list(key.forbidden_answers), list(key.expected_tokens)
