@@ -55,7 +55,7 @@ def test_a_damaged_line_in_the_middle_is_an_error_naming_the_line(tmp_path):
         fh.write(b"garbage\n")
     with open(journal_path(suite), "ab") as fh:
         fh.write(json.dumps({"event": "decided", "id": "d0001", "decision": "rejected"}).encode() + b"\n")
-    with pytest.raises(UserError, match=r"disputes.jsonl:2: not a dispute event"):
+    with pytest.raises(UserError, match=r"disputes.jsonl:2: malformed dispute event at column 1"):
         load_disputes(suite)
 
 

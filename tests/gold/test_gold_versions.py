@@ -26,7 +26,8 @@ def test_v1_is_the_answer_keys_as_generated(tmp_path):
 def test_only_accepted_disputes_change_gold_in_the_order_they_were_accepted(tmp_path):
     suite = suite_copy(tmp_path)
     case = load(suite, INVOICE)
-    main, direct = case.gold["expected"]["invoice"]["vendor_phone"], case.metadata["direct_line"]
+    # Not the case's direct line: that is a forbidden answer, and accepting it is refused.
+    main, direct = case.gold["expected"]["invoice"]["vendor_phone"], "+44 20 1111 2222"
     d1 = add_dispute(suite, INVOICE, "invoice.vendor_phone", direct, "the contact box number", who="ann")
     d2 = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "typo in gold", who="ann")
     d3 = add_dispute(suite, INVOICE, "invoice.total", 1.0, "rounding", who="ann")
@@ -63,7 +64,7 @@ def test_reversing_an_accepted_dispute_makes_a_new_version_and_leaves_old_ones(t
     d = add_dispute(suite, TOTAL, "expected_answer", "€13,144.74", "off by a cent", who="ann")
     decide(suite, d.id, "accept", "looks right", who="ann")
     before = gold.gold_keys(suite, "v2").keys[TOTAL]["expected_answer"]
-    decide(suite, d.id, "reject", "the scan shows .73", who="bob")
+    decide(suite, d.id, "reject", "the scan shows .73", who="bob", redecide=True)
     assert [v.name for v in gold.versions(suite)] == ["v1", "v2", "v3"]
     assert gold.gold_keys(suite, "v2").keys[TOTAL]["expected_answer"] == before == "€13,144.74"
     assert gold.gold_keys(suite, "latest").keys[TOTAL] == load(suite, TOTAL).answer_key()

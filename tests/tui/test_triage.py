@@ -48,23 +48,35 @@ async def test_decide_two_disputes_then_journal_and_regrade_follow(tmp_path):
         assert any("rationale" in n.message for n in app._notifications)
         assert load_disputes(suite)[0].status == "open"
 
-        app.screen.query_one("#triage-rationale").value = "The page prints it; the key was wrong."
+        # The first proposes the trap's own decoy: accepting it is refused, in place.
+        app.screen.query_one("#triage-rationale").value = "The text layer says so."
         await pilot.press("ctrl+a")
+        await settle(pilot)
+        assert any("contradict itself" in n.message for n in app._notifications)
+        assert load_disputes(suite)[0].status == "open"
+        app.screen.query_one("#triage-rationale").value = "The printed total is the answer; that is the decoy."
+        await pilot.press("ctrl+r")
         await settle(pilot)
         assert app.screen.current.dispute.id == second.dispute.id  # moved on to the next open one
         app.screen.query_one("#triage-rationale").value = "The key is right; the quote is another field."
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert f"decided 2 of {len(queue)}" in screen_text(app)
+        third = app.screen.current
+        app.screen.query_one("#triage-rationale").value = "The page prints it; the key was wrong."
+        await pilot.press("ctrl+a")
+        await settle(pilot)
+        assert f"decided 3 of {len(queue)}" in screen_text(app)
 
     events = [json.loads(line) for line in (suite / "disputes.jsonl").read_text().splitlines()]
     decided = [e for e in events if e["event"] == "decided"]
-    assert [(e["id"], e["decision"]) for e in decided] == [(first.dispute.id, "accepted"),
-                                                           (second.dispute.id, "rejected")]
-    assert decided[0]["rationale"] == "The page prints it; the key was wrong."
+    assert [(e["id"], e["decision"]) for e in decided] == [(first.dispute.id, "rejected"),
+                                                           (second.dispute.id, "rejected"),
+                                                           (third.dispute.id, "accepted")]
+    assert decided[2]["rationale"] == "The page prints it; the key was wrong."
     result = regrade(sorted((suite / "runs").glob("*.jsonl")), suite, gold="latest", against="v1")
     flipped = {(f.case_id, f.reader) for f in result.flips}
-    assert flipped == {(f.case_id, f.reader) for f in first.flips}
+    assert flipped == {(f.case_id, f.reader) for f in third.flips}
 
 
 async def test_open_a_dispute_from_inspect_on_a_field_of_the_key(tmp_path):
@@ -135,3 +147,28 @@ async def test_who_flag_beats_the_environment(tmp_path, monkeypatch):
         await pilot.press("t")
         await settle(pilot)
         assert "deciding as marcus" in screen_text(app)
+
+
+async def test_a_bad_journal_shows_its_error_in_place_and_the_screen_stays_usable(tmp_path):
+    suite = _copy(tmp_path)
+    journal = suite / "disputes.jsonl"
+    lines = journal.read_bytes().splitlines(keepends=True)
+    lines[1] = b'{"format": "pdfworkbench-disputes/1", "event": "opened", "id": ["d0002"]}\n'
+    journal.write_bytes(b"".join(lines))
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert isinstance(app.screen, TriageScreen)
+        shown = screen_text(app)
+        assert "Cannot read the disputes" in shown and "disputes.jsonl:2:" in shown
+        await pilot.press("ctrl+a")
+        await settle(pilot)
+        assert any("disputes.jsonl:2" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, TriageScreen)
+    assert journal.read_bytes() == b"".join(lines)

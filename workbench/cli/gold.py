@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     group.add_argument("--defer", dest="decision", action="store_const", const="deferred")
     q.add_argument("--rationale", required=True, help="why (may begin with '-'; - reads it from stdin)")
     q.add_argument("--who", help="your name (default: $PDFWORKBENCH_USER or your login)")
+    q.add_argument("--redecide", action="store_true",
+                   help="change a dispute already accepted or rejected (without it that is refused; "
+                        "the same decision again is a no-op)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(handler=cmd_dispute_decide)
 
@@ -160,9 +163,15 @@ def cmd_dispute_decide(args: argparse.Namespace) -> int:
     from workbench.gold.triage import progress
     from workbench.gold.versions import versions
 
-    d = decide(args.suite, args.id, args.decision, args.rationale, who=args.who)
+    done = decide(args.suite, args.id, args.decision, args.rationale, who=args.who, redecide=args.redecide)
+    d = done.dispute
     if args.json:
-        print_json(d.to_json())
+        print_json({**d.to_json(), "written": done.written})
+        return 0
+    if not done.written:
+        last = d.history[-1]
+        print(f"{d.id} is already {d.status} (by {last.who or 'someone'}, {last.at}); nothing written; "
+              f"gold is {versions(args.suite)[-1].name}")
         return 0
     print(f"{d.id} {d.status}; gold is now {versions(args.suite)[-1].name}; {progress(args.suite)}")
     return 0

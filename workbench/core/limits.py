@@ -55,6 +55,9 @@ _limit("eval_log_bytes", 1 * 2**30, "bytes",
        "an Inspect .eval log (a zip), compressed or uncompressed: a zip bomb reached 4.2 GB")
 _limit("eval_log_members", 100_000, "count",
        "files in an Inspect .eval zip: one per sample, plus a header")
+_limit("dispute_value_chars", 100_000, "characters",
+       "a value a dispute proposes, its original or its quote (as JSON text) longer than this is no "
+       "answer-key value; grading and searching a 10 MB one took 26 s and 880 MB")
 
 # --- Provider responses (live calls and batch services) -------------------------------------
 

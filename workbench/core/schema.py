@@ -81,7 +81,8 @@ def parse_json(text: str | bytes, source: str, what: str) -> Any:
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{source}: malformed {what} at line {exc.lineno}: {exc.msg}") from None
+        where = f"line {exc.lineno}" if "\n" in text.strip() else f"column {exc.colno}"  # one line: say where in it
+        raise UserError(f"{source}: malformed {what} at {where}: {exc.msg}") from None
     except RecursionError:
         raise UserError(f"{source}: {what} nests deeper than {MAX_DEPTH} levels; not a {what}") from None
     except ValueError as exc:
@@ -227,6 +228,31 @@ RUN_RECORD = {
     "shard": Field((str, type(None))),
     "extra": Field((dict, type(None))),
     "format": Field((str, type(None))),
+}
+
+
+# The dispute journal (`workbench.gold.journal`): one event per line, opened or decided.
+_TEXT = (str, type(None))
+DISPUTE_EVENT = {
+    "format": Field(STR),
+    "event": Field(STR, required=True),
+    "id": Field(STR, required=True),
+    "rationale": Field(_TEXT),
+    "who": Field(_TEXT),
+    "at": Field(_TEXT),
+}
+DISPUTE_OPENED = {
+    **DISPUTE_EVENT,
+    "case_id": Field(STR, required=True),
+    "field": Field(STR, required=True),
+    "based_on": Field(_TEXT),
+    "evidence": Field((dict, type(None))),
+}
+DISPUTE_DECIDED = {**DISPUTE_EVENT, "decision": Field(STR, required=True)}
+EVIDENCE = {
+    "page": Field((int, type(None)), check=_int_in(1, 100_000)),
+    "box": Field((list, type(None)), items=NUM),
+    "quote": Field(_TEXT),
 }
 
 

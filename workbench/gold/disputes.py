@@ -2,13 +2,15 @@
 
 - `add_dispute(folder, case_id, field, proposed, rationale, page=, box=, quote=, who=)`: open a
   dispute (e.g. from Inspect on a selected field); the original value is read from latest gold.
-- `decide(folder, dispute_id, decision, rationale, who=None) -> Dispute`: `decision` is
-  `accept`/`reject`/`defer` (or `accepted`/...); a rationale is required.
+- `decide(folder, dispute_id, decision, rationale, who=None, redecide=False) -> Decided`:
+  `decision` is `accept`/`reject`/`defer` (or `accepted`/...); a rationale is required; the
+  same decision again writes nothing; changing an accept or reject needs `redecide`.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -102,11 +104,25 @@ def add_dispute(
     return get_dispute(folder, did)
 
 
+@dataclass
+class Decided:
+    """What `decide` did: the dispute as it now is, and whether a decision was appended."""
+
+    dispute: Dispute
+    written: bool        # False: the dispute already had this decision; nothing was written
+
+
 def decide(
     folder: Path, dispute_id: str, decision: str, rationale: str,
-    who: str | None = None, at: str | None = None,
-) -> Dispute:
-    """Record a decision (accept, reject, defer) with its rationale; returns the dispute as it now is."""
+    who: str | None = None, at: str | None = None, redecide: bool = False,
+) -> Decided:
+    """Record a decision (accept, reject, defer) with its rationale, at most once.
+
+    The whole journal is read and checked before anything is written, and the decision is one
+    append. Deciding a dispute the way it is already decided writes nothing (so a retry is
+    safe); changing an accept or a reject needs `redecide`. Accepting a value the key also
+    forbids is refused: that gold would fail its own expected answer.
+    """
     folder = Path(folder)
     status = _DECISIONS.get(str(decision).strip().lower())
     if status is None:
@@ -114,8 +130,32 @@ def decide(
     if not rationale or not rationale.strip():
         raise UserError("a decision needs a rationale: say why (--rationale)")
     with atomic.suite_lock(folder):
-        get_dispute(folder, dispute_id)
+        d = get_dispute(folder, dispute_id)
+        if d.status == status:
+            return Decided(d, written=False)
+        if d.status in ("accepted", "rejected") and not redecide:
+            last = d.history[-1]
+            raise UserError(f"{d.id} was already {d.status} by {last.who or 'someone'} ({last.at}); to change "
+                            f"that decision to {status}, give --redecide (the journal keeps both)")
+        if status == "accepted":
+            _refuse_contradiction(folder, d)
         append_event(folder, {"event": "decided", "id": dispute_id, "decision": status,
                               "rationale": rationale.strip(), "who": who or default_who(),
                               "at": at or utc_now()})
-    return get_dispute(folder, dispute_id)
+    return Decided(get_dispute(folder, dispute_id), written=True)
+
+
+def _refuse_contradiction(folder: Path, d: Dispute) -> None:
+    """Refuse to accept `d` when the key it makes expects a value it also forbids."""
+    suite = load_suite(folder)
+    case = next((c for c in suite.cases if c.id == d.case_id), None)
+    if case is None:
+        return
+    before = versions.gold_keys(folder, "latest", suite).keys[case.id]
+    after, _ = versions.apply_disputes(before, [d])
+    known = {why for _, why in versions.contradictions(case, before)}
+    for index, why in versions.contradictions(case, after):
+        if why not in known:
+            raise UserError(f"{d.id}: accepting it would make gold contradict itself: {why}; if that value is "
+                            f"right, first dispute forbidden_answers[{index}] (--field 'forbidden_answers[{index}]' "
+                            f"--proposed '') and accept that, else reject {d.id}")

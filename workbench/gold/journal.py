@@ -26,14 +26,26 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core import limits
 from workbench.core.config import user_name
 from workbench.core.errors import UserError
 from workbench.core.layout import journal_path
+from workbench.core.schema import (
+    DISPUTE_DECIDED,
+    DISPUTE_EVENT,
+    DISPUTE_OPENED,
+    EVIDENCE,
+    check_shape,
+    parse_json,
+    plain_id,
+)
+from workbench.gold.keys import value_problem
 
 EVENT_FORMAT = "pdfworkbench-disputes/1"
 STATUSES = ("open", "accepted", "rejected", "deferred")
@@ -94,43 +106,99 @@ class Dispute:
 
 # ---- the journal ----------------------------------------------------------------------------
 
+_FIX = "fix or remove that line (the journal is append-only: restore it from version control)"
+_DECISION_STATUSES = ("accepted", "rejected", "deferred")
+
+
 def read_events(folder: Path) -> list[dict[str, Any]]:
-    """Every complete event of the journal, in order; a torn last line is skipped."""
+    """Every complete event of the journal, in order, each checked; a torn last line is skipped.
+
+    A line of the wrong shape (a field of the wrong type, an unknown event, a decision for a
+    dispute no earlier line opens, an id opened twice) is one UserError naming the file and line.
+    """
     path = journal_path(folder)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return []
     except OSError as exc:
-        raise UserError(f"{path}: cannot read the dispute journal ({exc.strerror})") from None
+        raise UserError(f"{path}: cannot read the dispute journal ({exc.strerror or exc})") from None
     lines = data.split(b"\n")
-    # Everything after the last newline is an unfinished write (or empty).
-    complete, tail = lines[:-1], lines[-1]
+    # After the last newline: nothing, a torn write (skipped, and cut off by the next append), or
+    # a whole final record that lost only its newline (it counts).
+    complete = lines if lines[-1].strip() and _parses(lines[-1]) else lines[:-1]
     events: list[dict[str, Any]] = []
+    opened: dict[str, int] = {}
     for n, raw in enumerate(complete, 1):
         if not raw.strip():
             continue
+        source = f"{path}:{n}"
         try:
-            ev = json.loads(raw.decode("utf-8"))
-            if not isinstance(ev, dict) or "event" not in ev or "id" not in ev:
-                raise ValueError("not an event")
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise UserError(f"{path}:{n}: not a dispute event ({exc}); the journal was edited by hand? "
-                            "restore it from version control") from None
+            ev = check_event(parse_json(raw, source, "dispute event"), source)
+            did = ev["id"]
+            if ev["event"] == "opened":
+                if did in opened:
+                    raise UserError(f"{source}: dispute {did!r} is opened again (first on line {opened[did]})")
+                opened[did] = n
+            elif did not in opened:
+                raise UserError(f"{source}: decides dispute {did!r}, which no earlier line opens")
+        except UserError as exc:
+            raise UserError(f"{exc}; {_FIX}") from None
         events.append(ev)
-    if tail.strip():
-        # A complete final record without its newline still counts; a torn one does not.
-        with contextlib.suppress(UnicodeDecodeError, ValueError):
-            ev = json.loads(tail.decode("utf-8"))
-            if isinstance(ev, dict) and "event" in ev and "id" in ev:
-                events.append(ev)
     return events
+
+
+def _parses(raw: bytes) -> bool:
+    try:
+        return isinstance(json.loads(raw.decode("utf-8")), dict)
+    except ValueError:      # a torn write: cut JSON, or a character cut in half
+        return False
+    except RecursionError:  # whole, only too deep: check_event says so
+        return True
+
+
+def check_event(ev: Any, source: str) -> dict[str, Any]:
+    """One journal event, checked: its shape, its ids, its field path and the values it proposes."""
+    kind = ev.get("event") if isinstance(ev, dict) and isinstance(ev.get("event"), str) else None
+    shape = {"opened": DISPUTE_OPENED, "decided": DISPUTE_DECIDED}.get(kind, DISPUTE_EVENT)  # type: ignore[arg-type]
+    check_shape(ev, shape, source, "dispute event")
+    if ev.get("format", EVENT_FORMAT) != EVENT_FORMAT:
+        raise UserError(f"{source}: the event is {ev['format'][:40]!r}, not {EVENT_FORMAT}; "
+                        "was it written by another version of pdfworkbench?")
+    if kind not in ("opened", "decided"):
+        raise UserError(f"{source}: unknown dispute event {str(kind)[:40]!r}; events are opened or decided")
+    plain_id(ev["id"], "dispute event field 'id'", source)
+    if kind == "decided":
+        if ev["decision"] not in _DECISION_STATUSES:
+            raise UserError(f"{source}: decision {ev['decision'][:40]!r}: use one of {', '.join(_DECISION_STATUSES)}")
+        return ev
+    plain_id(ev["case_id"], "dispute event field 'case_id'", source)
+    for name, value in (("proposed", ev.get("proposed")), ("original", ev.get("original")),
+                        ("evidence quote", (ev.get("evidence") or {}).get("quote") if isinstance(ev.get("evidence"), dict) else None)):
+        size = len(value) if isinstance(value, str) else len(json.dumps(value)) if isinstance(value, (dict, list)) else 0
+        if size > limits.get("dispute_value_chars"):
+            raise UserError(f"{source}: " + limits.exceeded("dispute_value_chars", f"the {name} is {size:,} characters"))
+    try:
+        problem = value_problem(ev["field"], ev.get("proposed"))
+    except UserError as exc:
+        raise UserError(f"{source}: {exc}") from None
+    if problem:
+        raise UserError(f"{source}: proposed value for {ev['field'][:60]!r}: {problem}")
+    evidence = ev.get("evidence")
+    if evidence is not None:
+        check_shape(evidence, EVIDENCE, f"{source}: evidence", "evidence")
+        box = evidence.get("box")
+        if box is not None and (len(box) != 4 or not all(math.isfinite(v) for v in box)
+                                or box[0] >= box[2] or box[1] >= box[3]):
+            raise UserError(f"{source}: evidence box must be four finite numbers x0,y0,x1,y1 with x0<x1, y0<y1")
+    return ev
 
 
 def append_event(folder: Path, event: dict[str, Any]) -> None:
     """Append one event: one write, flushed and fsynced. The caller holds the suite lock."""
     path = journal_path(folder)
-    line = (json.dumps({"format": EVENT_FORMAT, **event}, ensure_ascii=False, sort_keys=True) + "\n").encode()
+    event = check_event({"format": EVENT_FORMAT, **event}, f"{path}: the new event")  # what reading would refuse
+    line = (json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n").encode()
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:

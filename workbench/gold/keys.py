@@ -9,6 +9,7 @@ A field path names one value of a case's answer key:
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -43,7 +44,31 @@ def key_path(path: str) -> list[str | int]:
         raise UserError("the matcher is not gold: dispute a value (expected_answer, a token, a field)")
     if parts[0] not in KEY_ROOTS:
         parts = ["gold", "expected", *parts]
+    if parts[0] == "gold" and parts[1:2] != ["expected"]:
+        raise UserError(f"field path {path!r}: only structured gold's expected values are disputable "
+                        "(gold.expected.NAME, or just NAME)")
     return parts
+
+
+def value_problem(path: str, value: Any) -> str | None:
+    """Why `value` cannot stand at `path` of an answer key (a question that is a list, a token
+    that is an object), or None. Structured gold's values may be any JSON."""
+    parts = key_path(path)
+    scalar = isinstance(value, (str, int, float)) and not isinstance(value, bool)
+    if parts[0] == "question" and not scalar:
+        return "a question must be text"
+    if parts[0] == "expected_answer" and not (scalar or value is None):
+        return "an expected answer must be text or a number"
+    if parts[0] in ("expected_tokens", "forbidden_answers"):
+        if len(parts) == 1:
+            if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                                                      for v in value):
+                return f"{parts[0]} must be a list of texts"
+        elif not (scalar or value is None):
+            return f"an item of {parts[0]} must be text (or null to drop it)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a number must be finite"
+    return None
 
 
 def _describe(parts: list[str | int]) -> str:

@@ -20,7 +20,8 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.suite import Suite, load_suite
 from workbench.gold.journal import Dispute, load_disputes, read_events
-from workbench.gold.keys import apply_change, get_field, key_conflicts
+from workbench.gold.keys import apply_change, get_field, key_conflicts, key_fields
+from workbench.grading import grade
 
 GOLD_FORMAT = "pdfworkbench-gold/1"
 
@@ -147,13 +148,36 @@ _MISSING = object()
 def case_with_key(case: Case, key: dict[str, Any]) -> Case:
     """A copy of `case` whose answer key is `key` (so grading sees that gold version)."""
     out = copy.copy(case)
-    out.question = key["question"]
-    out.expected_answer = key["expected_answer"]
-    out.expected_tokens = list(key["expected_tokens"])
-    out.forbidden_answers = list(key["forbidden_answers"])
+    # As a case file is read (`Case.from_json`): a number in the key grades as its text.
+    out.question = str(key["question"])
+    out.expected_answer = str(key["expected_answer"] or "")
+    out.expected_tokens = [str(v) for v in key["expected_tokens"]]
+    out.forbidden_answers = [str(v) for v in key["forbidden_answers"]]
     out.matcher = key.get("matcher")
     out.gold = key.get("gold")
     out.metadata = dict(case.metadata)
+    return out
+
+
+def contradictions(case: Case, key: dict[str, Any]) -> list[tuple[int, str]]:
+    """Where `key` fails itself: (index of the forbidden answer, why) for each expected value that
+    is also a forbidden answer, compared as grading compares them ("$1,200" and "1200" agree)."""
+    out: list[tuple[int, str]] = []
+    forbidden = [str(f) for f in key.get("forbidden_answers") or []]
+    folded = [f.strip().lower() for f in forbidden]
+    for path, value in key_fields(key):
+        if path.startswith("forbidden_answers") or value is None or str(value).strip().lower() not in folded:
+            continue
+        out.append((folded.index(str(value).strip().lower()),
+                    f"{path} is {value!r}, which is also a forbidden answer"))
+    graded = case_with_key(case, key)
+    if graded.expected_answer and graded.matcher_spec.get("type", "contains") != "fields":
+        verdict = grade(graded, graded.expected_answer)
+        for part in verdict.forbidden:
+            i = forbidden.index(part.expected) if part.expected in forbidden else 0
+            if all(i != j for j, _ in out):
+                out.append((i, f"the expected answer {graded.expected_answer!r} grades as the forbidden "
+                               f"answer {part.expected!r}"))
     return out
 
 

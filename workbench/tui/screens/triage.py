@@ -73,6 +73,7 @@ shown at the top.
         self.queue: list[Any] = []
         self.current: Any = None
         self.warnings: list[str] = []   # what accepting the dispute shown would do (shown in place)
+        self.load_error: str | None = None   # why the queue could not be read (shown in place)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -110,12 +111,26 @@ shown at the top.
     def _load_queue(self, select: str | None) -> None:
         from workbench.gold.triage import progress, triage_queue
 
-        queue = triage_queue(self.folder)
-        prog = progress(self.folder)
+        try:
+            queue = triage_queue(self.folder)
+            prog = progress(self.folder)
+        except UserError as exc:   # a journal of the wrong shape: say so in place, stay usable
+            self.app.call_from_thread(self._show_queue_error, str(exc))
+            return
         self.app.call_from_thread(self._show_queue, queue, prog, select)
 
+    def _show_queue_error(self, message: str) -> None:
+        self.queue, self.current, self.load_error = [], None, message
+        self.query_one("#triage-progress-label", Label).update(f"deciding as {self.who} · cannot read the disputes")
+        options = self.query_one("#triage-queue", OptionList)
+        options.clear_options()
+        options.add_option(Option(Text("no disputes shown: see the error", style="dim"), disabled=True))
+        self.query_one("#triage-detail", Static).update(
+            Group(Text("Cannot read the disputes", style="bold red"), Text(message, style="red"),
+                  Text(""), Text("Fix the line it names, then open Triage again (escape: back).", style="dim")))
+
     def _show_queue(self, queue: list[Any], prog: Any, select: str | None) -> None:
-        self.queue = queue
+        self.queue, self.load_error = queue, None
         label = self.query_one("#triage-progress-label", Label)
         label.update(f"deciding as {self.who} · decided {prog.accepted + prog.rejected} of {prog.total} · "
                      f"open {prog.open} · deferred {prog.deferred} · accepted {prog.accepted} · rejected {prog.rejected}")
@@ -199,9 +214,13 @@ shown at the top.
         if case is None:
             self.app.call_from_thread(self.notify, f"case {case_id} is not in this suite", severity="error")
             return
-        ev = evidence_for(self.folder, dispute_id)
-        warnings = acceptance_warnings(self.folder, dispute_id)
-        pdf = read_pdf_bytes(case.pdf_file, self.app.password)
+        try:
+            ev = evidence_for(self.folder, dispute_id)
+            warnings = acceptance_warnings(self.folder, dispute_id)
+            pdf = read_pdf_bytes(case.pdf_file, self.app.password)
+        except UserError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            return
         boxes = []
         if ev.box:
             boxes.append(Box(ev.page - 1, tuple(ev.box), "evidence", ev.quote or ""))
@@ -230,7 +249,7 @@ shown at the top.
 
     def action_decide(self, decision: str) -> None:
         if self.current is None:
-            self.notify("the queue is still loading", severity="warning", timeout=2)
+            self.notify(self.load_error or "the queue is still loading", severity="warning", timeout=2)
             return
         box = self.query_one("#triage-rationale", Input)
         rationale = box.value.strip()
@@ -242,12 +261,17 @@ shown at the top.
 
         dispute_id = self.current.dispute.id
         try:
-            decided = decide(self.folder, dispute_id, decision, rationale, who=self.who)
+            # Pressing a key on the dispute shown, with a rationale, is deliberate: it may change
+            # an earlier decision (the CLI asks for --redecide, since a retried script must not).
+            done = decide(self.folder, dispute_id, decision, rationale, who=self.who, redecide=True)
         except UserError as exc:
             self.notify(str(exc), severity="error")
             return
         box.value = ""
-        self.notify(f"{dispute_id} {decided.status} by {self.who}", timeout=3)
+        if done.written:
+            self.notify(f"{dispute_id} {done.dispute.status} by {self.who}", timeout=3)
+        else:
+            self.notify(f"{dispute_id} is already {done.dispute.status}; nothing written", timeout=3)
         # Move on to the next open dispute.
         ids = [it.dispute.id for it in self.queue]
         after = ids[ids.index(dispute_id) + 1:] + ids[:ids.index(dispute_id)]
