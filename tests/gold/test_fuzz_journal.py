@@ -221,3 +221,12 @@ def test_fuzzed_journals_give_one_line_or_work_never_a_traceback(tmp_path, capsy
     if os.environ.get("PDFWORKBENCH_FUZZ_LOG"):
         Path(os.environ["PDFWORKBENCH_FUZZ_LOG"]).write_text("\n".join(fuzz.failures))
     assert not fuzz.failures, f"{failed} of {len(cases)} variants failed:\n" + "\n".join(fuzz.failures[:80])
+
+
+def test_a_fifo_journal_is_one_line_not_a_hang(tmp_path, cli):
+    suite, run = _suite(tmp_path)
+    os.mkfifo(journal_path(suite))
+    for argv in (("dispute", "list", suite), ("gold", "versions", suite), ("regrade", run),
+                 ("dispute", "decide", suite, "d0001", "--accept", "--rationale", "x")):
+        code, out, err = cli(*argv)
+        assert code == 2 and err.count("\n") == 1 and "is a FIFO (named pipe)" in err, (argv, err)

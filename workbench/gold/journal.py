@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core import limits
+from workbench.core import files, limits
 from workbench.core.config import user_name
 from workbench.core.errors import UserError
 from workbench.core.layout import journal_path
@@ -117,12 +117,9 @@ def read_events(folder: Path) -> list[dict[str, Any]]:
     dispute no earlier line opens, an id opened twice) is one UserError naming the file and line.
     """
     path = journal_path(folder)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return []
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the dispute journal ({exc.strerror or exc})") from None
+    data = files.read_bytes(path, "dispute journal", "run_file_bytes", within=folder)
     lines = data.split(b"\n")
     # After the last newline: nothing, a torn write (skipped, and cut off by the next append), or
     # a whole final record that lost only its newline (it counts).
@@ -199,42 +196,41 @@ def append_event(folder: Path, event: dict[str, Any]) -> None:
     path = journal_path(folder)
     event = check_event({"format": EVENT_FORMAT, **event}, f"{path}: the new event")  # what reading would refuse
     line = (json.dumps(event, ensure_ascii=False, sort_keys=True) + "\n").encode()
-    created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        _repair_tail(fd)
+    created = not os.path.lexists(files.check_own(path, folder))
+    # No link, FIFO or device: the journal grows in place and must stay the suite's own file.
+    with files.open_append(path, "dispute journal") as fh:
+        fd = fh.fileno()   # written to directly (the text wrapper is never used, so it buffers nothing)
+        rfd = files.open_regular(path, "dispute journal", within=folder)
+        try:
+            _repair_tail(rfd, fd)
+        finally:
+            os.close(rfd)
         view = memoryview(line)
         while view:
             written = os.write(fd, view)
             view = view[written:]
         os.fsync(fd)
-    finally:
-        os.close(fd)
     if created:
         _fsync_dir(path.parent)
 
 
-def _repair_tail(fd: int) -> None:
-    """If the journal ends in a torn write, cut it off (a whole record that lost only its newline stays)."""
-    size = os.fstat(fd).st_size
-    if not size or os.pread(fd, 1, size - 1) == b"\n":
+def _repair_tail(rfd: int, fd: int) -> None:
+    """If the journal ends in a torn write, cut it off (a whole record that lost only its newline
+    stays). Reads through `rfd`, writes through `fd` (appending)."""
+    size = os.fstat(rfd).st_size
+    if not size or os.pread(rfd, 1, size - 1) == b"\n":
         return
     end, start = size, size
     while start > 0:
         start = max(0, end - 65536)
-        chunk = os.pread(fd, end - start, start)
+        chunk = os.pread(rfd, end - start, start)
         nl = chunk.rfind(b"\n")
         if nl >= 0:
             start += nl + 1
             break
         end = start
-    tail = os.pread(fd, size - start, start)
-    try:
-        ev = json.loads(tail.decode("utf-8"))
-        whole = isinstance(ev, dict) and "event" in ev and "id" in ev
-    except (UnicodeDecodeError, ValueError):
-        whole = False
-    if whole:
+    tail = os.pread(rfd, size - start, start)
+    if _parses(tail):   # the rule read_events follows
         os.write(fd, b"\n")
     else:
         os.ftruncate(fd, start)
