@@ -141,6 +141,10 @@ def test_values_found_in_the_answer_in_its_order():
         "INV-734711", "2024-03-15", "€13,144.73", "clause 16.2", "+44 20 7946 6541"]
     assert [v for _, _, v in answer_values("Email")] == ["Email"]
     assert answer_values("I cannot read this document clearly enough to say what the total is.") == []
+    # a number joined to what it counts is the number; a labelled answer gives each field
+    assert [v for _, _, v in answer_values("not during the initial 12-month term")] == ["12"]
+    assert [v for _, _, v in answer_values("a=$47,820.40 | b=uncapped | c=$340,844.60")] == [
+        "$47,820.40", "uncapped", "$340,844.60"]
 
 
 def test_a_wrong_answer_counts_under_its_first_value_that_is_not_visible():

@@ -121,6 +121,20 @@ def _reworded() -> bytes:
     return _done(c, buf)
 
 
+def _converted() -> bytes:
+    """pdfhell's currency_mismatch_conversion: the total in EUR, a rate, and a question in USD
+    (the answer is computed; the decoy is the printed total given a dollar sign)."""
+    c, buf = _canvas()
+    c.setFont("Helvetica", 11)
+    c.drawString(72, 620, "Services rendered: EUR 12,000.00")
+    c.drawString(72, 600, "Materials: EUR 8,794.00")
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 570, "TOTAL DUE: EUR 20,794.00")
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 540, "Settlement note: pay in USD at the stated rate of 1.18 USD per EUR.")
+    return _done(c, buf)
+
+
 def _render_mode_left_on() -> bytes:
     """pdfhell's boldface_binding_rule as drawn: the bold binding figure, then a "[bold]" tag in
     render mode 3, which stays on, so the regular-weight decoy after it is drawn invisibly."""
@@ -219,6 +233,8 @@ TABLE = [
     ("decoys printed in another form", _reworded, "Liability is capped at 12 months, except Sections 6.2 and 7.1",
      ["Liability is capped at 12 months of fees paid.", "$1,200"], {},
      set(), {"expected-paraphrase"}, {"forbidden-reworded"}, [("12", "visible"), ("$1,200", "visible")]),
+    ("converted total, decoy in the other currency", _converted, "$24,536.92", ["$20,794.00"], {},
+     set(), {"expected-not-printed", "forbidden-nowhere"}, set(), [("$24,536.92", "computed"), ("$20,794.00", "visible")]),
     ("decoy printed nowhere", lambda: _hidden_decoy("none"), TOTAL, ["$99,999.01"], {},
      set(), {"forbidden-nowhere"}, set(), [("$99,999.01", "absent")]),
     ("render mode 3 left on hides the unlisted decoy", _render_mode_left_on, TOTAL, [],

@@ -23,6 +23,8 @@ _IDENT = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]
 _PHONE = re.compile(r"(?<![\w+])\+?\(?\d{1,4}\)?(?:[ .-]?\(?\d{2,5}\)?){2,4}(?![\w])")
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")
 _QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|\u201c([^\u201d\n]{3,120})\u201d")
+# A number joined to the word it counts ("12-month", "30-day"): the number is the value.
+_COUNTED = re.compile(r"\d+(?:\.\d+)?-[a-z]+")
 # A labelled answer, in the form a question asks for ("a=$X | b=capped|uncapped | c=$Y").
 _LABELLED = re.compile(r"(?:^|[|;\n])\s*[A-Za-z][\w ]{0,20}?\s*=\s*([^|;\n]+?)\s*(?=$|[|;\n])")
 # A short answer with no value in it is one phrase ("Email", "Q4 2023"), up to this many words.
@@ -87,7 +89,8 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
         if sum(c.isdigit() for c in m.group(0)) >= 9 and (" " in m.group(0) or m.group(0).startswith("+")):
             take(m.start(), m.end())
     for m in _IDENT.finditer(answer):
-        take(m.start(), m.end())
+        if not _COUNTED.fullmatch(m.group()):  # "12-month" is a number of months, not a name
+            take(m.start(), m.end())
     for mention in find_money(answer):
         take(mention.start, mention.end)
     for m in _NUMBER.finditer(answer):

@@ -366,6 +366,20 @@ def _printed_numbers(doc: _Document) -> list[tuple[int | None, str, Decimal]]:
     return doc.numbers
 
 
+def _in_another_currency(doc: _Document, value: str) -> tuple[int, str] | None:
+    """(page, text) of the printed amount `value` restates in a currency that contradicts it
+    ("$20,794.00" for the printed "€20,794.00"), which the grader's money rule never matches."""
+    want = parse_money(value)
+    if want is None or not want.currency:
+        return None
+    for page, text, amount in _printed_numbers(doc):
+        printed = parse_money(text)
+        if (page is not None and printed is not None and printed.currency and printed.currency != want.currency
+                and amount == want.value):
+            return page, text
+    return None
+
+
 def _arithmetic(doc: _Document, value: str) -> str:
     """How `value` is arithmetic of numbers the document prints ("31 + 28, printed on page 1"),
     or "": a sum, a difference or a product of two, or the total of a run of consecutive ones
@@ -391,7 +405,7 @@ def _arithmetic(doc: _Document, value: str) -> str:
             if abs(abs(x - y) - v) < cent:
                 big, little = (a, b) if x > y else (b, a)
                 return f"{big[1]} - {little[1]}{where(a, b)}"
-            if not small and abs(x * y - v) < cent:
+            if not small and abs(x * y - v) <= cent:  # (a product rounded to the cent, half up)
                 return f"{a[1]} × {b[1]}{where(a, b)}"
     if small:
         return ""
@@ -484,6 +498,12 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
             else:
                 found.append(Attribution(value, "visible", start, end, page, box,
                                          f"in an image (OCR): OCR of page {page + 1} reads it"))
+    if not found:
+        other = _in_another_currency(doc, value)
+        if other is not None:
+            page, printed = other
+            note("visible", f"printed as {printed!r} on page {page + 1}: the answer gives the printed "
+                            "amount another currency")
     if not found:
         for values, how, parts in _derived(case):
             if any(find_all(v, value) or find_all(value, v) for v in values):
