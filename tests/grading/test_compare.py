@@ -155,6 +155,7 @@ def test_answers_against_other_keys_need_a_gold_version(cli, tmp_path):
 
 
 def test_compare_html_is_one_self_contained_page(cli, tmp_path):
+    pytest.importorskip("vl_convert", reason="the HTML pages need the report extra (vl-convert-python)")
     out = tmp_path / "cmp.html"
     code, _, err = cli("compare", RUNS / "probe-pypdf.jsonl", RUNS / "probe-pymupdf.jsonl", "--html", out)
     assert code == 0, err

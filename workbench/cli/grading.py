@@ -349,7 +349,7 @@ def _import_out(result: Path, suite: Path | None, kind: str) -> Path:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from workbench.core.suite import content_hash, load_suite
-    from workbench.grading.compare import compare_runs, render_compare_text
+    from workbench.grading.compare import check_paired, compare_runs, render_compare_text
     from workbench.grading.loading import find_suite_folders, load_runs
     from workbench.grading.report import build_report
 
@@ -378,7 +378,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         cases = cases_at(suite_a.folder, gold, suite_a)
     else:
         cases = {c.id: c for c in suite_a.cases}
-    _check_paired(label_a, recs_a, label_b, recs_b, cases, bool(args.gold))
+    check_paired(label_a, recs_a, label_b, recs_b, cases, regraded=bool(args.gold))
     report = build_report({label_a: recs_a, label_b: recs_b}, cases)
     cmp = compare_runs(report.runs[0], report.runs[1])
     cmp.gold = gold
@@ -393,26 +393,3 @@ def cmd_compare(args: argparse.Namespace) -> int:
         write_compare_html(cmp, args.html)
         note(f"wrote {args.html}")
     return 0
-
-
-def _check_paired(label_a: str, recs_a: list, label_b: str, recs_b: list, cases: dict, regraded: bool) -> None:
-    """Refuse (one line) two runs that did not see the same PDFs, or the same answer keys."""
-    last_a = {str(r.case_id): r for r in recs_a}
-    last_b = {str(r.case_id): r for r in recs_b}
-    for label, last in ((label_a, last_a), (label_b, last_b)):
-        other = sorted(cid for cid, r in last.items()
-                       if cid in cases and r.case_sha256 and cases[cid].sha256 and r.case_sha256 != cases[cid].sha256)
-        if other:
-            raise UserError(f"{label}: {len(other)} case(s) were run on other PDFs than the suite holds "
-                            f"(first {other[0]}): not the same suite hash, so not a paired comparison")
-    common = sorted(set(last_a) & set(last_b))
-    pdfs = [cid for cid in common if last_a[cid].case_sha256 and last_b[cid].case_sha256
-            and last_a[cid].case_sha256 != last_b[cid].case_sha256]
-    if pdfs:
-        raise UserError(f"{len(pdfs)} case(s) were run on different PDFs in the two runs (first {pdfs[0]}): "
-                        "not the same suite hash, so not a paired comparison")
-    keys = [cid for cid in common if last_a[cid].key_sha256 and last_b[cid].key_sha256
-            and last_a[cid].key_sha256 != last_b[cid].key_sha256]
-    if keys and not regraded:
-        raise UserError(f"{len(keys)} case(s) were answered against different answer keys in the two runs "
-                        f"(first {keys[0]}): give --gold vN to grade both against one gold version")

@@ -16,10 +16,13 @@ a claim about one family allows for having looked at all of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.runs import RunRecord
 from workbench.grading.report import Row, RunReport
 from workbench.grading.stats import holm, mcnemar_exact, paired_difference_ci, wilson
 
@@ -151,6 +154,31 @@ def compare_runs(a: RunReport, b: RunReport, family_of: Mapping[str, str] | None
     out = Comparison(a.label, b.label, overall, families, dict(sorted(unpaired.items())))
     out.summary, out.supported, out.not_supported = _conclusions(out)
     return out
+
+
+def check_paired(label_a: str, recs_a: Sequence[RunRecord], label_b: str, recs_b: Sequence[RunRecord],
+                 cases: Mapping[str, Case], regraded: bool = False) -> None:
+    """Refuse (a UserError, one line) two runs that did not see the PDFs the suite holds, or the same
+    answer keys (unless both are `regraded` against one gold version)."""
+    last_a = {str(r.case_id): r for r in recs_a}
+    last_b = {str(r.case_id): r for r in recs_b}
+    for label, last in ((label_a, last_a), (label_b, last_b)):
+        other = sorted(cid for cid, r in last.items()
+                       if cid in cases and r.case_sha256 and cases[cid].sha256 and r.case_sha256 != cases[cid].sha256)
+        if other:
+            raise UserError(f"{label}: {len(other)} case(s) were run on other PDFs than the suite holds "
+                            f"(first {other[0]}): not the same suite hash, so not a paired comparison")
+    common = sorted(set(last_a) & set(last_b))
+    pdfs = [cid for cid in common if last_a[cid].case_sha256 and last_b[cid].case_sha256
+            and last_a[cid].case_sha256 != last_b[cid].case_sha256]
+    if pdfs:
+        raise UserError(f"{len(pdfs)} case(s) were run on different PDFs in the two runs (first {pdfs[0]}): "
+                        "not the same suite hash, so not a paired comparison")
+    keys = [cid for cid in common if last_a[cid].key_sha256 and last_b[cid].key_sha256
+            and last_a[cid].key_sha256 != last_b[cid].key_sha256]
+    if keys and not regraded:
+        raise UserError(f"{len(keys)} case(s) were answered against different answer keys in the two runs "
+                        f"(first {keys[0]}): give --gold vN to grade both against one gold version")
 
 
 def _unpaired_reason(ra: Row | None, rb: Row | None, label_a: str, label_b: str) -> str | None:

@@ -1,6 +1,9 @@
-"""Runs: a run file's report (the four states, pass rate with its interval, per family) and its
-records, filtered to failures, to cases that fell for the trap or to records kept out of the
-score; Enter jumps to the case (the screen is dismissed with the answer to show)."""
+"""Runs: a run file's report (the four states, pass rate with its interval, per family) with a
+chart of the pass rate per reader (every run file of the suite) above it and per family below it,
+and its records,
+filtered to failures, to cases that fell for the trap or to records kept out of the score; Enter
+jumps to the case (the screen is dismissed with the answer to show); `c` compares the run with
+the next run file (the paired comparison of `pdfworkbench compare`)."""
 
 from __future__ import annotations
 
@@ -10,16 +13,18 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import Screen
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, Static
 
+from workbench.core.errors import UserError
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
 from workbench.grading import build_report, render_report_text
 from workbench.grading.outcome import Outcome
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.marks import SOURCE_STYLES, mark_text, source_text
+from workbench.tui.widgets.ratechart import RateChart, Section
 
 FILTERS = ("all", "failures", "trap", "not scored")
 KEEP = {
@@ -40,8 +45,16 @@ One run file: its report, then every record. **f** cycles the filter (all, failu
 trap, not scored: errors, truncated answers and cases without a key); **s** shows only the wrong
 answers that came from one source (hidden text, another page, small print, absent: made up, ...;
 each wrong answer is traced to the document once the run has loaded); **Enter** opens the case in Inspect with this answer selected; **o** opens the next run file
-of the suite; **escape** goes back.
+of the suite; **c** compares this run with the next run file (flips each way, McNemar);
+**escape** goes back. The chart above the report: pass rate per reader (every run file of the
+suite) above the report, per family of this run below it (scroll), the whiskers Wilson 95%
+intervals.
 """
+
+    DEFAULT_CSS = """
+    RunsScreen #runs-top { height: auto; max-height: 60%; }
+    RunsScreen #runs-table { height: 1fr; min-height: 6; }
+    """
 
     BINDINGS = [
         Binding("escape,b", "app.pop_screen", "Back", id="runs_back", tooltip="Back to Inspect"),
@@ -50,6 +63,8 @@ of the suite; **escape** goes back.
         Binding("s", "cycle_source", "Source", id="runs_source",
                 tooltip="Only wrong answers from one source: hidden text, another page, absent, ..."),
         Binding("o", "next_run", "Next run", id="runs_next", tooltip="Open the next run file"),
+        Binding("c", "compare_next", "Compare", id="runs_compare",
+                tooltip="Paired comparison with the next run file: flips each way, McNemar"),
         Binding("q", "app.quit", "Quit", id="runs_quit"),
     ]
 
@@ -66,7 +81,11 @@ of the suite; **escape** goes back.
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="runs-body"):
-            yield Static(id="runs-report")
+            # (not focusable: the records table keeps the keys; the mouse wheel scrolls it)
+            with VerticalScroll(id="runs-top", can_focus=False):
+                yield RateChart(id="runs-chart")
+                yield Static(id="runs-report")
+                yield RateChart(id="runs-families")
             yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -87,6 +106,7 @@ of the suite; **escape** goes back.
         outcomes = {id(row.record): row.result for r in report.runs for row in r.rows}
         rows = sorted(((s, outcomes[id(s.record)]) for s in saved), key=lambda r: (r[0].record.case_id, r[0].line))
         self.app.call_from_thread(self._show, run, rows, render_report_text(report), index.problems)
+        self.app.call_from_thread(self._chart, run, self._sections(run, report, cases))
         # Then where each wrong answer came from (each case's pages are analysed: slower).
         from workbench.core.runs import SHOWN_ANSWER_CHARS
         from workbench.pdf.attribution import attribute_rows
@@ -97,6 +117,56 @@ of the suite; **escape** goes back.
                        max_chars=SHOWN_ANSWER_CHARS)
         sources = {id(row.record): row.source for r in report.runs for row in r.rows if row.source}
         self.app.call_from_thread(self._traced, run, sources)
+
+    def _sections(self, run: Path, report, cases) -> list[Section]:
+        """Per reader: this run's, then every other run file's of the suite; per family: this run's."""
+        def item(label: str, s) -> tuple[str, int, int, tuple[float, float] | None]:
+            return (label, s.passed, s.scored, s.pass_ci)
+
+        readers = [item(r.label if len(report.runs) > 1 else run.stem, r.overall) for r in report.runs]
+        for other in self.runs:
+            if other == run:
+                continue
+            try:
+                recs = [s.record for answers in RunIndex.load([other]).by_case.values() for s in answers]
+                for r in build_report(recs, cases).runs:
+                    readers.append(item(other.stem if len(self.runs) > 1 else r.label, r.overall))
+            except UserError:
+                continue   # a run file that cannot be read is named when it is opened
+        families = [item(g.group, g) for g in report.runs[0].groups] if report.runs else []
+        sections = [Section("pass rate per reader (Wilson 95%)", readers)]
+        if families:
+            sections.append(Section(f"by family: {report.runs[0].label}", families))
+        return sections
+
+    def _chart(self, run: Path, sections: list[Section]) -> None:
+        if run == self.run:
+            self.query_one("#runs-chart", RateChart).show(sections[:1])
+            self.query_one("#runs-families", RateChart).show(sections[1:])
+
+    def action_compare_next(self) -> None:
+        others = [r for r in self.runs if r != self.run]
+        if not others:
+            self.notify("one run file only: nothing to compare it with", severity="warning")
+            return
+        i = self.runs.index(self.run) if self.run in self.runs else -1
+        other = self.runs[(i + 1) % len(self.runs)] if i >= 0 else others[0]
+        self._compare(self.run, other)
+
+    @work(thread=True, exclusive=True, group="runs-compare", exit_on_error=False)
+    def _compare(self, a: Path, b: Path) -> None:
+        from workbench.grading.compare import check_paired, compare_runs, render_compare_text
+
+        cases = {c.id: c for c in self.source.cases}
+        recs = [[s.record for answers in RunIndex.load([p]).by_case.values() for s in answers] for p in (a, b)]
+        try:
+            check_paired(a.stem, recs[0], b.stem, recs[1], cases)
+        except UserError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            return
+        report = build_report({a.stem: recs[0], b.stem: recs[1]}, cases)
+        text = render_compare_text(compare_runs(report.runs[0], report.runs[1]))
+        self.app.call_from_thread(self.app.push_screen, RunCompareScreen(text))
 
     def _traced(self, run: Path, sources: dict[int, str]) -> None:
         if run != self.run:
@@ -160,3 +230,21 @@ of the suite; **escape** goes back.
         run, _, line = str(event.row_key.value).rpartition(":")
         case_id = self.query_one(DataTable).get_row(event.row_key)[0]
         self.dismiss((str(case_id), Path(run), int(line)))
+
+
+class RunCompareScreen(ModalScreen[None]):
+    """The paired comparison of two run files, as `pdfworkbench compare` prints it."""
+
+    DEFAULT_CSS = """
+    RunCompareScreen { align: center middle; }
+    RunCompareScreen > VerticalScroll { width: 90%; height: 90%; border: round $accent; background: $surface; }
+    """
+    BINDINGS = [Binding("escape,q,c", "dismiss(None)", "Close", id="runs_compare_close")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(self.text), id="runs-compare-text")
