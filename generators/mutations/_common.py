@@ -4,7 +4,8 @@ space near a value, a changed value in the page's own format, and the key after 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -78,14 +79,6 @@ def unrotated(page, box) -> Any:
     return rect * page.derotation_matrix if page.rotation else rect
 
 
-def displayed(page, rect) -> Any:
-    """A box of the page's own space as the displayed page shows it (the inverse of `unrotated`)."""
-    import pymupdf
-
-    rect = pymupdf.Rect(rect)
-    return rect * page.rotation_matrix if page.rotation else rect
-
-
 def _turn(angle: int, width: float, height: float) -> Any:
     """The matrix from a page's own space (`width` x `height`) to that page turned by `angle`
     degrees, as /Rotate turns it (MuPDF's rotation matrix for that angle)."""
@@ -113,27 +106,46 @@ def _line_angle(page, near) -> int | None:
     return angle
 
 
+@contextmanager
+def drawing_on(page) -> Iterator[int]:
+    """`page` with its /Rotate set aside while a mutation draws on it (put back after); yields
+    the rotation. Upright, every pymupdf call (search, text trace, drawing, inserting, rendering)
+    works in the page's own space: on a turned page whose crop box does not start at the media
+    box's corner, MuPDF draws off by the crop box's offset (measured: 20 and 30 pt)."""
+    rotation = page.rotation % 360
+    if rotation:
+        page.set_rotation(0)
+    try:
+        yield rotation
+    finally:
+        if rotation:
+            page.set_rotation(rotation)
+
+
 @dataclass(frozen=True)
 class Frame:
     """Where a mutation lays out what it draws next to a value: coordinates in which the value's
     line reads upright, left to right, top to bottom. On a page whose text reads upright as it is
     displayed (the usual /Rotate page) that is the displayed page; on a page whose text is turned
-    on screen it follows the text, so a footnote sits under its line and reads along it."""
+    on screen it follows the text, so a footnote sits under its line and reads along it.
+    Made and used inside `drawing_on`."""
 
     page: Any
     angle: int          # the frame turned from the page's own space: insert_text's rotate
     to_page: Any        # Matrix: frame -> the page's own space, where pymupdf draws
     rect: Any           # the page, in frame coordinates
+    to_shown: Any       # Matrix: the page's own space -> the displayed page
 
     @classmethod
-    def of(cls, page, near=None) -> Frame:
-        """The frame of the text over `near` (own space); the displayed page's without text."""
-        angle = _line_angle(page, near) if near is not None else None
+    def of(cls, page, near, rotation: int) -> Frame:
+        """The frame of the text over `near` (own space) on `page`, shown turned by `rotation`
+        (its /Rotate); without text there, the displayed page's."""
+        angle = _line_angle(page, near)
         if angle is None:
-            angle = page.rotation % 360
-        own = unrotated(page, page.rect)
+            angle = rotation
+        own = page.rect  # (upright, in `drawing_on`)
         to_frame = _turn(angle, own.width, own.height)
-        return cls(page, angle, ~to_frame, own * to_frame)
+        return cls(page, angle, ~to_frame, own * to_frame, _turn(rotation, own.width, own.height))
 
     def frame_rect(self, own) -> Any:
         import pymupdf
@@ -145,9 +157,11 @@ class Frame:
 
         return pymupdf.Rect(rect) * self.to_page
 
-    def shown_rect(self, rect) -> Any:
-        """A frame rectangle as the displayed page shows it (where its pixels are)."""
-        return displayed(self.page, self.own_rect(rect))
+    def shown(self, own) -> Any:
+        """A box of the page's own space as the displayed page shows it (as targets are)."""
+        import pymupdf
+
+        return pymupdf.Rect(own) * self.to_shown
 
     def write(self, at, text: str, size: float, font: str = "helv", color=(0, 0, 0),
               render_mode: int = 0) -> None:
@@ -246,8 +260,8 @@ def occupied(page) -> list[Any]:
     return [b for b in boxes if not b.is_empty]
 
 
-def _blank(page, gray, rect) -> bool:
-    """Whether the displayed page's pixels (`gray`, at BLANK_DPI) are white over `rect` (displayed)."""
+def _blank(gray, rect) -> bool:
+    """Whether the page's pixels (`gray`, at BLANK_DPI, upright) are white over `rect` (own space)."""
     scale = BLANK_DPI / 72
     h, w = gray.shape
     x0, y0 = max(0, int((rect.x0 - 1) * scale)), max(0, int((rect.y0 - 1) * scale))
@@ -258,7 +272,8 @@ def _blank(page, gray, rect) -> bool:
 def free_band(frame: Frame, near, height: float, width: float, where: str = "near"):
     """A rectangle (frame coordinates) of `width` x `height` where the page draws nothing (no text,
     image or drawing, and blank in the rendered page): below the value or above it, lines
-    further out, then the top or bottom margin (`where`); GenerationError if there is none."""
+    further out, then the top or bottom margin (`where`); GenerationError if there is none.
+    Called inside `drawing_on`."""
     import numpy as np
     import pymupdf
 
@@ -289,7 +304,7 @@ def free_band(frame: Frame, near, height: float, width: float, where: str = "nea
     for rect in candidates:
         if rect.x0 < pr.x0 + 4 or rect.x1 > pr.x1 - 4 or rect.y0 < pr.y0 + 2 or rect.y1 > pr.y1 - 2:
             continue
-        if not any(rect.intersects(b) for b in taken) and _blank(page, gray, frame.shown_rect(rect)):
+        if not any(rect.intersects(b) for b in taken) and _blank(gray, frame.own_rect(rect)):
             return rect
     raise GenerationError(f"page {page.number + 1} has no blank space {where} the value for "
                           f"{width:.0f} x {height:.0f} pt; try --param place=top or place=bottom, "

@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "hidden_layer"
-VERSION = 3
+VERSION = 4
 DESCRIPTION = "An invisible text layer over the located value that says something else"
 NEEDS_TARGET = True
 
@@ -63,9 +63,9 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
                         # Printed without its currency (or with another prefix): the decoy likewise.
                         places.append((page, found, c.printed_core(decoy) if core != target.text.strip()
                                        else decoy))
-        where = [[page.number + 1, [round(v, 2) for v in c.displayed(page, box)]] for page, box, _ in places]
+        where = []
         for page, box, text in places:
-            _hide(page, box, text, p, fill)
+            where.append([page.number + 1, [round(v, 2) for v in _hide(page, box, text, p, fill)]])
         still_text = any(pg.search_for(core) for pg in doc) if core else True
         out = c.save(doc)
     finally:
@@ -80,22 +80,23 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     return Mutated(out, new_key, tuple(clauses), {"decoy": decoy, "places": where})
 
 
-def _hide(page, rect, decoy: str, p: Mapping[str, Any], fill) -> None:
+def _hide(page, rect, decoy: str, p: Mapping[str, Any], fill):
     """The decoy as hidden text over `rect` (the page's own space), reading along the value's
-    line (the printed value turned to pixels first, if asked)."""
+    line (the printed value turned to pixels first, if asked); returns `rect` as displayed."""
     import pymupdf
 
-    frame = c.Frame.of(page, rect)
-    if p["value_layer"] == "pixels":
-        # The render is of the displayed page (a clip there), put back turned as the page turns it.
-        shot = page.get_pixmap(clip=c.displayed(page, rect), dpi=RENDER_DPI, alpha=False)
-        png = shot.tobytes("png")
-        page.add_redact_annot(rect + (0.4, 0.4, -0.4, -0.4), fill=False)
-        page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE,
-                              graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-                              text=pymupdf.PDF_REDACT_TEXT_REMOVE)
-        page.insert_image(rect, stream=png, keep_proportion=False, rotate=page.rotation % 360)
-    box = frame.frame_rect(rect)
-    size = max(1.0, box.height / (c.ASCENT + c.DESCENT))
-    frame.write((box.x0, box.y1 - c.DESCENT * size), decoy, size, color=fill,
-                render_mode=3 if p["style"] == "invisible" else 0)
+    with c.drawing_on(page) as rotation:
+        frame = c.Frame.of(page, rect, rotation)
+        if p["value_layer"] == "pixels":   # (upright: the render is of the page's own space)
+            shot = page.get_pixmap(clip=rect, dpi=RENDER_DPI, alpha=False)
+            png = shot.tobytes("png")
+            page.add_redact_annot(rect + (0.4, 0.4, -0.4, -0.4), fill=False)
+            page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE,
+                                  graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
+                                  text=pymupdf.PDF_REDACT_TEXT_REMOVE)
+            page.insert_image(rect, stream=png, keep_proportion=False)
+        box = frame.frame_rect(rect)
+        size = max(1.0, box.height / (c.ASCENT + c.DESCENT))
+        frame.write((box.x0, box.y1 - c.DESCENT * size), decoy, size, color=fill,
+                    render_mode=3 if p["style"] == "invisible" else 0)
+        return frame.shown(rect)

@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "redact_overlay"
-VERSION = 3
+VERSION = 4
 DESCRIPTION = "A black box over the located value; the text under it stays extractable"
 NEEDS_TARGET = True
 
@@ -61,18 +61,19 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
                     if not any(pg.number == page.number and rect.intersects(r) for pg, r in places):
                         places.append((page, rect))
         for page, rect in places:
-            frame = c.Frame.of(page, rect)
-            rect = rect + (-pad, -pad, pad, pad)
-            boxes.append([page.number + 1, [round(v, 2) for v in c.displayed(page, rect)]])
-            page.draw_rect(rect, color=None, fill=(0, 0, 0), fill_opacity=float(p["opacity"]), width=0)
-            if p["show_label"]:   # reading along the value's line, centred on the box
-                box = frame.frame_rect(rect)
-                size = min(box.height * 0.62, 14.0)
-                while size > 3 and c.text_width(label, size, "hebo") > box.width - 2:
-                    size -= 0.25
-                x = box.x0 + (box.width - c.text_width(label, size, "hebo")) / 2
-                frame.write((x, box.y0 + (box.height + 0.7 * size) / 2), label, size, font="hebo",
-                            color=(1, 1, 1))
+            with c.drawing_on(page) as rotation:
+                frame = c.Frame.of(page, rect, rotation)
+                rect = rect + (-pad, -pad, pad, pad)
+                boxes.append([page.number + 1, [round(v, 2) for v in frame.shown(rect)]])
+                page.draw_rect(rect, color=None, fill=(0, 0, 0), fill_opacity=float(p["opacity"]), width=0)
+                if p["show_label"]:   # reading along the value's line, centred on the box
+                    box = frame.frame_rect(rect)
+                    size = min(box.height * 0.62, 14.0)
+                    while size > 3 and c.text_width(label, size, "hebo") > box.width - 2:
+                        size -= 0.25
+                    x = box.x0 + (box.width - c.text_width(label, size, "hebo")) / 2
+                    frame.write((x, box.y0 + (box.height + 0.7 * size) / 2), label, size, font="hebo",
+                                color=(1, 1, 1))
         out = c.save(doc)
     finally:
         doc.close()

@@ -14,7 +14,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "tiny_print"
-VERSION = 2
+VERSION = 3
 DESCRIPTION = "An override clause in small print near the located value; the amended value is the answer"
 NEEDS_TARGET = True
 
@@ -58,11 +58,13 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     try:
         page = c.page_of(doc, target)
         own = c.unrotated(page, target.box)
-        frame = c.Frame.of(page, own)
-        width = min(c.text_width(line, size) + 2, frame.rect.width - 40)
-        rect = c.free_band(frame, frame.frame_rect(own), size * (c.ASCENT + c.DESCENT) + 1, width, p["place"])
-        frame.write((rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size), line, size)
-        shown = frame.shown_rect(rect)
+        with c.drawing_on(page) as rotation:
+            frame = c.Frame.of(page, own, rotation)
+            width = min(c.text_width(line, size) + 2, frame.rect.width - 40)
+            height = size * (c.ASCENT + c.DESCENT) + 1
+            rect = c.free_band(frame, frame.frame_rect(own), height, width, p["place"])
+            frame.write((rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size), line, size)
+            shown = frame.shown(frame.own_rect(rect))
         out = c.save(doc)
     finally:
         doc.close()

@@ -13,7 +13,7 @@ from generators.mutations import Mutated, Target
 from generators.mutations import _common as c
 
 NAME = "white_text"
-VERSION = 3
+VERSION = 4
 DESCRIPTION = "An instruction or decoy in text a person cannot see, near the located value"
 NEEDS_TARGET = True
 
@@ -67,20 +67,21 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
     try:
         page = c.page_of(doc, target)
         own = c.unrotated(page, target.box)
-        frame = c.Frame.of(page, own)
-        near = frame.frame_rect(own)
         width = c.text_width(line, size) + 2
         height = size * (c.ASCENT + c.DESCENT) + 1
-        if method == "off_page":
-            x0 = frame.rect.x1 + 40
-            rect = pymupdf.Rect(x0, near.y0, x0 + width, near.y0 + height)
-        else:
-            rect = c.free_band(frame, near, max(height, 3), min(width, frame.rect.width - 40), p["place"])
         fill = c.colour(p["colour"]) if method == "white" else (0, 0, 0)
-        frame.write((rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size), line, size, color=fill)
-        if method == "covered":
-            page.draw_rect(frame.own_rect(rect + (-1, -1, 1, 1)), color=None, fill=(1, 1, 1), width=0)
-        shown = frame.shown_rect(rect)
+        with c.drawing_on(page) as rotation:
+            frame = c.Frame.of(page, own, rotation)
+            near = frame.frame_rect(own)
+            if method == "off_page":
+                x0 = frame.rect.x1 + 40
+                rect = pymupdf.Rect(x0, near.y0, x0 + width, near.y0 + height)
+            else:
+                rect = c.free_band(frame, near, max(height, 3), min(width, frame.rect.width - 40), p["place"])
+            frame.write((rect.x0 + 1, rect.y0 + 0.5 + c.ASCENT * size), line, size, color=fill)
+            if method == "covered":
+                page.draw_rect(frame.own_rect(rect + (-1, -1, 1, 1)), color=None, fill=(1, 1, 1), width=0)
+            shown = frame.shown(frame.own_rect(rect))
         out = c.save(doc)
     finally:
         doc.close()
