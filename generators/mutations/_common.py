@@ -260,9 +260,9 @@ def occupied(page) -> list[Any]:
     return [b for b in boxes if not b.is_empty]
 
 
-def _blank(gray, rect) -> bool:
-    """Whether the page's pixels (`gray`, at BLANK_DPI, upright) are white over `rect` (own space)."""
-    scale = BLANK_DPI / 72
+def _blank(gray, dpi: int, rect) -> bool:
+    """Whether the page's pixels (`gray`, at `dpi`, upright) are white over `rect` (own space)."""
+    scale = dpi / 72
     h, w = gray.shape
     x0, y0 = max(0, int((rect.x0 - 1) * scale)), max(0, int((rect.y0 - 1) * scale))
     x1, y1 = min(w, int((rect.x1 + 1) * scale) + 1), min(h, int((rect.y1 + 1) * scale) + 1)
@@ -279,7 +279,10 @@ def free_band(frame: Frame, near, height: float, width: float, where: str = "nea
 
     page, pr = frame.page, frame.rect
     taken = [frame.frame_rect(b) for b in occupied(page)]
-    pix = page.get_pixmap(dpi=BLANK_DPI, colorspace=pymupdf.csGRAY, alpha=False, annots=True)
+    from workbench.pdf.document import render_dpi
+
+    dpi = render_dpi(page, BLANK_DPI)  # (lower on a poster-sized page: at most MAX_RENDER_PIXELS)
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False, annots=True)
     gray = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, :pix.width]
     # Start where the value's line starts (its label), as a footnote to that line would.
     line = [r for r in taken if r.y0 < near.y1 and r.y1 > near.y0 and r.x0 <= near.x0]
@@ -304,7 +307,7 @@ def free_band(frame: Frame, near, height: float, width: float, where: str = "nea
     for rect in candidates:
         if rect.x0 < pr.x0 + 4 or rect.x1 > pr.x1 - 4 or rect.y0 < pr.y0 + 2 or rect.y1 > pr.y1 - 2:
             continue
-        if not any(rect.intersects(b) for b in taken) and _blank(gray, frame.own_rect(rect)):
+        if not any(rect.intersects(b) for b in taken) and _blank(gray, dpi, frame.own_rect(rect)):
             return rect
     raise GenerationError(f"page {page.number + 1} has no blank space {where} the value for "
                           f"{width:.0f} x {height:.0f} pt; try --param place=top or place=bottom, "
