@@ -46,7 +46,7 @@ def _wait(step, outcome, every: float):
 def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float | None = None,
             wait_hint: str = "", prices: Path | None = None) -> int:
     """Say where the batches stand; once collected, the report a live run prints."""
-    from workbench.cli.runreport import print_run_report
+    from workbench.cli.runreport import print_run_report, suite_cases
 
     state = outcome.state
     if not outcome.done:
@@ -59,8 +59,8 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
         if wait_hint:
             note(wait_hint)
         return 0
-    cases = _cases(state)
-    why = print_run_report(outcome.records, cases, json_out, junit, threshold, prices)
+    cases, gold = suite_cases(Path(state.suite_dir))
+    why = print_run_report(outcome.records, cases, json_out, junit, threshold, prices, gold)
     batches = f"{len(state.entries)} batch(es)" + (
         f": {', '.join(str(e.batch_id) for e in state.entries)}" if state.entries else "")
     note(f"run file: {outcome.out} ({outcome.collected} records collected now; {batches})")
@@ -68,16 +68,6 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
         note(f"pdfworkbench: gate failed: {why}")
         return 1
     return 0
-
-
-def _cases(state) -> dict:
-    from workbench.core.errors import UserError
-    from workbench.core.suite import load_suite
-
-    try:
-        return {c.id: c for c in load_suite(Path(state.suite_dir)).cases}
-    except UserError:
-        return {}  # the suite moved: the records are reported without keys
 
 
 def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path,

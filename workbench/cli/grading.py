@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print the verdict as JSON, with the attribution of each value")
     p.add_argument("--explain", action="store_true",
                    help="say where in the document each value of the answer came from")
+    p.add_argument("--gold", default="latest", metavar="vN",
+                   help="gold version of the case's suite to grade against: vN or latest (default)")
     p.set_defaults(handler=cmd_grade)
 
     p = sub.add_parser("report", help="score run records against their answer keys")
@@ -47,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "family, suite hash, gold version, configuration hash); - prints them")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="processes for the HTML report's page crops (default every core)")
+    p.add_argument("--gold", default="latest", metavar="vN",
+                   help="gold version to grade against: vN or latest (default); the report names it")
     p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser("compare", help="paired comparison of two runs on the same suite: flips each way, "
@@ -55,8 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("run_b", type=Path, metavar="RUN_B.jsonl")
     p.add_argument("--suite", type=Path, metavar="DIR",
                    help="suite folder with the answer keys (default: the one both runs were made on)")
-    p.add_argument("--gold", metavar="vN", help="grade both runs against this gold version (default v1, "
-                                               "the answer keys as the case files hold them)")
+    p.add_argument("--gold", metavar="vN", help="grade both runs against this gold version (default: the "
+                                               "newest; giving one also allows runs made on other keys)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument("--html", type=Path, metavar="OUT.html", help="also write it as a self-contained HTML page")
     p.set_defaults(handler=cmd_compare)
@@ -103,20 +107,26 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     from workbench.core.case import load_case
+    from workbench.gold.versions import case_at, choose
     from workbench.grading import grade
 
     case = load_case(args.case)
+    folder = case.root or args.case.parent     # the case's suite, whose journal holds its gold
+    gold = choose(folder, args.gold)
+    case = case_at(case, folder, gold.used)
     answer = args.answer if args.answer_file is None else _read_text(args.answer_file, "--answer-file")
     verdict = grade(case, answer)
     attributions, skipped = _attribute(case, answer) if (args.explain or args.json) else (None, None)
     if args.json:
         out = verdict.to_json()
+        out["gold"] = gold.to_json()
         out["attribution"] = None if skipped else [a.to_json() for a in attributions or []]
         if skipped:
             out["attribution_skipped"] = skipped
         print_json(out)
     else:
         print(f"{verdict.outcome.upper()}  {verdict.reason}")
+        print(f"  {gold.line()}")
         flags = [name for name in ("fell_for_trap", "refused", "hedged") if getattr(verdict, name)]
         if flags:
             print(f"  flags: {', '.join(flags)}")
@@ -186,7 +196,7 @@ def _threshold(raw: str | None) -> float | None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from workbench.grading.loading import find_suite_folders, load_cases, load_runs
+    from workbench.grading.loading import find_suite_folders, load_runs
     from workbench.grading.report import build_report, check_grouping, render_report_text
 
     threshold = _threshold(args.fail_threshold)
@@ -212,10 +222,15 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         if not all_records or any(source_verdict(r) is None for r in all_records if r.status == "ok"):
             raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
-        cases, suites = {}, []
+        if args.gold != "latest":
+            raise UserError(f"--gold {args.gold}: no suite found for {args.runs[0]}, so no gold to choose; "
+                            "give --suite DIR")
+        cases, suites, gold = {}, [], None
     else:
-        cases, suites = load_cases(folders)
+        cases, suites, gold = _cases_at_gold(folders, args.gold)
     report = build_report(runs, cases, by=args.by, prices=prices)
+    if gold is not None:
+        report.gold, report.gold_line = gold.to_json(), gold.line()
     if by_source:
         from workbench.pdf.attribution import attribute_rows
 
@@ -233,7 +248,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.leaderboard and str(args.leaderboard) == "-":
         from workbench.grading.leaderboard import leaderboard
 
-        print_json(leaderboard(report))
+        print_json(leaderboard(report, gold.used if gold else None))
     elif args.json:
         print_json(report.to_json())
     else:
@@ -242,7 +257,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         from workbench.core import atomic
         from workbench.grading.leaderboard import leaderboard
 
-        atomic.write_json(args.leaderboard, leaderboard(report))
+        atomic.write_json(args.leaderboard, leaderboard(report, gold.used if gold else None))
         note(f"wrote leaderboard rows to {args.leaderboard}")
     if args.html:
         _write_html(report, cases, args.html, args.jobs)
@@ -277,6 +292,21 @@ def cmd_report(args: argparse.Namespace) -> int:
             note(f"pdfworkbench: {missing}")
             failed = True
     return 1 if failed else 0
+
+
+def _cases_at_gold(folders: list[Path], version: str):
+    """The cases of the suites at `folders` with their keys at gold `version` (latest: each
+    suite's newest), the suites, and the first suite's choice (every row names its own)."""
+    from workbench.gold.versions import cases_at, choose
+    from workbench.grading.loading import load_cases
+
+    _, suites = load_cases(folders)
+    cases: dict = {}
+    choices = [choose(suite.folder, version) for suite in suites]
+    for suite, choice in zip(suites, choices, strict=True):
+        for cid, case in cases_at(suite.folder, choice.used, suite).items():
+            cases.setdefault(cid, case)
+    return cases, suites, choices[0]
 
 
 def _write_html(report, cases: dict, out: Path, jobs: int) -> None:
@@ -370,14 +400,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if hash_a != hash_b:
         raise UserError(f"{args.run_a} was made on suite {suite_a.name} (hash {hash_a[:12]}), {args.run_b} on "
                         f"{suite_b.name} (hash {hash_b[:12]}): a paired comparison needs one suite hash")
-    gold = args.gold or "v1"
-    if args.gold:
-        from workbench.gold.versions import cases_at, resolve_version
+    from workbench.gold.versions import cases_at, resolve_version
 
-        gold = resolve_version(suite_a.folder, args.gold).name
-        cases = cases_at(suite_a.folder, gold, suite_a)
-    else:
-        cases = {c.id: c for c in suite_a.cases}
+    gold = resolve_version(suite_a.folder, args.gold or "latest").name
+    cases = cases_at(suite_a.folder, gold, suite_a)
     check_paired(label_a, recs_a, label_b, recs_b, cases, regraded=bool(args.gold))
     report = build_report({label_a: recs_a, label_b: recs_b}, cases)
     cmp = compare_runs(report.runs[0], report.runs[1])

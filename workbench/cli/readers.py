@@ -188,10 +188,10 @@ def cmd_run(args: argparse.Namespace) -> int:
              f"run again with --resume to complete it")
         return 130
     line.end()
-    from workbench.cli.runreport import print_run_report
+    from workbench.cli.runreport import print_run_report, suite_cases
 
-    why = print_run_report(outcome.records, {c.id: c for c in suite.cases}, args.json, args.junit, threshold,
-                           args.prices)
+    cases, gold = suite_cases(suite.folder)
+    why = print_run_report(outcome.records, cases, args.json, args.junit, threshold, args.prices, gold)
     note(f"run file: {outcome.out} ({outcome.ran} new calls, {outcome.skipped} from before; "
          f"run {outcome.run_id}{f', shard {args.shard}' if args.shard else ''})")
     if why:
@@ -233,12 +233,18 @@ def cmd_ask(args: argparse.Namespace) -> int:
     elif rec.answer is not None:
         print(rec.answer)
     cached = " (cached)" if rec.extra.get("cached") else ""
+    gold = ""
+    if suite is not None:   # graded against the suite's newest gold, and it says which
+        from workbench.gold.versions import case_at
+
+        case = case_at(case, suite.folder)
+        gold = f" (gold {case.gold_version})"
     outcome = outcome_of(rec, case)
     if rec.status == "ok":
         note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}; "
-             f"{outcome.kind}: {outcome.reason}; recorded in {path}")
+             f"{outcome.kind}{gold}: {outcome.reason}; recorded in {path}")
         return 0
-    note(f"{rec.reader} {rec.modality}: {outcome.kind}: {outcome.reason}"
+    note(f"{rec.reader} {rec.modality}: {outcome.kind}{gold}: {outcome.reason}"
          + (f" (finish reason {rec.finish_reason})" if rec.finish_reason else "") + cached)
     return 1
 

@@ -8,9 +8,24 @@ from workbench.cli.output import print_json
 from workbench.core.errors import UserError
 
 
+def suite_cases(folder: Path) -> tuple[dict, object | None]:
+    """The suite's cases at its newest gold, and that choice (`workbench.gold.versions`): what a
+    run's report grades against. A suite that moved: no cases (reported without keys)."""
+    from workbench.core.suite import load_suite
+    from workbench.gold.versions import cases_at, choose
+
+    try:
+        suite = load_suite(Path(folder))
+        choice = choose(suite.folder)
+        return cases_at(suite.folder, choice.used, suite), choice
+    except UserError:
+        return {}, None
+
+
 def print_run_report(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
-                     threshold: float | None = None, prices: Path | None = None) -> str | None:
-    """Print the grading report; return why the run fails the gate (None when it passes)."""
+                     threshold: float | None = None, prices: Path | None = None, gold=None) -> str | None:
+    """Print the grading report; return why the run fails the gate (None when it passes).
+    `gold`: the `GoldChoice` the cases are at, named in the report."""
     try:
         from workbench.grading import build_report, render_report_text, write_junit
     except ImportError:  # grading not installed: a minimal summary
@@ -28,6 +43,8 @@ def print_run_report(records: list, cases_by_id: dict, json_out: bool, junit: Pa
     from workbench.grading.stats import gate_failure
 
     report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
+    if gold is not None:
+        report.gold, report.gold_line = gold.to_json(), gold.line()
     if json_out:
         print_json(report.to_json())
     else:

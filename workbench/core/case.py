@@ -62,6 +62,9 @@ class Case:
     # suite folder; by default the JSON's own folder). Neither is serialised.
     json_path: Path | None = field(default=None, compare=False, repr=False)
     root: Path | None = field(default=None, compare=False, repr=False)
+    # The gold version this key is at (`workbench.gold.versions`: "v1" is the file as written),
+    # when gold set it; verdicts name it. Not serialised.
+    gold_version: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def family(self) -> str:

@@ -145,9 +145,11 @@ def gold_keys(folder: Path, version: str | int | None = "latest", suite: Suite |
 _MISSING = object()
 
 
-def case_with_key(case: Case, key: dict[str, Any]) -> Case:
-    """A copy of `case` whose answer key is `key` (so grading sees that gold version)."""
+def case_with_key(case: Case, key: dict[str, Any], version: str | None = None) -> Case:
+    """A copy of `case` whose answer key is `key` (so grading sees that gold version), named
+    `version` (verdicts say which gold they used)."""
     out = copy.copy(case)
+    out.gold_version = version or case.gold_version
     # As a case file is read (`Case.from_json`): a number in the key grades as its text.
     out.question = str(key["question"])
     out.expected_answer = str(key["expected_answer"] or "")
@@ -182,10 +184,43 @@ def contradictions(case: Case, key: dict[str, Any]) -> list[tuple[int, str]]:
 
 
 def cases_at(folder: Path, version: str | int | None = "latest", suite: Suite | None = None) -> dict[str, Case]:
-    """Every case of the suite, with its answer key at `version`, by id."""
+    """Every case of the suite, with its answer key at `version` (named on each case), by id."""
     suite = suite or load_suite(Path(folder))
     gk = gold_keys(folder, version, suite)
-    return {c.id: case_with_key(c, gk.keys[c.id]) for c in suite.cases}
+    return {c.id: case_with_key(c, gk.keys[c.id], gk.version.name) for c in suite.cases}
+
+
+@dataclass
+class GoldChoice:
+    """The gold a command grades with: the version used, and the newest there is."""
+
+    used: str
+    newest: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"version": self.used, "newest": self.newest}
+
+    def line(self) -> str:
+        """`gold v2 (the newest)` or `gold v1 (the newest is v3; --gold vN picks)`."""
+        if self.used == self.newest:
+            return f"gold {self.used} (the newest)"
+        return f"gold {self.used} (the newest is {self.newest}; --gold vN picks)"
+
+
+def choose(folder: Path, version: str | int | None = "latest") -> GoldChoice:
+    """The version `version` names in the suite at `folder` (latest by default), and the newest."""
+    all_versions = versions(folder)
+    return GoldChoice(resolve_version(folder, version).name, all_versions[-1].name)
+
+
+def case_at(case: Case, folder: Path, version: str | int | None = "latest") -> Case:
+    """One case with its key at `version` of the gold in `folder` (its suite), without reading the
+    suite's other cases: what `grade CASE.json` grades against."""
+    ver = resolve_version(folder, version)
+    disputes = {d.id: d for d in load_disputes(folder)}
+    mine = [disputes[did] for did in ver.applied if disputes[did].case_id == case.id]
+    key = apply_disputes(case.answer_key(), mine)[0] if mine else case.answer_key()
+    return case_with_key(case, key, ver.name)
 
 
 def export(folder: Path, version: str | int | None = "latest") -> dict[str, Any]:

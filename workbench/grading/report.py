@@ -50,6 +50,7 @@ class Row:
     # Where a wrong answer came from (`pdf.attribution`), when the report was asked `--by source`.
     source: str | None = None
     attribution: list[dict[str, Any]] | None = None
+    gold: str | None = None   # the gold version the verdict was graded against (None: no key)
 
     @property
     def outcome(self) -> str:
@@ -97,7 +98,7 @@ class Row:
             "status": self.status, "execution": self.execution, "gradable": self.gradable,
             "complete": self.complete, "scored": self.scored, "outcome": self.outcome,
             "reason": self.reason, "answer": self.answer, "error": self.error,
-            "provenance": self.provenance, "key_changed": self.key_changed,
+            "provenance": self.provenance, "key_changed": self.key_changed, "gold": self.gold,
             "verdict": self.verdict.to_json() if self.verdict else None,
             **({"source": self.source, "attribution": self.attribution} if self.source else {}),
         }
@@ -331,10 +332,14 @@ class Report:
     differences: list[Difference]
     unknown_cases: list[str]
     suite: dict[str, Any] | None = None   # {"name", "hash", "folder"} when the caller knows it
+    # The gold the verdicts used, {"version": "v2", "newest": "v2"} (`workbench.gold.versions`),
+    # and the line that says so, when the caller chose it.
+    gold: dict[str, Any] | None = None
+    gold_line: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": REPORT_FORMAT, "by": self.by, "suite": self.suite,
+            "format": REPORT_FORMAT, "by": self.by, "suite": self.suite, "gold": self.gold,
             "runs": [r.to_json() for r in self.runs],
             "differences": [d.to_json() for d in self.differences],
             "unknown_cases": self.unknown_cases,
@@ -376,6 +381,7 @@ def make_row(label: str, record: RunRecord, case: Case | None, by: str | None) -
         group=group_of(by, case, record), reader=str(record.reader), modality=str(record.modality),
         dpi=record.dpi, status=str(record.status), result=outcome_of(record, case), record=record,
         provenance=str(record.provenance), key_changed=key_changed,
+        gold=(case.gold_version or "v1") if case else None,   # a key as its file holds it is v1
     )
 
 
@@ -508,6 +514,8 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         if hash_ and report.suite.get("hash_from"):
             shown += f", as {report.suite['hash_from']} records it"
         lines.append(f"suite: {report.suite.get('name')} (hash {shown})")
+        if report.gold_line:
+            lines.append(report.gold_line)
         if report.suite.get("graded_by") == "source":
             lines.append("verdicts: as the source graded them (no suite folder, so nothing was regraded; "
                          "give --suite DIR to regrade against the answer keys)")
