@@ -395,6 +395,7 @@ def test_white_text_and_scan_on_a_turned_page(cli, tmp_path, rotation):
     with pymupdf.open(stream=scan) as doc:
         assert doc[0].rect.width > doc[0].rect.height   # the page as displayed: landscape
     assert float(region(gray(scan), box).mean()) < 235  # the value is where it was shown
+    assert all(VALUE in t for t in texts(scan).values())   # its faithful text layer, upright
 
 
 def test_at_takes_a_box_of_the_displayed_page(cli, tmp_path):
