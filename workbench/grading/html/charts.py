@@ -113,8 +113,10 @@ def heat_map(cells: Sequence[dict[str, Any]], readers: Sequence[str], name: str 
             {"mark": {"type": "text", "fontSize": 10},
              "encoding": {"y": enc_y, "x": enc_x, "text": {"field": "label"},
                           # light text on the scale's dark ends, dark text between
-                          "color": {"condition": {"test": "datum.rate != null && (datum.rate < 0.22 || datum.rate > 0.82)",
-                                                  "value": "#ffffff"}, "value": "#111111"}}},
+                          "color": {"condition": [
+                              {"test": "datum.rate == null", "value": "currentColor"},   # on the page
+                              {"test": "datum.rate < 0.22 || datum.rate > 0.82", "value": "#ffffff"}],
+                              "value": "#111111"}}},
         ],
     }, name)
 
