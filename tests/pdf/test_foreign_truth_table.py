@@ -79,6 +79,29 @@ def _mirrored_ocg_leak() -> bytes:
     return doc.tobytes()
 
 
+def _mirrored_leak_by(how: str) -> bytes:
+    """The same leak hidden otherwise: under a white box, clipped away, moved off the page, or in
+    an annotation flagged hidden."""
+    import pymupdf
+
+    doc = pymupdf.open(stream=_mirrored(), filetype="pdf")
+    page = doc[0]
+    line = f"Binding amount due: {TOTAL}"
+    if how == "annotation":
+        annot = page.add_freetext_annot(pymupdf.Rect(72, 480, 300, 496), line, fontsize=10)
+        annot.set_flags(pymupdf.PDF_ANNOT_IS_HIDDEN)
+        annot.update()
+        return doc.tobytes()
+    page.insert_text((72, 492), line, fontsize=10)
+    if how == "covered":
+        page.draw_rect(pymupdf.Rect(68, 480, 300, 496), color=(1, 1, 1), fill=(1, 1, 1))
+    else:
+        xref = page.get_contents()[-1]
+        wrap = b"q 0 0 10 10 re W n " if how == "clipped" else b"q 1 0 0 1 0 900 cm "
+        doc.update_stream(xref, wrap + doc.xref_stream(xref) + b" Q")
+    return doc.tobytes()
+
+
 def _hidden_decoy(how: str) -> bytes:
     """pdfhell's hidden_ocr_mismatch: the printed total, and the decoy total in hidden text."""
     c, buf = _canvas()
@@ -222,6 +245,9 @@ TABLE = [
      {"expected-leaked"}, set(), set(), [(TOTAL, "rotated")]),
     ("mirrored glyphs + a layer switched off", _mirrored_ocg_leak, TOTAL, [DECOY], {},
      {"expected-leaked"}, set(), set(), [(TOTAL, "rotated")]),
+    *[(f"mirrored glyphs + a copy {how}", lambda how=how: _mirrored_leak_by(how), TOTAL, [DECOY], {},
+       {"expected-leaked"}, set(), set(), [(TOTAL, "rotated")])
+      for how in ("covered", "clipped", "off the page", "annotation")],
     ("mirrored glyphs, no copy", _mirrored, TOTAL, [DECOY], {},
      set(), set(), set(), [(TOTAL, "rotated"), (DECOY, "visible")]),
     ("decoy in render mode 3", lambda: _hidden_decoy("mode3"), TOTAL, [DECOY], {},
