@@ -502,8 +502,9 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
         other = _in_another_currency(doc, value)
         if other is not None:
             page, printed = other
-            note("visible", f"printed as {printed!r} on page {page + 1}: the answer gives the printed "
-                            "amount another currency")
+            found.append(Attribution(value, "visible", start, end, page, None,
+                                     f"printed as {printed!r} on page {page + 1}: the answer gives the "
+                                     "printed amount another currency"))
     if not found:
         for values, how, parts in _derived(case):
             if any(find_all(v, value) or find_all(value, v) for v in values):
