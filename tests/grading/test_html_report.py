@@ -103,3 +103,22 @@ def test_report_html_from_the_command_line(cli, tmp_path):
     assert f"wrote {out}" in err and "page crops" in err
     assert out.read_bytes().startswith(b"<!DOCTYPE html>")
     assert "pass rate" in stdout or "metric" in stdout            # the text report is still printed
+
+
+def test_a_hostile_answer_and_reader_stay_text(tmp_path):
+    """A run file is untrusted: an answer that closes the tag and opens a script, a reader name with
+    quotes and markup, are shown as text; the page's only script is its own."""
+    from workbench.core.case import Case
+    from workbench.core.runs import RunRecord
+
+    case = Case(id="c1", trap_family="fam<b>", seed=1, question='What is "the" <total>?',
+                expected_answer="$100.00", forbidden_answers=["$900.00"])
+    evil = '</pre><script>window.pwned=1</script><img src=x onerror="window.pwned=2">$900.00'
+    record = RunRecord(case_id="c1", case_sha256=None, key_sha256=None, reader='x:"><svg onload=alert(1)>',
+                       modality="text", dpi=None, prompt="q", answer=evil, status="ok")
+    report = build_report([record], {"c1": case})
+    page = report_html(report, {}, {"c1": case.question}).decode("utf-8")
+    assert page.count("<script>") == 1                       # the page's own filter script
+    assert "<img" not in page and "onerror=" not in page.replace("onerror=&#34;", "")
+    assert "&lt;/pre&gt;&lt;script&gt;" in page
+    assert 'data-reader="x:&#34;&gt;&lt;svg onload=alert(1)&gt;"' in page or "&lt;svg onload" in page
