@@ -162,3 +162,15 @@ def test_compare_html_is_one_self_contained_page(cli, tmp_path):
     page = out.read_text(encoding="utf-8")
     assert "Content-Security-Policy" in page and "<svg" in page
     assert "within noise" in page and "actualtext_override-0001" in page
+
+
+def test_two_run_files_of_one_name_are_told_apart(cli, tmp_path):
+    suite = _copy_suite(tmp_path)
+    other = tmp_path / "elsewhere" / "runs"
+    other.mkdir(parents=True)
+    shutil.copy(suite / "runs" / "probe-pymupdf.jsonl", other / "probe-pypdf.jsonl")
+    code, out, err = cli("compare", suite / "runs" / "probe-pypdf.jsonl", other / "probe-pypdf.jsonl",
+                         "--suite", suite, "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["a"] != got["b"] and got["mcnemar"] == {"b": 1, "c": 2, "p_value": 1.0}

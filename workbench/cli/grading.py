@@ -385,11 +385,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if args.run_a.resolve() == args.run_b.resolve():
         raise UserError(f"{args.run_a} is given twice: compare two different run files")
-    runs = load_runs([args.run_a, args.run_b])
-    if len(runs) != 2:
-        raise UserError("compare takes two runs of one reader each; a file here holds several readers "
-                        f"({', '.join(runs)}): split it, or use report")
-    (label_a, recs_a), (label_b, recs_b) = runs.items()
+    loaded = []
+    for path in (args.run_a, args.run_b):
+        runs = load_runs([path])
+        if len(runs) != 1:
+            raise UserError(f"{path} holds {len(runs)} runs ({', '.join(runs)}): compare takes two runs of one "
+                            "reader each; split it, or use report")
+        loaded.append(next(iter(runs.items())))
+    (label_a, recs_a), (label_b, recs_b) = loaded
+    if label_a == label_b:   # two files of one name: say which is which
+        label_a, label_b = f"{label_a} ({args.run_a})", f"{label_b} ({args.run_b})"
     folders_a = find_suite_folders([args.run_a], [args.suite] if args.suite else [])
     folders_b = find_suite_folders([args.run_b], [args.suite] if args.suite else [])
     if not folders_a or not folders_b:
