@@ -258,7 +258,8 @@ def _pdfhell_cases(cases):
 
 
 def test_report_of_an_imported_run_uses_the_records_suite_hash(cli, suite, tmp_path):
-    """A pdfhell folder has no suite.json: the hash the run recorded is the one to show."""
+    """A pdfhell folder has no suite.json: its hash is computed from its content, and the hash the
+    run recorded (pdfhell's) is shown beside it."""
     folder, cases = suite
     pdfhell = tmp_path / "pdfhell-suite"
     pdfhell.mkdir()
@@ -270,7 +271,8 @@ def test_report_of_an_imported_run_uses_the_records_suite_hash(cli, suite, tmp_p
     src.write_text(json.dumps(dict(PDFHELL_RUN, cases=_pdfhell_cases(cases))))
     assert cli("import-run", src, "--suite", pdfhell)[0] == 0
     code, out, _ = cli("report", tmp_path / "run.jsonl")
-    assert "hash a451ce10, as the run records it" in out and "not recorded" not in out
+    # The folder's own hash (the one every command gives it), and pdfhell's, named as the run's.
+    assert "; the run records a451ce10)" in out and "not recorded" not in out
     assert "as the source graded it" not in out                            # regraded from the keys
 
 

@@ -237,10 +237,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         attribute_rows(report, cases)
         report.by = "source"
     if len(suites) == 1:
+        from workbench.core.suite import content_hash
+
         s = suites[0]
-        report.suite = {"name": s.name, "hash": s.recorded_hash or recorded_hash, "folder": str(s.folder)}
-        if not s.recorded_hash and recorded_hash:
-            report.suite["hash_from"] = "the run"
+        report.suite = {"name": s.name, "hash": content_hash(s), "folder": str(s.folder)}
+        if recorded_hash and recorded_hash != report.suite["hash"]:
+            report.suite["run_hash"] = recorded_hash   # another tool's hash (pdfhell's), or another content
     elif not folders:
         names = {r.suite for r in all_records if r.suite}
         report.suite = {"name": names.pop() if len(names) == 1 else "(unknown)", "hash": recorded_hash,

@@ -85,7 +85,8 @@ def case_entry(case: Case, pdf: bytes) -> dict[str, Any]:
 
 
 def suite_hash(entries: list[dict[str, Any]]) -> str:
-    """Hash of the content: each case's id, PDF bytes hash and canonical answer key hash."""
+    """Hash of the content: each case's id, PDF bytes hash and canonical answer key hash.
+    (Build and verify hash the entries they make; every other command asks `content_hash`.)"""
     h = hashlib.sha256()
     for e in sorted(entries, key=lambda e: e["id"]):
         h.update(f"{e['id']}\x1f{e['sha256']}\x1f{e['key_sha256']}\n".encode())
@@ -135,11 +136,21 @@ def unlisted_cases(folder: Path, listed: set[str]) -> list[str]:
 
 
 def content_hash(suite: Suite) -> str:
-    """The suite's hash as recorded; for a folder without a manifest, the hash of what its case
-    JSONs record (no PDF is read)."""
+    """The suite hash, the one every command shows and records: as suite.json records it (build
+    wrote it from the content; `verify` checks it still is), else, for a folder without a
+    manifest (a pdfhell suite), `suite_hash` of its content, as `verify` computes it: each case's
+    PDF bytes (a missing PDF counts as empty) and answer key."""
     if suite.recorded_hash:
         return suite.recorded_hash
-    return suite_hash([{"id": c.id, "sha256": c.sha256 or "", "key_sha256": c.key_sha256()} for c in suite.cases])
+    return suite_hash([_content_entry(c) for c in suite.cases])
+
+
+def _content_entry(case: Case) -> dict[str, Any]:
+    try:
+        pdf = files.read_bytes(case.pdf_file, "PDF", "pdf_file_bytes", within=case.root)
+    except UserError:
+        pdf = b""
+    return {"id": case.id, "sha256": sha256_hex(pdf) if pdf else "", "key_sha256": case.key_sha256()}
 
 
 def compute_entries(suite: Suite) -> list[dict[str, Any]]:
@@ -469,6 +480,28 @@ class VerifyResult:
     case_id: str
     ok: bool
     problems: list[str]
+    # regenerated (made again and compared), or, for a case not made by our generators, which
+    # cannot be made again: "recorded hash" (its PDF checked against the sha256 its JSON records)
+    # or "no recorded hash" (nothing to check it against).
+    how: str = "regenerated"
+
+
+def foreign(case: Case) -> bool:
+    """Made elsewhere (a pdfhell case, an imported one): no generator and params of ours to make
+    it again from, and not adopted (an adopted case is made again from its source)."""
+    return case.source is None and (case.generator is None or case.params is None)
+
+
+def _verify_foreign(case: Case, on_disk: bytes, problems: list[str]) -> VerifyResult:
+    if problems:   # the PDF is missing
+        return VerifyResult(case.id, False, problems, "recorded hash" if case.sha256 else "no recorded hash")
+    if not case.sha256:
+        return VerifyResult(case.id, True, [], "no recorded hash")
+    if case.sha256 != sha256_hex(on_disk):
+        return VerifyResult(case.id, False, [f"PDF does not match the sha256 its JSON records (on disk "
+                                             f"{sha256_hex(on_disk)[:12]}, recorded {case.sha256[:12]})"],
+                            "recorded hash")
+    return VerifyResult(case.id, True, [], "recorded hash")
 
 
 def verify_suite(folder: Path, jobs: int | None = 1) -> tuple[list[VerifyResult], str, str | None]:
@@ -484,11 +517,12 @@ def verify_suite(folder: Path, jobs: int | None = 1) -> tuple[list[VerifyResult]
         results.append(result)
         if entry is not None:
             entries.append(entry)
-    digest = suite_hash(entries)
+    digest = suite_hash(entries)   # what content_hash gives a folder without suite.json
     if suite.problems:  # cases the manifest does not list, case files that do not load
-        results.append(VerifyResult("suite.json", False, list(suite.problems)))
+        results.append(VerifyResult("suite.json", False, list(suite.problems), "suite.json"))
     if suite.recorded_hash and suite.recorded_hash != digest:
-        results.append(VerifyResult("suite.json", False, [f"recorded suite hash {suite.recorded_hash[:12]} differs from content {digest[:12]}"]))
+        results.append(VerifyResult("suite.json", False, [f"recorded suite hash {suite.recorded_hash[:12]} differs "
+                                                          f"from content {digest[:12]}"], "suite.json"))
     return results, digest, suite.recorded_hash
 
 
@@ -503,8 +537,10 @@ def _verify_case(case: Case) -> tuple[VerifyResult, dict[str, Any] | None]:
     except OSError:
         on_disk = b""
         problems.append(f"PDF {case.pdf_file.name} is missing")
-    if on_disk:
-        entry = case_entry(case, on_disk)
+    # As content_hash counts it: a missing PDF as empty.
+    entry = case_entry(case, on_disk) if on_disk else {**_content_entry(case), "sha256": ""}
+    if foreign(case):
+        return _verify_foreign(case, on_disk, problems), entry
     try:
         fresh, pdf = regenerate(case)
     except UserError as exc:

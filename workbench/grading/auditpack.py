@@ -64,11 +64,8 @@ def build_audit_pack(
     suite_name: str | None = None,
 ) -> bytes:
     """The zip's bytes. Reads the cases' PDFs from disk; writes nothing."""
-    from workbench.core.suite import case_entry, suite_hash
-
     files: dict[str, bytes] = {}
     used = sorted({str(r.case_id) for recs in records_by_run.values() for r in recs} & set(cases_by_id))
-    entries = []
     missing = []
     for cid in used:
         case = cases_by_id[cid]
@@ -79,7 +76,6 @@ def build_audit_pack(
             missing.append(cid)
             continue
         files[f"cases/{cid}.pdf"] = pdf
-        entries.append(case_entry(case, pdf))
     if suite_json is not None:
         files["suite.json"] = suite_json
     seen: set[str] = set()
@@ -108,7 +104,9 @@ def build_audit_pack(
     manifest = {
         "format": PACK_FORMAT,
         "tool_version": __version__,
-        "suite": {"name": suite_name, "hash": suite_hash(entries), "recorded_hash": recorded_hash,
+        # The suite's hash as the report gives it (`core.suite.content_hash`, the one suite hash).
+        "suite": {"name": suite_name, "hash": (report.suite or {}).get("hash") or recorded_hash,
+                  "recorded_hash": recorded_hash,
                   "cases": len(used)},
         "modality": sorted({m for run in report.runs for m in run.modalities}),
         "dpi": sorted({d for run in report.runs for d in run.dpis if d is not None}),

@@ -513,6 +513,8 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         shown = str(hash_)[:12] if hash_ else "not recorded"
         if hash_ and report.suite.get("hash_from"):
             shown += f", as {report.suite['hash_from']} records it"
+        if report.suite.get("run_hash"):
+            shown += f"; the run records {str(report.suite['run_hash'])[:12]}"
         lines.append(f"suite: {report.suite.get('name')} (hash {shown})")
         if report.gold_line:
             lines.append(report.gold_line)
