@@ -104,13 +104,14 @@ def test_a_dripping_server_ends_at_the_call_deadline(server, env, tmp_path):
 
 
 def test_an_endless_body_is_cut_at_the_cap_and_recorded_as_an_error(server, env, tmp_path):
+    # Deadlines far off: only the cap, counted as the body streams in, can end this call.
+    env = {**env, "PDFWORKBENCH_TIMEOUT": "60", "PDFWORKBENCH_RETRY_DEADLINE": "60"}
     (code, _, err, _, rss_mb), records = _ask("endless", server, env, tmp_path)
-    assert code == 1 and records[0]["status"] in ("error", "timeout")
-    if records[0]["status"] == "error":
-        assert records[0]["error"]["type"] == "body_too_large"
-        assert records[0]["error"]["message"].endswith(
-            "(over the provider_answer_bytes limit of 4 MB; raise it with --limit provider_answer_bytes=N)")
-    assert rss_mb < 1024
+    assert code == 1 and records[0]["status"] == "error"
+    assert records[0]["error"]["type"] == "body_too_large"
+    assert records[0]["error"]["message"].endswith(
+        "(over the provider_answer_bytes limit of 4 MB; raise it with --limit provider_answer_bytes=N)")
+    assert rss_mb < 300
 
 
 def test_a_huge_valid_answer_is_refused_not_written_whole(server, env, tmp_path):
@@ -160,3 +161,78 @@ def test_a_refused_connection_fails_at_once_with_one_line(env, tmp_path):
     assert len(lines) == 1 and "cannot connect" in lines[0] and "--resume" in lines[0]
     # With a 4 s backoff base, one retry alone would take seconds; refused means no retry at all.
     assert seconds < 30 and seconds_run < 30
+
+
+# ---- the batch services: the same limits as live calls ------------------------------------------
+
+def _stream(size: int, head: bytes, filler: bytes):
+    yield head
+    for _ in range(max(0, size - len(head)) // len(filler)):
+        yield filler
+
+
+def _batch(env: dict, tmp_path: Path, tamper, *argv: str, hang_s: float = 30):
+    """Submit a two-case batch to a fake OpenAI whose steps `tamper` changes, then `batch status`
+    (with `argv` before it); return that command's (code, stdout, stderr, seconds, MB) and the run."""
+    from tests.fixtures import suite_copy
+
+    suite = suite_copy(tmp_path)
+    out = tmp_path / "batch.jsonl"
+    with FakeServer(batch_polls=1, batch_tamper=tamper, hang_s=hang_s) as server:
+        url = server.base_url("openai")
+        code, _, err, _, _ = _run(["run", suite, "--reader", "openai:gpt-4o", "--batch", "--no-cache",
+                                   "--base-url", url, "--out", out], env, tmp_path)
+        assert code == 0, err
+        return _run([*argv, "batch", "status", out], env, tmp_path), out
+
+
+def test_a_batch_result_file_past_its_cap_is_refused_in_one_line_with_bounded_memory(env, tmp_path):
+    # 256 MB with no content-length, so only the streamed count can stop it (the issue's was 2.9 GB).
+    def huge(step, reply):
+        if step == "output":
+            return 200, _stream(256 * 2**20, reply[1], b'{"custom_id": "zz", "response": null}\n' * 1000), {}, reply[3]
+        return None
+
+    (code, _, err, _, rss_mb), out = _batch(env, tmp_path, huge, "--limit", f"provider_batch_file_bytes={32 * 2**20}")
+    assert code == 2 and "Traceback" not in err
+    [line] = [x for x in err.splitlines() if x.startswith("pdfworkbench:")]
+    assert line.endswith("(over the provider_batch_file_bytes limit of 32 MB; raise it with "
+                         "--limit provider_batch_file_bytes=N)")
+    assert not out.exists() or not out.read_text()   # nothing collected; the next status tries again
+    assert rss_mb < 300       # streamed to a temporary file, never held
+
+
+def test_a_batch_result_line_past_the_answer_cap_is_that_call_s_error(env, tmp_path):
+    def long_line(step, reply):
+        if step == "output":
+            first, *rest = reply[1].splitlines(keepends=True)
+            return 200, first[:-2] + b', "pad": "' + b"z" * (2 * 2**20) + b'"}\n' + b"".join(rest), {}, reply[3]
+        return None
+
+    env = {**env, "PDFWORKBENCH_LIMITS": f"provider_answer_bytes={2**20}"}
+    (code, _, err, _, _), out = _batch(env, tmp_path, long_line)
+    assert code in (0, 1) and "Traceback" not in err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 2
+    [bad] = [r for r in records if r["status"] == "error"]
+    assert bad["error"]["type"] == "malformed_response"
+    assert bad["error"]["message"].endswith("(over the provider_answer_bytes limit of 1 MB; raise it with "
+                                            "--limit provider_answer_bytes=N)")
+
+
+@pytest.mark.parametrize("step", ["status", "output"])
+def test_a_dripping_batch_service_ends_at_its_deadline(env, tmp_path, step):
+    def drip(at, reply):
+        return (*reply[:2], {**reply[2], "x-fake-drip": "1"}, reply[3]) if at == step else None
+
+    # The server drips for 60 s; only the client's deadline can end the command sooner.
+    env = {**env, "PDFWORKBENCH_LIMITS": "provider_batch_download_seconds=2"}
+    (code, _, err, _, _), out = _batch(env, tmp_path, drip, hang_s=60)
+    assert code == 2 and "Traceback" not in err
+    [line] = [x for x in err.splitlines() if x.startswith("pdfworkbench:")]
+    if step == "status":   # PDFWORKBENCH_TIMEOUT=2, PDFWORKBENCH_RETRY_DEADLINE=4
+        assert "checking batch" in line and ("no complete answer within" in line or "deadline" in line)
+    else:
+        assert line.endswith("(over the provider_batch_download_seconds limit of 2 s; raise it with "
+                             "--limit provider_batch_download_seconds=N)")
+    assert not out.exists() or not out.read_text()

@@ -74,14 +74,18 @@ class Service:
     def redact(self, value: Any) -> Any:
         return config.redact_all(value, self.keys)
 
-    def refuse(self, what: str, problem: str) -> UserError:
-        return UserError(self.redact(f"{self.spec.provider} batch service: {what}: {problem}"[:600]))
+    def refuse(self, what: str, problem: str, status: int | None = None) -> Refused:
+        line = " ".join(f"{self.spec.provider} batch service: {what}: {problem}".split())
+        return Refused(self.redact(line if len(line) <= 600 else line[:597] + "..."), status)
 
     def call(self, method: str, path: str, what: str, *, body: Any = None, files: Any = None,
-             data: Any = None, content: bytes | None = None) -> Any:
+             data: Any = None, content: bytes | None = None, once: bool = False) -> Any:
         """`method path` against the base URL; its JSON answer, redacted. `content` is a JSON
-        body already serialised (the prepared request lines, sent as built)."""
-        reply = self._request(method, path, what, body=body, files=files, data=data, content=content)
+        body already serialised (the prepared request lines, sent as built). `once`: the request
+        is not idempotent (a create): it is tried again only when the service surely did not act
+        on it (a 429); after anything else that may have reached it, the next step looks for what
+        it made before it asks again."""
+        reply = self._request(method, path, what, body=body, files=files, data=data, content=content, once=once)
         try:
             value = json.loads(reply.body)
         except RecursionError:
@@ -99,7 +103,7 @@ class Service:
             yield sink
 
     def _request(self, method: str, path: str, what: str, *, sink: IO[bytes] | None = None,
-                 **request: Any) -> Any:
+                 once: bool = False, **request: Any) -> Any:
         import httpx
 
         from workbench.providers.reading import BodyTooLarge, _body_value
@@ -123,12 +127,15 @@ class Service:
             cap, limit_name = limits.get("provider_batch_reply_bytes"), "provider_batch_reply_bytes"
         started = time.monotonic()
         attempt = 0
+        problem = ""
         while True:
             attempt += 1
             status, rheaders, hint, no_retry = None, {}, None, False
             budget = min(per_attempt, deadline - (time.monotonic() - started))
             if budget <= 0:
-                raise self.refuse(what, f"no answer within the step's deadline of {deadline:g} s")
+                raise self.refuse(what, problem if sink is not None else
+                                  f"{problem + '; ' if problem else ''}no answer within the step's "
+                                  f"deadline of {deadline:g} s")
             if sink is not None:
                 sink.seek(0)
                 sink.truncate()
@@ -153,10 +160,14 @@ class Service:
                     return reply
                 perr = self.mod.parse_error(status, _body_value(reply.body))
                 hint, no_retry = perr.retry_delay_s, perr.no_retry
-                problem = f"HTTP {status}: {perr.message or reply.reason}"
-            wait = decide(status, rheaders, hint, no_retry, attempt, self.policy, time.monotonic() - started)
+                page = _html_title(reply.body)
+                problem = f"HTTP {status}: {page or perr.message or reply.reason}"
+            if once and status != 429:
+                wait = None
+            else:
+                wait = decide(status, rheaders, hint, no_retry, attempt, self.policy, time.monotonic() - started)
             if wait is None:
-                raise self.refuse(what, problem)
+                raise self.refuse(what, problem, status)
             time.sleep(wait)
 
     async def _attempt(self, method: str, path: str, budget: float, cap: int, sink: IO[bytes] | None,
@@ -211,10 +222,34 @@ class Service:
             yield n, self.redact(value)
 
 
+class Refused(UserError):
+    """The service did not do what was asked; `status` is its HTTP status, None when there was
+    no answer (a timeout, a broken connection, an answer past its cap or of the wrong shape)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def surely_not_done(self) -> bool:
+        """The service said no (a 4xx other than a timeout or a conflict): nothing was made."""
+        return self.status is not None and 400 <= self.status < 500 and self.status not in (408, 409)
+
+
 @dataclass
 class BadLine:
     custom_id: str | None    # the call it belongs to, when its text still says
     problem: str
+
+
+def _html_title(raw: bytes) -> str | None:
+    """"an HTML page (its title)" for a proxy's or a gateway's error page, else None."""
+    head = raw[:2048].lstrip().lower()
+    if not head.startswith((b"<!doctype html", b"<html")):
+        return None
+    m = re.search(rb"<title[^>]*>([^<]{0,120})", raw[:8192], re.IGNORECASE)
+    title = " ".join(m.group(1).decode("utf-8", "replace").split()) if m else ""
+    return f"an HTML page ({title})" if title else "an HTML page"
 
 
 def _head(raw: bytes) -> str:
@@ -354,9 +389,8 @@ class OpenAIBatches:
         body = {"input_file_id": entry.file_id, "endpoint": self.ENDPOINT, "completion_window": "24h",
                 "metadata": {"pdfworkbench_intent": entry.intent}}
         what = "creating the batch"
-        answer = self.s.call("POST", "/batches", what, body=body)
-        return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the batch's id"),
-                      "the next run looks for the batch before it creates one")
+        answer = self.s.call("POST", "/batches", what, body=body, once=True)
+        return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the batch's id"))
 
     def find(self, entry: Any) -> str | None:
         what = "listing batches"
@@ -386,6 +420,9 @@ class OpenAIBatches:
         return shaped(self.s, what, read, "nothing was changed")
 
     def results(self, poll: Poll, entry: Any) -> Iterator[tuple[str | None, ReadResult]]:
+        if poll.status == "completed" and not (poll.raw.get("output_file_id") or poll.raw.get("error_file_id")):
+            raise self.s.refuse(f"reading batch {entry.batch_id}", "it is completed but names no output or "
+                                "error file; nothing of it was collected: try again later")
         for key, what in (("output_file_id", "output file"), ("error_file_id", "error file")):
             file_id = poll.raw.get(key)
             if not file_id:
@@ -429,9 +466,8 @@ class AnthropicBatches:
     def create(self, entry: Any) -> str:
         body = b'{"requests": [' + b",".join(line.rstrip(b"\n") for line in self._lines) + b"]}"
         what = "creating the message batch"
-        answer = self.s.call("POST", "/v1/messages/batches", what, content=body)
-        return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the batch's id"),
-                      "the next run looks for the batch before it creates one")
+        answer = self.s.call("POST", "/v1/messages/batches", what, content=body, once=True)
+        return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the batch's id"))
 
     def find(self, entry: Any) -> str | None:
         import datetime as dt
@@ -522,13 +558,13 @@ class GeminiBatches:
         body = (b'{"batch": {"display_name": ' + json.dumps(INTENT_PREFIX + entry.intent).encode()
                 + b', "input_config": {"requests": {"requests": [' + requests + b"]}}}}")
         what = "creating the batch"
-        op = self.s.call("POST", f"/v1beta/models/{model}:batchGenerateContent", what, content=body)
+        op = self.s.call("POST", f"/v1beta/models/{model}:batchGenerateContent", what, content=body, once=True)
 
         def read() -> str:
             answer = obj(op, "the answer")
             return ident(answer.get("name") or maybe_obj(answer.get("metadata")).get("name"), "the batch's name")
 
-        return shaped(self.s, what, read, "the next run looks for the batch before it creates one")
+        return shaped(self.s, what, read)
 
     def find(self, entry: Any) -> str | None:
         what = "listing batches"
@@ -567,9 +603,9 @@ class GeminiBatches:
         inlined = (maybe_obj(raw.get("response")).get("inlinedResponses")
                    or maybe_obj(maybe_obj(raw.get("metadata")).get("output")).get("inlinedResponses") or {})
         items = (inlined.get("inlinedResponses") if isinstance(inlined, dict) else inlined) or []
-        if not isinstance(items, list):
-            raise self.s.refuse(f"reading batch {entry.batch_id}", "its inlined responses are not a list; "
-                                "nothing of it was collected: try again later")
+        if not isinstance(items, list) or (poll.status == "completed" and not items and entry.requests):
+            raise self.s.refuse(f"reading batch {entry.batch_id}", "it ended without a list of inlined "
+                                "responses; nothing of it was collected: try again later")
         keys = list(entry.requests)
         for i, item in enumerate(items):
             # Responses come in request order; the metadata key, when it is echoed, names it.

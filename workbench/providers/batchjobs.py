@@ -32,7 +32,7 @@ from workbench.core import atomic
 from workbench.core.errors import UserError
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
 from workbench.providers.base import ReaderSpec, ReadResult, default_prompt
-from workbench.providers.batchapis import PROTOCOLS, OpenAIBatches, Poll, Service, not_run
+from workbench.providers.batchapis import PROTOCOLS, OpenAIBatches, Poll, Refused, Service, not_run
 
 BATCH_PROVIDERS = ("openai", "anthropic", "google")
 STATE_FORMAT = "pdfworkbench-batch/1"
@@ -231,7 +231,17 @@ class BatchRun:
             self.proto.upload(entry, self._lines(entry))   # kept for the create call
         entry.create_started_at = utc_now()
         self.save()
-        entry.batch_id = self.proto.create(entry)
+        try:
+            entry.batch_id = self.proto.create(entry)
+        except Refused as refused:
+            if refused.surely_not_done:
+                # Nothing was created: the next try starts afresh (OpenAI: with a new upload, in
+                # case the file the service was given is the one it cannot find).
+                entry.create_started_at, entry.file_id = None, None
+                self.save()
+                raise
+            raise UserError(f"{refused}; the batch may have been created: run the same command again, "
+                            "it looks for the batch before it creates one") from None
         entry.submitted_at, entry.status = utc_now(), "in_progress"
         self.save()
         self.on_step(f"submitted batch {entry.batch_id} ({len(entry.requests)} calls)")

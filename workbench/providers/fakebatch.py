@@ -12,6 +12,9 @@ A batch stays in progress for `polls` status checks (or `seconds`), then ends as
 (every request answered as a live call would be, the model name's faults and `faults` applying
 per request), expired or failed. Expired and cancelled batches answer their first half of the
 requests and leave the rest expired or cancelled, each in the provider's own terms.
+
+`tamper` lets a test serve anything instead of a step's answer (the batch fuzzer serves truncated,
+mistyped, huge, non-UTF-8, HTML, lying-length and dripping answers this way).
 """
 
 from __future__ import annotations
@@ -23,10 +26,18 @@ import json
 import re
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-Reply = tuple[int, bytes, dict[str, str], str]   # status, body, headers, content type
+# Status, body, headers, content type. The body may be an iterator of chunks (a huge file made as
+# it is sent); a `content-length` in the headers is sent as it is, true or not, and an
+# `x-fake-drip` header has the body sent one byte every 0.2 s (fakeserver's handler does both).
+Reply = tuple[int, Any, dict[str, str], str]
+# What a test serves instead of a step's own answer: `tamper(step, reply)` returns the reply to
+# send (None: the service's own). Steps: upload, create, list, status, cancel, results
+# (Anthropic), output and errors (OpenAI's files).
+Tamper = Callable[[str, Reply], Reply | None]
 
 _CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _GEMINI_CREATE = re.compile(r"^/v1beta/models/(?P<model>[^/:]+):batchGenerateContent$")
@@ -55,7 +66,7 @@ class FakeBatch:
 class BatchService:
     def __init__(self, fake: Any, polls: int = 1, seconds: float | None = None,
                  end: str = "completed", faults: dict[str, str] | None = None,
-                 create_delay_s: float = 0.0) -> None:
+                 create_delay_s: float = 0.0, tamper: Tamper | None = None) -> None:
         if end not in ENDS:
             raise ValueError(f"batch end {end!r}: choose one of {', '.join(ENDS)}")
         self.fake = fake
@@ -64,6 +75,7 @@ class BatchService:
         self.end = end
         self.faults = dict(faults or {})
         self.create_delay_s = create_delay_s
+        self.tamper = tamper
         self.batches: dict[str, FakeBatch] = {}
         self.files: dict[str, dict[str, Any]] = {}
         self.creates = 0          # batch creations asked for (a test's "never submits twice")
@@ -75,30 +87,35 @@ class BatchService:
         """The reply to a batch-service request, or None when `target` is not one."""
         p, _, _query = target.partition("?")
         handlers = [
-            ("POST", r"^/v1/files$", self._oa_upload),
-            ("GET", r"^/v1/files/(?P<id>[^/]+)/content$", self._oa_content),
-            ("POST", r"^/v1/batches$", self._oa_create),
-            ("GET", r"^/v1/batches$", self._oa_list),
-            ("GET", r"^/v1/batches/(?P<id>[^/]+)$", self._oa_get),
-            ("POST", r"^/v1/batches/(?P<id>[^/]+)/cancel$", self._oa_cancel),
-            ("POST", r"^/v1/messages/batches$", self._an_create),
-            ("GET", r"^/v1/messages/batches$", self._an_list),
-            ("GET", r"^/v1/messages/batches/(?P<id>[^/]+)$", self._an_get),
-            ("POST", r"^/v1/messages/batches/(?P<id>[^/]+)/cancel$", self._an_cancel),
-            ("GET", r"^/v1/messages/batches/(?P<id>[^/]+)/results$", self._an_results),
-            ("POST", _GEMINI_CREATE.pattern, self._g_create),
-            ("GET", r"^/v1beta/batches$", self._g_list),
-            ("GET", r"^/v1beta/batches/(?P<id>[^/:]+)$", self._g_get),
-            ("POST", r"^/v1beta/batches/(?P<id>[^/:]+):cancel$", self._g_cancel),
+            ("POST", r"^/v1/files$", self._oa_upload, "upload"),
+            ("GET", r"^/v1/files/(?P<id>[^/]+)/content$", self._oa_content, "file"),
+            ("POST", r"^/v1/batches$", self._oa_create, "create"),
+            ("GET", r"^/v1/batches$", self._oa_list, "list"),
+            ("GET", r"^/v1/batches/(?P<id>[^/]+)$", self._oa_get, "status"),
+            ("POST", r"^/v1/batches/(?P<id>[^/]+)/cancel$", self._oa_cancel, "cancel"),
+            ("POST", r"^/v1/messages/batches$", self._an_create, "create"),
+            ("GET", r"^/v1/messages/batches$", self._an_list, "list"),
+            ("GET", r"^/v1/messages/batches/(?P<id>[^/]+)$", self._an_get, "status"),
+            ("POST", r"^/v1/messages/batches/(?P<id>[^/]+)/cancel$", self._an_cancel, "cancel"),
+            ("GET", r"^/v1/messages/batches/(?P<id>[^/]+)/results$", self._an_results, "results"),
+            ("POST", _GEMINI_CREATE.pattern, self._g_create, "create"),
+            ("GET", r"^/v1beta/batches$", self._g_list, "list"),
+            ("GET", r"^/v1beta/batches/(?P<id>[^/:]+)$", self._g_get, "status"),
+            ("POST", r"^/v1beta/batches/(?P<id>[^/:]+):cancel$", self._g_cancel, "cancel"),
         ]
-        for verb, pattern, handler in handlers:
+        for verb, pattern, handler, step in handlers:
             m = re.match(pattern, p)
             if verb == method and m:
                 self._key = (headers.get("authorization", "").removeprefix("Bearer ")
                              or headers.get("x-api-key") or headers.get("x-goog-api-key"))
                 with self.fake._lock:
                     self.calls.append((method, p))
-                    return handler(raw=raw, headers=headers, **m.groupdict())
+                    reply = handler(raw=raw, headers=headers, **m.groupdict())
+                    if step == "file":   # OpenAI's output and error files are steps of their own
+                        step = self.files.get(m.group("id"), {}).get("step", "file")
+                if self.tamper is not None:
+                    reply = self.tamper(step, reply) or reply
+                return reply
         return None
 
     # ---- the life of a batch ------------------------------------------------------------------
@@ -277,7 +294,7 @@ class BatchService:
                 file_id = self._new_id("file-")
                 data = "".join(json.dumps(row) + "\n" for row in rows).encode()
                 self.files[file_id] = {"filename": f"{batch.id}_{attr}.jsonl", "purpose": "batch_output",
-                                       "data": data}
+                                       "data": data, "step": "output" if attr == "output_file_id" else "errors"}
                 setattr(batch, attr, file_id)
 
     def _oa_object(self, batch: FakeBatch) -> dict[str, Any]:

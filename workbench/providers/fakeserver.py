@@ -86,7 +86,7 @@ class FakeServer:
                  host: str = "127.0.0.1", port: int = 0, huge_mb: float = 64.0,
                  batch_polls: int = 1, batch_seconds: float | None = None, batch_end: str = "completed",
                  batch_faults: dict[str, str] | None = None, batch_create_delay_s: float = 0.0,
-                 echo_key: bool = False) -> None:
+                 echo_key: bool = False, batch_tamper: Any = None) -> None:
         if isinstance(script, (str, Path)):
             script = json.loads(Path(script).read_text(encoding="utf-8"))
         if script is not None and not isinstance(script, dict):
@@ -105,7 +105,8 @@ class FakeServer:
         # status checks (or `batch_seconds`), then ends as `batch_end` (completed | expired |
         # failed); `batch_faults` maps a PDF sha256 or prompt text to the fault one request gets.
         self.batch = BatchService(self, polls=batch_polls, seconds=batch_seconds, end=batch_end,
-                                  faults=batch_faults or {}, create_delay_s=batch_create_delay_s)
+                                  faults=batch_faults or {}, create_delay_s=batch_create_delay_s,
+                                  tamper=batch_tamper)
         self._httpd = _Server((host, port), _Handler)
         self._httpd.fake = self
         self._thread: threading.Thread | None = None
@@ -226,6 +227,14 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
     allow_reuse_address = True
     fake: FakeServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up mid-answer (as one past its cap or its deadline does) is not
+        the server's error; anything else is printed, as socketserver does."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
 
 
 def _data_url_bytes(url: str) -> bytes:
@@ -522,28 +531,45 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
-    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
+    def _send(self, status: int, body: Any, headers: dict[str, str] | None = None,
               content_type: str = "application/json") -> None:
-        """Send a reply. A `content-length` in `headers` is sent as given, true or not (the
-        connection is closed after it, as a server that lied about it would leave it)."""
+        """Send a reply. `body` is bytes or an iterator of chunks (then with a `content-length`
+        in `headers`, or none: the body ends when the connection closes). A `content-length` in
+        `headers` is sent as given, true or not (the connection is closed after it, as a server
+        that lied about it would leave it); `x-fake-drip` drips the body a byte every 0.2 s."""
         headers = dict(headers or {})
         length = headers.pop("content-length", None)
+        drip = headers.pop("x-fake-drip", None) is not None
+        chunks = [body] if isinstance(body, bytes) else body
+        if length is None and isinstance(body, bytes):
+            length = str(len(body))
         reason = None
         if self.server.fake.echo_key:
             key = self._key()
             headers = {**echo_headers(key), **headers}
             reason = f"{self.responses.get(status, ('Error',))[0]} for {key}"
+        end = time.monotonic() + self.server.fake.hang_s
         try:
             self.send_response(status, reason)
             self.send_header("content-type", content_type)
-            self.send_header("content-length", length or str(len(body)))
+            if length is not None:
+                self.send_header("content-length", length)
             for k, v in headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(body)
+            for chunk in chunks:
+                if not drip:
+                    self.wfile.write(chunk)
+                    continue
+                for i in range(len(chunk)):
+                    if time.monotonic() > end:
+                        break
+                    self.wfile.write(chunk[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(0.2)
         except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-        if length is not None:
+            pass
+        if not isinstance(body, bytes) or drip or length != str(len(body)):
             self.close_connection = True
 
     def _key(self) -> str | None:
