@@ -311,4 +311,4 @@ def test_zz_how_many_variants_ran(capsys):
     with capsys.disabled():
         print(f"\nbatch fuzzer: {TALLY['variants']} variants ran, {TALLY['failed']} failed "
               f"(of {len(CASES)} defined)")
-    assert TALLY["variants"] in (0, len(CASES)) or TALLY["variants"] <= len(CASES)
+    assert TALLY["failed"] == 0
