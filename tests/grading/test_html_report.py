@@ -122,3 +122,9 @@ def test_a_hostile_answer_and_reader_stay_text(tmp_path):
     assert "<img" not in page and "onerror=" not in page.replace("onerror=&#34;", "")
     assert "&lt;/pre&gt;&lt;script&gt;" in page
     assert 'data-reader="x:&#34;&gt;&lt;svg onload=alert(1)&gt;"' in page or "&lt;svg onload" in page
+
+
+def test_a_folder_as_the_page_is_refused_before_any_work(cli, tmp_path):
+    code, out, err = cli("report", *RUNS, "--html", tmp_path, "--jobs", "1")
+    assert code == 2 and out == ""
+    assert err.strip() == f"pdfworkbench: error: --html {tmp_path}: is a folder; give a file name"

@@ -200,6 +200,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     from workbench.grading.report import build_report, check_grouping, render_report_text
 
     threshold = _threshold(args.fail_threshold)
+    for flag, out in (("--html", args.html), ("--leaderboard", args.leaderboard)):
+        if out is not None and str(out) != "-" and out.is_dir():   # before the work, not after it
+            raise UserError(f"{flag} {out}: is a folder; give a file name")
     by_source = args.by == "source"
     if by_source:
         args.by = None
