@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("regrade", help="regrade saved answers against a gold version, no model call")
     p.add_argument("runs", type=Path, nargs="+", metavar="RUN.jsonl")
-    p.add_argument("--suite", type=Path, help="the suite (default: the suite the run files were made on)")
+    p.add_argument("--suite", type=Path, help="the suite (default: the one recorded in the run, or beside it)")
     p.add_argument("--gold", default="latest", help="gold version to grade against: vN or latest (default)")
     p.add_argument("--against", default="v1", help="version to compare with (default v1)")
     p.add_argument("--json", action="store_true")
@@ -206,7 +206,7 @@ def cmd_gold_export(args: argparse.Namespace) -> int:
 
 
 def _suite_for(args: argparse.Namespace) -> Path:
-    from workbench.core.layout import suites_of_runs
+    from workbench.core.suite import suites_of_runs
 
     if args.suite:
         return args.suite

@@ -98,6 +98,8 @@ def suite_of_run(run: Path) -> Path | None:
        or a `suite` field that names a folder there;
     2. the run file's own folder, then its parent, when either holds a `suite.json`;
     3. for `<folder>/runs/<file>`, the folder when it holds case JSONs (a suite without manifest).
+
+    Then (`core.suite.run_suite_folder`, which needs the suite hash) the path the run records.
     """
     run = Path(run).resolve()
     home = run_home(run)
@@ -123,13 +125,3 @@ def suite_of_run(run: Path) -> Path | None:
     if run.parent.name == RUNS_DIR and holds_suite(run.parent.parent):
         return run.parent.parent
     return None
-
-
-def suites_of_runs(runs: list[Path]) -> list[Path]:
-    """The suites a set of run files were made on, each once, in the order of the runs."""
-    found: list[Path] = []
-    for run in runs:
-        folder = suite_of_run(run)
-        if folder is not None and folder not in found:
-            found.append(folder)
-    return found

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from workbench.core.case import Case, load_case
 from workbench.core.errors import UserError
-from workbench.core.layout import run_files, suite_of_run
-from workbench.core.suite import Suite, load_suite
+from workbench.core.layout import run_files
+from workbench.core.suite import Suite, load_suite, run_suite_folder
 
 
 @dataclass
@@ -46,7 +46,7 @@ def open_source(path: Path) -> Source:
         # Not read here: the core does not open PDFs; the CLI checks it before the screen starts.
         return Source("pdf", path, path.name, [bare_pdf_case(path)])
     if suffix == ".jsonl":
-        folder = suite_of_run(path)
+        folder = run_suite_folder(path)
         if folder is None:
             raise UserError(f"{path}: cannot tell which suite this run is from; open the suite folder "
                             "instead, or import the run with --suite DIR")

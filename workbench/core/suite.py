@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import atomic, files
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.layout import SUITE_FILE, case_files, holds_suite
+from workbench.core.layout import SUITE_FILE, case_files, holds_suite, named_suite_dir, suite_of_run
+from workbench.core.runs import iter_records
 from workbench.core.schema import (
     MAX_SEEDS,
     SPEC,
@@ -143,6 +144,58 @@ def content_hash(suite: Suite) -> str:
     if suite.recorded_hash:
         return suite.recorded_hash
     return suite_hash([_content_entry(c) for c in suite.cases])
+
+
+def run_marks(suite: Suite, run: Path) -> dict[str, Any]:
+    """What each record of `run` notes (in `extra`) of the suite it is made on, so report and
+    regrade find the suite wherever the run file goes: its folder relative to the run's home when
+    inside it (`suite_dir`), its absolute path (`suite_path`) and its hash (`suite_hash`)."""
+    marks: dict[str, Any] = {"suite_path": str(Path(suite.folder).resolve()), "suite_hash": content_hash(suite)}
+    named = named_suite_dir(run, suite.folder)
+    if named is not None:
+        marks["suite_dir"] = named
+    return marks
+
+
+def run_suite_folder(run: Path) -> Path | None:
+    """The suite a run file was made on: `layout.suite_of_run`'s rules, then the path the run
+    records (`suite_path`), used only while the suite there has the hash the run records (so a
+    run cannot point the workbench at another folder). A suite gone from there, or changed since,
+    is one line saying so."""
+    found = suite_of_run(run)
+    if found is not None:
+        return found
+    first = next(iter_records(run), None)
+    extra = first.extra if first is not None else {}
+    path, digest = extra.get("suite_path"), extra.get("suite_hash")
+    if not isinstance(path, str) or not path or "\x00" in path or not isinstance(digest, str):
+        return None   # an older run, or one imported: --suite names it
+    folder = Path(path)
+    name = (first.suite if first is not None else None) or folder.name
+    if not holds_suite(folder):
+        raise UserError(f"{run}: made on suite {name!r} at {folder}, which is not there any more; give "
+                        "--suite DIR (where the suite is now)")
+    manifest = folder / SUITE_FILE
+    if manifest.exists() or manifest.is_symlink():   # the recorded hash: no case is read to compare
+        current = files.read_json(manifest, "suite.json", within=folder)
+        current = current.get("suite_hash") if isinstance(current, dict) else None
+    else:
+        current = content_hash(load_suite(folder))
+    if current != digest:
+        raise UserError(f"{run}: the suite at {folder} has changed since the run (its hash is "
+                        f"{str(current)[:12]}, the run records {digest[:12]}); give --suite {folder} to "
+                        "grade against it as it is now")
+    return folder
+
+
+def suites_of_runs(runs: Sequence[Path]) -> list[Path]:
+    """The suites a set of run files were made on (`run_suite_folder`), each once, in order."""
+    found: list[Path] = []
+    for run in runs:
+        folder = run_suite_folder(Path(run))
+        if folder is not None and folder not in found:
+            found.append(folder)
+    return found
 
 
 def _content_entry(case: Case) -> dict[str, Any]:

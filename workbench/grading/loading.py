@@ -1,7 +1,7 @@
 """Reading run files and finding the answer keys they were made against.
 
 `pdfworkbench report` reads the cases of the `--suite` folders given on the command line, else of
-the suite each run file was made on (`workbench.core.layout.suite_of_run`, the one rule).
+the suite each run file was made on (`workbench.core.suite.run_suite_folder`, the one rule).
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from pathlib import Path
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.layout import suites_of_runs
 from workbench.core.runs import RunRecord, iter_records
-from workbench.core.suite import Suite, load_suite
+from workbench.core.suite import Suite, load_suite, suites_of_runs
 
 
 def load_runs(paths: Sequence[Path]) -> dict[str, list[RunRecord]]:

@@ -15,7 +15,7 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.layout import ask_run, holds_suite
 from workbench.core.runs import RunRecord, RunWriter
-from workbench.core.suite import Suite, load_suite
+from workbench.core.suite import Suite, load_suite, run_marks
 from workbench.providers.base import ReaderSpec, default_prompt
 from workbench.providers.reading import DEFAULT_DPI, default_modality, read
 
@@ -57,9 +57,10 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
                         cache, base_url=base_url)
     if own:
         record.extra["question"] = question
+    path = Path(out) if out is not None else ask_run(_folder(case, suite))
     if suite is not None:
         record.suite = suite.name
-    path = Path(out) if out is not None else ask_run(_folder(case, suite))
+        record.extra.update(run_marks(suite, path))
 
     def append() -> None:
         with RunWriter(path) as writer:

@@ -18,6 +18,7 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import MODALITIES, CallError, RunRecord, RunWriter, iter_records, utc_now
+from workbench.core.suite import run_marks
 from workbench.providers.base import DEFAULT_DPI, ReaderSpec, default_prompt
 from workbench.providers.retry import RetryPolicy
 
@@ -153,10 +154,12 @@ def _bad_input_record(case: Case, plan: RunPlan, message: str) -> RunRecord:
 async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress: Progress,
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
-                    local: Any = None, shard: str | None = None) -> list[RunRecord]:
+                    local: Any = None, shard: str | None = None,
+                    suite_marks: dict[str, Any] | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
-    `local` (an Executor) runs each call's local work; None: threads."""
+    `local` (an Executor) runs each call's local work; None: threads. `suite_marks`
+    (`core.suite.run_marks`) go into every record's `extra`: where the suite is, and its hash."""
     import httpx
 
     from workbench.providers import config
@@ -182,6 +185,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
                 rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
+                rec.extra.update(suite_marks or {})
                 async with write_lock:
                     await asyncio.to_thread(writer.append, rec)
                 out.append(rec)
@@ -298,7 +302,7 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
     with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
         try:
             asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local,
-                                  ident.shard))
+                                  ident.shard, run_marks(suite, out)))
         except KeyboardInterrupt:
             interrupted = True
     modality, dpi = effective_modality(plan)

@@ -180,6 +180,18 @@ class BatchRun:
         self.proto = PROTOCOLS[state.spec.provider](self.service)
         self.on_step = on_step or (lambda _line: None)
         self.prepared = dict(prepared or {})
+        self._suite_marks: dict[str, Any] | None = None
+
+    def suite_marks(self) -> dict[str, Any]:
+        """Where the suite is and its hash (`core.suite.run_marks`), for every record collected."""
+        if self._suite_marks is None:
+            from workbench.core.suite import load_suite, run_marks
+
+            try:
+                self._suite_marks = run_marks(load_suite(Path(self.state.suite_dir)), self.out)
+            except UserError:  # the suite moved since the batch was sent: its records say where it was
+                self._suite_marks = {"suite_path": self.state.suite_dir}
+        return self._suite_marks
 
     def close(self) -> None:
         self.service.close()
@@ -312,6 +324,7 @@ class BatchRun:
     def _record(self, entry: Entry, cid: str, meta: dict[str, Any], result: ReadResult) -> RunRecord:
         extra: dict[str, Any] = {**result.extra, "batch": {"provider": self.state.spec.provider,
                                                            "id": entry.batch_id, "custom_id": cid}}
+        extra.update(self.suite_marks())
         if meta.get("structured"):
             extra["structured_output"] = meta["structured"]
         if self.state.modality == "text":
