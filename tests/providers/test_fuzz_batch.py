@@ -312,3 +312,23 @@ def test_zz_how_many_variants_ran(capsys):
         print(f"\nbatch fuzzer: {TALLY['variants']} variants ran, {TALLY['failed']} failed "
               f"(of {len(CASES)} defined)")
     assert TALLY["failed"] == 0
+
+
+def test_a_result_file_of_junk_lines_is_read_no_further_than_it_can_answer(env, cli, suite, monkeypatch):
+    """Real results first, then 200,000 lines that answer no request: the real ones are
+    recorded, and the rest of the file is not read (a real file has none such)."""
+    junk = b'{"custom_id": "zz-0", "response": null}\n' * 200_000
+
+    def serve(step, reply):
+        return (reply[0], _body(reply) + junk, reply[2], reply[3]) if step == "output" else None
+
+    monkeypatch.setitem(limits._overrides, "provider_batch_file_bytes", 64 * 2**20)
+    out = env / "run.jsonl"
+    with FakeServer(batch_polls=1, batch_tamper=serve) as server:
+        assert cli("run", suite, "--reader", MODELS["openai"], "--batch", "--no-cache", "--base-url",
+                   server.base_url("openai"), "--out", out)[0] == 0
+        code, _, err = cli("batch", "status", out)
+    assert code == 0, err
+    assert "answer no request of it; the rest of them was not read" in err
+    records = _records(out)
+    assert len(records) == 2 and {r["status"] for r in records} == {"ok"}

@@ -280,7 +280,11 @@ class BatchRun:
         done = self._recorded()
         seen: set[str] = set()
         written = 0
-        unread: list[str] = []   # what the lines no call could be told from said
+        unread, first_unread = 0, ""   # results no call could be told from, and what the first said
+        # Results that answer no request still to answer (unknown ids, doubles, unreadable lines):
+        # a real file has none, so past this many the rest of it is not read (a hostile file of
+        # millions of junk lines would otherwise cost minutes of CPU).
+        useless, most_useless = 0, max(1000, 2 * len(entry.requests))
         with RunWriter(self.out, lock=False) as writer:
             def write(cid: str, result: ReadResult) -> None:
                 nonlocal written
@@ -297,8 +301,15 @@ class BatchRun:
                     store.put(meta["cache_key"], record)   # only finished answers are kept
 
             for cid, result in self.proto.results(poll, entry):
-                if cid is None:
-                    unread.append(result.error.message if result.error else "")
+                if cid is None or cid not in entry.requests or cid in seen:
+                    useless += 1
+                    if cid is None:
+                        unread += 1
+                        first_unread = first_unread or (result.error.message if result.error else "")
+                    if useless > most_useless:
+                        self.on_step(f"batch {entry.batch_id}: {useless:,} results answer no request of it; "
+                                     "the rest of them was not read")
+                        break
                     continue
                 write(cid, result)
             for cid in entry.requests:
@@ -306,7 +317,10 @@ class BatchRun:
                     missing = not_run(poll.status)
                     why = [poll.message] if poll.message else []
                     if unread:
-                        why.append(f"{len(unread)} result(s) could not be read (the first: {unread[0]})")
+                        why.append(f"{unread:,} result(s) could not be read (the first: {first_unread})")
+                    if useless > most_useless:
+                        why.append(f"the results went on with {useless:,} that answer no request; "
+                                   "the rest was not read")
                     if why and missing.error:
                         missing.error = CallError(missing.error.type, f"{missing.error.message}: {'; '.join(why)}")
                     write(cid, missing)
