@@ -281,6 +281,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         except BrokenPipeError:
             return 0
+        except OSError as exc:
+            from workbench.core.files import os_error_line
+
+            line = os_error_line(exc)  # a full disk, a read-only folder, a name too long
+            if line is None:
+                raise
+            print(f"pdfworkbench: error: {line}", file=sys.stderr)
+            return 2
         except Exception as exc:
             from workbench.pdf.document import is_pdf_error
 

@@ -174,12 +174,12 @@ def render_attribution(attributions) -> str:
 
 
 def _read_text(path: Path, flag: str) -> str:
+    from workbench.core import files
+
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{flag} {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{flag} {path}: cannot read it as UTF-8 text ({exc})") from None
+        return files.read_text(path, "text file")
+    except UserError as exc:
+        raise UserError(f"{flag} {exc}") from None
 
 
 def _threshold(raw: str | None) -> float | None:
@@ -272,6 +272,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         write_junit(report, args.junit)
         note(f"wrote JUnit XML to {args.junit}")
     if args.audit_pack:
+        from workbench.core import files
         from workbench.core.layout import SUITE_FILE
         from workbench.grading.auditpack import write_audit_pack
 
@@ -280,7 +281,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         if len(suites) == 1:
             name = suites[0].name
             manifest = suites[0].folder / SUITE_FILE
-            suite_json = manifest.read_bytes() if manifest.exists() else None
+            suite_json = (files.read_bytes(manifest, "suite.json", within=suites[0].folder)
+                          if manifest.exists() else None)
         digest = write_audit_pack(report, runs, cases, args.audit_pack, suite_json, name)
         note(f"wrote audit pack {args.audit_pack} (sha256 {digest[:12]})")
     from workbench.grading.stats import gate_failure

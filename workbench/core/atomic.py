@@ -8,8 +8,12 @@ folder, `.<name>.lock` beside a run file.
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import os
+import re
+import socket
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,13 +21,11 @@ from typing import Any
 
 from workbench.core import files
 from workbench.core.errors import UserError
+from workbench.core.files import WriteError
 
 NAME_MAX = 255  # bytes in one file name on every common file system
 
 
-class WriteError(UserError, OSError):
-    """A file or folder that cannot be written: one line naming it (and still an OSError, so
-    callers that shrug off a failed write, such as the answer cache, keep doing so)."""
 
 
 def _current_umask() -> int:
@@ -51,11 +53,48 @@ def ensure_folder(folder: Path, flag: str = "") -> Path:
     return folder
 
 
+# A temporary file's name says which process made it, `.<name>.<host>-<pid>.<random>.tmp`, so a
+# later build can tell one left by a killed process from one another process is writing.
+_HOST = re.sub(r"[^A-Za-z0-9-]", "", socket.gethostname())[:32] or "host"
+_TEMP = re.compile(r"^\..+\.(?P<host>[A-Za-z0-9-]+)-(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
+
+
 def temp_prefix(name: str) -> str:
-    """The start of a temporary file's name beside `name`: hidden, and short enough that the
-    random part and `.tmp` still fit in a 255-byte name."""
+    """The start of a temporary file's name beside `name`: hidden, naming this process, and short
+    enough that the random part and `.tmp` still fit in a 255-byte name."""
     short = name.encode("utf-8")[:120].decode("utf-8", "ignore")
-    return f".{short}."
+    return f".{short}.{_HOST}-{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def remove_stray_temps(folder: Path) -> list[Path]:
+    """Delete the temporary files in `folder` that a process of this machine, now dead (killed
+    mid-write), left behind; return them. Another machine's (a shard on a shared folder) are left
+    alone: its process may be alive. On Windows nothing is removed (no way to ask about a pid)."""
+    gone: list[Path] = []
+    if os.name == "nt":
+        return gone
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return gone
+    for entry in entries:
+        m = _TEMP.match(entry.name)
+        if not m or m["host"] != _HOST or int(m["pid"]) == os.getpid() or _alive(int(m["pid"])):
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(entry.path)
+            gone.append(Path(entry.path))
+    return gone
 
 
 def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
@@ -73,11 +112,11 @@ def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
     if path.is_dir():
         raise WriteError(f"{path}: is a folder; cannot write a file there")
     if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
-        raise WriteError(f"{str(path)[:120]}…: name too long (over {NAME_MAX} bytes); choose a shorter one")
+        raise files.write_failed(path, OSError(errno.ENAMETOOLONG, "File name too long"))
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise WriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        raise files.write_failed(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -89,7 +128,7 @@ def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(exc, OSError) and not isinstance(exc, WriteError):
-            raise WriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
+            raise files.write_failed(path, exc, " (no file was changed)") from None
         raise
 
 
@@ -112,9 +151,11 @@ def file_lock(lock_path: Path, what: str, timeout_s: float | None = None) -> Ite
     lock = FileLock(str(lock_path), timeout=-1 if timeout_s is None else timeout_s)
     try:
         lock.acquire()
-    except Timeout:
+    except Timeout:  # an OSError too: before the next clause
         raise UserError(f"{what} is being written by another process (lock {lock_path}); "
                         "wait for it to finish, or choose another output") from None
+    except OSError as exc:  # a read-only folder, a full disk
+        raise files.write_failed(lock_path, exc, f" (cannot lock {what})") from None
     try:
         yield
     finally:
@@ -132,4 +173,8 @@ def suite_lock(folder: Path, timeout_s: float | None = None) -> Iterator[None]:
 def lock_path_for(path: Path) -> Path:
     """The lock file that guards `path` (beside it, hidden)."""
     path = Path(path)
-    return path.with_name(f".{path.name}.lock")
+    name = f".{path.name}.lock"
+    if len(name.encode("utf-8", "surrogateescape")) > NAME_MAX:  # the file's own name is refused, not its lock's
+        digest = hashlib.sha256(path.name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        name = f".{path.name.encode('utf-8', 'surrogateescape')[:100].decode('utf-8', 'ignore')}-{digest}.lock"
+    return path.with_name(name)

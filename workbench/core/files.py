@@ -18,6 +18,7 @@ O_NOFOLLOW. A path the user typed is theirs: a link there is followed.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -39,6 +40,11 @@ _CHUNK = 1 << 20
 class FileRefused(UserError):
     """A file the workbench will not read or write: a link in a suite folder, a FIFO, a device,
     a file over its cap. The message is the one line."""
+
+
+class WriteError(UserError, OSError):
+    """A file or folder that cannot be written: one line naming it (and still an OSError, so
+    callers that shrug off a failed write, such as the answer cache, keep doing so)."""
 
 
 def link_refused(path: Path | str) -> FileRefused:
@@ -119,10 +125,44 @@ def check_own(path: Path | str, within: Path | str | None) -> Path:
     return root / rel  # as walked: `a/link/../b` would have the system follow the link
 
 
+# What the file system, not the workbench, refuses: a full disk, a read-only folder, a name too
+# long. Each ends in one line naming the file and what to do, wherever it is met.
+_ADVICE = {
+    errno.ENAMETOOLONG: "name too long (a name may have at most 255 bytes); choose a shorter one",
+    errno.ENOSPC: "no space left on the device; free some space, or write elsewhere",
+    errno.EDQUOT: "disk quota exceeded; free some space, or write elsewhere",
+    errno.EFBIG: "file too large for this file system or process limit; write elsewhere",
+    errno.EROFS: "read-only file system; write elsewhere",
+    errno.EACCES: "permission denied; check the folder's permissions, or write elsewhere",
+    errno.EPERM: "operation not permitted; check the file's permissions, or write elsewhere",
+    errno.EIO: "input/output error from the device; check the disk",
+}
+
+
+def os_error_line(exc: OSError) -> str | None:
+    """One line for an OSError the file system caused (see `_ADVICE`), or None for any other
+    (a bug, which keeps its traceback)."""
+    advice = _ADVICE.get(exc.errno or 0)
+    if advice is None:
+        return None
+    name = str(exc.filename) if exc.filename is not None else "a file"
+    if len(name) > 120:
+        name = name[:120] + "…"
+    return f"{name}: {advice}"
+
+
+def write_failed(path: Path | str, exc: OSError, then: str = "") -> WriteError:
+    """One line for a write of `path` that the system refused."""
+    exc.filename = str(path)
+    line = os_error_line(exc) or f"{path}: cannot write ({exc.strerror or exc.__class__.__name__})"
+    return WriteError(line + then)
+
+
 def _os_refusal(path: Path | str, exc: OSError, doing: str, what: str = "file") -> UserError:
     """One line for an OSError met opening, reading or writing `path`."""
-    if exc.errno == errno.ENAMETOOLONG:
-        return FileRefused(f"{str(path)[:120]}…: name too long (over 255 bytes a name); choose a shorter one")
+    if exc.errno in _ADVICE:
+        exc.filename = path
+        return FileRefused(os_error_line(exc) or str(exc))
     if exc.errno == errno.ENOENT:
         return UserError(f"{path}: no such file")
     if exc.errno == errno.EISDIR:
@@ -226,9 +266,10 @@ def refuse_link(path: Path | str) -> Path:
     return path
 
 
-def open_append(path: Path | str, what: str = "file") -> Any:
-    """`path` opened for appending text (created if missing), refusing a link, a FIFO or a
-    device there: a run file or a journal grows in place and must stay the file it is."""
+def open_append(path: Path | str, what: str = "file", *, text: bool = True) -> Any:
+    """`path` opened for appending (created if missing), refusing a link, a FIFO or a device
+    there: a run file or a journal grows in place and must stay the file it is. `text=False`:
+    an unbuffered binary file, for `append_whole`."""
     path = Path(path)
     flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _NONBLOCK
              | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
@@ -247,7 +288,24 @@ def open_append(path: Path | str, what: str = "file") -> Any:
             raise FileRefused(f"{path}: is {_kind(mode)}, not a {what}; give a regular file")
         if _NONBLOCK:
             os.set_blocking(fd, True)
-        return os.fdopen(fd, "a", encoding="utf-8")
+        return os.fdopen(fd, "a", encoding="utf-8") if text else os.fdopen(fd, "ab", buffering=0)
     except BaseException:
         os.close(fd)
         raise
+
+
+def append_whole(fh: Any, data: bytes, path: Path | str) -> None:
+    """Append all of `data` to `fh` (from `open_append(..., text=False)`) and sync it, or none
+    of it: on a full disk or a file-size limit the file is cut back to where it was, so no half
+    record is left to break the next read, and the error is one line."""
+    fd = fh.fileno()
+    before = os.fstat(fd).st_size
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, before)
+        raise write_failed(path, exc, " (nothing half-written was kept)") from None

@@ -46,18 +46,21 @@ def _limit(name: str, default: int | float, unit: str, why: str) -> Limit:
 # its size on disk says (core/files.py). Ours are far below each: a case JSON is a few KB, a
 # 1,276-case suite.json 400 KB, a run of 10,000 calls about 20 MB.
 _limit("json_file_bytes", 64 * 2**20, "bytes",
-       "a case, suite.json, key, config, readers.toml or Inspect .json log; ours are a few KB")
+       "a case, suite.json, key, config or readers.toml; ours are a few KB")
 _limit("run_file_bytes", 1 * 2**30, "bytes",
-       "a run file, journal, predictions or shard manifest (JSON Lines, held whole while read)")
+       "a run file, journal, predictions, pdfhell run or shard manifest (held whole while read)")
 _limit("pdf_file_bytes", 512 * 2**20, "bytes",
        "a PDF read whole into memory; 512 MB is a 2,000-page scanned book")
-_limit("eval_log_bytes", 1 * 2**30, "bytes",
-       "an Inspect .eval log (a zip), compressed or uncompressed: a zip bomb reached 4.2 GB")
+_limit("eval_log_bytes", 512 * 2**20, "bytes",
+       "an Inspect log: a .json one, or a .eval zip compressed and inflated (a zip bomb reached 4.2 GB)")
 _limit("eval_log_members", 100_000, "count",
        "files in an Inspect .eval zip: one per sample, plus a header")
 _limit("dispute_value_chars", 100_000, "characters",
        "a value a dispute proposes, its original or its quote (as JSON text) longer than this is no "
        "answer-key value; grading and searching a 10 MB one took 26 s and 880 MB")
+_limit("key_text_chars", 10_000, "count",
+       "characters in one string of an answer key (question, expected or forbidden answer, gold "
+       "value): grading makes a pattern of each; ours are under 500")
 
 # --- Provider responses (live calls and batch services) -------------------------------------
 

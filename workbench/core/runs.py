@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
@@ -160,16 +159,14 @@ class RunWriter:
             self._lock.enter_context(atomic.file_lock(atomic.lock_path_for(self.path),
                                                       f"run file {self.path}", lock_timeout_s))
         try:
-            self._fh = files.open_append(self.path, "run file (.jsonl)")
+            self._fh = files.open_append(self.path, "run file (.jsonl)", text=False)
         except BaseException:
             self._lock.close()
             raise
 
     def append(self, record: RunRecord) -> None:
         line = json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True)
-        self._fh.write(line + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        files.append_whole(self._fh, (line + "\n").encode("utf-8"), self.path)
 
     def close(self) -> None:
         self._fh.close()

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core import limits
 from workbench.core.errors import UserError
 
 # Deeper than this is no case, suite or record we write (ours are at most ~6 deep); refusing it
@@ -32,9 +33,9 @@ def plain_id(value: Any, field: str = "id", source: str = "") -> str:
     where = f"{source}: " if source else ""
     if not isinstance(value, str) or not value.strip():
         raise UserError(f"{where}{field} must be a non-empty string; got {_show(value)}")
-    if _ID_BAD.search(value) or value.startswith(".") or len(value) > MAX_ID_LENGTH:
+    if _ID_BAD.search(value) or value.startswith(".") or len(value.encode("utf-8", "replace")) > MAX_ID_LENGTH:
         raise UserError(f"{where}{field} {value[:60]!r} is not a plain name: use letters, digits, '-', "
-                        f"'_' and '.', no '/' or '\\', not starting with '.', at most {MAX_ID_LENGTH} characters")
+                        f"'_' and '.', no '/' or '\\', not starting with '.', at most {MAX_ID_LENGTH} bytes")
     return value
 
 
@@ -294,7 +295,32 @@ def check_case(raw: Any, source: str) -> dict[str, Any]:
     if "expected_answer" not in raw and "expected_tokens" not in raw:
         raise UserError(f"{source}: not a case: lacks 'expected_answer' (or 'expected_tokens')")
     plain_id(raw["id"], "case field 'id'", source)
+    for name in KEY_TEXT_FIELDS:
+        check_key_text(raw.get(name), f"case field {name!r}", source)
     return raw
+
+
+# The fields of a case a grader matches answers against: each string in them is a needle.
+KEY_TEXT_FIELDS = ("question", "expected_answer", "forbidden_answers", "expected_tokens", "gold")
+
+
+def check_key_text(value: Any, field: str, source: str = "") -> None:
+    """Refuse a string in `value` (any nesting, walked without recursion) longer than the
+    `key_text_chars` limit: grading turns each into a pattern, and a 10 MB expected answer took
+    2 GB and a minute to grade once."""
+    cap = int(limits.get("key_text_chars"))
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if len(v) > cap:
+                where = f"{source}: " if source else ""
+                raise UserError(limits.exceeded("key_text_chars", f"{where}{field} holds a text of "
+                                                                  f"{len(v):,} characters"))
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
 
 
 def check_suite(raw: Any, source: str) -> dict[str, Any]:

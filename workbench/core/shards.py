@@ -16,7 +16,6 @@ start removes them.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -76,13 +75,12 @@ class ShardManifest:
         head = {"format": SHARD_FORMAT, "shard": str(shard), "index": shard.index, "of": shard.of,
                 "started_ns": time.time_ns(), **header}
         atomic.write_bytes(self.path, (json.dumps(head, sort_keys=True) + "\n").encode("utf-8"), within=folder)
-        self._fh = files.open_append(self.path, "shard manifest")
+        self._fh = files.open_append(self.path, "shard manifest", text=False)
         self.count = 0
 
     def _append(self, obj: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(obj, sort_keys=True, ensure_ascii=False) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        files.append_whole(self._fh, (json.dumps(obj, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"),
+                           self.path)
 
     def add(self, entry: dict[str, Any]) -> None:
         """Record a case whose two files are written."""

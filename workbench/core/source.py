@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workbench.core import files
 from workbench.core.case import Case, load_case
 from workbench.core.errors import UserError
 from workbench.core.layout import run_files
@@ -33,8 +35,12 @@ def bare_pdf_case(path: Path) -> Case:
 
 def open_source(path: Path) -> Source:
     path = Path(path)
-    if not path.exists():
-        raise UserError(f"{path}: no such file or folder")
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file or folder") from None
+    except OSError as exc:  # a name too long, a folder that cannot be searched
+        raise UserError(files.os_error_line(exc) or f"{path}: cannot open ({exc.strerror})") from None
     if path.is_dir():
         suite = load_suite(path)
         return Source("suite", path, suite.name, suite.cases, suite, run_files(path), suite.problems)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import atomic, files
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.layout import SUITE_FILE, case_files, holds_suite, named_suite_dir, suite_of_run
+from workbench.core.layout import SUITE_FILE, build_dir, case_files, holds_suite, named_suite_dir, suite_of_run
 from workbench.core.runs import iter_records
 from workbench.core.schema import (
     MAX_SEEDS,
@@ -209,11 +209,10 @@ def _content_entry(case: Case) -> dict[str, Any]:
 def compute_entries(suite: Suite) -> list[dict[str, Any]]:
     entries = []
     for c in suite.cases:
-        try:
-            pdf = c.pdf_file.read_bytes()
-        except OSError:
-            raise UserError(f"{c.id}: PDF {c.pdf_file} is missing") from None
-        entries.append(case_entry(c, pdf))
+        path = c.pdf_file
+        if not path.exists():
+            raise UserError(f"{c.id}: PDF {path} is missing")
+        entries.append(case_entry(c, files.read_bytes(path, "PDF", "pdf_file_bytes")))
     return entries
 
 
@@ -474,6 +473,8 @@ def build_suite(
     out = atomic.ensure_folder(Path(out), "--out")
     spec_hash = spec_sha256(name, version, all_items)
     with atomic.suite_lock(out):
+        for folder in (out, build_dir(out)):  # a build killed mid-write left its temporary files
+            atomic.remove_stray_temps(folder)
         clear_stale(out, spec_hash, which.of)
         manifest = ShardManifest(out, which, {"spec_sha256": spec_hash, "name": name, "version": version,
                                               "cases": len(items), "total": len(all_items)})
@@ -585,11 +586,15 @@ def _verify_case(case: Case) -> tuple[VerifyResult, dict[str, Any] | None]:
 
     problems: list[str] = []
     entry = None
+    on_disk = b""
     try:
-        on_disk = case.pdf_file.read_bytes()
-    except OSError:
-        on_disk = b""
-        problems.append(f"PDF {case.pdf_file.name} is missing")
+        path = case.pdf_file
+        if not path.exists():
+            problems.append(f"PDF {path.name} is missing")
+        else:
+            on_disk = files.read_bytes(path, "PDF", "pdf_file_bytes")
+    except UserError as exc:  # a link, a FIFO, a file over its cap
+        problems.append(str(exc))
     # As content_hash counts it: a missing PDF as empty.
     entry = case_entry(case, on_disk) if on_disk else {**_content_entry(case), "sha256": ""}
     if foreign(case):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import __version__
-from workbench.core import atomic
+from workbench.core import atomic, files
 from workbench.core.case import Case, sha256_hex
 from workbench.grading.junit import junit_xml
 from workbench.grading.report import Report, Stats, render_report_text
@@ -52,7 +52,7 @@ def _records_jsonl(records: Sequence[Any]) -> bytes:
 
 def _case_json(case: Case) -> bytes:
     if case.json_path is not None and Path(case.json_path).exists():
-        return Path(case.json_path).read_bytes()
+        return files.read_bytes(case.json_path, "case JSON", within=case.root)
     return atomic.dumps(case.to_json()).encode("utf-8")
 
 
@@ -64,20 +64,20 @@ def build_audit_pack(
     suite_name: str | None = None,
 ) -> bytes:
     """The zip's bytes. Reads the cases' PDFs from disk; writes nothing."""
-    files: dict[str, bytes] = {}
+    members: dict[str, bytes] = {}
     used = sorted({str(r.case_id) for recs in records_by_run.values() for r in recs} & set(cases_by_id))
     missing = []
     for cid in used:
         case = cases_by_id[cid]
-        files[f"cases/{cid}.json"] = _case_json(case)
-        try:
-            pdf = case.pdf_file.read_bytes()
-        except OSError:
+        members[f"cases/{cid}.json"] = _case_json(case)
+        path = case.pdf_file
+        if not path.exists():
             missing.append(cid)
             continue
-        files[f"cases/{cid}.pdf"] = pdf
+        pdf = files.read_bytes(path, "PDF", "pdf_file_bytes")
+        members[f"cases/{cid}.pdf"] = pdf
     if suite_json is not None:
-        files["suite.json"] = suite_json
+        members["suite.json"] = suite_json
     seen: set[str] = set()
     for label, recs in records_by_run.items():
         name = _safe(label)
@@ -85,11 +85,11 @@ def build_audit_pack(
         while name in seen:
             name, n = f"{_safe(label)}-{n}", n + 1
         seen.add(name)
-        files[f"records/{name}.jsonl"] = _records_jsonl(recs)
-    files["report.json"] = atomic.dumps(report.to_json()).encode("utf-8")
-    files["report.txt"] = render_report_text(report, max_rows=10_000).encode("utf-8")
-    files["junit.xml"] = junit_xml(report)
-    files["README.txt"] = _README.encode("utf-8")
+        members[f"records/{name}.jsonl"] = _records_jsonl(recs)
+    members["report.json"] = atomic.dumps(report.to_json()).encode("utf-8")
+    members["report.txt"] = render_report_text(report, max_rows=10_000).encode("utf-8")
+    members["junit.xml"] = junit_xml(report)
+    members["README.txt"] = _README.encode("utf-8")
 
     total = Stats("all")
     for run in report.runs:
@@ -117,18 +117,18 @@ def build_audit_pack(
                   "dpis": run.dpis, "calls": run.overall.calls, "error_rate": run.overall.error_rate,
                   "pass_rate": run.overall.pass_rate} for run in report.runs],
         "missing_pdfs": missing,
-        "files": {name: sha256_hex(data) for name, data in sorted(files.items())},
+        "files": {name: sha256_hex(data) for name, data in sorted(members.items())},
     }
-    files["manifest.json"] = atomic.dumps(manifest).encode("utf-8")
+    members["manifest.json"] = atomic.dumps(manifest).encode("utf-8")
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        for name in sorted(files):
+        for name in sorted(members):
             info = zipfile.ZipInfo(name, date_time=_EPOCH)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.create_system = 3
             info.external_attr = 0o100644 << 16
-            zf.writestr(info, files[name], compress_type=zipfile.ZIP_DEFLATED, compresslevel=6)
+            zf.writestr(info, members[name], compress_type=zipfile.ZIP_DEFLATED, compresslevel=6)
     return buf.getvalue()
 
 

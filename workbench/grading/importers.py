@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import struct
 import zipfile
 import zlib
 from pathlib import Path
@@ -131,6 +132,9 @@ def _read_json(path: Path, what: str) -> Any:
         raise UserError(f"{exc}; is this {what}?") from None
 
 
+_PIECE = 1 << 20
+
+
 def _read_eval(path: Path) -> dict[str, Any]:
     """An Inspect `.eval` log (a zip of `header.json` and `samples/*.json`) as one log object.
     Read within bounds: the zip itself, its member count, and every member's bytes as they are
@@ -154,18 +158,22 @@ def _read_eval(path: Path) -> dict[str, Any]:
 
                 def member(name: str) -> Any:
                     nonlocal left
-                    with z.open(name) as m:
-                        data = m.read(left + 1)
+                    data = bytearray()
+                    with z.open(name) as m:  # in pieces: one read(n) holds n twice while it joins
+                        while len(data) <= left and (piece := m.read(min(_PIECE, left + 1 - len(data)))):
+                            data += piece
                     left -= len(data)
                     if left < 0:
                         raise FileRefused(limits.exceeded(
                             "eval_log_bytes", f"{path}: more than {cap:,} bytes inflated from an Inspect .eval log"))
-                    return parse_json(data, f"{path}: {name}", "Inspect log member")
+                    return parse_json(bytes(data), f"{path}: {name}", "Inspect log member")
 
                 header = member("header.json")
                 samples = [member(n) for n in names]
+        # What zipfile raises on a damaged or hostile zip (a truncated one: struct.error; a
+        # flipped flag: "encrypted", a RuntimeError; an unknown method: NotImplementedError).
         except (KeyError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, ValueError,
-                OSError, zlib.error) as exc:
+                OSError, zlib.error, struct.error, RuntimeError, OverflowError) as exc:
             raise UserError(f"{path}: not a readable Inspect .eval log ({exc.__class__.__name__}: "
                             f"{str(exc)[:100]})") from None
     if not isinstance(header, dict):

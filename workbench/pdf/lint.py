@@ -747,16 +747,13 @@ def lint_case_file(case, dpi: int = 150, password: str | None = None) -> list[Fi
 
 
 def _key_case(pdf: Path, key: Path):
-    import json
-
+    from workbench.core import files
     from workbench.core.case import Case
 
     try:
-        raw = json.loads(Path(key).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"--key {key}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"--key {key}: not a JSON key ({exc})") from None
+        raw = files.read_json(key, "JSON key")
+    except UserError as exc:
+        raise UserError(f"--key {exc}") from None
     if not isinstance(raw, dict):
         raise UserError(f"--key {key}: a key must be a JSON object with expected_answer")
     raw = dict(raw)

@@ -104,23 +104,33 @@ def finished_cases(path: Path, plan: RunPlan) -> tuple[dict[str, set[str | None]
     return done, run_id
 
 
-def drop_failed(path: Path, plan: RunPlan) -> int:
-    """Rewrite `path` (atomically) without this reader's error and timeout records, so a resumed
-    run asks those cases again and the file keeps one record per call. Returns how many went."""
+def _unreached(raw: dict[str, Any]) -> bool:
+    """A call that never reached a server (nothing listening): no answer, no cost, so a resumed run
+    asks it again, `--retry-errors` or not. A run stops after such calls (`run_cases`)."""
+    error = raw.get("error")
+    return raw.get("status") == "error" and isinstance(error, dict) and error.get("type") == "connect"
+
+
+def drop_failed(path: Path, plan: RunPlan, only_unreached: bool = False) -> int:
+    """Rewrite `path` (atomically) without this reader's error and timeout records (or, with
+    `only_unreached`, its calls that never reached a server), so a resumed run asks those cases
+    again and the file keeps one record per call. Returns how many went."""
     import json
 
-    from workbench.core import atomic
+    from workbench.core import atomic, files
 
     modality, dpi = effective_modality(plan)
     kept, dropped = [], 0
-    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+    text = files.read_text(path, "run file", "run_file_bytes")
+    for line in text.splitlines(keepends=True):
         try:
             raw = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             kept.append(line)
             continue
         if (isinstance(raw, dict) and raw.get("reader") == str(plan.reader) and raw.get("modality") == modality
-                and raw.get("dpi") == dpi and raw.get("status") in RETRIED_STATUSES):
+                and raw.get("dpi") == dpi
+                and (_unreached(raw) if only_unreached else raw.get("status") in RETRIED_STATUSES)):
             dropped += 1
             continue
         kept.append(line)
@@ -131,9 +141,11 @@ def drop_failed(path: Path, plan: RunPlan) -> int:
 
 def drop_torn_tail(path: Path) -> None:
     """Cut a half-written last line (a crash mid-write) so appended records start on a line of their own."""
-    data = path.read_bytes()
+    from workbench.core import files
+
+    data = files.read_bytes(path, "run file", "run_file_bytes")
     if data and not data.endswith(b"\n"):
-        with open(path, "r+b") as fh:
+        with files.open_append(path, "run file", text=False) as fh:
             fh.truncate(data.rfind(b"\n") + 1)
 
 
@@ -192,7 +204,9 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
                 if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
                     # Nobody is listening: every other call would fail the same way.
                     raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
-                                    "Check --base-url, then run again with --resume")
+                                    f"Check --base-url, then run again with --resume: it keeps the "
+                                    f"calls recorded in {writer.path} and asks again those that could "
+                                    "not connect")
                 progress.done += 1
                 if rec.status in ("error", "timeout"):
                     progress.errors += 1
@@ -292,8 +306,7 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
         if not resume:
             raise UserError(f"{out} exists: pass --resume to complete it, or choose another --out")
         drop_torn_tail(out)
-        if retry_errors:
-            drop_failed(out, plan)
+        drop_failed(out, plan, only_unreached=not retry_errors)
         done, run_id = finished_cases(out, plan)
     run_id = ident.resolve(plan, out, run_id)
     todo = [c for c in cases if not is_finished(c, done)]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core import files
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.suite import Suite, content_hash, load_suite
@@ -67,8 +68,10 @@ def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_
         if out.exists():
             out.rmdir()  # empty, as checked above
         tmp.rename(out)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, OSError) and not isinstance(exc, UserError):  # a full disk, a name too long
+            raise files.write_failed(out, exc, " (nothing was written)") from None
         raise
     return Exported(out, to, len(suite.cases), digest)
 
@@ -76,10 +79,9 @@ def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_
 def _checked_pdf(case: Case) -> Path:
     """The case's PDF, refused when it is missing or is not the PDF its JSON records."""
     path = case.pdf_file
-    try:
-        data = path.read_bytes()
-    except OSError:
-        raise UserError(f"{case.id}: PDF {path} is missing; rebuild the suite or remove the case") from None
+    if not path.exists():
+        raise UserError(f"{case.id}: PDF {path} is missing; rebuild the suite or remove the case")
+    data = files.read_bytes(path, "PDF", "pdf_file_bytes")
     if case.sha256 and sha256_hex(data) != case.sha256:
         raise UserError(f"{case.id}: {path.name} is not the PDF its JSON records; run pdfworkbench verify")
     return path
