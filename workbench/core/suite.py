@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import atomic, files
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.layout import SUITE_FILE, build_dir, case_files, holds_suite, named_suite_dir, suite_of_run
+from workbench.core.layout import (
+    SUITE_FILE,
+    build_dir,
+    case_files,
+    holds_suite,
+    named_suite_dir,
+    suite_of_run,
+)
 from workbench.core.runs import iter_records
 from workbench.core.schema import (
     MAX_SEEDS,
@@ -341,7 +348,7 @@ def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
     try:
         if path.is_dir():
             raise UserError(f"{path}: is a folder; give a suite spec (.toml)")
-        spec = tomllib.loads(path.read_text(encoding="utf-8"))
+        spec = tomllib.loads(files.read_text(path, "suite spec (.toml)"))
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
