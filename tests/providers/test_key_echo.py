@@ -125,3 +125,42 @@ def test_a_key_echoed_in_every_field_of_a_batch_is_nowhere(env, cli, provider, e
         assert sorted(r["status"] for r in recs) in (["error", "timeout"], ["ok", "timeout"])
         assert "[redacted]" in json.dumps(recs)
     assert_no_key(env, out_submit, err_submit, out_wait, err_wait)
+
+
+def test_a_key_echoed_in_pieces_masked_or_url_encoded_is_redacted():
+    from urllib.parse import quote
+
+    from workbench.providers.config import redact
+
+    key = KEYS["OPENAI_API_KEY"]
+    keys = [key]
+    every_char_encoded = "".join(f"%{ord(c):02X}" for c in key)
+    texts = {
+        "whole": f"Incorrect API key provided: {key}.",
+        "masked, as OpenAI echoes it": f"key {key[:16]}****{key[-4:]}",
+        "cut at a field's length": f"key={key[:20]}",
+        "a middle piece": f"id req_{key[10:30]}_x",
+        "split in two": f"{key[:23]} / {key[23:]}",
+        "URL-encoded": f"https://example.invalid/v1?key={quote(key, safe='')}&x=%20",
+        "every character encoded": f"url ?k={every_char_encoded}",
+    }
+    for what, text in texts.items():
+        clean = redact(text, keys)
+        assert "[redacted]" in clean, what
+        assert not any(key[i:i + WINDOW] in clean for i in range(len(key) - WINDOW + 1)), what
+    assert redact("nothing secret here", keys) == "nothing secret here"
+
+
+def test_every_string_of_a_structure_is_redacted_at_any_depth():
+    from workbench.providers.config import redact_all
+
+    key = KEYS["OPENAI_API_KEY"]
+    deep: list = [key]
+    for _ in range(5000):   # deeper than Python's recursion limit
+        deep = [deep]
+    clean = redact_all({f"k{key}": [{"v": key}, (key, 1)], "deep": deep}, [key])
+    assert clean["k[redacted]"] == [{"v": "[redacted]"}, ["[redacted]", 1]]
+    leaf = clean["deep"]
+    for _ in range(5000):
+        [leaf] = leaf
+    assert leaf == ["[redacted]"]
