@@ -142,7 +142,7 @@ class Service:
             try:
                 reply = asyncio.run(self._attempt(method, path, budget, cap, sink, headers, request))
             except (TimeoutError, httpx.TimeoutException):
-                problem = f"no complete answer within {budget:g} s"
+                problem = f"no complete answer within {budget:.3g} s"
                 if sink is not None:
                     problem = limits.exceeded("provider_batch_download_seconds", problem)
             except BodyTooLarge as big:

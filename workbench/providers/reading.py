@@ -209,7 +209,7 @@ async def _call_with_retries(client: Any, mod: Any, call: Any, policy: RetryPoli
             reply = await exchange(client, "POST", call.url, budget, policy.max_body_bytes,
                                    headers=call.headers, content=json.dumps(call.body))
         except (TimeoutError, httpx.TimeoutException):
-            result = ReadResult("timeout", error=_error("timeout", f"no complete answer within {budget:g} s"))
+            result = ReadResult("timeout", error=_error("timeout", f"no complete answer within {budget:.3g} s"))
         except BodyTooLarge as big:
             return ReadResult("error", error=_error("body_too_large", limits.exceeded(
                 "provider_answer_bytes", f"the answer has {big.size:,} bytes or more"))), attempt
