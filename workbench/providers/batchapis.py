@@ -55,7 +55,9 @@ class Poll:
 
 
 class Service:
-    """One provider's batch endpoints over httpx, retried like a live call; a refusal is one line."""
+    """One provider's batch endpoints over httpx, retried like a live call; a refusal is one line.
+    Synchronous (each request runs its own event loop): call it where no loop is running, as
+    the CLI does, or from a worker thread."""
 
     def __init__(self, spec: ReaderSpec, url: str, key: str | None, policy: Any = None) -> None:
         from workbench.providers.reading import adapter
