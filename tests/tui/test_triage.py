@@ -172,3 +172,28 @@ async def test_a_bad_journal_shows_its_error_in_place_and_the_screen_stays_usabl
         await settle(pilot)
         assert not isinstance(app.screen, TriageScreen)
     assert journal.read_bytes() == b"".join(lines)
+
+
+async def test_the_workbench_grades_against_the_newest_gold_and_names_it(tmp_path):
+    from textual.widgets import TabbedContent
+
+    from tests.fixtures import TOTAL, load, record, suite_copy, write_run
+    from workbench.gold.disputes import add_dispute, decide
+    from workbench.tui.widgets.answers import AnswersView
+    from workbench.tui.widgets.case_list import CaseList
+
+    suite = suite_copy(tmp_path)
+    write_run(suite / "runs" / "r.jsonl", [record(load(suite, TOTAL), "The total is €1.00.")])
+    d = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "the page prints €1.00", who="ann")
+    decide(suite, d.id, "accept", "checked", who="bob")
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case(TOTAL)
+        await settle(pilot)
+        app.screen.query_one(TabbedContent).active = "tab-answers"
+        await settle(pilot)
+        answers = app.screen.query_one(AnswersView)
+        (_, outcome), = answers.answers
+        assert outcome.kind == "pass" and answers.gold == "v2"     # v1 says fail
+        assert "gold v2" in screen_text(app)

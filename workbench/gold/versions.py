@@ -12,12 +12,14 @@ Field paths are in `workbench.gold.keys`.
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.layout import journal_path
 from workbench.core.suite import Suite, load_suite
 from workbench.gold.journal import Dispute, load_disputes, read_events
 from workbench.gold.keys import apply_change, get_field, key_conflicts, key_fields
@@ -188,6 +190,35 @@ def cases_at(folder: Path, version: str | int | None = "latest", suite: Suite | 
     suite = suite or load_suite(Path(folder))
     gk = gold_keys(folder, version, suite)
     return {c.id: case_with_key(c, gk.keys[c.id], gk.version.name) for c in suite.cases}
+
+
+class NewestGold:
+    """A suite's cases at its newest gold, read again whenever the journal changes: for screens
+    that grade often (a bad journal: the cases as their files hold them, v1, and `problem` says why)."""
+
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self.problem: str | None = None
+        self._stamp: object = ()
+        self._cases: dict[str, Case] = {}
+
+    def cases(self) -> dict[str, Case]:
+        try:
+            info = os.stat(journal_path(self.suite.folder))
+            stamp: object = (info.st_mtime_ns, info.st_size)
+        except (OSError, UserError):
+            stamp = None
+        if stamp != self._stamp:
+            try:
+                cases, self.problem = cases_at(self.suite.folder, "latest", self.suite), None
+            except UserError as exc:
+                cases, self.problem = {c.id: case_with_key(c, c.answer_key(), "v1") for c in self.suite.cases}, str(exc)
+            self._cases, self._stamp = cases, stamp
+        return self._cases
+
+    def case(self, case: Case) -> Case:
+        """`case` at the newest gold (itself when it is not in the suite)."""
+        return self.cases().get(case.id, case)
 
 
 @dataclass

@@ -108,6 +108,7 @@ class InspectScreen(PageKeys, Screen):
         self.index = RunIndex()
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
+        self._gold = None   # NewestGold of the suite, made on first grading
         self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
         self._page_timer = None
         self._first_shown = threading.Event()   # set when a page's image is on screen
@@ -492,13 +493,23 @@ class InspectScreen(PageKeys, Screen):
         self._marks_made += 1  # a grading still running in a worker is out of date
         self.query_one(CaseList).set_marks(outcomes=self._outcomes(self.index, self.reader))
 
+    def _graded(self, case: Case) -> Case:
+        """`case` with its key at the suite's newest gold: what every verdict here grades against."""
+        if self.source.suite is None:
+            return case
+        if self._gold is None:
+            from workbench.gold.versions import NewestGold
+
+            self._gold = NewestGold(self.source.suite)
+        return self._gold.case(case)
+
     def _outcomes(self, index: RunIndex, reader: str) -> dict[str, Outcome]:
         """Each case's verdict mark: its latest saved answer from `reader`, graded."""
         outcomes: dict[str, Outcome] = {}
         for case in self.source.cases:
             saved = index.latest(case.id, reader)
             if saved is not None:
-                outcomes[case.id] = outcome_of(saved.record, case)
+                outcomes[case.id] = outcome_of(saved.record, self._graded(case))
         return outcomes
 
     @work(thread=True, exclusive=True, group="verdict-marks", exit_on_error=False)
@@ -513,14 +524,15 @@ class InspectScreen(PageKeys, Screen):
     def _show_answers(self, select: int | None = None) -> None:
         if self.current is None:
             return
-        answers = [(s, outcome_of(s.record, self.current)) for s in self.index.for_case(self.current.id)]
+        graded = self._graded(self.current)
+        answers = [(s, outcome_of(s.record, graded)) for s in self.index.for_case(self.current.id)]
         if self._pending_answer and self._pending_answer[0] == self.current.id:
             _, run, line = self._pending_answer
             for i, (s, _) in enumerate(answers):
                 if s.run == run and s.line == line:
                     select = i
             self._pending_answer = None
-        self.query_one(AnswersView).show(self.current, answers, select)
+        self.query_one(AnswersView).show(self.current, answers, select, gold=graded.gold_version)
 
     def select_answer(self, case_id: str, run: Path, line: int) -> None:
         """Show a case with one saved answer selected (the Runs screen jumps here)."""
@@ -654,7 +666,7 @@ class InspectScreen(PageKeys, Screen):
                 choice.reader, choice.modality, choice.dpi)
             self.app.remember()
             self.sub_title = self._sub_title()
-        outcome = outcome_of(record, message.case)
+        outcome = outcome_of(record, self._graded(message.case))
         shown = (record.answer or "")[:80] if outcome.kind == "no_key" else outcome.reason
         self.notify(f"{record.reader}: {shown}", timeout=6)
         self._refresh_verdict_marks()

@@ -99,7 +99,12 @@ intervals.
     @work(thread=True, exclusive=True, group="runs-load", exit_on_error=False)
     def _load(self, run: Path) -> None:
         index = RunIndex.load([run])
-        cases = {c.id: c for c in self.source.cases}
+        if self.source.suite is not None:   # graded against the suite's newest gold, as everywhere
+            from workbench.gold.versions import NewestGold
+
+            cases = NewestGold(self.source.suite).cases()
+        else:
+            cases = {c.id: c for c in self.source.cases}
         saved = [s for answers in index.by_case.values() for s in answers]
         # Graded once, by the report; the table shows the report's outcome of each record.
         report = build_report([s.record for s in saved], cases, by="family")
@@ -157,7 +162,12 @@ intervals.
     def _compare(self, a: Path, b: Path) -> None:
         from workbench.grading.compare import check_paired, compare_runs, render_compare_text
 
-        cases = {c.id: c for c in self.source.cases}
+        if self.source.suite is not None:   # graded against the suite's newest gold, as everywhere
+            from workbench.gold.versions import NewestGold
+
+            cases = NewestGold(self.source.suite).cases()
+        else:
+            cases = {c.id: c for c in self.source.cases}
         recs = [[s.record for answers in RunIndex.load([p]).by_case.values() for s in answers] for p in (a, b)]
         try:
             check_paired(a.stem, recs[0], b.stem, recs[1], cases)
@@ -192,7 +202,12 @@ intervals.
     def _fill(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
-        cases = {c.id: c for c in self.source.cases}
+        if self.source.suite is not None:   # graded against the suite's newest gold, as everywhere
+            from workbench.gold.versions import NewestGold
+
+            cases = NewestGold(self.source.suite).cases()
+        else:
+            cases = {c.id: c for c in self.source.cases}
         for saved, outcome in self.visible_rows():
             r = saved.record
             family = cases[r.case_id].trap_family if r.case_id in cases else "?"

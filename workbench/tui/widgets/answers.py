@@ -60,9 +60,12 @@ def attribution_label(a) -> Text:
                          source_text(a.source), (where, "dim"), (f" · {a.detail[:70]}" if a.detail else "", "dim"))
 
 
-def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome, attributions: list | None = None) -> Group:
+def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome, attributions: list | None = None,
+                  gold: str | None = None) -> Group:
+    """`gold`: the gold version the verdict was graded against, named beside it."""
     r = saved.record
-    rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (r.reader, "bold"))]
+    rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (r.reader, "bold"),
+                                      (f"  · gold {gold}" if gold else "", "dim"))]
     meta = [f"status {r.status}", f"modality {r.modality}"]
     if r.dpi:
         meta.append(f"{r.dpi} dpi")
@@ -128,6 +131,7 @@ and the text-layer tabs point at it.
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.case: Case | None = None
+        self.gold: str | None = None   # the gold version the verdicts shown were graded against
         self.answers: list[tuple[SavedAnswer, Outcome]] = []
         self.marked: list[int] = []
         self.pdf: bytes | None = None   # the case's PDF, for tracing values (set by the screen)
@@ -148,10 +152,12 @@ and the text-layer tabs point at it.
         status.update(Text(text, style="bold yellow"))
         status.display = bool(text)
 
-    def show(self, case: Case, answers: list[tuple[SavedAnswer, Outcome]], select: int | None = None) -> None:
+    def show(self, case: Case, answers: list[tuple[SavedAnswer, Outcome]], select: int | None = None,
+             gold: str | None = None) -> None:
         if case is not self.case:
             self.traced = {}
         self.case = case
+        self.gold = gold
         self.answers = answers
         self.marked = []
         self._fill(select)
@@ -198,7 +204,8 @@ and the text-layer tabs point at it.
         saved, outcome = self.answers[index]
         self.shown = index
         found = self.attributions(index)
-        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, outcome, found))
+        self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, outcome, found,
+                                                                      self.gold))
         values = self.query_one("#value-list", OptionList)
         values.clear_options()
         if not saved.record.answer:
