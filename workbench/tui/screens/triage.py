@@ -122,6 +122,8 @@ shown at the top.
     def _show_queue_error(self, message: str) -> None:
         self.queue, self.current, self.load_error = [], None, message
         self.query_one("#triage-progress-label", Label).update(f"deciding as {self.who} · cannot read the disputes")
+        self.query_one("#triage-progress", ProgressBar).update(total=1, progress=0)
+        self.query_one(PageView).clear("no dispute to show")
         options = self.query_one("#triage-queue", OptionList)
         options.clear_options()
         options.add_option(Option(Text("no disputes shown: see the error", style="dim"), disabled=True))
