@@ -125,8 +125,9 @@ def test_submit_then_collect_gives_the_records_a_live_run_writes(env, cli, suite
     invoice = next(r for r in recs if r["trap_family"] == "invoice_extraction")
     assert invoice["extra"]["structured_output"]
     assert state_of(out)["entries"][0]["collected"] is True
-    # Reported like any run, from the file alone.
-    code, stdout, _ = cli("report", out, "--suite", suite_dir)
+    # Reported like any run, from the file alone: it records where the suite is.
+    assert {r["extra"]["suite_path"] for r in recs} == {str(Path(suite_dir).resolve())}
+    code, stdout, _ = cli("report", out)
     assert code == 0 and f"pass {len(cases)}/{len(cases)}" in stdout
     assert_no_key_anywhere(env)
 

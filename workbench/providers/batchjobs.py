@@ -469,7 +469,7 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
     """`run --batch`: advance the run's open batches (submit, poll, collect); when none is open,
     submit the cases that have no record yet as new batches, and return. `retry_errors` first
     drops this reader's error and timeout records (expired requests among them) so they go again."""
-    from workbench.core.suite import load_suite, shard_items
+    from workbench.core.suite import load_suite, run_marks, shard_items
     from workbench.providers import config
     from workbench.providers.batch import (
         RunIdentity,
@@ -520,8 +520,10 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
             entries, prepared, hits = prepare(state, todo, plan, key, plan.password,
                                               AnswerCache() if plan.cache else None)
             if hits:
+                marks = run_marks(suite, out)
                 with RunWriter(out, lock=False) as writer:
                     for rec in hits:
+                        rec.extra.update(marks)
                         writer.append(rec)
             state.entries.extend(entries)
             if entries or path.exists():
