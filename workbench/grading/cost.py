@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core import files
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord
 
@@ -69,10 +70,12 @@ def _number(value: Any, where: str) -> float:
 def load_prices(path: Path) -> PriceTable:
     """The price table in `path`; a missing or malformed one is a UserError naming what to fix."""
     path = Path(path)
+    if not path.exists():
+        raise UserError(f"--prices {path}: no such file (the README shows the table's shape)")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"--prices {path}: no such file (the README shows the table's shape)") from None
+        raw = tomllib.loads(files.read_text(path, "TOML price table"))
+    except UserError as exc:
+        raise UserError(f"--prices {exc}") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UserError(f"--prices {path}: not a TOML price table ({exc})") from None
     factor = _number(raw.get("batch_factor", DEFAULT_BATCH_FACTOR), f"{path}: batch_factor")

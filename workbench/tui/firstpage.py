@@ -162,9 +162,12 @@ class FirstPage:
                 or self._used):
             return None
         self._used = True
+        from workbench.core import files
+        from workbench.core.errors import UserError
+
         try:
-            data = Path(path).read_bytes()
-        except OSError:
+            data = files.read_bytes(path, "PDF", "pdf_file_bytes")
+        except UserError:
             return None
         if len(data) != verdict.size or zlib.crc32(data) != verdict.crc:
             return None  # the file changed since the child read it
@@ -281,14 +284,25 @@ def _open_and_draw(path: Path, password: str | None, send: Callable[[str, Any], 
         return
     send("source", source)
     if source.cases:
-        _check_and_draw(source.cases[0].pdf_file, password, send)
+        case = source.cases[0]
+        try:
+            pdf = case.pdf_file  # a link in the suite is refused here
+        except UserError as exc:
+            send("verdict", Verdict(Path(case.pdf_path or case.id), 0, 0, error=str(exc)))
+            return
+        _check_and_draw(pdf, password, send)
 
 
 def _check_and_draw(path: Path, password: str | None, send: Callable[[str, Any], None]) -> None:
+    from workbench.core import files
     from workbench.core.errors import UserError
     from workbench.pdf.document import PdfEncrypted, open_fitz, readable_pdf_bytes, render_dpi
 
-    raw = path.read_bytes()
+    try:
+        raw = files.read_bytes(path, "PDF", "pdf_file_bytes")  # never a FIFO, never past its cap
+    except UserError as exc:
+        send("verdict", Verdict(path, 0, 0, error=str(exc)))
+        return
     base = {"path": path, "size": len(raw), "crc": zlib.crc32(raw)}
     try:
         data = readable_pdf_bytes(raw, str(path), password)  # what read_pdf_bytes(path) does

@@ -223,10 +223,14 @@ class InspectScreen(PageKeys, Screen):
             verdict = started.verdict(timeout=0)
             if verdict is None or verdict.size > AT_ONCE_MAX_BYTES:
                 return None
-        known = started.read_checked(case.pdf_file)
+        try:
+            pdf = case.pdf_file
+        except UserError:  # a link in the suite: `_load` reads it and says why
+            return None
+        known = started.read_checked(pdf)
         if known is None:
             return None
-        return open_case_data(case, known[0], dpi, case.pdf_file.name, checked=True, page_count=known[1])
+        return open_case_data(case, known[0], dpi, pdf.name, checked=True, page_count=known[1])
 
     @work(thread=True, exclusive=True, group="case-load", exit_on_error=False)
     def _load(self, case: Case, dpi: int, opened: CaseData | None = None) -> None:
