@@ -197,3 +197,13 @@ async def test_the_workbench_grades_against_the_newest_gold_and_names_it(tmp_pat
         (_, outcome), = answers.answers
         assert outcome.kind == "pass" and answers.gold == "v2"     # v1 says fail
         assert "gold v2" in screen_text(app)
+
+
+async def test_a_bad_journal_leaves_the_workbench_grading_against_v1_and_saying_why(tmp_path):
+    suite = _copy(tmp_path)
+    (suite / "disputes.jsonl").write_bytes(b'{"event": "opened", "id": 7}\n')
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert any("graded against gold v1" in n.message and "disputes.jsonl:1:" in n.message
+                   for n in app._notifications)

@@ -109,6 +109,7 @@ class InspectScreen(PageKeys, Screen):
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
         self._gold = None   # NewestGold of the suite, made on first grading
+        self._gold_told: str | None = None   # the journal problem last notified
         self._last_choice: AskChoice | None = None   # the dialog's last choice, this session
         self._page_timer = None
         self._first_shown = threading.Event()   # set when a page's image is on screen
@@ -529,6 +530,10 @@ class InspectScreen(PageKeys, Screen):
         if self.current is None:
             return
         graded = self._graded(self.current)
+        if self._gold is not None and self._gold.problem and self._gold.problem != self._gold_told:
+            # Verdicts fall back to v1: say why once (a toast; the Triage screen shows it in place).
+            self._gold_told = self._gold.problem
+            self.notify(f"graded against gold v1: {self._gold.problem}", severity="warning", timeout=8)
         answers = [(s, outcome_of(s.record, graded)) for s in self.index.for_case(self.current.id)]
         if self._pending_answer and self._pending_answer[0] == self.current.id:
             _, run, line = self._pending_answer
