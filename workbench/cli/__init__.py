@@ -250,8 +250,7 @@ def _apply_limits(args: argparse.Namespace) -> None:
             print(f"pdfworkbench: warning: config.json limits: {exc}", file=sys.stderr)
     for text in getattr(args, "limit", None) or ():
         values.update([limits.parse_override(text)])
-    if values:
-        limits.set_overrides(values)
+    limits.for_command(values)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -143,6 +143,21 @@ def set_overrides(values: dict[str, int | float], *, export: bool = True) -> Non
 
 
 _env_loaded = False
+_INHERITED = os.environ.get(LIMIT_ENV)  # what the parent process passed on, as this one started
+
+
+def for_command(values: dict[str, int | float]) -> None:
+    """The overrides of one command (`main()`): what the parent process passed on, then `values`.
+    Replaces the previous command's, so a --limit never outlives the command that gave it."""
+    global _env_loaded
+    _overrides.clear()
+    _env_loaded = True
+    _read_env(_INHERITED)
+    _overrides.update(values)
+    if _overrides:
+        os.environ[LIMIT_ENV] = ",".join(f"{k}={v}" for k, v in sorted(_overrides.items()))
+    elif _INHERITED is None:
+        os.environ.pop(LIMIT_ENV, None)
 
 
 def _load_env() -> None:
@@ -150,7 +165,11 @@ def _load_env() -> None:
     if _env_loaded:
         return
     _env_loaded = True
-    for part in filter(None, os.environ.get(LIMIT_ENV, "").split(",")):
+    _read_env(os.environ.get(LIMIT_ENV))
+
+
+def _read_env(text: str | None) -> None:
+    for part in filter(None, (text or "").split(",")):
         try:
             name, value = parse_override(part)
         except UserError:
