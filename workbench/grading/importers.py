@@ -156,7 +156,7 @@ def _read_eval(path: Path) -> dict[str, Any]:
                                and i.filename.endswith(".json"))
                 left = cap
 
-                def member(name: str) -> Any:
+                def member(name: str, what: str = "sample of an Inspect log") -> Any:
                     nonlocal left
                     data = bytearray()
                     with z.open(name) as m:  # in pieces: one read(n) holds n twice while it joins
@@ -166,9 +166,9 @@ def _read_eval(path: Path) -> dict[str, Any]:
                     if left < 0:
                         raise FileRefused(limits.exceeded(
                             "eval_log_bytes", f"{path}: more than {cap:,} bytes inflated from an Inspect .eval log"))
-                    return parse_json(bytes(data), f"{path}: {name}", "Inspect log member")
+                    return parse_json(bytes(data), f"{path}: {name}", what)
 
-                header = member("header.json")
+                header = member("header.json", "header of an Inspect log")
                 samples = [member(n) for n in names]
         # What zipfile raises on a damaged or hostile zip (a truncated one: struct.error; a
         # flipped flag: "encrypted", a RuntimeError; an unknown method: NotImplementedError).

@@ -736,10 +736,10 @@ def lint_case_file(case, dpi: int = 150, password: str | None = None) -> list[Fi
     """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding)."""
     from workbench.pdf.document import read_pdf_bytes
 
-    path = case.pdf_file
-    if not path.exists():
-        return _key_findings(case) + [Finding(case.id, "error", "pdf-missing", f"PDF {path} is missing")]
     try:
+        path = case.pdf_file  # a link in the suite is refused here: a finding, as unreadable
+        if not path.exists():
+            return _key_findings(case) + [Finding(case.id, "error", "pdf-missing", f"PDF {path} is missing")]
         data = read_pdf_bytes(path, password)
     except UserError as exc:
         return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", str(exc))]
