@@ -221,3 +221,15 @@ def test_the_cap_holds_when_the_size_on_disk_lies(tmp_path, monkeypatch):
             files.read_json(path)
     finally:
         limits._overrides.pop("json_file_bytes", None)
+
+
+def test_a_fifo_as_a_runs_batch_state_file_is_refused_at_once(tmp_path):
+    """`run --batch` keeps its batches' ids beside the run file; a FIFO there blocked for ever."""
+    from workbench.providers.batchjobs import load_state, state_path
+
+    state = state_path(tmp_path / "runs" / "r.jsonl")
+    state.parent.mkdir(parents=True)
+    assert load_state(state) is None
+    os.mkfifo(state)
+    with pytest.raises(UserError, match="is a FIFO"):
+        load_state(state)

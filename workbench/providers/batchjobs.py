@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core import atomic
+from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
 from workbench.providers.base import ReaderSpec, ReadResult, default_prompt
@@ -118,11 +119,11 @@ class BatchState:
 def load_state(path: Path) -> BatchState | None:
     """The state in `path`, None when there is none; a damaged file is a UserError (it is kept)."""
     path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    try:  # beside a run file in a suite: a regular file, capped (a FIFO there blocked for ever)
+        raw = json.loads(files.read_bytes(path, "batch state file", "json_file_bytes"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise UserError(f"{path}: batch state file is damaged ({exc.__class__.__name__}); it holds the ids "
                         "of batches in flight: restore it, or remove it if none is (nothing else was changed)") from None
     try:
