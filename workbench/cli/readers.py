@@ -261,7 +261,12 @@ def reader_readiness(spec: str) -> dict:
     r = parse_reader(spec)
     row: dict = {"reader": spec, "needs_key": r.provider in KEY_REQUIRED, "key_env": [], "missing": []}
     if r.is_probe:
-        row.update(ready=True, base_url=None, base_url_from=None)
+        from workbench.providers import extractors
+
+        found = extractors.version(r.model)
+        row.update(ready=found is not None, base_url=None, base_url_from=None, version=found)
+        if found is None:
+            row["missing"].append(extractors.missing(r.model))
         return row
     names = KEY_ENV.get(r.provider, ())
     row["key_env"] = list(names)
@@ -284,8 +289,8 @@ def cmd_readers(args: argparse.Namespace) -> int:
         print_json(rows)
     else:
         for row in rows:
-            if row["base_url"] is None:
-                state = "ready (offline, no key)"
+            if row["base_url"] is None and row["ready"]:
+                state = f"ready (offline, no key) · {row['version']}"
             elif row["ready"]:
                 state = f"ready · {row['base_url']} ({row['base_url_from']})"
             else:

@@ -13,10 +13,11 @@ from typing import Any, Protocol
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import USAGE_KEYS, CallError
+from workbench.providers.extractors import EXTRACTORS
 
 # Providers spoken over HTTP, then the offline probes.
 HTTP_PROVIDERS = ("openai", "anthropic", "google", "ollama", "openai-compatible")
-PROBES = ("pypdf", "pymupdf", "ocr")
+PROBES = tuple(EXTRACTORS)
 PROVIDERS = (*HTTP_PROVIDERS, "probe")
 
 # Examples for pickers; any model name the provider knows works.
@@ -24,6 +25,7 @@ READERS = (
     "probe:pypdf",
     "probe:pymupdf",
     "probe:ocr",
+    *(f"probe:{name}" for name in EXTRACTORS if name not in ("pypdf", "pymupdf", "ocr")),
     "openai:gpt-4o",
     "openai:gpt-4.1-mini",
     "anthropic:claude-sonnet-4-5",

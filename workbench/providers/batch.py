@@ -78,10 +78,9 @@ def check_plan(plan: RunPlan) -> None:
         raise UserError("--workers must be at least 1")
     reading.check_options(plan.options)
     if plan.reader.is_probe:
-        if plan.reader.model == "ocr":
-            from workbench.providers.probes import _engine
+        from workbench.providers.probes import check_probe
 
-            _engine()
+        check_probe(plan.reader.model)
         return
     config.api_key(plan.reader.provider)
     config.base_url(plan.reader.provider, plan.base_url)

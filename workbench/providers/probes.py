@@ -1,59 +1,53 @@
 """Offline probes: readers that need no key and no network and answer deterministically.
 
-`probe:pypdf` and `probe:pymupdf` answer with the text layer as each extractor reads it; pypdf,
-which reads no annotation appearances, adds a page's filled form fields as its form API gives
-them (`name: value`), as a pipeline reading a filled form with pypdf does (pymupdf's text has
-the fields' appearances already);
-`probe:ocr` with OCR of the rendered pages: rapidocr 3 on onnxruntime (the `ocr` extra), with
-the models its wheel ships, so it runs offline.
+`probe:NAME` answers with the document's text as the extractor NAME reads it (the registry and
+each one's documented call: `workbench.providers.extractors`): pypdf (with a page's filled form
+fields as its form API gives them, as a pipeline reading a filled form with pypdf does), pymupdf,
+pdfplumber, pdfminer, pypdfium2, markitdown, pymupdf4llm, docling-parse and pdftext read the text
+layer; `probe:ocr` (rapidocr on onnxruntime, the `ocr` extra, with the models its wheel ships) and
+`probe:tesseract` (the Debian binary) read the rendered pages.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from workbench.core.errors import UserError
+from workbench.providers import extractors
 
-PROBE_MODALITY = {"pypdf": "text", "pymupdf": "text", "ocr": "pixels"}
+PROBE_MODALITY = {name: ex.modality for name, ex in extractors.EXTRACTORS.items()}
 
 
 def probe_modality(name: str) -> str:
     return PROBE_MODALITY[name]
 
 
-def _engine() -> Any:
+def check_probe(name: str) -> None:
+    """Raise what to install when the probe cannot run here (before any case is read)."""
+    if name == "ocr":
+        ocr_engine()
+    elif extractors.version(name) is None:
+        raise UserError(extractors.missing(name))
+
+
+def ocr_engine():
     """The OCR engine (loaded once per process); `probe:ocr` says what to install without it."""
-    from workbench.pdf.ocr import engine
+    from workbench.pdf import ocr
 
     try:
-        return engine()
+        return ocr.engine()
     except UserError:
-        raise UserError(
-            "probe:ocr needs an OCR engine: pip install 'pdfworkbench[ocr]' (rapidocr and onnxruntime)"
-        ) from None
+        raise UserError(extractors.missing("ocr")) from None
 
 
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
     from workbench.pdf import ocr
 
-    _engine()
+    ocr_engine()
     return ocr.ocr_pages(pdf, dpi)
 
 
 def probe_answer(name: str, pdf: bytes, dpi: int | None) -> str:
     """The probe's answer: every page's text, pages separated by a form feed."""
-    from workbench.pdf import textlayer
-
-    if name == "pypdf":
-        from itertools import zip_longest
-
-        texts = textlayer.text_pypdf(pdf)
-        pages = [text.rstrip("\n") + "".join(f"\n{f}" for f in found)
-                 for text, found in zip_longest(texts, textlayer.form_fields_pypdf(pdf)[:len(texts)], fillvalue=[])]
-    elif name == "pymupdf":
-        pages = textlayer.text_pymupdf(pdf)
-    elif name == "ocr":
-        pages = ocr_pages(pdf, dpi or 150)
-    else:
+    if name not in PROBE_MODALITY:
         raise UserError(f"unknown probe {name!r}; choose one of {', '.join(PROBE_MODALITY)}")
+    pages = ocr_pages(pdf, dpi or 150) if name == "ocr" else extractors.page_texts(name, pdf)
     return "\f".join(p.rstrip("\n") for p in pages)

@@ -285,12 +285,18 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     started_at = utc_now()
 
     if spec.is_probe:
-        from workbench.providers.probes import probe_answer, probe_modality
+        from workbench.providers.extractors import SLOW as CACHED_PROBES
+        from workbench.providers.extractors import version
+        from workbench.providers.probes import check_probe, probe_answer, probe_modality
 
         modality = probe_modality(spec.model)
         dpi = (dpi or DEFAULT_DPI) if modality == "pixels" else None
-        store = AnswerCache() if cache and spec.model == "ocr" else None
-        key = cache_key(pdf_sha, str(spec), modality, dpi, "", {}, None)
+        check_probe(spec.model)
+        library = version(spec.model)
+        # the fast text extractors are cheaper to rerun than to look up; OCR and the layout
+        # extractors are not (keyed by the library's version, so an upgrade reads afresh)
+        store = AnswerCache() if cache and spec.model in CACHED_PROBES else None
+        key = cache_key(pdf_sha, str(spec), modality, dpi, "", {"version": library}, None)
         hit = store.get(key) if store else None
         if hit:
             return _from_cache(hit, case, prompt, started_at)
@@ -299,6 +305,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
             answer = await asyncio.get_running_loop().run_in_executor(local, probe_answer, spec.model, pdf, dpi)
         rec = _record(case, pdf_sha, str(spec), modality, dpi, prompt,
                       ReadResult("ok", answer, "stop"), (time.monotonic() - t0) * 1000, 1, started_at)
+        rec.extra.update(extractor=spec.model, extractor_version=library)
         if store:
             store.put(key, rec)
         return rec

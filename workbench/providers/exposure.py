@@ -1,0 +1,180 @@
+"""Which extractor falls for which trap: `pdfworkbench exposure SUITE`.
+
+For every case and extractor, whether the text the extractor returns contains the expected
+answer, a forbidden one, both or neither, found the way the case's matcher finds them
+(`grading.matchers.needle_finder`: money as money, whole words for `keywords_all`), so the matrix
+agrees with how a run of `probe:NAME` grades. Each extraction is cached under the answer cache
+(`extracted/`), keyed by the PDF's bytes and the library's version; the extractions run on a
+process pool (`--jobs`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.core import atomic
+from workbench.core.case import Case, sha256_hex
+from workbench.core.errors import UserError
+from workbench.core.pool import map_ordered
+from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
+from workbench.providers import extractors
+from workbench.providers.config import cache_dir
+
+STATES = ("expected", "forbidden", "both", "neither")
+ERROR = "error"  # the extractor could not read the PDF (its reason is in `errors`)
+CACHE_FORMAT = 1
+LETTERS = {"expected": "E", "forbidden": "F", "both": "B", "neither": "N", ERROR: "!"}
+
+
+def exposure_state(case: Case, text: str) -> str:
+    """expected | forbidden | both | neither: what of the key the text holds."""
+    find = needle_finder(case)
+    needles = [n for n in matcher_needles(case) if str(n).strip()]
+    expected = bool(needles) and all(find(text, n) for n in needles)
+    forbidden = any(find(text, f) for f in forbidden_needles(case) if f.strip())
+    return {(True, True): "both", (True, False): "expected",
+            (False, True): "forbidden", (False, False): "neither"}[(expected, forbidden)]
+
+
+def _cache_path(pdf_sha: str, name: str, version: str) -> Path:
+    key = hashlib.sha256(json.dumps([CACHE_FORMAT, pdf_sha, name, version]).encode()).hexdigest()
+    return cache_dir() / "extracted" / key[:2] / f"{key}.json"
+
+
+def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
+    """The document's text as `name` reads it (pages joined by form feeds), from the cache when
+    this PDF was read by this version of the library before."""
+    version = extractors.version(name) or ""
+    path = _cache_path(sha256_hex(pdf), name, version)
+    if use_cache:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))["text"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a missing or damaged entry is a miss
+    text = "\f".join(extractors.page_texts(name, pdf))
+    if use_cache:
+        try:
+            atomic.write_json(path, {"extractor": name, "version": version, "text": text})
+        except OSError:
+            pass  # a cache that cannot be written is only slower
+    return text
+
+
+def _extract_job(job: tuple[str, str, bool]) -> tuple[str | None, str | None]:
+    """(text, None) or (None, why): one PDF read by one extractor, in a pool worker."""
+    from workbench.pdf.document import read_pdf_bytes
+
+    path, name, use_cache = job
+    try:
+        return extracted_text(read_pdf_bytes(Path(path)), name, use_cache), None
+    except UserError as exc:
+        return None, str(exc)
+
+
+@dataclass
+class Exposure:
+    extractors: list[str]
+    versions: dict[str, str]
+    cases: list[dict] = field(default_factory=list)
+
+    def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
+        """family -> extractor -> state -> count."""
+        out: dict[str, dict[str, dict[str, int]]] = {}
+        for row in self.cases:
+            fam = out.setdefault(row["family"], {n: dict.fromkeys((*STATES, ERROR), 0) for n in self.extractors})
+            for name, state in row["extractors"].items():
+                fam[name][state] += 1
+        return dict(sorted(out.items()))
+
+    def totals(self) -> dict[str, dict[str, int]]:
+        out = {n: dict.fromkeys((*STATES, ERROR), 0) for n in self.extractors}
+        for row in self.cases:
+            for name, state in row["extractors"].items():
+                out[name][state] += 1
+        return out
+
+    def to_json(self) -> dict:
+        return {"extractors": {n: self.versions[n] for n in self.extractors}, "cases": self.cases,
+                "matrix": self.matrix(), "totals": self.totals()}
+
+
+def check_extractors(names: Iterable[str] | None) -> list[str]:
+    """The extractors asked for (default: every one installed here); an absent one says what to install."""
+    if names is None:
+        return extractors.installed()
+    chosen = list(dict.fromkeys(n.strip() for n in names if n.strip()))
+    for n in chosen:
+        extractors.get(n)
+        if extractors.version(n) is None:
+            raise UserError(extractors.missing(n))
+    if not chosen:
+        raise UserError("--extractors: name one or more, e.g. pypdf,pdfplumber")
+    return chosen
+
+
+def suite_exposure(cases: list[Case], names: list[str], jobs: int | None = 0,
+                   use_cache: bool = True) -> Exposure:
+    jobs_list = [(str(c.pdf_file), n, use_cache) for c in cases for n in names]
+    results = iter(map_ordered(_extract_job, jobs_list, jobs))
+    out = Exposure(names, {n: extractors.version(n) or "" for n in names})
+    for case in cases:
+        states: dict[str, str] = {}
+        errors: dict[str, str] = {}
+        for name in names:
+            text, why = next(results)
+            if text is None:
+                states[name], errors[name] = ERROR, why or "unreadable"
+            else:
+                states[name] = exposure_state(case, text)
+        row = {"case_id": case.id, "family": case.trap_family, "extractors": states}
+        if errors:
+            row["errors"] = errors
+        out.cases.append(row)
+    return out
+
+
+def _cell(counts: dict[str, int]) -> str:
+    n = sum(counts.values())
+    if n == 1:
+        return next(s for s, k in counts.items() if k)
+    return " ".join(f"{k}{LETTERS[s]}" for s, k in counts.items() if k)
+
+
+def matrix_text(exp: Exposure) -> str:
+    """The family x extractor table: each cell the states' counts (E expected, F forbidden,
+    B both, N neither, ! unreadable), then the share of cases whose text holds a trap's value."""
+    matrix = exp.matrix()
+    width = max([len("expected is missing"), *map(len, matrix)])
+    cols = [max(len(n), 9) for n in exp.extractors]
+    lines = ["  ".join(["family".ljust(width), *(n.ljust(w) for n, w in zip(exp.extractors, cols, strict=True))])]
+    for fam, row in matrix.items():
+        lines.append("  ".join([fam.ljust(width), *(_cell(row[n]).ljust(w)
+                                                     for n, w in zip(exp.extractors, cols, strict=True))]))
+    totals = exp.totals()
+
+    def share(name: str, states: tuple[str, ...]) -> str:
+        n = sum(totals[name].values())
+        k = sum(totals[name][s] for s in states)
+        return f"{k}/{n} {100 * k / n:.0f}%" if n else "-"
+
+    lines.append("  ".join(["falls for the trap".ljust(width),
+                            *(share(n, ("forbidden", "both")).ljust(w) for n, w in zip(exp.extractors, cols, strict=True))]))
+    lines.append("  ".join(["expected is missing".ljust(width),
+                            *(share(n, ("forbidden", "neither")).ljust(w) for n, w in zip(exp.extractors, cols, strict=True))]))
+    return "\n".join(lines)
+
+
+def csv_text(exp: Exposure) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["case_id", "family", *exp.extractors])
+    for row in exp.cases:
+        w.writerow([row["case_id"], row["family"], *(row["extractors"][n] for n in exp.extractors)])
+    return buf.getvalue()
