@@ -55,6 +55,8 @@ EXAMPLES: dict[str, list[str]] = {
             "pdfworkbench ask CASE.json --reader openai:gpt-4o --modality pixels --dpi 200 --json"],
     "readers": ["pdfworkbench readers",
                 "pdfworkbench --env-file .env readers --json"],
+    "exposure": ["pdfworkbench exposure SUITE",
+                 "pdfworkbench exposure SUITE --extractors pypdf,pdfplumber,markitdown --jobs 2 --json"],
     "fake-server": ["pdfworkbench fake-server --port 8765",
                     "pdfworkbench fake-server --script answers.json --fault 429-retry-after+500x2"],
     "dispute": ["pdfworkbench dispute list SUITE",
