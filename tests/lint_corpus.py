@@ -12,6 +12,7 @@ Run `python -m tests.lint_corpus` to print the confusion table of the lint in PY
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,9 +29,18 @@ class Entry:
     name: str
     what: str                       # the finding this entry tests
     truth: bool                     # must the finding fire?
-    case: Case
-    pdf: bytes
+    case: Case | None
+    pdf: bytes | None
     fires: Callable[[list[Any]], bool]
+    # A generated case (a degraded scan takes seconds): made when a test first needs it, not
+    # when pytest collects the corpus's names.
+    make: Callable[[], tuple[Case, bytes]] | None = None
+
+    def loaded(self) -> Entry:
+        if self.make is not None:
+            self.case, self.pdf = self.make()
+            self.make = None
+        return self
 
 
 def _pdf(draw: Callable[[Canvas], None]) -> bytes:
@@ -95,6 +105,7 @@ def _trap_broken(findings) -> bool:
     return any(c == "trap-disarmed" or c.startswith("forbidden-not") for c in _codes(findings, ("error",)))
 
 
+@functools.cache
 def entries() -> list[Entry]:
     from workbench.core.make import generate_case
 
@@ -143,8 +154,8 @@ def entries() -> list[Entry]:
     # 4. A scanned hidden-layer case at each text-layer mode: only `none` removes the decoy.
     for family, params in (("hidden_ocr_mismatch", {"visible_total_layer": "text"}), ("white_text_injection", {})):
         for layer in ("none", "faithful", "drifted"):
-            case, pdf = generate_case(family, 1, params, {"tier": "heavy", "text_layer": layer})
-            out.append(Entry(f"scan-{family}-{layer}", "an error", layer == "none", case, pdf, _any_error))
+            make = functools.partial(generate_case, family, 1, params, {"tier": "heavy", "text_layer": layer})
+            out.append(Entry(f"scan-{family}-{layer}", "an error", layer == "none", None, None, _any_error, make))
 
     # 5. Findings follow from what the page and the layers hold.
     out.append(Entry("hidden-decoy", "a hidden-layer trap", True,
@@ -176,6 +187,7 @@ def confusion(lint: Callable[[Case, bytes], list[Any]] | None = None) -> tuple[d
     table = {"TP": 0, "FP": 0, "TN": 0, "FN": 0}
     wrong = []
     for e in entries():
+        e.loaded()
         fired = e.fires(lint(e.case, e.pdf))
         key = ("T" if fired == e.truth else "F") + ("P" if fired else "N")
         table[key] += 1

@@ -179,6 +179,40 @@ def test_grade_command(cli, suite):
     assert verdict["forbidden_matched"][0]["span"] == [0, len(cases[0].forbidden_answers[0])]
 
 
+def test_grade_batch_gives_each_line_its_verdict_in_order(cli, suite, tmp_path):
+    """One line per input line, in input order, the verdict as grade --json gives it; a bad line
+    (not JSON, no case, a case file that is not there) is that line's error, and the rest grade."""
+    folder, cases = suite
+    right, trap = f"It is {cases[0].expected_answer}", cases[0].forbidden_answers[0]
+    one = str(folder / f"{cases[0].id}.json")
+    lines = [json.dumps({"case": one, "answer": right}), "{not json",
+             json.dumps({"case": str(tmp_path / "gone.json"), "answer": "x"}),
+             json.dumps({"case": one, "answer": trap}), json.dumps({"answer": "no case"}),
+             json.dumps({"case": str(folder / f"{cases[1].id}.json"), "answer": cases[1].expected_answer})]
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = cli("grade", "--batch", answers)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and err == ""
+    assert [r["line"] for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert [r.get("outcome") for r in rows] == ["pass", None, None, "trap", None, "pass"]
+    assert "malformed" in rows[1]["error"] and "no such file" in rows[2]["error"]
+    assert rows[2]["case"] == str(tmp_path / "gone.json") and rows[4]["case"] is None
+    _, single, _ = cli("grade", one, "--answer", trap, "--json")
+    alone = json.loads(single)
+    del alone["attribution"]   # the batch attributes only with --explain
+    assert {k: v for k, v in rows[3].items() if k not in ("line", "case")} == alone
+    # by case id, with --suite
+    answers.write_text("".join(json.dumps({"case": c.id, "answer": c.expected_answer}) + "\n" for c in cases)
+                       + json.dumps({"case": "nope", "answer": "x"}) + "\n", encoding="utf-8")
+    code, out, _ = cli("grade", "--batch", answers, "--suite", folder)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and [r["case"] for r in rows] == [c.id for c in cases] + ["nope"]
+    assert all(r["correct"] for r in rows[:-1]) and "no case 'nope'" in rows[-1]["error"]
+    code, _, err = cli("grade", one, "--batch", answers)
+    assert code == 2 and "takes no CASE.json" in err
+
+
 def test_report_command_finds_the_suite_beside_the_run(cli, suite, tmp_path):
     folder, cases = suite
     runs = folder / "runs"

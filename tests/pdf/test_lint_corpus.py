@@ -17,6 +17,7 @@ ENTRIES = lint_corpus.entries()
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_the_lint_agrees_with_the_hand_label(entry):
+    entry.loaded()
     findings = lint_case(entry.case, entry.pdf)
     shown = [f"{f.severity} {f.code}: {f.message}" for f in findings]
     assert entry.fires(findings) is entry.truth, shown
@@ -35,7 +36,7 @@ def test_the_messages_say_what_the_issue_asks(tmp_path, cli):
     derived = lint_case(by_name["derived-parts-visible"].case, by_name["derived-parts-visible"].pdf)
     assert [f.code for f in derived] == ["expected-derived"] and "subtotal plus tax" in derived[0].message
     # The same through the command line, on the files as a user has them.
-    entry = by_name["scan-hidden_ocr_mismatch-none"]
+    entry = by_name["scan-hidden_ocr_mismatch-none"].loaded()
     (tmp_path / "scan.pdf").write_bytes(entry.pdf)
     raw = entry.case.to_json() | {"pdf_path": "scan.pdf"}
     (tmp_path / "scan.json").write_text(json.dumps(raw))

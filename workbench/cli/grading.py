@@ -11,9 +11,10 @@ from workbench.core.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("grade", help="grade one answer against a case's key (exit 0 if correct, 1 if not)")
-    p.add_argument("case", type=Path, help="case JSON")
-    given = p.add_mutually_exclusive_group(required=True)
+    p = sub.add_parser("grade", help="grade one answer against a case's key (exit 0 if correct, 1 if not); "
+                                     "--batch grades many in one process")
+    p.add_argument("case", type=Path, nargs="?", help="case JSON (not with --batch)")
+    given = p.add_mutually_exclusive_group()
     given.add_argument("--answer", metavar="TEXT",
                        help="the answer text, which may begin with '-' (--answer '-$5'); - reads it from stdin")
     given.add_argument("--answer-file", type=Path, metavar="FILE", help="read the answer from FILE")
@@ -23,6 +24,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="say where in the document each value of the answer came from")
     p.add_argument("--gold", default="latest", metavar="vN",
                    help="gold version of the case's suite to grade against: vN or latest (default)")
+    given.add_argument("--batch", type=Path, metavar="ANSWERS.jsonl",
+                       help='grade every line {"case": "PATH/TO/CASE.json", "answer": "..."} (a case id '
+                            "with --suite; - reads stdin): one JSON line each on stdout, in input order, "
+                            "the verdict as --json gives it (attribution with --explain); a bad line is "
+                            "that line's error; exit 2 if a line was bad, else 1 if an answer was wrong")
+    p.add_argument("--suite", type=Path, metavar="DIR", help="with --batch: the suite whose case ids the lines name")
     p.set_defaults(handler=cmd_grade)
 
     p = sub.add_parser("report", help="score run records against their answer keys")
@@ -105,44 +112,127 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_grade(args: argparse.Namespace) -> int:
+def _case_at_gold(path: Path, version: str):
+    """The case in `path` with its key at gold `version` of its suite, and that choice."""
     from workbench.core.case import load_case
     from workbench.gold.versions import case_at, choose
+
+    case = load_case(path)
+    folder = case.root or path.parent     # the case's suite, whose journal holds its gold
+    gold = choose(folder, version)
+    return case_at(case, folder, gold.used), gold
+
+
+def _verdict_json(case, gold, answer: str, attribution: bool) -> tuple[dict, object]:
+    """What `grade --json` prints (and each line of `grade --batch`), and the verdict."""
     from workbench.grading import grade
 
-    case = load_case(args.case)
-    folder = case.root or args.case.parent     # the case's suite, whose journal holds its gold
-    gold = choose(folder, args.gold)
-    case = case_at(case, folder, gold.used)
-    answer = args.answer if args.answer_file is None else _read_text(args.answer_file, "--answer-file")
     verdict = grade(case, answer)
-    attributions, skipped = _attribute(case, answer) if (args.explain or args.json) else (None, None)
-    if args.json:
-        out = verdict.to_json()
-        out["gold"] = gold.to_json()
+    out = verdict.to_json()
+    out["gold"] = gold.to_json()
+    if attribution:
+        attributions, skipped = _attribute(case, answer)
         out["attribution"] = None if skipped else [a.to_json() for a in attributions or []]
         if skipped:
             out["attribution_skipped"] = skipped
+    return out, verdict
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    if args.batch is not None:
+        if args.case is not None:
+            raise UserError(f"grade --batch takes no CASE.json ({args.case}): each line names its case")
+        return _grade_batch(args)
+    if args.suite is not None:
+        raise UserError("--suite is for --batch (a case JSON names its own suite)")
+    if args.case is None:
+        raise UserError("grade needs a CASE.json and --answer TEXT (or --answer-file, or --batch ANSWERS.jsonl)")
+    if args.answer is None and args.answer_file is None:
+        raise UserError(f"grade {args.case}: give the answer with --answer TEXT or --answer-file FILE")
+    case, gold = _case_at_gold(args.case, args.gold)
+    answer = args.answer if args.answer_file is None else _read_text(args.answer_file, "--answer-file")
+    if args.json:
+        out, verdict = _verdict_json(case, gold, answer, attribution=True)
         print_json(out)
-    else:
-        print(f"{verdict.outcome.upper()}  {verdict.reason}")
-        print(f"  {gold.line()}")
-        flags = [name for name in ("fell_for_trap", "refused", "hedged") if getattr(verdict, name)]
-        if flags:
-            print(f"  flags: {', '.join(flags)}")
-        for part in verdict.parts:
-            where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
-            mark = "found" if part.matched else "missing"
-            shown = f" as {part.found!r}" if part.found and part.matched and part.found != part.expected else ""
-            print(f"  {mark:<7} {part.expected}{shown}{where}")
-        for part in verdict.forbidden:
-            where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
-            print(f"  trap    {part.expected} as {part.found!r}{where}")
-        if skipped:
-            print(f"  where from: skipped: {skipped}")
-        elif attributions is not None:
-            print(render_attribution(attributions))
+        return 0 if verdict.correct else 1
+    from workbench.grading import grade
+
+    verdict = grade(case, answer)
+    attributions, skipped = _attribute(case, answer) if args.explain else (None, None)
+    print(f"{verdict.outcome.upper()}  {verdict.reason}")
+    print(f"  {gold.line()}")
+    flags = [name for name in ("fell_for_trap", "refused", "hedged") if getattr(verdict, name)]
+    if flags:
+        print(f"  flags: {', '.join(flags)}")
+    for part in verdict.parts:
+        where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
+        mark = "found" if part.matched else "missing"
+        shown = f" as {part.found!r}" if part.found and part.matched and part.found != part.expected else ""
+        print(f"  {mark:<7} {part.expected}{shown}{where}")
+    for part in verdict.forbidden:
+        where = f" at {part.span[0]}-{part.span[1]}" if part.span else ""
+        print(f"  trap    {part.expected} as {part.found!r}{where}")
+    if skipped:
+        print(f"  where from: skipped: {skipped}")
+    elif attributions is not None:
+        print(render_attribution(attributions))
     return 0 if verdict.correct else 1
+
+
+def _grade_batch(args: argparse.Namespace) -> int:
+    """`grade --batch`: one process for every answer, each case and gold choice read once."""
+    import json
+
+    from workbench.core import files
+    from workbench.core.schema import parse_json
+
+    if str(args.batch) == "-":
+        source, lines = "stdin", (line.rstrip("\r\n") for line in sys.stdin)
+    else:
+        source, lines = str(args.batch), iter(files.read_lines(args.batch, "answers file (JSON Lines)")[0])
+    by_id: dict | None = None
+    suite_gold = None
+    if args.suite is not None:
+        from workbench.gold.versions import cases_at, choose
+
+        suite_gold = choose(args.suite, args.gold)
+        by_id = cases_at(args.suite, suite_gold.used)
+    known: dict[Path, tuple] = {}   # case file -> (case at its gold, the choice) or the UserError
+    bad = wrong = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        given = None
+        try:
+            item = parse_json(line, f"{source} line {number}", "answer line")
+            if not isinstance(item, dict) or not isinstance(item.get("case"), str) \
+                    or not isinstance(item.get("answer"), str):
+                raise UserError(f'{source} line {number}: give {{"case": "...", "answer": "..."}} '
+                                "(both strings)")
+            given = item["case"]
+            if by_id is not None:
+                if given not in by_id:
+                    raise UserError(f"{source} line {number}: no case {given!r} in {args.suite}")
+                case, gold = by_id[given], suite_gold
+            else:
+                path = Path(given)
+                if path not in known:
+                    try:
+                        known[path] = _case_at_gold(path, args.gold)
+                    except UserError as exc:
+                        known[path] = exc
+                if isinstance(known[path], UserError):
+                    raise known[path]
+                case, gold = known[path]
+            out, verdict = _verdict_json(case, gold, item["answer"], attribution=args.explain)
+            wrong += not verdict.correct
+            row = {"line": number, "case": case.id, **out}
+        except UserError as exc:
+            bad += 1
+            row = {"line": number, "case": given, "error": str(exc)}
+        sys.stdout.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+    return 2 if bad else 1 if wrong else 0
 
 
 def _attribute(case, answer: str):

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from workbench.cli.output import add_jobs_option, log, note, print_json
 from workbench.core.errors import UserError
-from workbench.core.layout import runs_dir
 
 
 def _reader_args(p: argparse.ArgumentParser) -> None:
@@ -117,6 +116,8 @@ def default_out(suite_dir: Path, suite_name: str, reader: str, modality: str, dp
         parts.append(f"{dpi}dpi")
     if shard:
         parts.append("shard" + shard.replace("/", "of"))
+    from workbench.core.layout import runs_dir
+
     return runs_dir(suite_dir) / (_slug("-".join(parts)) + ".jsonl")
 
 
