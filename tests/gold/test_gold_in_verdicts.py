@@ -50,3 +50,17 @@ def test_regrade_names_both_versions(cli, tmp_path):
     suite, run = _suite_at_v2(tmp_path)
     code, out, _ = cli("regrade", run)
     assert "gold v1: fail 1" in out and "gold v2: pass 1" in out and "1 of 1 verdict(s) flip from v1 to v2" in out
+
+
+def test_export_writes_the_newest_gold_keys_and_names_the_version(cli, tmp_path):
+    from workbench.providers.export import JSONL_KEYS
+
+    suite, _ = _suite_at_v2(tmp_path)
+    code, out, _ = cli("export", suite, "--to", "jsonl", "--out", tmp_path / "hf", "--json")
+    assert code == 0 and json.loads(out)["gold"] == {"version": "v2", "newest": "v2"}
+    rows = {r["id"]: r for r in map(json.loads, (tmp_path / "hf" / JSONL_KEYS).read_text().splitlines())}
+    assert rows[TOTAL]["expected_answer"] == "€1.00"
+    code, out, _ = cli("export", suite, "--to", "inspect", "--out", tmp_path / "insp", "--gold", "v1")
+    assert code == 0 and "keys at gold v1 (the newest is v2" in out
+    case = json.loads((tmp_path / "insp" / "cases" / f"{TOTAL}.json").read_text())
+    assert case["expected_answer"] == "€13,144.73"

@@ -80,6 +80,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="a new (or empty) folder")
     p.add_argument("--license", default="agpl-3.0", metavar="ID",
                    help="licence named in the dataset card (default agpl-3.0, the generator's)")
+    p.add_argument("--gold", default="latest", metavar="vN",
+                   help="gold version whose answer keys to export: vN or latest (default)")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     p.set_defaults(handler=cmd_export)
 
@@ -98,13 +100,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from workbench.gold.versions import cases_at, choose
     from workbench.providers.export import export_suite
 
-    done = export_suite(args.suite, args.to, args.out, args.license)
+    gold = choose(args.suite, args.gold)
+    done = export_suite(args.suite, args.to, args.out, args.license,
+                        cases=list(cases_at(args.suite, gold.used).values()))
     if args.json:
-        print_json({"out": str(done.out), "to": done.format, "cases": done.cases, "suite_hash": done.suite_hash})
+        print_json({"out": str(done.out), "to": done.format, "cases": done.cases, "suite_hash": done.suite_hash,
+                    "gold": gold.to_json()})
         return 0
-    print(f"exported {done.cases} cases of {args.suite} for {done.format} into {done.out}")
+    print(f"exported {done.cases} cases of {args.suite} for {done.format} into {done.out}, keys at {gold.line()}")
     print(f"suite hash {done.suite_hash}")
     if done.format == "inspect":
         note(f"run it: inspect eval {done.out / 'task.py'} --model PROVIDER/MODEL --log-format json; "

@@ -18,7 +18,7 @@ import json
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +43,17 @@ class Exported:
     suite_hash: str
 
 
-def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_LICENSE) -> Exported:
-    """Write the suite for another harness into `out` (which must not exist yet, or be empty)."""
+def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_LICENSE,
+                 cases: list[Case] | None = None) -> Exported:
+    """Write the suite for another harness into `out` (which must not exist yet, or be empty).
+    `cases`: the suite's cases with the keys to export (a gold version); default as on disk."""
     if to not in FORMATS:
         raise UserError(f"--to {to!r}: choose one of {', '.join(FORMATS)}")
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.+-]{0,63}", license_id or ""):
         raise UserError(f"--license {license_id!r}: give a licence identifier such as cc-by-4.0 or mit")
     suite = load_suite(suite_dir)
+    if cases is not None:
+        suite = replace(suite, cases=list(cases))
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out}: exists and is not an empty folder; choose another")
