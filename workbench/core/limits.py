@@ -55,9 +55,6 @@ _limit("eval_log_bytes", 512 * 2**20, "bytes",
        "an Inspect log: a .json one, or a .eval zip compressed and inflated (a zip bomb reached 4.2 GB)")
 _limit("eval_log_members", 100_000, "count",
        "files in an Inspect .eval zip: one per sample, plus a header")
-_limit("dispute_value_chars", 100_000, "characters",
-       "a value a dispute proposes, its original or its quote (as JSON text) longer than this is no "
-       "answer-key value; grading and searching a 10 MB one took 26 s and 880 MB")
 _limit("key_text_chars", 10_000, "count",
        "characters in one string of an answer key (question, expected or forbidden answer, gold "
        "value): grading makes a pattern of each; ours are under 500")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core import files, limits
+from workbench.core import files
 from workbench.core.config import user_name
 from workbench.core.errors import UserError
 from workbench.core.layout import journal_path
@@ -41,6 +41,7 @@ from workbench.core.schema import (
     DISPUTE_EVENT,
     DISPUTE_OPENED,
     EVIDENCE,
+    check_key_text,
     check_shape,
     parse_json,
     plain_id,
@@ -170,11 +171,10 @@ def check_event(ev: Any, source: str) -> dict[str, Any]:
             raise UserError(f"{source}: decision {ev['decision'][:40]!r}: use one of {', '.join(_DECISION_STATUSES)}")
         return ev
     plain_id(ev["case_id"], "dispute event field 'case_id'", source)
-    for name, value in (("proposed", ev.get("proposed")), ("original", ev.get("original")),
-                        ("evidence quote", (ev.get("evidence") or {}).get("quote") if isinstance(ev.get("evidence"), dict) else None)):
-        size = len(value) if isinstance(value, str) else len(json.dumps(value)) if isinstance(value, (dict, list)) else 0
-        if size > limits.get("dispute_value_chars"):
-            raise UserError(f"{source}: " + limits.exceeded("dispute_value_chars", f"the {name} is {size:,} characters"))
+    # Each becomes a needle grading or the evidence search looks for: the key's own text cap.
+    quote = ev["evidence"].get("quote") if isinstance(ev.get("evidence"), dict) else None
+    for name, value in (("proposed", ev.get("proposed")), ("original", ev.get("original")), ("evidence quote", quote)):
+        check_key_text(value, f"the {name}", source)
     try:
         problem = value_problem(ev["field"], ev.get("proposed"))
     except UserError as exc:
