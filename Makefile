@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean package-check
+.PHONY: run test test-fast lint bench clean package-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: $(STAMP)
 	$(BIN)/ruff check workbench generators tests benchmarks
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_JOBS)
+
+# The tests without the `slow` ones (each over 2 s: fuzzers, the browser, big documents): the loop
+# while working; `make test` runs them all.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_JOBS) -m "not slow"
 
 # make bench [BENCH_ARGS=--quick]: one table of every measurement, figures in bench-results.json
 bench: $(STAMP)

@@ -6,13 +6,14 @@ warm-up and several runs, runs the older per-area scripts (benchmarks/bench_*.py
 table (median, p95, target, met) and writes every figure as JSON. Each group's rows are printed
 as soon as it finishes, and each measurement's time on stderr as it ends.
 
---quick (about 5 minutes idle on 2 cores) runs each measurement once without a warm-up, builds
-the suite from 8 seeds a family instead of 44, walks fewer pages and cases, and leaves out the
-all-10,000-page runs; the group titles say so.
+--quick (under a minute idle on 2 cores) runs the oneshot and sample groups only, unless --only
+names others, each measurement once without a warm-up (with --only: builds the suite from 8 seeds
+a family instead of 44, walks fewer pages and cases, and leaves out the all-10,000-page runs; the
+group titles say so).
 
     python -m benchmarks [--quick] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
 
-Groups: pdf500, pdf10k, suite, sample, scripts. The machine is shared: the load average is
+Groups: oneshot, pdf500, pdf10k, suite, sample, scripts. The machine is shared: the load average is
 printed with the table, and ratios measured within one run are more telling than absolute times.
 """
 
@@ -31,7 +32,10 @@ from pathlib import Path
 from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, table
 from benchmarks.inputs import suite_spec, text_pdf
 
-GROUPS = ("pdf500", "pdf10k", "suite", "sample", "scripts")
+GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "sample", "scripts")
+# --quick without --only: what fits in a minute on an idle 2-core machine (the big inputs, the
+# suite and the per-area scripts are the full run's).
+QUICK_GROUPS = ("oneshot", "sample")
 # Untimed runs before the timed ones (files in the page cache, imports compiled); --quick: none.
 WARMUP = 1
 # Launches timed for a first page on screen (besides the walk's launch): six launches of the
@@ -335,6 +339,13 @@ def _html_rows(group: str, tmp: Path, suite: Path, runs: int) -> list[Row]:
     return rows
 
 
+def bench_oneshot(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    from benchmarks import bench_oneshot
+
+    return bench_oneshot.rows("one-shot commands, whole processes, in turns with their floors", tmp,
+                              max(runs, 3 if quick else 7))
+
+
 def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
     g = "shipped sample suite (sample_cases/mini)"
     rows: list[Row] = []
@@ -473,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     global QUICK, WARMUP
     QUICK, WARMUP = args.quick, 0 if args.quick else WARMUP
     runs = args.runs or (1 if args.quick else 3)
-    only = [g.strip() for g in args.only.split(",")] if args.only else list(GROUPS)
+    only = [g.strip() for g in args.only.split(",")] if args.only else list(QUICK_GROUPS if args.quick else GROUPS)
     unknown = [g for g in only if g not in GROUPS]
     if unknown:
         ap.error(f"unknown group {unknown[0]!r}; choose from {', '.join(GROUPS)}")
@@ -490,8 +501,10 @@ def main(argv: list[str] | None = None) -> int:
                 got, texts = bench_scripts(tmp, runs, args.quick)
             else:
                 got = globals()[f"bench_{group}"](tmp, runs, args.quick)
-            rows += got
             load = os.getloadavg()[0]
+            for r in got:   # a row's figures are read against the machine's state when it ran
+                r.extra.update(load_1min=round(load, 2), cores=os.cpu_count())
+            rows += got
             print(f"[bench] {group}: {time.perf_counter() - t0:.0f} s (load {load:.2f})", file=sys.stderr,
                   flush=True)
             print(table(got) + "\n", flush=True)   # partial results as they come; the whole table follows

@@ -76,7 +76,9 @@ def table(rows: list[Row]) -> str:
     for r in rows:
         if r.group != group:
             group = r.group
-            lines.append(f"-- {group}")
+            machine = (f"  [load {r.extra['load_1min']:.2f}, {r.extra['cores']} cores]"
+                       if "load_1min" in r.extra else "")
+            lines.append(f"-- {group}{machine}")
         target = "-" if r.target is None else ("≥ " if r.at_least else "< ") + fmt(r.target, r.unit)
         met = {True: "yes", False: "NO", None: "-"}[r.met]
         if r.error:

@@ -20,6 +20,8 @@ import pytest
 
 from tests.fixtures import ROOT, SAMPLE
 
+pytestmark = pytest.mark.slow   # a full disk, a file-size limit, in child processes: 32 s for 7 at load 10 (`make test-fast` leaves them out)
+
 CASES = ("actualtext_override-0001", "annotation_only_text-0001", "chart_axis_inversion-0001")
 GUARD_S = 120
 

@@ -16,8 +16,9 @@ import pytest
 from tests.fixtures import SAMPLE
 
 CHROMIUM = os.environ.get("PDFWORKBENCH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="no Chromium (apt-get install chromium): the browser tests need it")
+pytestmark = [pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                 reason="no Chromium (apt-get install chromium): the browser tests need it"),
+              pytest.mark.slow]   # a real browser: 15 s for 3 at load 10
 playwright = pytest.importorskip("playwright.sync_api", reason="the browser tests drive Chromium with playwright")
 pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 

@@ -25,6 +25,8 @@ from tests.fixtures import suite_copy
 from workbench.core import limits
 from workbench.providers.fakeserver import FakeServer
 
+pytestmark = pytest.mark.slow   # two fuzzers, 164 s alone at load 10 (`make test-fast` leaves them out)
+
 N = int(os.environ.get("PDFWORKBENCH_FUZZ_N", "6"))
 SEED = 20261203
 MODELS = {"openai": "openai:gpt-4o", "anthropic": "anthropic:claude-sonnet-4-5", "google": "google:gemini-2.5-flash"}

@@ -13,8 +13,6 @@ import hashlib
 import json
 import os
 import re
-import socket
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,7 +53,8 @@ def ensure_folder(folder: Path, flag: str = "") -> Path:
 
 # A temporary file's name says which process made it, `.<name>.<host>-<pid>.<random>.tmp`, so a
 # later build can tell one left by a killed process from one another process is writing.
-_HOST = re.sub(r"[^A-Za-z0-9-]", "", socket.gethostname())[:32] or "host"
+# (os.uname is the host name socket.gethostname gives, without loading socket for every command.)
+_HOST = re.sub(r"[^A-Za-z0-9-]", "", os.uname().nodename)[:32] or "host"
 _TEMP = re.compile(r"^\..+\.(?P<host>[A-Za-z0-9-]+)-(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
 
 
@@ -114,6 +113,8 @@ def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
     if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
         raise files.write_failed(path, OSError(errno.ENAMETOOLONG, "File name too long"))
     try:
+        import tempfile  # loaded by the first write, not by every command that reads
+
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise files.write_failed(path, exc) from None

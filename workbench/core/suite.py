@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -342,6 +341,8 @@ class BuildItem:
 
 
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
+    import tomllib  # only a build reads a spec: not loaded by every command that loads a suite
+
     from generators.degrade import TEXT_LAYERS, TIERS, DegradeSpec
 
     path = Path(path)

@@ -1,0 +1,104 @@
+"""One-shot commands against their floors (issue 40 item 2): `--version`, `--help`, `grade` and
+`grade --explain` as whole processes, each in turns with a bare interpreter (`python -c pass`;
+`python -c "import fitz"` for --explain, which reads the PDF), and `grade --batch`'s answers a
+second. The ratios are of CPU time (user + system), the wall-time ratio in the note: on a loaded
+machine a process's wall time is mostly its wait for a core, and the floor waits as long.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks.harness import ROOT, Row, progress
+
+SAMPLE = ROOT / "sample_cases" / "mini"
+
+PASS_FLOOR = ("python -c pass", ["-c", "pass"])
+FITZ_FLOOR = ("python -c 'import fitz'", ["-c", "import fitz"])
+
+
+def _once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall s, CPU s) of `python ARGV`, its output thrown away."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise RuntimeError(f"python {' '.join(argv[:4])}: exit {os.waitstatus_to_exitcode(status)}")
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+
+
+def _case() -> tuple[str, str]:
+    """The sample suite's first case JSON and its key's answer (printed on the page: --explain
+    finds it in the text, no OCR)."""
+    from workbench.core.suite import load_suite
+
+    case = load_suite(SAMPLE).cases[0]
+    return str(case.json_path), case.expected_answer
+
+
+def _batch_rows(group: str, tmp: Path, env: dict[str, str], answers: int) -> list[Row]:
+    """`grade --batch` of `answers` lines over the sample suite, right and wrong in turns."""
+    from workbench.core.suite import load_suite
+
+    cases = load_suite(SAMPLE).cases
+    path = tmp / "answers.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(answers):
+            c = cases[i % len(cases)]
+            f.write(json.dumps({"case": str(c.json_path), "answer": c.expected_answer if i % 2 else "no"}) + "\n")
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "workbench", "grade", "--batch", str(path)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    seconds = time.perf_counter() - t0
+    lines = proc.stdout.splitlines()
+    if proc.returncode not in (0, 1) or len(lines) != answers:
+        return [Row(group, "grade --batch: answers a second", "/s", [], 200.0, at_least=True,
+                    error=(proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1][:120])]
+    progress(f"grade --batch, {answers} answers: {seconds:.2f} s")
+    return [Row(group, f"grade --batch: answers a second ({answers:,} answers, whole process)", "/s",
+                [answers / seconds], 200.0, at_least=True)]
+
+
+def rows(group: str, tmp: Path, runs: int) -> list[Row]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    case, answer = _case()
+    commands = [
+        ("--version", ["-m", "workbench", "--version"], PASS_FLOOR, 2.5),
+        ("--help", ["-m", "workbench", "--help"], PASS_FLOOR, 2.5),
+        ("grade CASE --answer X", ["-m", "workbench", "grade", case, "--answer", answer], PASS_FLOOR, 2.0),
+        ("grade CASE --answer X --explain", ["-m", "workbench", "grade", case, "--answer", answer, "--explain"],
+         FITZ_FLOOR, 1.3),
+    ]
+    floors = {PASS_FLOOR[0]: PASS_FLOOR[1], FITZ_FLOOR[0]: FITZ_FLOOR[1]}
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name in floors}
+    got.update({what: [] for what, *_ in commands})
+    try:
+        for i in range(1 + runs):   # the first round warms the page cache and is not kept
+            for name, argv in floors.items():
+                r = _once(argv, env)
+                if i:
+                    got[name].append(r)
+            for what, argv, _, _ in commands:
+                r = _once(argv, env)
+                if i:
+                    got[what].append(r)
+    except RuntimeError as exc:
+        return [Row(group, "one-shot commands", "x", [], None, error=str(exc)[:120])]
+    out = [Row(group, f"floor: {name}", "ms", [c * 1000 for _, c in got[name]], None,
+               note=f"CPU; wall median {statistics.median(w for w, _ in got[name]) * 1000:.0f} ms")
+           for name in floors]
+    for what, _, (floor, _), target in commands:
+        mine, base = got[what], got[floor]
+        cpu = [m[1] / b[1] for m, b in zip(mine, base, strict=True)]
+        wall = statistics.median(m[0] / b[0] for m, b in zip(mine, base, strict=True))
+        out.append(Row(group, f"{what}: CPU over {floor}", "x", cpu, target,
+                       note=f"its CPU {statistics.median(c for _, c in mine) * 1000:.0f} ms; wall {wall:.2f}x"))
+    out += _batch_rows(group, tmp, env, 500 if runs <= 1 else 2000)
+    return out
