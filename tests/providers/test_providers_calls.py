@@ -320,10 +320,7 @@ def test_cancelling_the_task_stops_the_call(env, suite):
     async def go(server):
         task = asyncio.create_task(read(suite.cases[0], None, "openai:fake+timeoutxall", "text", None,
                                         policy=FAST, base_url=server.base_url("openai")))
-        for _ in range(500):
-            if server.requests:
-                break
-            await asyncio.sleep(0.01)
+        assert await asyncio.to_thread(server.wait_for_requests, 1, 60)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task

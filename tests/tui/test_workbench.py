@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -101,10 +102,7 @@ async def test_cancel_a_slow_call(suite_copy, monkeypatch):
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await _ask(pilot, "openai:gpt-4o", "text")
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if server.requests:
-                    break
+            assert await asyncio.to_thread(server.wait_for_requests, 1, 60)
             assert app.screen.asking
             await pilot.pause(0.3)
             assert "esc cancels · asking openai:gpt-4o" in screen_text(app)

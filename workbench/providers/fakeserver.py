@@ -101,6 +101,7 @@ class FakeServer:
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)   # notified as each request is recorded
         # The three batch services (see fakebatch.py): a batch is in progress for `batch_polls`
         # status checks (or `batch_seconds`), then ends as `batch_end` (completed | expired |
         # failed); `batch_faults` maps a PDF sha256 or prompt text to the fault one request gets.
@@ -132,6 +133,13 @@ class FakeServer:
         self._httpd.server_close()
         if self._thread:
             self._thread.join(timeout=5)
+
+    def wait_for_requests(self, count: int = 1, timeout: float = 60.0) -> bool:
+        """Block until `count` requests have arrived (True), or `timeout` seconds pass (False): a
+        test waits for the call it needs in flight, not a guessed time (`asyncio.to_thread` it
+        from a coroutine)."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout)
 
     def serve_forever(self) -> None:
         """Serve in this thread until interrupted (the CLI command); then call `close()`."""
@@ -616,6 +624,7 @@ class _Handler(BaseHTTPRequestHandler):
         with fake._lock:
             fake.requests.append({"format": fmt, "path": path, "headers": headers, "body": body})
             n = len(fake.requests)
+            fake._arrived.notify_all()
         model = gm.group("model") if gm else str(body.get("model", ""))
         _, plus, spec = model.partition("+")
         try:
