@@ -13,6 +13,29 @@ if TYPE_CHECKING:
     from generators.degrade import DegradeSpec
 
 
+# The fields of a suite spec (core.schema.SPEC and SPEC_GROUP; a test holds this text to them).
+BUILD_SPEC_HELP = """\
+Materialise a suite from a TOML spec: every case it lists, its PDF and answer key, and suite.json.
+
+The spec's fields:
+  name = "my-suite"        the suite's name (default: the spec file's name)
+  version = "1"            the suite's version (default "1")
+  description = "..."      free text
+
+  [[families]]             one table per group of cases
+  [[family]]               the same, another spelling
+  name = "FAMILY"          the trap family (pdfworkbench families lists them and their parameters)
+  seeds = "1..10"          an integer, a list [1, 5, 9] or a range "1..10" (inclusive); default 1
+  params = { k = v }       parameters pinned for every seed (the others are drawn from the seed)
+  tier = "mild"            scan the page at a degradation tier: clean, mild, moderate, heavy
+  tiers = ["clean", ...]   one case per seed and tier
+  degrade = { blur = 0.7 } override single scan knobs of the tier (make --degrade NAME=VALUE)
+  text_layer = "none"      text layer of a scanned page: none, faithful (the words as printed),
+                           drifted (values that differ from the pixels)
+  dpi = 150                scan resolution
+"""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("families", help="list the trap families")
     p.add_argument("--json", action="store_true", help="print name, version, description and parameters")
@@ -38,7 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the case JSON")
     p.set_defaults(handler=cmd_make)
 
-    p = sub.add_parser("build", help="materialise a suite from a TOML spec")
+    p = sub.add_parser("build", help="materialise a suite from a TOML spec", description=BUILD_SPEC_HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("spec", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--shard", help="build only shard i/n of the cases")
@@ -80,12 +104,30 @@ def cmd_families(args: argparse.Namespace) -> int:
         width = max(len(n) for n in [*reg.families, *muts])
         for fam in reg.families.values():
             print(f"{fam.name:<{width}}  v{fam.version}  {fam.description}")
+            _print_params(fam.describe()["params"])
         print("\nmutations (pdfworkbench mutate CASE --trap NAME, on an adopted case):")
         for mut in muts.values():
             print(f"{mut.name:<{width}}  v{mut.version}  {mut.description}")
+            _print_params(mut.describe().get("params", []))
+        print("\nset one with --param NAME=VALUE; a seeded parameter left unset is drawn from --seed")
     for problem in reg.problems:
         note(f"pdfworkbench: warning: family module not loaded: {problem.message}")
     return 0
+
+
+def _print_params(params: list[dict]) -> None:
+    """A family's parameters, one indented line each: name, type, default, range or choices, help."""
+    if not params:
+        return
+    width = max(len(p["name"]) for p in params)
+    for p in params:
+        lo, hi = p.get("range") or (None, None)
+        allowed = (f"  one of {', '.join(map(str, p['choices']))}" if "choices" in p
+                   else f"  up to {hi} characters" if p["type"] == "str" and hi is not None
+                   else f"  {lo}..{hi}" if lo is not None and hi is not None
+                   else f"  at least {lo}" if lo is not None else f"  at most {hi}" if hi is not None else "")
+        drawn = ", seeded" if p.get("seeded") else ""
+        print(f"    {p['name']:<{width}}  {p['type']}, default {p['default']!r}{drawn}{allowed}  {p['help']}")
 
 
 def _degrade_spec(args: argparse.Namespace) -> DegradeSpec | None:
@@ -293,6 +335,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print_json_stream(head, "pages", pages, tail, encoded=True)
         return _unread_code(name, unread)
     print(f"{args.path}: {count} page(s)" + (f" ({left_out})" if left_out else ""))
+    colour = _colour_stdout()
     for page in pages:
         print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
               f" (rotation {page['rotation']})")
@@ -301,9 +344,36 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         for extractor in ("pypdf", "pymupdf"):
             print(f"--- text layer ({extractor}) ---")
             why = page.get("unread", {}).get(extractor)
-            print(f"(not read: {why})" if why else page["text"][extractor].rstrip() or "(empty)", flush=True)
+            text = page["text"][extractor].rstrip()
+            print(f"(not read: {why})" if why else mark_hidden_text(text, page["spans"], colour) or "(empty)",
+                  flush=True)
     _print_structure(_structure(data, name))
     return _unread_code(name, unread)
+
+
+HIDDEN_ANSI = "\x1b[1;30;48;5;208m"  # bold black on dark orange: the Inspect screen's hidden text
+
+
+def _colour_stdout() -> bool:
+    """Colour on a terminal, unless NO_COLOR is set (https://no-color.org); plain tags in a pipe."""
+    import os
+    import sys
+
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def mark_hidden_text(text: str, spans: list[dict], colour: bool) -> str:
+    """A text layer with each stretch of hidden text marked, as the Inspect screen marks it:
+    coloured on a terminal, else followed by a `[hidden: why]` tag."""
+    from workbench.pdf.pages import hidden_stretches
+
+    hidden = [(s["text"], ", ".join(s["reasons"]) or "hidden") for s in spans if not s["visible"]]
+    out, at = [], 0
+    for start, end, why in hidden_stretches(text, hidden):
+        out.append(text[at:start])
+        out.append(f"{HIDDEN_ANSI}{text[start:end]}\x1b[0m" if colour else f"{text[start:end]} [hidden: {why}]")
+        at = end
+    return "".join(out) + text[at:]
 
 
 def _unread_code(name: str, unread: dict[str, int]) -> int:

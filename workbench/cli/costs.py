@@ -8,6 +8,7 @@ from pathlib import Path
 
 from workbench.cli.output import print_json
 from workbench.core.errors import UserError
+from workbench.core.words import counted
 
 
 def dry_run(args: argparse.Namespace, plan, suite, out: Path) -> int:
@@ -56,7 +57,7 @@ def dry_run(args: argparse.Namespace, plan, suite, out: Path) -> int:
                     "per_call": [asdict(e) for e in estimates]})
         return 0
     dpis = f" at {dpi} dpi" if dpi else ""
-    print(f"dry run: {plan.reader} ({modality}{dpis}), {len(todo)} calls {how}"
+    print(f"dry run: {plan.reader} ({modality}{dpis}), {counted(len(todo), 'call')} {how}"
           f" ({len(cases) - len(todo)} finished before); nothing is sent")
     if plan.reader.is_probe:
         print("  a probe runs here: no tokens, no cost")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from workbench.cli.output import add_jobs_option, log, note, print_json
 from workbench.core.errors import UserError
+from workbench.core.words import counted
 
 
 def _reader_args(p: argparse.ArgumentParser) -> None:
@@ -185,7 +186,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except RunInterrupted as stop:
         line.end()
         o = stop.outcome
-        note(f"pdfworkbench: interrupted: {len(o.records)} calls recorded in {o.out}; "
+        note(f"pdfworkbench: interrupted: {counted(len(o.records), 'call')} recorded in {o.out}; "
              f"run again with --resume to complete it")
         return 130
     line.end()

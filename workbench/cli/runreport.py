@@ -6,6 +6,7 @@ from pathlib import Path
 
 from workbench.cli.output import print_json
 from workbench.core.errors import UserError
+from workbench.core.words import counted
 
 
 def suite_cases(folder: Path) -> tuple[dict, object | None]:
@@ -35,7 +36,7 @@ def print_run_report(records: list, cases_by_id: dict, json_out: bool, junit: Pa
         if json_out:
             print_json({"calls": len(records), "statuses": counts})
         else:
-            print(f"{len(records)} calls: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+            print(f"{counted(len(records), 'call')}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
         if junit:
             raise UserError("--junit needs workbench.grading, which is not installed") from None
         return None

@@ -22,6 +22,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
+from workbench.core.words import counted
 from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
 from workbench.grading.outcome import NO_KEY_REASON, Outcome, outcome_of
 from workbench.grading.stats import rate, wilson
@@ -526,7 +527,7 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         dpis = ", ".join(f"{d} dpi" for d in run.dpis if d)
         lines.append("")
         lines.append(f"run {run.label}  ({', '.join(run.modalities)}{'; ' + dpis if dpis else ''}; "
-                     f"{s.calls} calls; {', '.join(run.provenance)})")
+                     f"{counted(s.calls, 'call')}; {', '.join(run.provenance)})")
         ex = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in s.execution.items() if n or k == "finished")
         lines.append(f"  execution   {ex}")
         unparsable = sum(r.outcome == "unparsable" for r in run.rows)

@@ -12,6 +12,8 @@ API:
 - `page_boxes(page, needles)`: the boxes shown on a page (hidden spans, and each needle's
   evidence), one `Box` each; the Inspect screen draws them and `inspect --json` prints them.
 - `page_report(page, needles)`: one page of `inspect --json`.
+- `hidden_stretches(text, hidden)`: where a text layer holds hidden spans' text (the Inspect
+  screen colours them, plain `inspect` marks them).
 - `inspect_stream(...)` / `map_pages(fn, ...)`: every selected page, in order, on `jobs` processes.
 """
 
@@ -328,6 +330,23 @@ def page_boxes(page: PageForensics, needles: list[tuple[str, str]] = ()) -> list
         for hit in evidence_on_page(page.analysis, needle):
             boxes += [Box(i, tuple(rect), kind, needle) for rect in hit.boxes]
     return boxes
+
+
+def hidden_stretches(text: str, hidden: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """(start, end, why) of every place `text` holds a hidden span's text, in order and apart;
+    `hidden` is (span text, why it is hidden) pairs."""
+    found: list[tuple[int, int, str]] = []
+    for needle, why in hidden:
+        needle = needle.strip()
+        if not needle:
+            continue
+        start = text.find(needle)
+        while start != -1:
+            end = start + len(needle)
+            if not any(s < end and start < e for s, e, _ in found):
+                found.append((start, end, why))
+            start = text.find(needle, end)
+    return sorted(found)
 
 
 def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dict[str, Any]:

@@ -242,9 +242,28 @@ def _actualtext_spans(page) -> list[tuple[str, tuple, float]]:
     drawn = spans(pymupdf.TEXT_IGNORE_ACTUALTEXT)
     out = []
     for text, box, size in spans(0):
-        if not any(t == text and _same_box(b, box, 3) for t, b, _ in drawn):
-            out.append((text, box, size))
+        if any(t == text and _same_box(b, box, 3) for t, b, _ in drawn):
+            continue
+        if _pictographs_only(text) and not any(_overlap(b, box) and any(c.isalnum() for c in t)
+                                               for t, b, _ in drawn):
+            continue  # an emoji's picture or glyph, its ActualText the emoji: what a person sees
+        out.append((text, box, size))
     return out
+
+
+def _pictographs_only(text: str) -> bool:
+    """Emoji and other symbols only (with their joiners and variation selectors): no letter,
+    digit or punctuation a value could be made of."""
+    import unicodedata
+
+    glue = {"\u200d", "\ufe0e", "\ufe0f", "\u20e3"}
+    chars = [c for c in text if not c.isspace() and c not in glue]
+    return bool(chars) and all(unicodedata.category(c) in ("So", "Sk", "Cs", "Co") or
+                               0x1F3FB <= ord(c) <= 0x1F3FF for c in chars)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 # ---- ToUnicode: compare glyph shapes with reference digits ----------------------------------------

@@ -32,6 +32,7 @@ from typing import Any
 from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
+from workbench.core.words import counted
 from workbench.providers.base import ReaderSpec, ReadResult, default_prompt
 from workbench.providers.batchapis import PROTOCOLS, OpenAIBatches, Poll, Refused, Service, not_run
 
@@ -161,7 +162,7 @@ class BatchOutcome:
         for e in self.state.entries:
             counts = ", ".join(f"{k} {v}" for k, v in (e.counts or {}).items() if v not in (None, 0, "0"))
             what = "collected" if e.collected else (e.status or ("submitted" if e.batch_id else "not yet submitted"))
-            parts.append(f"{e.batch_id or e.intent} ({len(e.requests)} calls): {what}"
+            parts.append(f"{e.batch_id or e.intent} ({counted(len(e.requests), 'call')}): {what}"
                          + (f" [{counts}]" if counts and not e.collected else ""))
         return "; ".join(parts) if parts else "no batch"
 
@@ -257,7 +258,7 @@ class BatchRun:
                             "it looks for the batch before it creates one") from None
         entry.submitted_at, entry.status = utc_now(), "in_progress"
         self.save()
-        self.on_step(f"submitted batch {entry.batch_id} ({len(entry.requests)} calls)")
+        self.on_step(f"submitted batch {entry.batch_id} ({counted(len(entry.requests), 'call')})")
 
     def poll(self, entry: Entry) -> Poll | None:
         if not entry.batch_id:
