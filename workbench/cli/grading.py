@@ -36,7 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("runs", type=Path, nargs="+", metavar="RUN.jsonl")
     p.add_argument("--suite", type=Path, action="append", default=[], metavar="DIR",
                    help="suite folder with the answer keys (default: recorded in the run, or beside it)")
-    p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality or param:NAME; `source` says where "
+    p.add_argument("--allow-mixed", action="store_true",
+                   help="report agent results whose contract, reader or controller hashes differ together")
+    p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality, tool-use (what an agent "
+                        "opened: text only, image only, both, no page) or param:NAME; `source` says where "
                         "each wrong answer came from in the document (hidden text, another page, ...)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
@@ -313,6 +316,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         prices = load_prices(args.prices)
     runs = load_runs(args.runs)
     all_records = [r for recs in runs.values() for r in recs]
+    if not args.allow_mixed:
+        from workbench.grading.report import mixed_hashes
+
+        mixed = mixed_hashes(all_records)
+        if mixed:
+            raise UserError(mixed)
     folders = find_suite_folders(args.runs, args.suite)
     recorded_hashes = {str((r.extra or {}).get("suite_hash")) for r in all_records if (r.extra or {}).get("suite_hash")}
     recorded_hash = recorded_hashes.pop() if len(recorded_hashes) == 1 else None

@@ -29,6 +29,10 @@ def _reader_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--password", help="password of encrypted PDFs (sent to the reader decrypted)")
     p.add_argument("--no-structured", action="store_true",
                    help="do not send an extraction case's JSON schema as the provider's structured output")
+    p.add_argument("--max-turns", type=int, metavar="N",
+                   help="agent readers: the most turns of the tool loop per case (default 30)")
+    p.add_argument("--deadline", type=float, metavar="S",
+                   help="agent readers: seconds of wall clock per case, all turns included (default 600)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -102,6 +106,17 @@ def _options(args: argparse.Namespace) -> dict:
         opts["temperature"] = args.temperature
     if getattr(args, "no_structured", False):
         opts["structured"] = False
+    if args.max_turns is not None or args.deadline is not None:
+        if not args.reader.strip().lower().startswith("agent:"):
+            raise UserError("--max-turns and --deadline are for agent readers (agent:PROVIDER:MODEL)")
+        if args.max_turns is not None:
+            if args.max_turns < 1:
+                raise UserError("--max-turns must be at least 1")
+            opts["max_turns"] = args.max_turns
+        if args.deadline is not None:
+            if not args.deadline > 0:
+                raise UserError("--deadline must be above 0 seconds")
+            opts["deadline_s"] = args.deadline
     return opts
 
 
@@ -176,6 +191,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         return dry_run(args, plan, suite, out)
     if args.batch:
+        if reader.is_agent:
+            raise UserError(f"{reader}: an agent's tool loop cannot be batched; run it without --batch")
         from workbench.cli.batchjobs import run_batch
 
         return run_batch(args, plan, threshold, out, run_id_arg(args))

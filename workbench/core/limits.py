@@ -80,6 +80,15 @@ _limit("provider_batch_file_bytes", 1 * 2**30, "bytes",
 _limit("provider_batch_download_seconds", 900.0, "seconds",
        "downloading one batch result or error file, start to last byte (1 GB at 1.2 MB/s)")
 
+# An agent reader (`agent:PROVIDER:MODEL`) reads the document through its tools, turn after
+# turn: what the tools hand back is sent again on every later turn, so it is bounded per case.
+_limit("agent_tool_bytes", 32 * 2**20, "bytes",
+       "text and page images the tools return to one agent for one case; a 10-page case read "
+       "whole as text and as 150-dpi images is about 3 MB")
+_limit("agent_image_dpi", 300, "count",
+       "the highest DPI page_image renders at (an A4 page at 300 dpi is 8.7 Mpx); asked for more, "
+       "the page comes at this DPI and the agent is told")
+
 # --- Work per PDF page (inspection, lint, rendering) ----------------------------------------
 
 # --- The workbench served to a browser ------------------------------------------------------

@@ -24,8 +24,11 @@ RECORD_FORMAT = "pdfworkbench-run/1"
 # run file from elsewhere may hold an answer of any size (the body cap only bounds our own calls).
 MAX_GRADED_CHARS = 1_000_000
 SHOWN_ANSWER_CHARS = 20_000
-STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancelled")
-MODALITIES = ("pdf", "pixels", "text")
+STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancelled",
+            # an agent reader's own ends: out of turns, or done without calling submit_extraction
+            "turn_limit", "no_submission")
+# `tools`: an agent reader's, which reads the document through its tools (providers/agent).
+MODALITIES = ("pdf", "pixels", "text", "tools")
 # The keys of a record's `usage`: token counts as the provider reported them (None where it gave
 # none). Providers differ in what they include: OpenAI and Gemini count cache reads inside
 # input_tokens, Anthropic apart; total_tokens - input_tokens is what was billed as output
@@ -113,6 +116,12 @@ class RunRecord:
         data.setdefault("prompt", "")
         data.setdefault("answer", None)
         return cls(**data)
+
+
+def is_agent_reader(reader: str) -> bool:
+    """A reader that runs a tool loop (`agent:PROVIDER:MODEL`, or an MCP client `mcp:NAME`): its
+    deadline, turn limit and missing submission are its own ends, scored as zero."""
+    return str(reader).startswith(("agent:", "mcp:"))
 
 
 def run_identity(parts: Mapping[str, Any], folder: Path, case_ids: Iterable[str]) -> str:

@@ -9,6 +9,9 @@ The words, and which count in the metric:
   a grading state, not a wrong answer and never a trap; kept out of the metric;
 - `truncated`: cut off by a token limit; graded for display but kept out of the metric;
 - `errored`, `timed_out`, `blocked`, `cancelled`: the call did not finish; never a wrong answer;
+- `deadline`, `turn_limit`, `no_submission`: an agent reader (`agent:...`, `mcp:...`) ran out of
+  time or turns, or stopped without submitting: its one attempt at the case, scored as zero (the
+  mean is over every case an agent was given), and shown apart from wrong answers;
 - `no_key`: there is no answer key to grade against. An imported record that carries its source's
   verdict (pdfhell) is shown with that verdict instead, labelled (`source_verdict`).
 """
@@ -19,13 +22,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from workbench.core.case import Case
+from workbench.core.runs import is_agent_reader
 from workbench.grading.matchers import grade_record
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
 
 if TYPE_CHECKING:
     from workbench.core.runs import RunRecord
 
-SCORED = ("pass", "fail", "trap", "refused")
+# An agent's end -> the outcome word for it (its record's status: timeout, turn_limit, no_submission).
+AGENT_ENDS = {"timeout": "deadline", "turn_limit": "turn_limit", "no_submission": "no_submission"}
+SCORED = ("pass", "fail", "trap", "refused", *AGENT_ENDS.values())
 NOT_FINISHED = ("errored", "timed_out", "blocked", "cancelled")
 OUTCOMES = (*SCORED, "unparsable", "truncated", *NOT_FINISHED, "no_key")
 NOT_SCORED = ("unparsable", "truncated", *NOT_FINISHED, "no_key")
@@ -90,6 +96,12 @@ def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
     status = str(record.status)
     execution = execution_state(status)
     complete = not is_truncated(status, record.finish_reason)
+    if status in AGENT_ENDS and is_agent_reader(record.reader) and has_key(case):
+        kind = AGENT_ENDS[status]
+        line = error_line(record) or kind
+        zero = Verdict(case_id=str(record.case_id), matcher="agent", correct=False,
+                       reason=f"scored zero: {line}", details={"agent_end": kind})
+        return Outcome(kind, kind, True, zero, line)
     if execution != "finished":
         return Outcome(execution, execution, complete, None, error_line(record))
     if not has_key(case):

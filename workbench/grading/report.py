@@ -26,10 +26,46 @@ from workbench.core.words import counted
 from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
 from workbench.grading.outcome import NO_KEY_REASON, Outcome, outcome_of
 from workbench.grading.stats import rate, wilson
-from workbench.grading.verdict import EXECUTION_STATES, Verdict
+from workbench.grading.verdict import AGENT_EXECUTION, EXECUTION_STATES, Verdict
 
 REPORT_FORMAT = "pdfworkbench-report/1"
-GROUPINGS = ("family", "tier", "reader", "modality")  # and "param:NAME"
+GROUPINGS = ("family", "tier", "reader", "modality", "tool-use")  # and "param:NAME"
+# The three hashes an agent's record carries (providers/agent/loop.py): two agent results are
+# comparable only when all three match.
+AGENT_HASHES = ("contract_hash", "reader_hash", "controller_hash")
+# `--by tool-use`: what an agent looked at before it answered.
+TOOL_USE_GROUPS = ("text only", "image only", "text and image", "pages never opened")
+
+
+def hashes_of(record: RunRecord) -> tuple[str, str, str] | None:
+    extra = record.extra or {}
+    if not all(extra.get(k) for k in AGENT_HASHES):
+        return None
+    return tuple(str(extra[k]) for k in AGENT_HASHES)  # type: ignore[return-value]
+
+
+def mixed_hashes(records: Sequence[RunRecord]) -> str | None:
+    """One line when agent records carry more than one (contract, reader, controller) hash triple."""
+    seen: dict[tuple[str, str, str], str] = {}
+    for r in records:
+        h = hashes_of(r)
+        if h is not None:
+            seen.setdefault(h, str(r.reader))
+    if len(seen) < 2:
+        return None
+    shown = "; ".join(f"{reader}: contract {c[:12]}, reader {rd[:12]}, controller {ct[:12]}"
+                      for (c, rd, ct), reader in list(seen.items())[:3])
+    return (f"these runs hold agent results of {len(seen)} different configurations ({shown}); they are not "
+            "comparable: report them apart, or give --allow-mixed")
+
+
+def tool_use_of(record: RunRecord) -> str:
+    """What an agent opened: page text, page images, both, or no page at all."""
+    turns = ((record.extra or {}).get("agent") or {}).get("turns") or []
+    used = {t.get("tool") for turn in turns if isinstance(turn, dict) for t in turn.get("tools") or []
+            if isinstance(t, dict) and not t.get("error")}
+    text, image = "page_text" in used, "page_image" in used
+    return TOOL_USE_GROUPS[0 if text and not image else 1 if image and not text else 2 if text else 3]
 
 
 @dataclass
@@ -166,8 +202,13 @@ class Stats:
             self.hedged += v.hedged
 
     @property
+    def agent_ends(self) -> int:
+        """Agent cases that ran out of time or turns or were never submitted (scored as zero)."""
+        return sum(self.execution.get(k, 0) for k in AGENT_EXECUTION)
+
+    @property
     def not_finished(self) -> int:
-        return self.calls - self.execution.get("finished", 0)
+        return self.calls - self.execution.get("finished", 0) - self.agent_ends
 
     @property
     def pass_rate(self) -> float | None:
@@ -212,6 +253,7 @@ class RunReport:
     provenance: list[str]
     shards: ShardCoverage | None = None    # a sharded run: which shards its records came from
     tokens: TokenTotals = field(default_factory=TokenTotals)   # usage, and cost with a price table
+    hashes: dict[str, str] | None = None   # an agent run's contract, reader and controller hashes
 
     @property
     def key_changed(self) -> int:
@@ -228,6 +270,7 @@ class RunReport:
             "overall": self.overall.to_json(), "groups": [g.to_json() for g in self.groups],
             "tokens": self.tokens.to_json(), "cases": [r.to_json() for r in self.rows],
             "shards": self.shards.to_json() if self.shards else None,
+            "hashes": self.hashes,
         }
         if any(r.source for r in self.rows):
             out["sources"] = {
@@ -357,6 +400,8 @@ def group_of(by: str | None, case: Case | None, record: RunRecord) -> str:
         return str(record.reader)
     if by == "modality":
         return str(record.modality)
+    if by == "tool-use":
+        return tool_use_of(record) if hashes_of(record) or record.modality == "tools" else "(not an agent)"
     if by == "family":
         return case.trap_family if case else str(getattr(record, "trap_family", None) or "(unknown)")
     if case is None:
@@ -372,7 +417,7 @@ def group_of(by: str | None, case: Case | None, record: RunRecord) -> str:
 
 def check_grouping(by: str | None) -> None:
     if by and by not in GROUPINGS and not (by.startswith("param:") and len(by) > 6):
-        raise ValueError(f"--by {by!r}: use family, tier, reader, modality or param:NAME")
+        raise ValueError(f"--by {by!r}: use family, tier, reader, modality, tool-use or param:NAME")
 
 
 def make_row(label: str, record: RunRecord, case: Case | None, by: str | None) -> Row:
@@ -423,7 +468,15 @@ def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[st
         dpis=_uniq([r.dpi for r in rows]), provenance=_uniq([r.provenance for r in rows]),
         shards=shards,
         tokens=usage_totals(records, prices),
+        hashes=_run_hashes(records),
     )
+
+
+def _run_hashes(records: Sequence[RunRecord]) -> dict[str, str] | None:
+    found = _uniq([h for h in map(hashes_of, records) if h is not None])
+    if len(found) != 1:
+        return {"mixed": f"{len(found)} configurations"} if found else None
+    return dict(zip(AGENT_HASHES, found[0], strict=True))
 
 
 def differences(runs: Sequence[RunReport]) -> list[Difference]:
@@ -542,6 +595,11 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
             )
         else:
             lines.append("  metric      nothing to score: no call finished with a gradable, complete answer")
+        if run.hashes:
+            lines.append("  hashes      " + ", ".join(f"{k.removesuffix('_hash')} {v}" for k, v in run.hashes.items()))
+        if s.agent_ends:
+            ends = ", ".join(f"{s.execution[k]} {k.replace('_', ' ')}" for k in AGENT_EXECUTION if s.execution[k])
+            lines.append(f"  agent ends  {ends}: scored as zero, in the metric's {s.scored}")
         if s.calls:
             lines.append(f"  error rate  {_pct(s.error_rate).strip()} ({s.not_finished} of {s.calls} calls did not "
                          "finish; counted apart, never as wrong answers)")

@@ -91,7 +91,9 @@ EXECUTION_OF_STATUS = {
     "ok": "finished", "truncated": "finished", "refused": "finished",
     "error": "errored", "timeout": "timed_out", "blocked": "blocked", "cancelled": "cancelled",
 }
-EXECUTION_STATES = ("finished", "errored", "timed_out", "blocked", "cancelled")
+# An agent reader's own ends (`workbench.grading.outcome.AGENT_ENDS`): scored as zero, not errors.
+AGENT_EXECUTION = ("deadline", "turn_limit", "no_submission")
+EXECUTION_STATES = ("finished", "errored", "timed_out", "blocked", "cancelled", *AGENT_EXECUTION)
 TRUNCATION_REASONS = {"length", "max_tokens", "max_output_tokens", "MAX_TOKENS"}
 
 

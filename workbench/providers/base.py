@@ -18,7 +18,8 @@ from workbench.providers.extractors import EXTRACTORS
 # Providers spoken over HTTP, then the offline probes.
 HTTP_PROVIDERS = ("openai", "anthropic", "google", "ollama", "openai-compatible")
 PROBES = tuple(EXTRACTORS)
-PROVIDERS = (*HTTP_PROVIDERS, "probe")
+# `agent:PROVIDER:MODEL`: a tool loop over an HTTP provider (workbench.providers.agent).
+PROVIDERS = (*HTTP_PROVIDERS, "probe", "agent")
 
 # Examples for pickers; any model name the provider knows works.
 READERS = (
@@ -34,6 +35,9 @@ READERS = (
     "google:gemini-2.5-pro",
     "ollama:llama3.2-vision",
     "openai-compatible:local-model",
+    "agent:anthropic:claude-sonnet-4-5",
+    "agent:openai:gpt-4o",
+    "agent:google:gemini-2.5-flash",
 )
 
 DEFAULT_MAX_TOKENS = 1024
@@ -52,6 +56,15 @@ class ReaderSpec:
     def is_probe(self) -> bool:
         return self.provider == "probe"
 
+    @property
+    def is_agent(self) -> bool:
+        return self.provider == "agent"
+
+    @property
+    def inner(self) -> ReaderSpec:
+        """An agent's model, as a reader of its own (`agent:openai:gpt-4o` -> `openai:gpt-4o`)."""
+        return parse_reader(self.model) if self.is_agent else self
+
 
 def parse_reader(spec: str) -> ReaderSpec:
     """`"openai:gpt-4o"` -> ReaderSpec("openai", "gpt-4o"). Splits at the first colon only,
@@ -64,6 +77,12 @@ def parse_reader(spec: str) -> ReaderSpec:
         raise UserError(f"reader {spec!r}: unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
     if provider == "probe" and model not in PROBES:
         raise UserError(f"reader {spec!r}: unknown probe {model!r}; choose one of {', '.join(PROBES)}")
+    if provider == "agent":
+        inner, sep, name = model.partition(":")
+        if not sep or not name or inner.lower() not in HTTP_PROVIDERS:
+            raise UserError(f"reader {spec!r}: write an agent as agent:PROVIDER:MODEL with PROVIDER one of "
+                            f"{', '.join(HTTP_PROVIDERS)}, e.g. agent:openai:gpt-4o")
+        model = f"{inner.lower()}:{name}"
     return ReaderSpec(provider, model)
 
 

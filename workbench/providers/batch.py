@@ -82,6 +82,12 @@ def check_plan(plan: RunPlan) -> None:
 
         check_probe(plan.reader.model)
         return
+    if plan.reader.is_agent:
+        if plan.modality != "tools":
+            raise UserError(f"{plan.reader} reads the document through its tools: leave out --modality")
+        config.api_key(plan.reader.inner.provider)
+        config.base_url(plan.reader.inner.provider, plan.base_url)
+        return
     config.api_key(plan.reader.provider)
     config.base_url(plan.reader.provider, plan.base_url)
     if plan.modality == "pdf" and not reading.adapter(plan.reader.provider).takes_pdf:

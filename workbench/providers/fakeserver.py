@@ -4,7 +4,8 @@ Routes: `/v1/chat/completions` (and `/chat/completions`: OpenAI and OpenAI-compa
 `/v1/messages` (Anthropic), `/v1beta/models/{model}:generateContent` (Google), `/api/chat`
 (Ollama), `GET /health`.
 
-Answers come from a script (a JSON object mapping a PDF's sha256, or any text found in the prompt,
+A request with tools to a model named `agent-<kind>` is answered by a scripted tool-calling agent
+(`fakeagents.py`). Other answers come from a script (a JSON object mapping a PDF's sha256, or any text found in the prompt,
 or "*", to an answer), else from the document itself: the PDF's text layer, or the text sent.
 
 Faults are asked for in the model name, after a `+`: `openai:gpt-4o+429-retry-after-ms` or
@@ -44,6 +45,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from workbench.providers.fakeagents import agent_reply, is_agent_request
 from workbench.providers.fakebatch import BatchService
 
 FAULT_KINDS = (
@@ -86,7 +88,8 @@ class FakeServer:
                  host: str = "127.0.0.1", port: int = 0, huge_mb: float = 64.0,
                  batch_polls: int = 1, batch_seconds: float | None = None, batch_end: str = "completed",
                  batch_faults: dict[str, str] | None = None, batch_create_delay_s: float = 0.0,
-                 echo_key: bool = False, batch_tamper: Any = None) -> None:
+                 echo_key: bool = False, batch_tamper: Any = None,
+                 agent_script: dict[str, dict[str, str]] | None = None, agent_loop_s: float = 0.05) -> None:
         if isinstance(script, (str, Path)):
             script = json.loads(Path(script).read_text(encoding="utf-8"))
         if script is not None and not isinstance(script, dict):
@@ -98,6 +101,9 @@ class FakeServer:
         self.hint_s = hint_s
         self.huge_mb = huge_mb
         self.echo_key = echo_key
+        # Scripted tool-calling agents (fakeagents.py): question text -> {"text", "image"} answers.
+        self.agent_script = dict(agent_script or {})
+        self.agent_loop_s = agent_loop_s
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -205,6 +211,9 @@ class FakeServer:
             return status, headers, err
         if kind == "empty":
             return 200, {}, {}
+        if is_agent_request(model, body):
+            return 200, {}, agent_reply(fmt, model, body, n, self.agent_script, max(1, raw_len // 4),
+                                        self.agent_loop_s)
         problem = structured_problem(fmt, body)
         if problem:
             return _bad_request(fmt, problem)

@@ -37,7 +37,8 @@ ADAPTER_MODULES = {
     "ollama": "workbench.providers.ollama",
     "openai-compatible": "workbench.providers.openai_compatible",
 }
-KNOWN_OPTIONS = ("max_tokens", "temperature", "structured")
+KNOWN_OPTIONS = ("max_tokens", "temperature", "structured",
+                 "max_turns", "deadline_s", "extractor")   # the last three: agent readers only
 MAX_ERROR_TEXT = 1000
 
 
@@ -53,6 +54,8 @@ def default_modality(reader: str | ReaderSpec) -> str:
         from workbench.providers.probes import probe_modality
 
         return probe_modality(spec.model)
+    if spec.is_agent:
+        return "tools"
     return "pdf" if adapter(spec.provider).takes_pdf else "pixels"
 
 
@@ -281,8 +284,14 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     options = check_options(options)
     pdf = pdf_bytes if pdf_bytes is not None else _read_pdf(case)
     pdf_sha = sha256_hex(pdf)
+    prompt_arg = prompt
     prompt = prompt or default_prompt(case)
     started_at = utc_now()
+
+    if spec.is_agent:
+        if modality != "tools":
+            raise UserError(f"{spec} reads the document through its tools: leave out --modality")
+        return await _read_agent(case, pdf, spec, prompt_arg, options, cache, client, base_url, policy, gate, local)
 
     if spec.is_probe:
         from workbench.providers.extractors import SLOW as CACHED_PROBES
@@ -344,6 +353,37 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
         rec.extra["extractor"] = "pymupdf"
     if req.schema is not None:
         rec.extra["structured_output"] = mod.structured
+    if store:
+        store.put(ckey, rec)
+    return rec
+
+
+async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: dict[str, Any],
+                      cache: bool, client: Any, base_url: str | None, policy: RetryPolicy | None, gate: Any,
+                      local: Any) -> RunRecord:
+    """An agent reader's case: the tool loop (`providers.agent.loop`), cached like any answer
+    (keyed by the three hashes too, so a changed tool, prompt or loop asks again)."""
+    from workbench.core.case import sha256_hex
+    from workbench.providers.agent.loop import agent_prompt, hashes, run_agent
+
+    config.api_key(spec.inner.provider)
+    url = config.base_url(spec.inner.provider, base_url)
+    started_at = utc_now()
+    store = AnswerCache() if cache else None
+    ckey = cache_key(sha256_hex(pdf), str(spec), "tools", None, agent_prompt(case, prompt),
+                     {**options, **hashes(prompt, options)}, url)
+    hit = store.get(ckey) if store else None
+    if hit:
+        return _from_cache(hit, case, hit.prompt, started_at)
+    policy = policy or RetryPolicy.from_env()
+    async with gate:
+        if client is None:
+            import httpx
+
+            async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
+                rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, local)
+        else:
+            rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, local)
     if store:
         store.put(ckey, rec)
     return rec

@@ -25,7 +25,8 @@ ROW_PX = 22            # height of one bar or heat-map row
 OUTCOME_COLOURS = {
     "pass": "#3a9d5d", "fail": "#d9822b", "trap": "#c23b3b", "refused": "#8e6bbf",
     "unparsable": "#b0a060", "truncated": "#7f8c99", "errored": "#5b6b7a", "timed_out": "#4a5866",
-    "blocked": "#3d4854", "cancelled": "#323b45", "no_key": "#a3acb5",
+    "blocked": "#3d4854", "cancelled": "#323b45", "deadline": "#8a2f52",
+    "turn_limit": "#a04468", "no_submission": "#b85c7e", "no_key": "#a3acb5",
 }
 SOURCE_COLOURS = ["#e0a526", "#4c9be8", "#c45ab3", "#2bb3a3", "#d46a3f", "#7c8ce0", "#8bbf3f",
                   "#b5835a", "#6b7f94", "#e07a9b", "#55a868", "#999999"]

@@ -28,6 +28,9 @@ MARKS: dict[str, Mark] = {
     "timed_out": Mark("!", "timed out", _NOT_FINISHED),
     "blocked": Mark("!", "blocked", _NOT_FINISHED),
     "cancelled": Mark("!", "cancelled", _NOT_FINISHED),
+    "deadline": Mark("⏱", "deadline (zero)", "bold red"),
+    "turn_limit": Mark("⏱", "turn limit (zero)", "bold red"),
+    "no_submission": Mark("∅", "no submission (zero)", "bold red"),
     "no_key": Mark("·", "no key", "dim"),
 }
 assert set(MARKS) == set(OUTCOMES)

@@ -1,0 +1,185 @@
+"""The restricted document reader: four read-only tools on one case's PDF, the same for every
+provider (and for the MCP server). Nothing in the document is executed or followed: the tools only
+hand its text layer and its rendered pages back, as data, within a per-case byte budget.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core import limits
+from workbench.core.case import Case
+
+# The tools' version: bump whenever what a tool returns changes (it is in the reader hash).
+TOOLS_VERSION = 1
+DEFAULT_EXTRACTOR = "pypdf"
+DEFAULT_TOOL_DPI = 150
+
+TOOL_SPECS: list[dict[str, Any]] = [
+    {"name": "document_info",
+     "description": "The document's page count and page sizes, the question to answer and, for an "
+                    "extraction, the JSON schema the answer must follow.",
+     "parameters": {"type": "object", "properties": {}, "additionalProperties": False}},
+    {"name": "page_text",
+     "description": "The text layer of one page, as a PDF text extractor reads it.",
+     "parameters": {"type": "object", "properties": {
+         "page": {"type": "integer", "minimum": 1, "description": "page number, from 1"}},
+         "required": ["page"], "additionalProperties": False}},
+    {"name": "page_image",
+     "description": "One page rendered as a PNG image.",
+     "parameters": {"type": "object", "properties": {
+         "page": {"type": "integer", "minimum": 1, "description": "page number, from 1"},
+         "dpi": {"type": "integer", "minimum": 36, "description": "resolution (default 150; capped)"}},
+         "required": ["page"], "additionalProperties": False}},
+    {"name": "submit_extraction",
+     "description": "Submit the final answer, once: a string, or for an extraction a JSON object "
+                    "following the schema. Only the first submission counts.",
+     "parameters": {"type": "object", "properties": {
+         "answer": {"description": "the answer: a string, or the JSON object of the extraction"}},
+         "required": ["answer"], "additionalProperties": False}},
+]
+TOOL_NAMES = tuple(t["name"] for t in TOOL_SPECS)
+
+
+@dataclass
+class ToolResult:
+    """What one tool call gives back to the agent: text, and a PNG for page_image."""
+
+    text: str
+    image: bytes | None = None
+    is_error: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.text.encode("utf-8")) + len(self.image or b"")
+
+
+@dataclass
+class DocumentTools:
+    """The four tools over one case's PDF. `answer` is the first valid submission (None until one)."""
+
+    case: Case
+    pdf: bytes
+    extractor: str = DEFAULT_EXTRACTOR
+    answer: str | None = None
+    returned_bytes: int = 0
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    _texts: list[str] | None = None
+    _doc: Any = None
+
+    @property
+    def question(self) -> str:
+        return self.case.question
+
+    def _fitz(self) -> Any:
+        if self._doc is None:
+            from workbench.pdf.document import open_fitz
+
+            self._doc = open_fitz(self.pdf, "the case's PDF")
+        return self._doc
+
+    def close(self) -> None:
+        if self._doc is not None:
+            self._doc.close()
+            self._doc = None
+
+    def call(self, name: str, args: Any) -> ToolResult:
+        """Run one tool; anything wrong with the call is an error result for the agent, never a raise."""
+        t0 = time.monotonic()
+        if not isinstance(args, dict):
+            result = ToolResult("arguments must be a JSON object", is_error=True)
+        elif name not in TOOL_NAMES:
+            result = ToolResult(f"unknown tool {name!r}; the tools are {', '.join(TOOL_NAMES)}", is_error=True)
+        else:
+            result = getattr(self, "_" + name)(args)
+        budget = int(limits.get("agent_tool_bytes"))
+        if not result.is_error and self.returned_bytes + result.size > budget:
+            result = ToolResult(limits.exceeded("agent_tool_bytes", "the tools have returned all they may for "
+                                                "this case"), is_error=True)
+        self.returned_bytes += result.size
+        self.calls.append({"tool": name, "arguments": args if isinstance(args, dict) else None,
+                           "bytes": result.size, "error": result.is_error,
+                           "tool_ms": round((time.monotonic() - t0) * 1000, 2)})
+        return result
+
+    def _page(self, args: dict[str, Any]) -> int | str:
+        page = args.get("page")
+        count = self._fitz().page_count
+        if not isinstance(page, int) or isinstance(page, bool) or not 1 <= page <= count:
+            return f"page must be a whole number from 1 to {count}"
+        return page
+
+    def _document_info(self, args: dict[str, Any]) -> ToolResult:
+        doc = self._fitz()
+        info: dict[str, Any] = {
+            "page_count": doc.page_count,
+            "page_sizes_pt": [[round(p.rect.width, 1), round(p.rect.height, 1)] for p in doc],
+            "question": self.question,
+        }
+        if self.case.answer_schema is not None:
+            info["answer_schema"] = self.case.answer_schema
+        return ToolResult(json.dumps(info, ensure_ascii=False))
+
+    def _page_text(self, args: dict[str, Any]) -> ToolResult:
+        page = self._page(args)
+        if isinstance(page, str):
+            return ToolResult(page, is_error=True)
+        if self._texts is None:
+            from workbench.pdf.textlayer import extract
+
+            self._texts = extract(self.pdf, self.extractor, "the case's PDF")
+        text = self._texts[page - 1] if page <= len(self._texts) else ""
+        return ToolResult(text)
+
+    def _page_image(self, args: dict[str, Any]) -> ToolResult:
+        page = self._page(args)
+        if isinstance(page, str):
+            return ToolResult(page, is_error=True)
+        from workbench.pdf.document import render_dpi
+
+        dpi = args.get("dpi", DEFAULT_TOOL_DPI)
+        if not isinstance(dpi, int) or isinstance(dpi, bool) or dpi < 36:
+            return ToolResult("dpi must be a whole number of at least 36", is_error=True)
+        asked, dpi = dpi, min(dpi, int(limits.get("agent_image_dpi")))
+        pg = self._fitz()[page - 1]
+        png = pg.get_pixmap(dpi=render_dpi(pg, dpi), alpha=False).tobytes("png")
+        note = f" (asked {asked}, capped)" if asked != dpi else ""
+        return ToolResult(f"page {page} rendered at {dpi} dpi{note}", image=png)
+
+    def _submit_extraction(self, args: dict[str, Any]) -> ToolResult:
+        if self.answer is not None:
+            return ToolResult("an answer was already submitted; only the first submission counts", is_error=True)
+        answer = args.get("answer")
+        schema = self.case.answer_schema
+        if schema is None:
+            if not isinstance(answer, str):
+                answer = json.dumps(answer, ensure_ascii=False)
+            self.answer = answer
+            return ToolResult("answer recorded")
+        problem = schema_problem(answer, schema)
+        if problem:
+            return ToolResult(f"the answer does not follow the schema: {problem}; submit again", is_error=True)
+        self.answer = json.dumps(answer if not isinstance(answer, str) else json.loads(answer),
+                                 ensure_ascii=False, sort_keys=True)
+        return ToolResult("answer recorded")
+
+
+def schema_problem(answer: Any, schema: dict[str, Any]) -> str | None:
+    """Why `answer` (a JSON value, or JSON text) does not follow `schema`; None when it does."""
+    import jsonschema
+
+    if isinstance(answer, str):
+        try:
+            answer = json.loads(answer)
+        except ValueError as exc:
+            return f"not JSON ({exc})"
+    try:
+        jsonschema.validate(answer, schema)
+    except jsonschema.ValidationError as exc:
+        return exc.message[:300]
+    except jsonschema.SchemaError:
+        return None   # the case's own schema is broken: the grader, not the agent, will say so
+    return None

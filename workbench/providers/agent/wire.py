@@ -1,0 +1,228 @@
+"""Tool calling in each provider's native wire format: pure build/parse functions, no I/O.
+
+Three formats: OpenAI chat `tool_calls` (also OpenAI-compatible servers and Ollama, through its
+OpenAI-compatible endpoint), Anthropic `tool_use`/`tool_result`, Gemini
+`functionCall`/`functionResponse`. A conversation is the provider's own message list; `parse`
+returns the turn as a `ReadResult` (status, text, usage, as the plain adapters read them) with
+`extra["calls"]` (each `{"id", "name", "arguments"}`) and `extra["message"]` (the assistant
+message, appended as it came). Page images go back the way each format takes them: Anthropic
+inside the tool result, the others as an image part after the results.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.providers import anthropic, google, openai
+from workbench.providers.agent.tools import ToolResult
+from workbench.providers.base import HttpCall, ProviderError, ReadResult, get_path
+
+
+@dataclass(frozen=True)
+class Call:
+    id: str
+    name: str
+    arguments: Any     # a dict when the model sent a JSON object; anything else is the tool's error
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _calls(result: ReadResult) -> list[Call]:
+    return [Call(**c) for c in result.extra.get("calls", [])]
+
+
+class OpenAIWire:
+    """Chat completions with `tools` (function type); results as `role: tool` messages."""
+
+    name = "openai"
+
+    def __init__(self, path: str = "/chat/completions") -> None:
+        self.path = path
+
+    def start(self, prompt: str) -> list[dict[str, Any]]:
+        return [{"role": "user", "content": prompt}]
+
+    def build(self, conv: list[dict[str, Any]], tools: list[dict[str, Any]], model: str, base_url: str,
+              key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
+        body: dict[str, Any] = {
+            "model": model, "messages": conv, "max_completion_tokens": max_tokens,
+            "tools": [{"type": "function", "function": {"name": t["name"], "description": t["description"],
+                                                        "parameters": t["parameters"]}} for t in tools],
+        }
+        if temperature is not None:
+            body["temperature"] = temperature
+        headers = {"content-type": "application/json"}
+        if key:
+            headers["authorization"] = f"Bearer {key}"
+        return HttpCall(f"{base_url}{self.path}", headers, body)
+
+    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult:
+        msg = get_path(body, "choices", 0, "message")
+        if not isinstance(msg, dict):
+            raise ValueError("no choices[0].message in the response")
+        calls = []
+        for i, tc in enumerate(msg.get("tool_calls") or []):
+            fn = tc.get("function") if isinstance(tc, dict) else None
+            if not isinstance(fn, dict):
+                raise ValueError("a tool call without a function")
+            args = fn.get("arguments")
+            if isinstance(args, str):
+                try:
+                    args = json.loads(args) if args.strip() else {}
+                except ValueError:
+                    pass   # left as text: the tool answers that it wants a JSON object
+            calls.append({"id": str(tc.get("id") or f"call_{i}"), "name": str(fn.get("name") or ""),
+                          "arguments": args})
+        result = openai.parse({**body, "choices": [{**body["choices"][0],
+                                                    "message": {**msg, "content": msg.get("content") or ""}}]},
+                              headers)
+        result.extra = {"calls": calls, "message": {k: v for k, v in msg.items() if k in
+                                                    ("role", "content", "tool_calls")}}
+        return result
+
+    def parse_error(self, status: int, body: Any) -> ProviderError:
+        return openai.parse_error(status, body)
+
+    def add_results(self, conv: list[dict[str, Any]], result: ReadResult,
+                    answers: list[tuple[Call, ToolResult]]) -> None:
+        conv.append({**result.extra["message"], "role": "assistant"})
+        images: list[dict[str, Any]] = []
+        for call, out in answers:
+            conv.append({"role": "tool", "tool_call_id": call.id,
+                         "content": ("error: " if out.is_error else "") + out.text})
+            if out.image:
+                images += [{"type": "text", "text": f"The image of tool call {call.id}:"},
+                           {"type": "image_url", "image_url": {"url": "data:image/png;base64," + _b64(out.image),
+                                                               "detail": "high"}}]
+        if images:
+            conv.append({"role": "user", "content": images})
+
+
+class AnthropicWire:
+    """Messages with `tools`; `tool_use` blocks answered by `tool_result` blocks (images inside)."""
+
+    name = "anthropic"
+
+    def start(self, prompt: str) -> list[dict[str, Any]]:
+        return [{"role": "user", "content": [{"type": "text", "text": prompt}]}]
+
+    def build(self, conv: list[dict[str, Any]], tools: list[dict[str, Any]], model: str, base_url: str,
+              key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
+        body: dict[str, Any] = {
+            "model": model, "max_tokens": max_tokens, "messages": conv,
+            "tools": [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+                      for t in tools],
+        }
+        if temperature is not None:
+            body["temperature"] = temperature
+        headers = {"content-type": "application/json", "anthropic-version": anthropic.API_VERSION}
+        if key:
+            headers["x-api-key"] = key
+        return HttpCall(f"{base_url}/v1/messages", headers, body)
+
+    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult:
+        result = anthropic.parse(body, headers)
+        content = body["content"]
+        calls = [{"id": str(b.get("id") or f"toolu_{i}"), "name": str(b.get("name") or ""),
+                  "arguments": b.get("input")}
+                 for i, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "tool_use"]
+        # the plain adapter reads a tool named `answer` as structured output; here text is text
+        result.answer = "".join(b.get("text", "") for b in content
+                                if isinstance(b, dict) and b.get("type") == "text")
+        if result.status == "ok" and result.finish_reason == "tool_use":
+            result.finish_reason = "tool_use"
+        result.extra = {"calls": calls, "message": {"role": "assistant", "content": content}}
+        return result
+
+    def parse_error(self, status: int, body: Any) -> ProviderError:
+        return anthropic.parse_error(status, body)
+
+    def add_results(self, conv: list[dict[str, Any]], result: ReadResult,
+                    answers: list[tuple[Call, ToolResult]]) -> None:
+        conv.append(result.extra["message"])
+        blocks = []
+        for call, out in answers:
+            content: list[dict[str, Any]] = [{"type": "text", "text": out.text or "(empty)"}]
+            if out.image:
+                content.append({"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                                            "data": _b64(out.image)}})
+            blocks.append({"type": "tool_result", "tool_use_id": call.id, "content": content,
+                           **({"is_error": True} if out.is_error else {})})
+        conv.append({"role": "user", "content": blocks})
+
+
+class GeminiWire:
+    """generateContent with `functionDeclarations`; `functionCall` parts answered by
+    `functionResponse` parts, page images as `inlineData` parts beside them."""
+
+    name = "google"
+
+    def start(self, prompt: str) -> list[dict[str, Any]]:
+        return [{"role": "user", "parts": [{"text": prompt}]}]
+
+    def build(self, conv: list[dict[str, Any]], tools: list[dict[str, Any]], model: str, base_url: str,
+              key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
+        gen: dict[str, Any] = {"maxOutputTokens": max_tokens}
+        if temperature is not None:
+            gen["temperature"] = temperature
+        decls = []
+        for t in tools:
+            decl = {"name": t["name"], "description": t["description"]}
+            if t["parameters"].get("properties"):
+                decl["parameters"] = google.response_schema(t["parameters"])
+            decls.append(decl)
+        body = {"contents": conv, "tools": [{"functionDeclarations": decls}], "generationConfig": gen}
+        headers = {"content-type": "application/json"}
+        if key:
+            headers["x-goog-api-key"] = key
+        return HttpCall(f"{base_url}/v1beta/models/{model.removeprefix('models/')}:generateContent", headers, body)
+
+    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult:
+        result = google.parse(body, headers)
+        parts = get_path(body, "candidates", 0, "content", "parts") or []
+        calls = []
+        for i, p in enumerate(parts):
+            fc = p.get("functionCall") if isinstance(p, dict) else None
+            if isinstance(fc, dict):
+                calls.append({"id": str(fc.get("id") or f"fc_{i}"), "name": str(fc.get("name") or ""),
+                              "arguments": fc.get("args", {})})
+        result.extra = {"calls": calls, "message": {"role": "model", "parts": parts}}
+        return result
+
+    def parse_error(self, status: int, body: Any) -> ProviderError:
+        return google.parse_error(status, body)
+
+    def add_results(self, conv: list[dict[str, Any]], result: ReadResult,
+                    answers: list[tuple[Call, ToolResult]]) -> None:
+        conv.append(result.extra["message"])
+        parts: list[dict[str, Any]] = []
+        for call, out in answers:
+            response = {"error": out.text} if out.is_error else {"result": out.text}
+            fr: dict[str, Any] = {"name": call.name, "response": response}
+            if not call.id.startswith("fc_"):
+                fr["id"] = call.id
+            parts.append({"functionResponse": fr})
+            if out.image:
+                parts.append({"inlineData": {"mimeType": "image/png", "data": _b64(out.image)}})
+        conv.append({"role": "user", "parts": parts})
+
+
+def wire_for(provider: str, base_url: str) -> tuple[Any, str]:
+    """The wire format of an agent's provider, and the base URL its calls go to."""
+    if provider == "anthropic":
+        return AnthropicWire(), base_url
+    if provider == "google":
+        return GeminiWire(), base_url
+    if provider == "openai":
+        return OpenAIWire("/chat/completions"), base_url
+    # OpenAI-compatible servers, and Ollama through its OpenAI-compatible endpoint
+    root = base_url[:-3] if base_url.endswith("/v1") else base_url
+    return OpenAIWire("/v1/chat/completions"), root
+
+
+calls_of = _calls
