@@ -277,7 +277,7 @@ def reader_readiness(spec: str) -> dict:
     from workbench.providers.base import parse_reader
     from workbench.providers.config import BASE_URL_ENV, KEY_ENV, KEY_REQUIRED, base_url_origin
 
-    r = parse_reader(spec)
+    r = parse_reader(spec).inner   # an agent needs what its model's provider needs
     row: dict = {"reader": spec, "needs_key": r.provider in KEY_REQUIRED, "key_env": [], "missing": []}
     if r.is_probe:
         from workbench.providers import extractors

@@ -228,7 +228,9 @@ class Stats:
 
         ci = self.pass_ci
         return {
-            "group": self.group, "calls": self.calls, "execution": dict(self.execution),
+            # an agent's ends only where there were any: a run of plain calls keeps its shape
+            "group": self.group, "calls": self.calls,
+            "execution": {k: n for k, n in self.execution.items() if n or k not in AGENT_EXECUTION},
             "gradable": self.gradable, "not_gradable": self.calls - self.gradable,
             "complete": self.gradable - self.truncated, "truncated": self.truncated,
             "scored": self.scored, "passed": self.passed, "failed": self.scored - self.passed,

@@ -381,9 +381,9 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
             import httpx
 
             async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
-                rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, local)
+                rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http)
         else:
-            rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, local)
+            rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http)
     if store:
         store.put(ckey, rec)
     return rec

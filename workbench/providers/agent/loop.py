@@ -21,7 +21,6 @@ from workbench.providers.agent import tools as tools_mod
 from workbench.providers.agent import wire as wire_mod
 from workbench.providers.agent.tools import TOOL_SPECS, DocumentTools
 from workbench.providers.base import DEFAULT_MAX_TOKENS, ReaderSpec
-from workbench.providers.reading import call_http
 from workbench.providers.retry import RetryPolicy
 
 # The loop's version: bump whenever how turns are run, ended or recorded changes.
@@ -130,8 +129,10 @@ class AgentEnd:
 
 
 async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: dict[str, Any],
-                    client: Any, base_url: str | None, policy: RetryPolicy, local: Any = None) -> RunRecord:
-    """Run the tool loop for one case and return its record (answer, status, trace, hashes)."""
+                    client: Any, base_url: str | None, policy: RetryPolicy, call_http: Any) -> RunRecord:
+    """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
+    turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
+    there: the only function that touches the network, with its retries, caps and redaction)."""
     from workbench.core.case import sha256_hex
     from workbench.core.runs import utc_now
 

@@ -1,0 +1,180 @@
+"""Agent readers (`agent:PROVIDER:MODEL`) through the real CLI on the sample suite, against the fake
+server's scripted tool-calling agents in every wire format; and the restricted reader's tools."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from workbench.providers.fakeserver import FakeServer
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
+TRAP = "white_text_injection-0001"          # the total's decoy lives in a white text layer
+EXTRACTION = "invoice_extraction-0001"      # a `fields` case with a JSON schema
+KEYS = {"OPENAI_API_KEY": "sk-test-agent-0123456789abcdef", "ANTHROPIC_API_KEY": "sk-ant-agent-0123456789",
+        "GOOGLE_API_KEY": "AIza-agent-0123456789"}
+WIRES = ("openai", "anthropic", "google", "ollama", "openai-compatible")
+
+
+@pytest.fixture(scope="module")
+def sample_cases():
+    from workbench.core.suite import load_suite
+
+    return load_suite(SAMPLE).cases
+
+
+@pytest.fixture
+def suite(tmp_path) -> Path:
+    dest = tmp_path / "mini"
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs"))
+    return dest
+
+
+@pytest.fixture
+def server(sample_cases, monkeypatch):
+    """The fake provider; its scripted agents submit the text layer's decoy (the case's forbidden
+    answer) after reading page_text, and the visible value (the expected answer) after page_image."""
+    for k, v in KEYS.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PDFWORKBENCH_RETRY_BASE", "0.005")
+    script = {c.question: {"text": (c.forbidden_answers or ["(none)"])[0], "image": c.expected_answer}
+              for c in sample_cases if c.question}
+    with FakeServer(agent_script=script, agent_loop_s=0.05) as fake:
+        yield fake
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def tools_used(rec: dict) -> list[tuple[str, bool]]:
+    return [(t["tool"], t["error"]) for turn in rec["extra"]["agent"]["turns"] for t in turn["tools"]]
+
+
+def ask(cli, server, suite, provider, kind, case=TRAP, *extra):
+    out = suite / "runs" / f"{provider}-{kind}.jsonl"
+    code, stdout, err = cli("ask", suite / f"{case}.json", "--reader", f"agent:{provider}:agent-{kind}",
+                            "--base-url", server.base_url(provider), "--out", out, "--no-cache", *extra)
+    return code, stdout, err, records(out)[-1]
+
+
+@pytest.mark.parametrize("provider", WIRES)
+def test_text_agent_falls_for_the_hidden_layer_image_agent_reads_the_page(cli, server, suite, provider):
+    code, stdout, err, rec = ask(cli, server, suite, provider, "text")
+    assert code == 0 and rec["status"] == "ok" and rec["answer"] == "$19,128.67"
+    assert "trap" in err and "fell for the trap" in err
+    assert {t for t, _ in tools_used(rec)} == {"document_info", "page_text", "submit_extraction"}
+    code, stdout, err, rec = ask(cli, server, suite, provider, "image")
+    assert code == 0 and rec["answer"] == "$19,679.70" and "pass" in err
+    assert {t for t, _ in tools_used(rec)} == {"document_info", "page_image", "submit_extraction"}
+    assert rec["modality"] == "tools" and rec["reader"] == f"agent:{provider}:agent-image"
+    # every turn's request went out in the provider's own wire format
+    fmt = {"anthropic": "anthropic", "google": "google"}.get(provider, "openai")
+    assert server.requests and {r["format"] for r in server.requests} == {fmt}
+    body = server.requests[-1]["body"]
+    assert ("tools" in body) and (fmt != "google" or "functionDeclarations" in body["tools"][0])
+
+
+def test_record_carries_trace_usage_and_hashes_and_no_key(cli, server, suite):
+    code, _, _, rec = ask(cli, server, suite, "anthropic", "image")
+    turns = rec["extra"]["agent"]["turns"]
+    assert [t["turn"] for t in turns] == [1, 2, 3]
+    assert turns[1]["tools"][0]["arguments"] == {"page": 1, "dpi": 150}
+    assert turns[1]["tools"][0]["bytes"] > 1000     # a PNG went back
+    assert all(t["text"] for t in turns)            # what the model wrote between calls
+    assert rec["usage"]["input_tokens"] == sum(t["usage"]["input_tokens"] for t in turns)
+    assert rec["attempts"] == 3
+    for name in ("contract_hash", "reader_hash", "controller_hash"):
+        assert len(rec["extra"][name]) == 16
+    text = (suite / "runs" / "anthropic-image.jsonl").read_text()
+    assert all(v not in text for v in KEYS.values())
+
+
+def test_deadline_is_a_timeout_scored_zero(cli, server, suite):
+    code, _, err, rec = ask(cli, server, suite, "google", "loop", TRAP, "--deadline", "0.3")
+    assert code == 1 and rec["status"] == "timeout" and rec["answer"] is None
+    assert rec["error"]["type"] == "deadline" and "deadline of 0.3 s" in err
+    assert len(rec["extra"]["agent"]["turns"]) >= 2
+    assert rec["latency_ms"] < 3000
+    code, out, _ = cli("report", suite / "runs" / "google-loop.jsonl", "--suite", suite)
+    assert "1 deadline" in out and "pass 0/1" in out and "scored as zero" in out
+
+
+def test_turn_limit_and_no_submission(cli, server, suite):
+    code, _, err, rec = ask(cli, server, suite, "openai", "loop", TRAP, "--max-turns", "3")
+    assert code == 1 and rec["status"] == "turn_limit" and len(rec["extra"]["agent"]["turns"]) == 3
+    assert "3 turns" in err
+    code, _, err, rec = ask(cli, server, suite, "anthropic", "badjson", EXTRACTION)
+    assert rec["status"] == "no_submission" and rec["answer"] is None
+    assert ("submit_extraction", True) in tools_used(rec)   # the invalid JSON was an error result
+    assert "without calling submit_extraction" in err
+
+
+def test_second_submission_is_an_error_and_the_first_stands(cli, server, suite):
+    code, _, err, rec = ask(cli, server, suite, "openai-compatible", "twice")
+    assert rec["answer"] == "$19,679.70" and "pass" in err
+    assert [u for u in tools_used(rec) if u[0] == "submit_extraction"] == [("submit_extraction", False),
+                                                                          ("submit_extraction", True)]
+
+
+def test_run_on_the_sample_suite_and_report_by_tool_use(cli, server, suite):
+    runs = suite / "runs"
+    for kind in ("text", "image"):
+        code, out, err = cli("run", suite, "--reader", f"agent:openai:agent-{kind}", "--base-url",
+                             server.base_url("openai"), "--out", runs / f"{kind}.jsonl", "--no-cache",
+                             "--workers", "8")
+    text, image = records(runs / "text.jsonl"), records(runs / "image.jsonl")
+    assert len(text) == len(image) == 34
+    code, out, _ = cli("report", runs / "text.jsonl", "--suite", suite, "--json")
+    verdicts = {c["case_id"]: c["outcome"] for c in json.loads(out)["runs"][0]["cases"]}
+    assert verdicts[TRAP] == "trap" and sum(v == "trap" for v in verdicts.values()) >= 25
+    code, out, _ = cli("report", runs / "image.jsonl", "--suite", suite, "--json")
+    verdicts = {c["case_id"]: c["outcome"] for c in json.loads(out)["runs"][0]["cases"]}
+    assert verdicts[TRAP] == "pass" and verdicts[EXTRACTION] == "pass"
+    assert sum(v == "pass" for v in verdicts.values()) >= 30
+    code, out, _ = cli("report", runs / "text.jsonl", runs / "image.jsonl", "--suite", suite, "--by", "tool-use")
+    assert code in (0, 1) and "text only" in out and "image only" in out and "hashes      contract" in out
+
+
+def test_report_refuses_mixed_hashes_unless_allowed(cli, server, suite):
+    ask(cli, server, suite, "openai", "image")
+    a = suite / "runs" / "openai-image.jsonl"
+    b = suite / "runs" / "other.jsonl"
+    cli("ask", suite / f"{TRAP}.json", "--reader", "agent:openai:agent-image", "--base-url",
+        server.base_url("openai"), "--out", b, "--no-cache", "--max-turns", "5")
+    code, out, err = cli("report", a, b, "--suite", suite)
+    assert code == 2 and "not comparable" in err and "--allow-mixed" in err and out == ""
+    code, out, err = cli("report", a, b, "--suite", suite, "--allow-mixed")
+    assert code == 0 and out.count("hashes      contract") == 2
+
+
+def test_batch_and_modality_are_refused_for_agents(cli, server, suite):
+    code, _, err = cli("run", suite, "--reader", "agent:openai:agent-text", "--batch",
+                       "--base-url", server.base_url("openai"))
+    assert code == 2 and "cannot be batched" in err and len(err.strip().splitlines()) == 1
+    code, _, err = cli("ask", suite / f"{TRAP}.json", "--reader", "agent:openai:x", "--modality", "pdf")
+    assert code == 2 and "leave out --modality" in err
+    code, _, err = cli("ask", suite / f"{TRAP}.json", "--reader", "agent:nobody:x")
+    assert code == 2 and "agent:PROVIDER:MODEL" in err
+
+
+def test_tool_bytes_cap_and_dpi_cap(sample_cases, cli, server, suite):
+    from workbench.core import limits
+    from workbench.providers.agent.tools import DocumentTools
+
+    case = next(c for c in sample_cases if c.id == TRAP)
+    tools = DocumentTools(case, case.pdf_file.read_bytes())
+    big = tools.call("page_image", {"page": 1, "dpi": 5000})
+    assert not big.is_error and "capped" in big.text
+    import pymupdf
+
+    px = pymupdf.Pixmap(big.image)
+    assert px.width <= 8.5 * limits.get("agent_image_dpi") + 2
+    assert tools.call("page_text", {"page": 99}).is_error
+    assert tools.call("open_file", {"path": "/etc/passwd"}).is_error
+    code, _, err, rec = ask(cli, server, suite, "openai", "image", TRAP, "--limit", "agent_tool_bytes=2000")
+    assert ("page_image", True) in tools_used(rec)
+    assert rec["extra"]["agent"]["tool_bytes"] <= 2000 + 2000
