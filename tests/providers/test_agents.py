@@ -120,15 +120,17 @@ def test_second_submission_is_an_error_and_the_first_stands(cli, server, suite):
                                                                           ("submit_extraction", True)]
 
 
-def test_run_on_the_sample_suite_and_report_by_tool_use(cli, server, suite):
+def test_run_on_the_sample_suite_and_report_by_tool_use(cli, run_cli_subprocess, server, suite):
     runs = suite / "runs"
-    for kind in ("text", "image"):
-        code, out, err = cli("run", suite, "--reader", f"agent:openai:agent-{kind}", "--base-url",
-                             server.base_url("openai"), "--out", runs / f"{kind}.jsonl", "--no-cache",
-                             "--workers", "8")
+    for kind in ("text", "image"):   # the console script in a new interpreter, 8 cases at once
+        done = run_cli_subprocess("run", suite, "--reader", f"agent:openai:agent-{kind}", "--base-url",
+                                  server.base_url("openai"), "--out", runs / f"{kind}.jsonl", "--no-cache",
+                                  "--workers", "8")
+        assert "34 new calls" in done.stderr, done.stderr[-500:]
     text, image = records(runs / "text.jsonl"), records(runs / "image.jsonl")
     assert len(text) == len(image) == 34
-    code, out, _ = cli("report", runs / "text.jsonl", "--suite", suite, "--json")
+    code, out, err = cli("report", runs / "text.jsonl", "--suite", suite, "--json")
+    assert out, err
     verdicts = {c["case_id"]: c["outcome"] for c in json.loads(out)["runs"][0]["cases"]}
     assert verdicts[TRAP] == "trap" and sum(v == "trap" for v in verdicts.values()) >= 25
     code, out, _ = cli("report", runs / "image.jsonl", "--suite", suite, "--json")

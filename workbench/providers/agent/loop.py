@@ -89,11 +89,11 @@ def reader_hash(extractor: str) -> str:
     """The restricted reader itself: the tools' code and version, the extractor and the renderer
     with their versions."""
     import pymupdf
-    import pypdf
 
-    versions = {"pypdf": pypdf.__version__, "pymupdf": pymupdf.VersionBind}
+    from workbench.providers import extractors
+
     return _sha({"tools": _source(tools_mod), "version": tools_mod.TOOLS_VERSION, "extractor": extractor,
-                 "extractor_version": versions.get(extractor), "renderer": "pymupdf",
+                 "extractor_version": extractors.version(extractor), "renderer": "pymupdf",
                  "renderer_version": pymupdf.VersionBind})
 
 
@@ -134,15 +134,21 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
     there: the only function that touches the network, with its retries, caps and redaction)."""
     from workbench.core.case import sha256_hex
+    from workbench.core.errors import UserError
     from workbench.core.runs import utc_now
+    from workbench.providers import extractors
 
     inner = spec.inner
     key = config.api_key(inner.provider)
+    extractor = str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR))
+    if extractors.get(extractor).modality != "text" or extractors.version(extractor) is None:
+        raise UserError(f"agent extractor {extractor}: " + (extractors.missing(extractor) if extractors.get(
+            extractor).modality == "text" else "page_text takes a text-layer extractor, not OCR"))
     wire, url = wire_for(inner.provider, config.base_url(inner.provider, base_url))
     max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     deadline_s = float(options.get("deadline_s", DEFAULT_DEADLINE_S))
     max_tokens = int(options.get("max_tokens", DEFAULT_MAX_TOKENS))
-    tools = DocumentTools(case, pdf, str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
+    tools = DocumentTools(case, pdf, extractor)
     text = agent_prompt(case, prompt)
     specs = tool_specs(case)
     conv = wire.start(text)

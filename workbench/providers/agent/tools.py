@@ -12,6 +12,7 @@ from typing import Any
 
 from workbench.core import limits
 from workbench.core.case import Case
+from workbench.core.errors import UserError
 
 # The tools' version: bump whenever what a tool returns changes (it is in the reader hash).
 TOOLS_VERSION = 1
@@ -127,10 +128,13 @@ class DocumentTools:
         page = self._page(args)
         if isinstance(page, str):
             return ToolResult(page, is_error=True)
-        if self._texts is None:
-            from workbench.pdf.textlayer import extract
+        if self._texts is None:   # the one extractor registry the probes use (pypdf by default)
+            from workbench.providers.extractors import page_texts
 
-            self._texts = extract(self.pdf, self.extractor, "the case's PDF")
+            try:
+                self._texts = page_texts(self.extractor, self.pdf)
+            except UserError as exc:   # the extractor cannot read this (hostile) PDF: the agent is told
+                return ToolResult(str(exc), is_error=True)
         text = self._texts[page - 1] if page <= len(self._texts) else ""
         return ToolResult(text)
 
