@@ -94,11 +94,11 @@ def test_record_carries_trace_usage_and_hashes_and_no_key(cli, server, suite):
 
 
 def test_deadline_is_a_timeout_scored_zero(cli, server, suite):
-    code, _, err, rec = ask(cli, server, suite, "google", "loop", TRAP, "--deadline", "0.3")
+    code, _, err, rec = ask(cli, server, suite, "google", "loop", TRAP, "--deadline", "1")
     assert code == 1 and rec["status"] == "timeout" and rec["answer"] is None
-    assert rec["error"]["type"] == "deadline" and "deadline of 0.3 s" in err
-    assert len(rec["extra"]["agent"]["turns"]) >= 2
-    assert rec["latency_ms"] < 3000
+    assert rec["error"]["type"] == "deadline" and "deadline of 1 s" in err
+    turns = rec["extra"]["agent"]["turns"]
+    assert turns and f"in turn {len(turns)}" in err   # the loop went on, turn after turn, until cut
     code, out, _ = cli("report", suite / "runs" / "google-loop.jsonl", "--suite", suite)
     assert "1 deadline" in out and "pass 0/1" in out and "scored as zero" in out
 
