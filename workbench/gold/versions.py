@@ -15,15 +15,17 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.layout import journal_path
-from workbench.core.suite import Suite, load_suite
 from workbench.gold.journal import Dispute, load_disputes, read_events
 from workbench.gold.keys import apply_change, get_field, key_conflicts, key_fields
 from workbench.grading import grade
+
+if TYPE_CHECKING:
+    from workbench.core.suite import Suite
 
 GOLD_FORMAT = "pdfworkbench-gold/1"
 
@@ -126,6 +128,8 @@ def apply_disputes(key: dict[str, Any], disputes: list[Dispute]) -> tuple[dict[s
 def gold_keys(folder: Path, version: str | int | None = "latest", suite: Suite | None = None) -> GoldKeys:
     """Answer keys (`Case.answer_key()` shape) of every case at `version`."""
     folder = Path(folder)
+    from workbench.core.suite import load_suite  # grade CASE.json reads no suite
+
     suite = suite or load_suite(folder)
     ver = resolve_version(folder, version)
     keys = {c.id: c.answer_key() for c in suite.cases}
@@ -187,6 +191,8 @@ def contradictions(case: Case, key: dict[str, Any]) -> list[tuple[int, str]]:
 
 def cases_at(folder: Path, version: str | int | None = "latest", suite: Suite | None = None) -> dict[str, Case]:
     """Every case of the suite, with its answer key at `version` (named on each case), by id."""
+    from workbench.core.suite import load_suite  # grade CASE.json reads no suite
+
     suite = suite or load_suite(Path(folder))
     gk = gold_keys(folder, version, suite)
     return {c.id: case_with_key(c, gk.keys[c.id], gk.version.name) for c in suite.cases}
@@ -256,6 +262,8 @@ def case_at(case: Case, folder: Path, version: str | int | None = "latest") -> C
 
 def export(folder: Path, version: str | int | None = "latest") -> dict[str, Any]:
     """The gold keys at `version` as one JSON document (what `gold export` writes)."""
+    from workbench.core.suite import load_suite  # grade CASE.json reads no suite
+
     suite = load_suite(Path(folder))
     gk = gold_keys(folder, version, suite)
     return {
