@@ -224,6 +224,56 @@ def actions_pdf() -> bytes:
     return _hand_written(objs)
 
 
+def _heavy_then_plain(first: bytes, first_content: bytes, extra: list[bytes], first_resources: bytes = b"") -> bytes:
+    """Two pages: the first one hostile (its dictionary's extra entries `first`, its content, its
+    extra resources; `extra` objects are numbered from 8), the second one plain "Total: $1.00"."""
+    def stream(body: bytes) -> bytes:
+        packed = zlib.compress(body)
+        return b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream"
+
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
+            + first_resources + b">> /Contents 5 0 R " + first + b">>",
+            stream(first_content),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+            b" /Contents 7 0 R >>",
+            stream(TOTAL_LINE)]
+    return _hand_written(objs + extra)
+
+
+def annotations_pdf(n: int = 100_000) -> bytes:
+    """A page of `n` note annotations (their array one object), then a plain page."""
+    notes = [b"<< /Type /Annot /Subtype /Text /Rect [%d %d %d %d] /Contents (note %d) >>"
+             % (20 + i % 50 * 11, 20 + i // 50 % 70 * 11, 30 + i % 50 * 11, 30 + i // 50 % 70 * 11, i)
+             for i in range(n)]
+    array = b"[" + b" ".join(b"%d 0 R" % (9 + i) for i in range(n)) + b"]"
+    return _heavy_then_plain(b"/Annots 8 0 R", TOTAL_LINE, [array, *notes])
+
+
+def xobject_fan_out_pdf(depth: int = 10, breadth: int = 10) -> bytes:
+    """A page drawing a form XObject that draws the next one `breadth` times, `depth` levels
+    deep (10 x 10: over a billion forms drawn from 10 objects), then a plain page."""
+    forms = []
+    for level in range(depth):
+        if level < depth - 1:
+            names = b" ".join(b"/X%d %d 0 R" % (j, 9 + level) for j in range(breadth))
+            body = b" ".join(b"q 1 0 0 1 0.1 0.1 cm /X%d Do Q" % j for j in range(breadth))
+            resources = b"/Resources << /XObject << " + names + b" >> /Font << /F1 3 0 R >> >>"
+        else:
+            body, resources = b"0 0 1 1 re f BT /F1 1 Tf 0 0 Td (x) Tj ET", b"/Resources << /Font << /F1 3 0 R >> >>"
+        packed = zlib.compress(body)
+        forms.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] " + resources
+                     + b" /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream")
+    return _heavy_then_plain(b"", b"/X0 Do " + TOTAL_LINE, forms, b"/XObject << /X0 8 0 R >> ")
+
+
+def many_operators_pdf(n: int = 2_000_000) -> bytes:
+    """A page of `n` `0 0 m` operators (12 MB of content in 18 KB of Flate), then a plain page."""
+    return _heavy_then_plain(b"", b"0 0 m\n" * n + TOTAL_LINE, [])
+
+
 HOSTILE_PDFS = {
     "zero-byte": lambda: b"",
     "not-a-pdf": lambda: b"<html><body>this is not a PDF</body></html>\n",
@@ -238,6 +288,9 @@ HOSTILE_PDFS = {
     "huge-page": huge_page_pdf,
     "image-bomb": image_bomb_pdf,
     "actions": actions_pdf,
+    "hundred-thousand-annotations": annotations_pdf,
+    "xobject-fan-out": xobject_fan_out_pdf,
+    "two-million-operators": many_operators_pdf,
 }
 
 

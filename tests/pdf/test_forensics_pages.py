@@ -8,8 +8,8 @@ import json
 import pytest
 
 from tests.fixtures import SAMPLE, reportlab_pages
+from workbench.core import limits
 from workbench.core.errors import UserError
-from workbench.pdf import pages as pages_mod
 from workbench.pdf.pages import PdfPages, parse_pages
 
 
@@ -59,7 +59,7 @@ def test_inspect_pages_selects_and_streams_the_same_json(cli, tmp_path):
 
 
 def test_bare_pdf_stops_at_the_cap_and_says_so(cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(pages_mod, "DEFAULT_PAGE_CAP", 3)
+    monkeypatch.setitem(limits._overrides, "inspect_pages", 3)
     pdf = tmp_path / "long.pdf"
     reportlab_pages(pdf, 5, hidden_on=4)
     code, out, err = cli("inspect", pdf, "--json")
@@ -138,7 +138,7 @@ def test_a_page_over_the_pixel_bound_is_skipped_with_a_line(cli, tmp_path):
 
 
 def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli, tmp_path, monkeypatch):
-    """The per-page time budget (`spans.PAGE_SECONDS`, 20 s) set to nothing: every page runs past
+    """The per-page time budget (the `page_seconds` limit, 20 s) set to nothing: every page runs past
     it, so no page's pixels are checked. Each page says so, in lint and in inspect, and the grey
     text on a grey box that only the pixels show to be hidden is not called hidden."""
     from workbench.pdf import spans
@@ -149,7 +149,7 @@ def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli,
     hidden = [s["text"] for s in json.loads(out)["pages"][1]["spans"] if not s["visible"]]
     assert code == 0 and hidden == ["hidden on grey"]  # within the budget the pixels show it
 
-    monkeypatch.setattr(spans, "PAGE_SECONDS", 0.0)
+    monkeypatch.setitem(limits._overrides, "page_seconds", 0.0)
     spans.clear_cache()
     code, out, err = cli("lint", pdf, "--jobs", "1")
     assert "page-skipped" in out and "page 2:" in out and "took over 0 s" in out

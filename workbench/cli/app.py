@@ -97,7 +97,10 @@ def cmd_open(args: argparse.Namespace) -> int:
                            password=args.password)
         app.run()
     finally:
+        from workbench.core.pool import end_children
+
         firstpage.stop()
+        end_children()  # a worker process busy with a page would hold the exit back
     return app.return_code or 0
 
 

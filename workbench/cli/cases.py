@@ -340,7 +340,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
               f" (rotation {page['rotation']})")
         if page.get("skipped"):
-            print(f"(pixels not checked: {page['skipped']})")
+            print(f"({page['skipped']})")
         for extractor in ("pypdf", "pymupdf"):
             print(f"--- text layer ({extractor}) ---")
             why = page.get("unread", {}).get(extractor)

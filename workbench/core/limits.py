@@ -91,6 +91,38 @@ _limit("agent_image_dpi", 300, "count",
 
 # --- Work per PDF page (inspection, lint, rendering) ----------------------------------------
 
+# Counted before the work, from the page's dictionary and content streams (pdf/budget.py): a
+# page over one is "too complex: skipped (N ...)" in inspect, lint and the workbench, and the
+# rest of the document goes on. pymupdf holds the GIL while MuPDF works on a page, so a page
+# within these must cost seconds at most, or the workbench stops answering keys while it runs.
+_limit("page_annotations", 2_000, "count",
+       "annotations on one page; a heavily reviewed page has hundreds. Each costs about 2 ms "
+       "(10,000 took 30 s); 100,000 took over 400 s and 1.1 GB before this limit")
+_limit("page_operators", 100_000, "count",
+       "content stream operators drawn on one page, forms counted each time they are drawn; a "
+       "dense text page has a few thousand, a detailed drawing tens of thousands; pypdf reads "
+       "about 15,000 a second (2 million took 1.5 GB)")
+_limit("xobject_depth", 16, "count",
+       "form XObjects drawn inside form XObjects; real documents nest a few deep")
+_limit("xobject_visits", 2_000, "count",
+       "XObjects drawn on one page, through every form; pypdf takes about 6 ms for each (3,616 "
+       "took 22 s), and 10 levels of 10 references each is over a billion (2.9 GB, no end)")
+_limit("page_seconds", 20.0, "seconds",
+       "one page's span analysis; past it the rest of the page is judged by its drawing "
+       "operators, without its pixels")
+_limit("page_pixels", 60_000_000, "count",
+       "pixels of one page rendered for span analysis (a 200-inch page at 150 DPI is 900 "
+       "million); a larger page is judged by its drawing operators (a lower --dpi checks them)")
+_limit("render_pixels", 40_000_000, "count",
+       "pixels of one rendered page: a larger render is made at a lower DPI (40 million is a "
+       "Letter page at 700 DPI, above any reader's raster; a 200-inch page at 150 DPI is 2.7 GB)")
+_limit("forensic_pages", 500, "count",
+       "pages analysed whole at once (every span's visibility, about 0.1 s a page)")
+_limit("inspect_pages", 1000, "count",
+       "pages `inspect` and `lint` read of a bare PDF unless --pages says otherwise")
+_limit("page_tree_nodes", 1_000_000, "count",
+       "nodes of a page tree counted from its kids when its /Count is wrong")
+
 # --- The workbench served to a browser ------------------------------------------------------
 
 

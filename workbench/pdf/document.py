@@ -112,35 +112,24 @@ def _decrypted(doc: Any) -> bytes:
     return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_NONE, no_new_id=True)
 
 
-# Whole-document forensics (every span's visibility, rendered) costs about 0.1 s a page: past this
-# many pages a command would run for minutes. PDFWORKBENCH_MAX_PAGES raises it.
-MAX_FORENSIC_PAGES = 500
-
-
 def check_page_budget(count: int, name: str = "PDF") -> None:
-    """A PdfError when a document is too long to analyse whole (one line saying how to go on)."""
-    import os
+    """A PdfError when a document is too long to analyse whole (the `forensic_pages` limit: one
+    line saying how to go on)."""
+    from workbench.core import limits
 
-    try:
-        limit = int(os.environ.get("PDFWORKBENCH_MAX_PAGES", "") or MAX_FORENSIC_PAGES)
-    except ValueError:
-        raise UserError("PDFWORKBENCH_MAX_PAGES must be a whole number of pages") from None
-    if count > limit:
-        raise PdfError(f"{name}: {count:,} pages, more than the {limit:,} that page forensics reads "
-                       "at once; set PDFWORKBENCH_MAX_PAGES to raise the limit")
-
-
-# A render larger than this many pixels is made at a lower DPI: a 200-inch page at 150 DPI would
-# be 900 Mpx (2.7 GB of RGB). 40 Mpx is a US Letter page at 700 DPI, above any reader's raster.
-MAX_RENDER_PIXELS = 40_000_000
+    if count > limits.get("forensic_pages"):
+        raise PdfError(f"{name}: " + limits.exceeded("forensic_pages", f"{count:,} pages, too many to "
+                                                     "analyse at once"))
 
 
 def render_dpi(page: Any, dpi: float) -> int:
-    """`dpi`, lowered so `page` renders to at most MAX_RENDER_PIXELS (never below 1)."""
+    """`dpi`, lowered so `page` renders to at most the `render_pixels` limit (never below 1)."""
+    from workbench.core import limits
+
     w_in, h_in = page.rect.width / 72, page.rect.height / 72
     if w_in <= 0 or h_in <= 0:
         return max(1, int(dpi))
-    most = (MAX_RENDER_PIXELS / (w_in * h_in)) ** 0.5
+    most = (limits.get("render_pixels") / (w_in * h_in)) ** 0.5
     return max(1, int(min(dpi, most)))
 
 
@@ -276,7 +265,6 @@ def _open(data: bytes, name: str, password: str | None, checked: bool = False) -
 # file's bytes are never changed), and the counts are kept here by the bytes' identity, so a later
 # opening of the same bytes (`checked`, not walked again; a forked worker too) counts the same.
 _RECOUNTED: dict[tuple[int, int], dict[int, int]] = {}
-MAX_TREE_NODES = 1_000_000
 
 
 def _identity(data: bytes) -> tuple[int, int]:
@@ -293,9 +281,12 @@ def _recount(doc: Any, counts: dict[int, int]) -> None:
 def _counted_from_kids(doc: Any) -> tuple[int, dict[int, int]] | None:
     """The page tree's root and the pages under each of its /Pages nodes, counted from the kids
     (each node visited once), or None when the tree cannot be counted that way: a cycle, a node
-    reached twice, more than MAX_TREE_NODES nodes, or an entry MuPDF cannot read."""
+    reached twice, more than the `page_tree_nodes` limit, or an entry MuPDF cannot read."""
     import re
 
+    from workbench.core import limits
+
+    most = limits.get("page_tree_nodes")
     try:
         kind, value = doc.xref_get_key(doc.pdf_catalog(), "Pages")
         if kind != "xref":
@@ -309,7 +300,7 @@ def _counted_from_kids(doc: Any) -> tuple[int, dict[int, int]] | None:
             if counted:
                 counts[xref] = sum(counts[k] for k in kids[xref])
                 continue
-            if xref in kids or xref in counts or len(kids) + len(counts) >= MAX_TREE_NODES:
+            if xref in kids or xref in counts or len(kids) + len(counts) >= most:
                 return None  # a cycle, or a node that is its own cousin: not a tree to count
             kind, value = doc.xref_get_key(xref, "Kids")
             if kind == "array":

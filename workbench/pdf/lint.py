@@ -65,7 +65,7 @@ Codes (stable):
            <kind>-in-text-layer, <kind>-leaked   (kind: expected, tokens, forbidden, meta, part)
   warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
            forbidden-unlisted, contract-target-empty, pdf-changed, degraded-unchecked
-  warning  page-skipped (a page over a per-page bound: its pixels were not checked)
+  warning  page-skipped (a page over a per-page limit: too complex to analyse, or its pixels not checked)
   info     forbidden-hidden-only, forbidden-layer-only, forbidden-reworded, forbidden-scan-unlayered, <kind>-derived,
            degraded-layer-clauses, hidden-text, layer-differs,
            pages-limited (a bare PDF linted on its first pages only),
@@ -645,6 +645,8 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None 
         return out
     out.extend(found)
     out.extend(_structure_hidden(case.id, written.analysis) + _structure_findings(case.id, written.data))
+    out.extend(Finding(case.id, "warning", "page-skipped", f"page {pa.page + 1}: {pa.skipped}")
+               for pa in written.analysis.pages if pa.skipped)
     return out
 
 
@@ -696,7 +698,7 @@ def page_findings(case_id: str, page) -> list[Finding]:
     out = _span_findings(case_id, page.analysis)
     if page.skipped:
         out.append(Finding(case_id, "warning", "page-skipped",
-                           f"page {page.index + 1}: pixels not checked: {page.skipped}"))
+                           f"page {page.index + 1}: {page.skipped}"))
     return out
 
 

@@ -85,6 +85,7 @@ def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
                    clip: tuple[float, float, float, float] | None = None, flip: str = "") -> list[OcrLine]:
     """What OCR reads on page `page` (0-based), or in `clip` on it, as drawn or mirrored (`flip`,
     one of FLIPS), line by line with boxes in the page's points (cached per page and region)."""
+    from workbench.pdf.budget import too_complex
     from workbench.pdf.document import open_fitz
 
     key = (hashlib.sha1(pdf).digest(), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip)
@@ -94,7 +95,7 @@ def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
             return _CACHE[key]
     doc = open_fitz(pdf, name)
     try:
-        lines = _read(doc[page], dpi, clip, flip)
+        lines = [] if too_complex(doc, page) else _read(doc[page], dpi, clip, flip)
     finally:
         doc.close()
     with _lock:
@@ -134,11 +135,13 @@ def rows(lines: list[OcrLine]) -> list[OcrLine]:
 
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
     """Every page's OCR text, one string per page."""
+    from workbench.pdf.budget import too_complex
     from workbench.pdf.document import open_fitz
 
     engine()  # a missing extra says so before any page is rendered
     doc = open_fitz(pdf)
     try:
-        return ["\n".join(line.text for line in _read(page, dpi)) for page in doc]
+        return ["" if too_complex(doc, i) else "\n".join(line.text for line in _read(doc[i], dpi))
+                for i in range(doc.page_count)]
     finally:
         doc.close()

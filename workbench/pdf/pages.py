@@ -25,19 +25,22 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core import limits
 from workbench.core.errors import UserError
+from workbench.core.pool import DaemonExecutor
+from workbench.pdf.budget import page_rotation, too_complex
 from workbench.pdf.document import open_fitz, why_failed
 from workbench.pdf.layers import LayerDiff, diff_page
-from workbench.pdf.spans import PageAnalysis, analyze_fitz_page, check_dpi
+from workbench.pdf.spans import PageAnalysis, analyze_fitz_page, check_dpi, skipped_page
 from workbench.pdf.textlayer import EXTRACTORS, PageInfo
 
-# `inspect` and `lint` of a bare PDF stop here unless --pages says otherwise: a 10,000-page
-# document is rarely what someone meant to lint whole, and the output says what was left out.
-DEFAULT_PAGE_CAP = 1000
+# `inspect` and `lint` of a bare PDF stop at the `inspect_pages` limit unless --pages says
+# otherwise: a 10,000-page document is rarely what someone meant to lint whole, and the output
+# says what was left out.
 # Pages kept analysed. A page of dense text is ~1 MB of spans and character boxes; 32 keep a
 # reader paging back and forth served from memory while the process stays small.
 CACHE_PAGES = 32
@@ -72,6 +75,7 @@ class PageForensics:
     # extractor -> why it could not read this page (its text is then ''): pypdf refuses a stream
     # that MuPDF reads, and the page, its spans and the other layer are still worth showing.
     unread: dict[str, str] = field(default_factory=dict)
+    too_complex: bool = False       # over a count of work: not analysed, `skipped` says why
 
     @property
     def skipped(self) -> str:
@@ -98,7 +102,7 @@ class PdfPages:
         self._reader = None
         self._reader_failed: Exception | None = None
         self._cache: OrderedDict[int, PageForensics] = OrderedDict()
-        self._ahead: ThreadPoolExecutor | None = None
+        self._ahead: DaemonExecutor | None = None
         self._pending: dict[int, Future] = {}
         self._text_ahead: dict[int, Future] = {}   # page -> its pypdf text, read by a helper process
 
@@ -148,7 +152,8 @@ class PdfPages:
             if index in self._cache or index in self._pending:
                 return
             if self._ahead is None:
-                self._ahead = ThreadPoolExecutor(1, thread_name_prefix="pdf-prefetch")
+                # (daemon threads: quitting never waits for a page being read ahead)
+                self._ahead = DaemonExecutor(1, "pdf-prefetch")
             future = self._ahead.submit(self._compute, index)
             self._pending[index] = future
         future.add_done_callback(lambda _f, i=index: self._pending.pop(i, None))
@@ -177,6 +182,9 @@ class PdfPages:
                 self._doc.close()
                 self._doc = open_fitz(self.data, self.name, checked=True)
                 self._edits, self._edited = 0, set()
+            why = too_complex(self._doc, index)
+            if why:  # not loaded at all: loading such a page is itself the cost avoided
+                return self._keep(self._skipped(index, why, t0), layers)
             page = self._doc[index]
             info = PageInfo(index + 1, page.rect.width, page.rect.height, page.rotation)
             # The text layer is read before the analysis, which may remove the text from `doc`.
@@ -189,10 +197,21 @@ class PdfPages:
             result = PageForensics(index, info, analysis, time.perf_counter() - t0)
             if layers:
                 self._add_layers(result, mupdf_text)
-            self._cache[index] = result
-            while len(self._cache) > self.cache_pages:
-                self._cache.popitem(last=False)
-            return result
+            return self._keep(result, layers)
+
+    def _keep(self, result: PageForensics, layers: bool) -> PageForensics:
+        self._cache[result.index] = result
+        while len(self._cache) > self.cache_pages:
+            self._cache.popitem(last=False)
+        return result
+
+    def _skipped(self, index: int, why: str, t0: float) -> PageForensics:
+        """A page over a count of work: its size, no spans and no text in any layer."""
+        analysis = skipped_page(self._doc, index, self.dpi, why)
+        info = PageInfo(index + 1, analysis.width, analysis.height, page_rotation(self._doc, index))
+        texts = dict.fromkeys(EXTRACTORS, "")
+        return PageForensics(index, info, analysis, time.perf_counter() - t0, texts,
+                             diff_page([], texts, index), too_complex=True)
 
     def _add_layers(self, page: PageForensics, mupdf_text: str | None = None) -> None:
         if mupdf_text is None:
@@ -282,13 +301,14 @@ _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
 def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "default") -> tuple[list[int], str]:
     """(0-based page indices, a line saying what was left out or ''). `spec` is `--pages`; with
-    none, the first `cap` pages (default `DEFAULT_PAGE_CAP`; None: every page)."""
+    none, the first `cap` pages (default: the `inspect_pages` limit; None: every page)."""
     if cap == "default":
-        cap = DEFAULT_PAGE_CAP
+        cap = int(limits.get("inspect_pages"))
     if spec is None or spec.strip() == "":
         if cap is not None and page_count > cap:
             return list(range(cap)), (f"stopped at the first {cap} pages of {page_count}; "
-                                      "--pages all (or --pages 1-5,12) chooses others")
+                                      "--pages all (or --pages 1-5,12) chooses others, "
+                                      f"{limits.flag('inspect_pages')} reads more")
         return list(range(page_count)), ""
     if spec.strip().lower() == "all":
         return list(range(page_count)), ""
@@ -374,7 +394,7 @@ def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dic
 
 
 def skipped_line(name: str, page: PageForensics) -> str:
-    return f"{name}: page {page.index + 1} not checked: {page.skipped}"
+    return f"{name}: page {page.index + 1}: {page.skipped}"
 
 
 def unread_lines(page: PageForensics) -> list[str]:

@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.pdf.document import open_fitz, render_dpi
+from workbench.pdf.budget import too_complex
+from workbench.pdf.document import PdfError, open_fitz, render_dpi
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ def render_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -
     """Page `page` (0-based) of the PDF as RGB pixels at `dpi`."""
     doc = open_fitz(data, name)
     try:
+        check_renderable(doc, page, name)
         pix = doc[page].get_pixmap(dpi=render_dpi(doc[page], dpi), alpha=False)
         return PageImage(pix.width, pix.height, bytes(pix.samples))
     finally:
@@ -36,9 +38,18 @@ def render_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -
 def render_png(data: bytes, page: int = 0, dpi: int = 150) -> bytes:
     doc = open_fitz(data)
     try:
+        check_renderable(doc, page)
         return doc[page].get_pixmap(dpi=render_dpi(doc[page], dpi), alpha=False).tobytes("png")
     finally:
         doc.close()
+
+
+def check_renderable(doc: Any, page: int, name: str = "PDF") -> None:
+    """A PdfError when page `page` (0-based) of `doc` is over a count of work (`budget`): MuPDF
+    would hold the process for minutes drawing it."""
+    why = too_complex(doc, page)
+    if why:
+        raise PdfError(f"{name}: page {page + 1}: {why}")
 
 
 _SHARED_LOCK = threading.Lock()

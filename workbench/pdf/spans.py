@@ -39,15 +39,16 @@ hide a span, but can never make visible a span whose box shows no ink of its own
 from __future__ import annotations
 
 import hashlib
-import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from workbench.core import limits
 from workbench.core.errors import UserError
 from workbench.grading.finding import is_format_char, read_glyphs
 from workbench.pdf import structure
+from workbench.pdf.budget import PageClock, page_size, too_complex
 from workbench.pdf.document import open_fitz
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
@@ -64,11 +65,10 @@ WORD_GAP_EM = 0.135
 MIN_ON_PAGE = 0.5
 # Share of the box a later opaque drawing must cover to be named as the cause.
 COVER_SHARE = 0.6
-# Bounds per page, so any input finishes: a page whose render would exceed MAX_PAGE_PIXELS (a
-# 200-inch page at 150 DPI is 900 million) or whose analysis runs past PAGE_SECONDS keeps the
-# verdicts its drawing operators give, and says its pixels were not (all) checked.
-MAX_PAGE_PIXELS = 60_000_000
-PAGE_SECONDS = 20.0
+# Bounds per page (workbench.core.limits, "Work per PDF page"), so any input finishes: a page over
+# a count of work (`budget.too_complex`) is skipped whole; one whose render would exceed
+# `page_pixels` or whose analysis runs past `page_seconds` keeps the verdicts its drawing
+# operators give, and says its pixels were not (all) checked.
 
 HIDDEN_REASONS = (
     "invisible-render-mode", "transparent", "off-page", "too-small", "covered", "no-contrast",
@@ -461,8 +461,12 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
     import numpy as np
     import pymupdf
 
-    started = time.perf_counter()
-    page = doc[index] if page is None else page
+    clock = PageClock()
+    if page is None:
+        why = too_complex(doc, index)
+        if why:
+            return skipped_page(doc, index, dpi, why)
+        page = doc[index]
     page_rect = page.rect
     width, height = page_rect.width, page_rect.height
     trace = page.get_texttrace()
@@ -495,18 +499,19 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
     log = [(kind, to_page(rect)) for kind, rect in page.get_bboxlog()] if spans else []
     # Read before the text is removed for the bare render: removing it renumbers the drawings.
     # (Only filled paths can cover: a page without one needs no look at its drawings.)
-    covers = [(q, to_page(r)) for q, r in _opaque_covers(page.get_drawings())] \
-        if spans and any(kind == "fill-path" for kind, _ in log) else []
+    covers = _Covers([(q, to_page(r)) for q, r in _opaque_covers(page.get_drawings())]
+                     if spans and any(kind == "fill-path" for kind, _ in log) else [])
     ink_boxes: list[tuple[float, float, float, float]] = []
     skipped = ""
     pixels = (width * dpi / 72) * (height * dpi / 72)
-    if spans and pixels > MAX_PAGE_PIXELS:
-        skipped = (f"{width / 72:.0f} x {height / 72:.0f} in at {dpi} DPI is {pixels / 1e6:.0f} million "
-                   f"pixels, over the {MAX_PAGE_PIXELS / 1e6:.0f} million bound: visibility from the "
-                   "drawing operators only (a lower --dpi checks the pixels)")
-    elif spans and time.perf_counter() - started > PAGE_SECONDS:
-        skipped = (f"reading its {len(spans)} spans took over {PAGE_SECONDS:.0f} s: visibility from "
-                   "the drawing operators only")
+    if spans and pixels > limits.get("page_pixels"):
+        skipped = "pixels not checked: " + limits.exceeded(
+            "page_pixels", f"{width / 72:.0f} x {height / 72:.0f} in at {dpi} DPI is {pixels / 1e6:.0f} million "
+            "pixels; visibility from the drawing operators only (a lower --dpi checks the pixels)")
+    elif spans and clock.over():
+        skipped = "pixels not checked: " + clock.line(
+            f"reading its {len(spans)} spans took over {clock.seconds:g} s; visibility from the "
+            "drawing operators only")
     edited = False
     if skipped:
         for span in spans:
@@ -533,9 +538,10 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
         spans_px = _px_boxes([s.bbox for s in spans], dpi / 72, w_px, h_px)
         for k, span in enumerate(spans):
             reasons = _operator_reasons(span, covers, width, height, dpi)
-            if not reasons and k % 64 == 63 and not skipped and time.perf_counter() - started > PAGE_SECONDS:
-                skipped = (f"over {PAGE_SECONDS:.0f} s: the pixels of {len(spans) - k} of its "
-                           f"{len(spans)} spans were not checked (visibility from the drawing operators)")
+            if not reasons and k % 64 == 63 and not skipped and clock.over():
+                skipped = "pixels not checked: " + clock.line(
+                    f"over {clock.seconds:g} s, the pixels of {len(spans) - k} of its {len(spans)} "
+                    "spans were not checked (visibility from the drawing operators)")
             if not reasons and not skipped:  # the operators draw it: do the pixels agree?
                 holes = [spans_px[j] for j in overlaps[k]]
                 ink, n, under = _measure_ink(full, bare, spans_px[k], span.color, span.opacity, holes, blank)
@@ -549,7 +555,38 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
     return PageAnalysis(index, width, height, dpi, spans, ink_boxes, skipped=skipped, edited=edited)
 
 
-def _operator_reasons(span: Span, covers, width: float, height: float, dpi: int) -> list[str]:
+def skipped_page(doc, index: int, dpi: int, why: str) -> PageAnalysis:
+    """Page `index` left unanalysed (`why`: it is over a count of work): its size, no spans.
+    (Read from its dictionary: loading such a page in MuPDF is itself the cost avoided.)"""
+    width, height = page_size(doc, index)
+    return PageAnalysis(index, width, height, dpi, [], [], skipped=why)
+
+
+class _Covers:
+    """The opaque boxes of a page (`_opaque_covers`), asked about many spans: as arrays, since a
+    page may draw thousands of each (3,375 of both took 110 s asked one pair at a time)."""
+
+    def __init__(self, covers: list[tuple[int, tuple[float, float, float, float]]]) -> None:
+        import numpy as np
+
+        self.n = len(covers)
+        if self.n:
+            self.seq = np.array([q for q, _ in covers])
+            self.box = np.array([r for _, r in covers], dtype=np.float64).reshape(-1, 4)
+
+    def hide(self, bbox, seqno: int, least: float) -> bool:
+        """Whether a box drawn after `seqno` covers at least `least` square points of `bbox`."""
+        if not self.n:
+            return False
+        import numpy as np
+
+        b = self.box
+        w = np.minimum(b[:, 2], bbox[2]) - np.maximum(b[:, 0], bbox[0])
+        h = np.minimum(b[:, 3], bbox[3]) - np.maximum(b[:, 1], bbox[1])
+        return bool(np.any((self.seq > seqno) & (np.clip(w, 0, None) * np.clip(h, 0, None) >= least)))
+
+
+def _operator_reasons(span: Span, covers: _Covers, width: float, height: float, dpi: int) -> list[str]:
     """Why the drawing operators alone hide a span (before its pixels are looked at)."""
     reasons: list[str] = []
     if span.render_mode == 3:
@@ -562,7 +599,7 @@ def _operator_reasons(span: Span, covers, width: float, height: float, dpi: int)
     if span.size * dpi / 72 < MIN_EM_PX:
         reasons.append("too-small")
     area = max(_area(span.bbox), 1e-6)
-    if any(q > span.seqno and _area(_intersect(span.bbox, r)) >= 0.9 * area for q, r in covers):
+    if covers.hide(span.bbox, span.seqno, 0.9 * area):
         reasons.append("covered")  # an opaque box drawn later, whatever is drawn on it
     return reasons
 

@@ -35,6 +35,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.pdf.budget import too_complex
+
 OCG_OFF = "optional content off"
 ANNOTATION = "annotation, not drawn"
 FIELD_VALUE = "form field value, not its appearance"
@@ -123,9 +125,18 @@ def _drawn_text_in(drawn, rect) -> str:
     return " ".join(t for t, b, _s, _f in drawn if _inside(b, rect))
 
 
+def _annots(page):
+    """The page's annotations (not its widgets), in order. (pymupdf's `page.annots()` looks each
+    one up from the start of the list: 1,000 annotations took 14 s, 100,000 would take hours.)"""
+    annot = page.first_annot
+    while annot is not None:
+        yield annot
+        annot = annot.next
+
+
 def _annotation_spans(page, drawn) -> list[tuple[str, tuple]]:
     out = []
-    for annot in page.annots() or ():
+    for annot in _annots(page):
         kind = annot.type[1]
         if kind in ("Widget", "Popup", "Link"):
             continue
@@ -177,7 +188,8 @@ def _rejudge_annotation_text(page, spans) -> None:
     import numpy as np
     import pymupdf
 
-    rects = [tuple(a.rect) for a in page.annots() or ()] + [tuple(w.rect) for w in page.widgets() or ()]
+    rects = [tuple(a.rect) for a in _annots(page) if a.type[1] not in ("Popup", "Link")] + \
+        [tuple(w.rect) for w in page.widgets() or ()]
     todo = [s for s in spans if s.reasons == ["no-ink"] and any(_inside(s.bbox, r) for r in rects)]
     if not todo:
         return
@@ -485,9 +497,10 @@ def _revision_traces(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
             if doc is not None:
                 doc.close()
             continue
-        try:
-            pages = [_trace_spans(p) for p in doc]
-            images = [len(p.get_image_info()) for p in doc]
+        try:  # (a page over a count of work is read as empty in every revision)
+            drawn = [i for i in range(doc.page_count) if not too_complex(doc, i)]
+            pages = [_trace_spans(doc[i]) if i in drawn else [] for i in range(doc.page_count)]
+            images = [len(doc[i].get_image_info()) if i in drawn else 0 for i in range(doc.page_count)]
         finally:
             doc.close()
         out.append((end, len(_XREF_ROW.findall(data[start:end])), pages, images))
@@ -653,7 +666,10 @@ def structure_report(data: bytes, name: str = "PDF") -> StructureReport:
     doc = open_fitz(data, name)
     try:
         fields: list[FormField] = []
-        for i, page in enumerate(doc if doc.is_form_pdf else ()):
+        for i in range(doc.page_count if doc.is_form_pdf else 0):
+            if too_complex(doc, i):
+                continue
+            page = doc[i]
             if page.first_widget is None:
                 continue
             fields += _fields_of(page, i, _trace_spans(page))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.core.errors import UserError
+from workbench.pdf.budget import too_complex
 from workbench.pdf.document import PdfError, open_fitz, open_pypdf, why_failed
 
 EXTRACTORS = ("pypdf", "pymupdf")
@@ -26,10 +27,19 @@ def page_info(data: bytes, name: str = "PDF") -> list[PageInfo]:
         doc.close()
 
 
+def too_complex_pages(data: bytes, name: str = "PDF") -> set[int]:
+    """The pages (0-based) over a count of work (`budget.too_complex`): no layer reads them."""
+    doc = open_fitz(data, name)
+    try:
+        return {i for i in range(doc.page_count) if too_complex(doc, i)}
+    finally:
+        doc.close()
+
+
 def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
     doc = open_fitz(data, name)
     try:
-        return [page.get_text("text") for page in doc]
+        return ["" if too_complex(doc, i) else doc[i].get_text("text") for i in range(doc.page_count)]
     finally:
         doc.close()
 
@@ -37,9 +47,10 @@ def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
 def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
     from pypdf.errors import PdfReadError
 
+    skip = too_complex_pages(data, name)
     reader = open_pypdf(data, name)
     try:
-        return [page.extract_text() or "" for page in reader.pages]
+        return ["" if i in skip else page.extract_text() or "" for i, page in enumerate(reader.pages)]
     except Exception as exc:  # pypdf on a hostile file raises anything (NotImplementedError, ...)
         raise PdfError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, PdfReadError)})") from None
 
@@ -54,8 +65,12 @@ def form_fields_pypdf(data: bytes, name: str = "PDF") -> list[list[str]]:
         pages = list(reader.pages)
     except Exception:  # a page tree pypdf cannot walk: text_pypdf says so; no fields to add
         return out
-    for page in pages:
+    skip = too_complex_pages(data, name)
+    for i, page in enumerate(pages):
         found: list[str] = []
+        if i in skip:
+            out.append(found)
+            continue
         try:
             annots = page.get("/Annots")
             for ref in (annots.get_object() if annots is not None else None) or ():

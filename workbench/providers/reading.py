@@ -97,9 +97,12 @@ def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
         return [Part("pdf", data=pdf, mime="application/pdf", filename="document.pdf")]
     if modality == "pixels":
         from workbench.pdf.document import open_fitz, render_dpi
+        from workbench.pdf.render import check_renderable
 
         doc = open_fitz(pdf)
         try:
+            for i in range(doc.page_count):  # (a page MuPDF would draw for minutes: refused first)
+                check_renderable(doc, i)
             return [Part("image", data=page.get_pixmap(dpi=render_dpi(page, dpi or DEFAULT_DPI),
                                                        alpha=False).tobytes("png"),
                          mime="image/png", filename=f"page-{i}.png") for i, page in enumerate(doc, 1)]

@@ -42,6 +42,13 @@ class WorkbenchApp(App):
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
 
     def on_mount(self) -> None:
+        import asyncio
+
+        from workbench.core.pool import DaemonExecutor
+
+        # Thread workers run in the loop's default executor, which the loop's end joins: quitting
+        # would wait for a page still being analysed. Its threads are daemons here.
+        asyncio.get_running_loop().set_default_executor(DaemonExecutor(16, "workbench-worker"))
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
         if self.settings.problem:

@@ -296,6 +296,7 @@ def _open_and_draw(path: Path, password: str | None, send: Callable[[str, Any], 
 def _check_and_draw(path: Path, password: str | None, send: Callable[[str, Any], None]) -> None:
     from workbench.core import files
     from workbench.core.errors import UserError
+    from workbench.pdf.budget import page_size, too_complex
     from workbench.pdf.document import PdfEncrypted, open_fitz, readable_pdf_bytes, render_dpi
 
     try:
@@ -313,6 +314,10 @@ def _check_and_draw(path: Path, password: str | None, send: Callable[[str, Any],
         send("verdict", Verdict(**base, decrypted=True))
         return
     doc = open_fitz(data, path.name, checked=True)
+    if too_complex(doc, 0):  # not loaded, not drawn: the workbench says why where it shows it
+        send("verdict", Verdict(**base, page_count=doc.page_count, page_size=page_size(doc, 0)))
+        send("picture", None)
+        return
     page = doc[0]
     # The verdict before the pixels: the parent may be waiting for it to start the screen.
     send("verdict", Verdict(**base, page_count=doc.page_count, page_size=(page.rect.width, page.rect.height)))

@@ -263,7 +263,7 @@ class InspectScreen(PageKeys, Screen):
             return
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts,
-                                                                 unread=data.unread[name])
+                                                                 unread=data.unread[name], skipped=data.skipped)
         self.query_one(PageView).show_pdf(data.pdf, data.page_count, [])
         self.query_one(RevisionsView).show_message("reading the file's revisions…")
         # The revisions and the answer's trace wait until the page is on screen: started now,
@@ -318,7 +318,7 @@ class InspectScreen(PageKeys, Screen):
             view.show_pdf(data.pdf, data.page_count, [])
         for name in EXTRACTORS:
             self.query_one(f"#text-{name}", TextLayerView).show(data.layers[name], data.hidden_texts, view.page,
-                                                                 unread=data.unread[name])
+                                                                 unread=data.unread[name], skipped=data.skipped)
         self.query_one(LintView).show(data.findings)
         if data.case.question:
             self.query_one(CaseList).set_marks(lint={data.case.id: lint_status(data.findings)})
@@ -396,7 +396,7 @@ class InspectScreen(PageKeys, Screen):
     def _notify_skipped(self, data: CaseData, page: int | None = None) -> None:
         for i, why in data.skipped.items():
             if page is None or i == page:
-                self.notify(f"page {i + 1}: pixels not checked: {why}", severity="warning", timeout=8)
+                self.notify(f"page {i + 1}: {why}", severity="warning", timeout=8)
         for name, pages in data.unread.items():  # (one line a document: it is the same refusal)
             if pages and (page is None or page == min(pages)) and min(pages) in data.loaded:
                 self.notify(f"{pages[min(pages)]}; the {name} layer is empty where it could not read",

@@ -245,6 +245,7 @@ class Raster:
     scale: float                        # image pixels per point, before the crop and resize
     crop: tuple[int, int, int, int]     # the part of the page image kept (pixels)
     factor: float                       # the resize after the crop
+    note: str = ""                      # the page was not drawn: why (too complex)
 
     def image(self):
         from PIL import Image
@@ -266,6 +267,8 @@ def raster_view(req: PageRequest, hires: bool = False) -> Raster:
     boxes are not read)."""
     from PIL import Image
 
+    from workbench.pdf.budget import page_size as budget_page_size
+    from workbench.pdf.budget import too_complex
     from workbench.pdf.document import render_dpi
     from workbench.pdf.render import shared_document
 
@@ -282,6 +285,9 @@ def raster_view(req: PageRequest, hires: bool = False) -> Raster:
         scale = pic.width / page_w
     else:
         with shared_document(req.pdf) as doc:
+            why = too_complex(doc, req.page)
+            if why:  # MuPDF would hold the process (and its GIL) for minutes drawing it
+                return _not_drawn(req, budget_page_size(doc, req.page), why)
             page = doc[req.page]
             page_w, page_h = page.rect.width, page.rect.height
             pix = page.get_pixmap(dpi=render_dpi(page, dpi_for(page_w, page_h)), alpha=False)
@@ -313,11 +319,24 @@ def raster_view(req: PageRequest, hires: bool = False) -> Raster:
     return Raster(req.page, img.mode, img.size, img.tobytes(), view, scale, crop, factor)
 
 
+def _not_drawn(req: PageRequest, size: tuple[float, float], why: str) -> Raster:
+    """A page that is not drawn: blank paper of its shape, and why (`finish_view` shows it)."""
+    fw, fh = fit_pixels(size[0], size[1], req.cols, req.rows)
+    pixels = bytes([236]) * (fw * fh * 3)
+    return Raster(req.page, "RGB", (fw, fh), pixels, View(), fw / max(size[0], 1.0), (0, 0, fw, fh),
+                  1.0, note=f"page {req.page + 1}: {why}")
+
+
 def finish_view(raster: Raster, req: PageRequest, hires: bool = False):
     """`render_view` from its raster: the request's boxes drawn over it, then half-cells (or, with
     `hires`, the image itself)."""
     from PIL import Image, ImageDraw
 
+    if raster.note and not hires:
+        from rich.align import Align
+        from rich.text import Text
+
+        return Align.center(Text(raster.note, style="bold"), vertical="middle"), raster.view
     actual = req.zoom == 0
     img, scale, crop, factor = raster.image(), raster.scale, raster.crop, raster.factor
     boxes = [b for b in req.boxes if b.page == req.page]

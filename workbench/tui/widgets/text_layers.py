@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.core.case import Case
+from workbench.pdf.budget import TOO_COMPLEX
 from workbench.tui.widgets.layout import update_in_place
 
 HIDDEN_STYLE = "bold black on dark_orange"
@@ -49,6 +50,7 @@ white on white, covered, off the page, too small): a vision reader never sees it
         self.pages: list[str | None] = []
         self.hidden: list[list[str] | None] = []
         self.unread: dict[int, str] = {}  # page -> why this extractor could not read it
+        self.skipped: dict[int, str] = {}  # page -> why it was not analysed (the case data's)
         self.page = 0
         self.plain = ""  # the text shown, for tests and copying
         self.hidden_count = 0
@@ -59,13 +61,15 @@ white on white, covered, off the page, too small): a vision reader never sees it
         yield Static(id=f"layer-{self.extractor}")
 
     def show(self, pages: list[str | None], hidden: list[list[str] | None] | None = None,
-             page: int = 0, unread: dict[int, str] | None = None) -> None:
+             page: int = 0, unread: dict[int, str] | None = None,
+             skipped: dict[int, str] | None = None) -> None:
         """The layer of a document, one entry per page (None: that page is not read yet);
         `unread`: page -> why the extractor could not read it (the case data's, kept up to date
         as pages load)."""
         self.pages = pages
         self.hidden = hidden or []
         self.unread = {} if unread is None else unread
+        self.skipped = {} if skipped is None else skipped
         self.pointer = ""
         self.show_page(page, force=True)
 
@@ -86,6 +90,13 @@ white on white, covered, off the page, too small): a vision reader never sees it
             self.plain, self.hidden_count = "", 0
             update_in_place(self.query_one(Static), Group(Text(title, style="bold dim"),
                                                 Text("(reading this page…)", style="dim italic")))
+            return
+        why = self.skipped.get(page, "")
+        if why.startswith(TOO_COMPLEX):  # over a count of work: no layer was read
+            self.plain, self.hidden_count = f"({why})", 0
+            update_in_place(self.query_one(Static), Group(Text(title, style="bold dim"),
+                                                Text(self.plain, style="bold yellow")))
+            self.scroll_home(animate=False)
             return
         why = self.unread.get(page)
         if why:  # the extractor refused the page: what a pipeline using it is left with

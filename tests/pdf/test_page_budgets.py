@@ -1,0 +1,96 @@
+"""Work per page is bounded (issue 33 item 5): a page over a count of work (annotations, operators,
+XObject depth and visits) is "too complex: skipped (N ...)" in inspect, lint and rendering, is never
+loaded in MuPDF, and the rest of the document is read; `--limit NAME=N` raises the count. The
+hostile PDFs are made here (tests/hostile_corpus.py): page 1 hostile, page 2 a plain total."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.hostile_corpus import annotations_pdf, many_operators_pdf, xobject_fan_out_pdf
+from workbench.core.errors import UserError
+
+HOSTILE = {
+    "annotations": (annotations_pdf, "100,000 annotations", "page_annotations"),
+    "fan-out": (xobject_fan_out_pdf, "XObject visits", "xobject_visits"),
+    "operators": (many_operators_pdf, "2,000,005 operators", "page_operators"),
+}
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("budgets")
+    out = {}
+    for name, (make, _said, _limit) in HOSTILE.items():
+        out[name] = folder / f"{name}.pdf"
+        out[name].write_bytes(make())
+    return out
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_page_over_a_count_of_work_is_skipped_and_the_next_page_is_read(name, hostile, cli):
+    _make, said, limit = HOSTILE[name]
+    code, out, err = cli("inspect", hostile[name], "--json", "--jobs", "1")
+    assert code == 0, err
+    first, second = json.loads(out)["pages"]
+    assert first["skipped"].startswith("too complex: skipped (") and said in first["skipped"]
+    assert f"--limit {limit}=N" in first["skipped"]
+    assert first["spans"] == [] and first["text"] == {"pypdf": "", "pymupdf": ""}
+    assert "skipped" not in second and [s["text"] for s in second["spans"]] == ["Total: $1.00"]
+    assert second["text"]["pypdf"].strip() == "Total: $1.00"
+
+    code, out, err = cli("inspect", hostile[name], "--jobs", "1")
+    assert code == 0, err
+    assert f"(too complex: skipped ({said}" in out or said in out.split("=== page 2")[0]
+    assert "Total: $1.00" in out.split("=== page 2")[1]
+
+    code, out, err = cli("lint", hostile[name], "--jobs", "1")
+    assert code == 0, err
+    assert "page-skipped" in out and "page 1: too complex: skipped (" in out and said in out
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_case_on_a_hostile_page_lints_with_a_warning(name, hostile, cli, tmp_path):
+    """A case (its key's answer printed on page 2): the lint of the case finishes, says page 1
+    was skipped, and finds the answer visible on page 2."""
+    pdf = tmp_path / "c.pdf"
+    pdf.write_bytes(hostile[name].read_bytes())
+    (tmp_path / "c.json").write_text(json.dumps({
+        "id": "c", "trap_family": "hostile", "seed": 1, "question": "What is the total?",
+        "expected_answer": "$1.00", "forbidden_answers": [], "expected_tokens": [],
+        "pdf_path": "c.pdf", "metadata": {}}))
+    code, out, err = cli("lint", tmp_path / "c.json", "--json")
+    findings = json.loads(out)
+    skipped = [f for f in findings if f["code"] == "page-skipped"]
+    assert len(skipped) == 1 and skipped[0]["severity"] == "warning"
+    assert skipped[0]["message"].startswith("page 1: too complex: skipped (")
+    assert not [f for f in findings if f["severity"] == "error"], findings
+
+
+def test_rendering_a_hostile_page_is_refused_in_one_line(hostile):
+    from workbench.pdf.render import render_page
+
+    with pytest.raises(UserError, match=r"page 1: too complex: skipped \(.*XObject visits"):
+        render_page(hostile["fan-out"].read_bytes(), 0, 36)
+    assert render_page(hostile["fan-out"].read_bytes(), 1, 36).width == 306
+
+
+@pytest.mark.parametrize("make, limit, under, over", [
+    (lambda: annotations_pdf(30), "page_annotations", 20, 40),
+    (lambda: many_operators_pdf(500), "page_operators", 400, 600),
+    (lambda: xobject_fan_out_pdf(3, 4), "xobject_visits", 15, 30),     # 1 + 4 + 16 = 21 forms drawn
+    (lambda: xobject_fan_out_pdf(6, 1), "xobject_depth", 4, 8),
+])
+def test_the_limit_flag_moves_the_line(make, limit, under, over, cli, tmp_path):
+    """The same page over a limit it is given, and within one raised above it: then analysed."""
+    pdf = tmp_path / "p.pdf"
+    pdf.write_bytes(make())
+    code, out, err = cli("inspect", pdf, "--json", "--jobs", "1", "--limit", f"{limit}={under}")
+    first = json.loads(out)["pages"][0]
+    assert code == 0 and "too complex: skipped" in first["skipped"] and f"limit of {under}" in first["skipped"]
+    code, out, err = cli("inspect", pdf, "--json", "--jobs", "1", "--limit", f"{limit}={over}")
+    first = json.loads(out)["pages"][0]
+    assert code == 0 and "skipped" not in first, first.get("skipped")
+    assert [s["text"] for s in first["spans"] if s["text"] == "Total: $1.00"] == ["Total: $1.00"]
