@@ -358,16 +358,15 @@ def test_tiny_print_refuses_in_one_line_when_the_page_has_no_blank_space(cli, tm
 @pytest.mark.parametrize("maker", sorted(MAKERS))
 def test_redact_overlay_covers_every_glyph_of_the_value_and_labels_it_upright(cli, tmp_path, maker, rotation):
     source = MAKERS[maker](rotation)
-    # (lint=False: the lint judges a span whole, so a value sharing its span with its label is
-    # "visible"; issue 34.3, per-glyph visibility, is another change.)
-    pdf, case, _ = mutated(cli, tmp_path, source, "redact_overlay", "show_label=false", lint=False)
+    # (linted: visibility is judged per character, so the value is hidden though its line is not)
+    pdf, case, _ = mutated(cli, tmp_path, source, "redact_overlay", "show_label=false")
     glyphs = glyph_boxes(source, VALUE)
     assert len(glyphs) == len(VALUE)
     after = gray(pdf)
     assert [round(float(region(after, g).max())) for g in glyphs] == [0] * len(VALUE)
     for reader, text in texts(pdf).items():
         assert VALUE in text, reader
-    labelled, _, _ = mutated(cli, tmp_path / "label", source, "redact_overlay", lint=False)
+    labelled, _, _ = mutated(cli, tmp_path / "label", source, "redact_overlay")
     assert line_dirs(labelled, "REDACTED") == {(1, 0)}
 
 

@@ -434,6 +434,9 @@ def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, li
     return "".join(out_text), out_boxes
 
 
+# Drawing operations that fill an area: drawn after text, they can hide it.
+_FILL_KINDS = ("fill-image", "fill-imgmask", "fill-image-mask", "fill-shade", "fill-path")
+
 # Drawing operations that put no ink on the page once its text is gone (text itself, clips).
 _NO_INK_WITHOUT_TEXT = ("fill-text", "stroke-text", "ignore-text", "clip-text", "clip-stroke-text",
                         "clip-path", "clip-stroke-path", "pop-clip")
@@ -503,6 +506,9 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                      if spans and any(kind == "fill-path" for kind, _ in log) else [])
     ink_boxes: list[tuple[float, float, float, float]] = []
     skipped = ""
+    # What is drawn after a span can hide part of it: per character, for spans it overlaps.
+    fills = _Covers([(i, rect) for i, (kind, rect) in enumerate(log) if kind in _FILL_KINDS])
+    partly: dict[int, list[bool] | None] = {}
     pixels = (width * dpi / 72) * (height * dpi / 72)
     if spans and pixels > limits.get("page_pixels"):
         skipped = "pixels not checked: " + limits.exceeded(
@@ -550,9 +556,102 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                     reasons.append(_why_no_ink(data, span, log, float(np.median(under))))
             span.reasons = reasons
             span.visible = not reasons
+            if span.visible and not skipped:
+                pixels = (full, bare, blank, [spans_px[j] for j in overlaps[k]], dpi / 72)
+                partly[k] = _hidden_chars(span, fills, covers, pixels)
+    if skipped:
+        for k, span in enumerate(spans):
+            if span.visible:
+                partly[k] = _hidden_chars(span, fills, covers, None)
     # layers, annotations, fields, fonts, revisions
     structure.apply_to_page(doc, index, data, spans, Span, edited=edited)
+    if any(partly.values()):
+        spans = _split_partly_hidden(spans, partly)
     return PageAnalysis(index, width, height, dpi, spans, ink_boxes, skipped=skipped, edited=edited)
+
+
+def _hidden_chars(span: Span, fills: _Covers, covers: _Covers, pixels) -> list[bool] | None:
+    """For a visible span that something drawn after it partly overlaps: per character, whether
+    that character is hidden (None: none is, or the span has no boxes per character).
+
+    A character is hidden where a later fill (a box, an image, a shading) covers COVER_SHARE of
+    its box and the pixels show none of its own ink there (`pixels`: the page's arrays, or None
+    when they were not checked: then only an opaque box over 0.9 of it hides it). Spaces go with
+    their neighbours, so a value under a box is hidden whole and the label beside it is not."""
+    if not span.char_boxes or len(span.char_boxes) != len(span.text):
+        return None
+    over = fills.over(span.bbox, span.seqno)
+    if over is None:
+        return None
+    flags: list[bool | None] = []
+    for ch, box in zip(span.text, span.char_boxes, strict=True):
+        if ch.isspace() or _area(box) <= 0:
+            flags.append(None)
+            continue
+        if pixels is None:
+            flags.append(covers.hide(box, span.seqno, 0.9 * _area(box)))
+            continue
+        if _share(box, over) < COVER_SHARE:
+            flags.append(False)
+            continue
+        full, bare, blank, holes, scale = pixels
+        box_px = _px_boxes([box], scale, full.shape[1], full.shape[0])[0]
+        ink, n, _under = _measure_ink(full, bare, box_px, span.color, span.opacity, holes, blank)
+        flags.append(n == 0 or ink < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n))
+    known = [f for f in flags if f is not None]
+    if not any(known):
+        return None
+    out: list[bool] = []
+    for i, f in enumerate(flags):
+        if f is None:  # a space: hidden only between hidden characters
+            before = next((g for g in reversed(flags[:i]) if g is not None), None)
+            after = next((g for g in flags[i + 1:] if g is not None), None)
+            f = bool(before) and bool(after) if before is not None and after is not None else bool(before or after)
+        out.append(f)
+    return out
+
+
+def _share(box, rects) -> float:
+    """The largest share of `box` that one of `rects` (an N x 4 array) covers."""
+    import numpy as np
+
+    w = np.minimum(rects[:, 2], box[2]) - np.maximum(rects[:, 0], box[0])
+    h = np.minimum(rects[:, 3], box[3]) - np.maximum(rects[:, 1], box[1])
+    return float((np.clip(w, 0, None) * np.clip(h, 0, None)).max()) / max(_area(box), 1e-6)
+
+
+def _split_partly_hidden(spans: list[Span], partly: dict[int, list[bool] | None]) -> list[Span]:
+    """Each span with hidden and visible characters as runs of one kind: a span per run, each
+    with its own text, boxes and verdict (the hidden ones `covered`), so what reads spans (the
+    evidence, the lint, the attribution, the layers) sees which characters a person sees."""
+    out: list[Span] = []
+    for k, span in enumerate(spans):
+        flags = partly.get(k)
+        if not flags or not span.visible:
+            out.append(span)
+            continue
+        if all(flags):
+            span.visible, span.reasons = False, ["covered"]
+            out.append(span)
+            continue
+        start = 0
+        for end in range(1, len(flags) + 1):
+            if end < len(flags) and flags[end] == flags[start]:
+                continue
+            boxes = span.char_boxes[start:end]
+            text = span.text[start:end]
+            piece = Span(page=span.page, seqno=span.seqno, text=text,
+                         bbox=(min(b[0] for b in boxes), min(b[1] for b in boxes),
+                               max(b[2] for b in boxes), max(b[3] for b in boxes)),
+                         font=span.font, size=span.size, color=span.color, render_mode=span.render_mode,
+                         opacity=span.opacity, visible=not flags[start],
+                         reasons=["covered"] if flags[start] else list(span.reasons),
+                         layer_issues=layer_issues(text, [b[2] - b[0] for b in boxes], span.size),
+                         ink=0 if flags[start] else span.ink, direction=span.direction, char_boxes=boxes)
+            if text.strip() or piece.layer_issues:
+                out.append(piece)
+            start = end
+    return out
 
 
 def skipped_page(doc, index: int, dpi: int, why: str) -> PageAnalysis:
@@ -573,6 +672,17 @@ class _Covers:
         if self.n:
             self.seq = np.array([q for q, _ in covers])
             self.box = np.array([r for _, r in covers], dtype=np.float64).reshape(-1, 4)
+
+    def over(self, bbox, seqno: int):
+        """The boxes drawn after `seqno` that overlap `bbox` (an N x 4 array), or None."""
+        if not self.n:
+            return None
+        import numpy as np
+
+        b = self.box
+        hit = ((self.seq > seqno) & (b[:, 0] < bbox[2]) & (bbox[0] < b[:, 2])
+               & (b[:, 1] < bbox[3]) & (bbox[1] < b[:, 3]))
+        return b[hit] if hit.any() else None
 
     def hide(self, bbox, seqno: int, least: float) -> bool:
         """Whether a box drawn after `seqno` covers at least `least` square points of `bbox`."""
