@@ -677,7 +677,6 @@ class _Covers:
         """The boxes drawn after `seqno` that overlap `bbox` (an N x 4 array), or None."""
         if not self.n:
             return None
-        import numpy as np
 
         b = self.box
         hit = ((self.seq > seqno) & (b[:, 0] < bbox[2]) & (bbox[0] < b[:, 2])
