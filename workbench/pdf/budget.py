@@ -14,7 +14,7 @@ and pymupdf holds the GIL throughout, so the workbench would stop answering keys
 
 Operators are counted by a bounded scan of the stream's bytes (strings, names and comments
 removed, then the runs of letters that remain), Flate streams decompressed a piece at a time, and
-the count stops at `_COUNT_STOP` times the limit. Over a limit, the page is "too complex:
+the count stops at `_COUNT_STOP` (20) times the limit. Over a limit, the page is "too complex:
 skipped (N annotations)": it has no spans, no text, no render, and says which `--limit` raises
 the limit (`workbench.core.limits`).
 
@@ -35,8 +35,9 @@ from workbench.core import limits
 
 TOO_COMPLEX = "too complex: skipped"
 # A count goes on to this many times its limit, so the message can say how far over it is
-# (2 million operators, not "over 100,000"), then stops: the scan itself stays bounded.
-_COUNT_STOP = 100
+# (2 million operators, not "over 100,000"), then stops: the scan itself stays bounded (2 million
+# operators are 12 MB of content, scanned in about 0.3 s).
+_COUNT_STOP = 20
 # Decompressed a piece at a time (bytes), so a Flate bomb is never held whole.
 _PIECE = 1 << 20
 # /Parent links followed to find a page's inherited /Resources.
@@ -46,7 +47,10 @@ _REF = re.compile(r"(\d+)\s+\d+\s+R\b")
 _NAMED_REF = re.compile(r"/([^\s/\[\]()<>{}%]+)\s*(\d+)\s+\d+\s+R\b")
 # What is not an operator but may hold letters: strings, hex strings, names, comments.
 _NOT_OPERATORS = re.compile(rb"\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f\s]*>|/[^\s/\[\]()<>{}%]*|%[^\r\n]*", re.S)
-_OPERATOR = re.compile(rb"[A-Za-z'\"][A-Za-z0-9*'\"]*")
+# What is left is counted as runs of letters (an operator is one: `Tj`, `d0`, `T*`), in C: the
+# bytes mapped to "a" for a letter and " " for anything else, then the starts of runs counted.
+_LETTERS = bytes(ord("a") if chr(b).isascii() and (chr(b).isalpha() or chr(b) in "'\"") else ord(" ")
+                 for b in range(256))
 _DO = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![A-Za-z0-9*])")
 
 
@@ -171,12 +175,21 @@ class _Walk:
         stop = self.max_ops * _COUNT_STOP
         for xref in xrefs:
             for piece in _pieces(self.doc, xref):
-                ops += len(_OPERATOR.findall(_NOT_OPERATORS.sub(b" ", piece)))
-                calls += [m.decode("latin-1") for m in _DO.findall(piece)]
+                ops += _operators(piece)
+                if b"Do" in piece:
+                    calls += [m.decode("latin-1") for m in _DO.findall(piece)]
                 if ops > stop or len(calls) > self.max_visits * _COUNT_STOP:
                     self.check(len(calls), ops)
                     return ops, calls
         return ops, calls
+
+
+def _operators(piece: bytes) -> int:
+    """The operators in a piece of a content stream (strings, names and comments left out)."""
+    if any(c in piece for c in (b"(", b"<", b"/", b"%")):
+        piece = _NOT_OPERATORS.sub(b" ", piece)
+    runs = piece.translate(_LETTERS)
+    return runs.count(b" a") + runs.startswith(b"a")
 
 
 def _pieces(doc: Any, xref: int):

@@ -8,7 +8,7 @@ API:
 - `lint_path(path, key=None, dpi=150, jobs=1, pages=None) -> list[Finding]`: a case JSON, a suite
   folder (ours, with `suite.json`, or a pdfhell folder without), or a PDF (with `key`, a case or
   key JSON). `iter_lint_path` yields the same findings as they are found (a bare PDF streams page
-  by page, stopping at `pages.DEFAULT_PAGE_CAP` pages unless `pages` says otherwise).
+  by page, stopping at the `inspect_pages` limit unless `pages` says otherwise).
 - `has_errors(findings) -> bool`.
 
 A `Finding` is `case_id`, `severity` (`error`, `warning`, `info`), a stable `code` and a `message`.
@@ -718,7 +718,7 @@ def _span_findings(case_id: str, pa) -> list[Finding]:
 def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | None = None,
                       jobs: int | None = 1) -> Iterator[Finding]:
     """A bare PDF, page by page as each is analysed: `pages` is `--pages` (default: the first
-    `pages.DEFAULT_PAGE_CAP` pages, and a finding says what was left out)."""
+    `inspect_pages` limit of pages, and a finding says what was left out)."""
     from workbench.pdf.document import open_fitz
     from workbench.pdf.pages import map_pages, parse_pages
     from workbench.pdf.spans import check_dpi
