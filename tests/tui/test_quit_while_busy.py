@@ -59,3 +59,24 @@ def test_q_quits_while_a_hostile_page_is_open(make, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_the_page_and_text_panes_say_the_page_was_skipped_and_the_next_page_shows(tmp_path):
+    from tests.fixtures import screen_text, settle
+    from workbench.core.source import open_source
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.widgets.text_layers import TextLayerView
+
+    pdf = tmp_path / "fan-out.pdf"
+    pdf.write_bytes(xobject_fan_out_pdf())
+    app = WorkbenchApp(open_source(pdf))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        layer = app.screen.query_one("#text-pypdf", TextLayerView)
+        assert layer.plain.startswith("(too complex: skipped (over ") and "XObject visits" in layer.plain
+        assert "page 1: too complex: skipped" in screen_text(app)
+        assert any("too complex: skipped" in n.message for n in app._notifications)
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert layer.plain.strip() == "Total: $1.00"
+        assert "page 1: too complex" not in screen_text(app)
