@@ -22,12 +22,6 @@ def private_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("PDFWORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("PDFWORKBENCH_DATA_DIR", str(tmp_path / "data"))
-    from workbench.core import limits
-
-    # --limit given to one in-process command stays with that test (and its subprocesses).
-    monkeypatch.setattr(limits, "_overrides", {})
-    monkeypatch.setattr(limits, "_env_loaded", False)
-    monkeypatch.delenv(limits.LIMIT_ENV, raising=False)
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY",
                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OLLAMA_HOST"):
         monkeypatch.delenv(var, raising=False)

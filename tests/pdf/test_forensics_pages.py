@@ -8,7 +8,6 @@ import json
 import pytest
 
 from tests.fixtures import SAMPLE, reportlab_pages
-from workbench.core import limits
 from workbench.core.errors import UserError
 from workbench.pdf.pages import PdfPages, parse_pages
 
@@ -58,15 +57,14 @@ def test_inspect_pages_selects_and_streams_the_same_json(cli, tmp_path):
     assert cli("inspect", pdf, "--json", "--pages", "2,5-6", "--jobs", "2")[1] == out
 
 
-def test_bare_pdf_stops_at_the_cap_and_says_so(cli, tmp_path, monkeypatch):
-    monkeypatch.setitem(limits._overrides, "inspect_pages", 3)
+def test_bare_pdf_stops_at_the_cap_and_says_so(cli, tmp_path):
     pdf = tmp_path / "long.pdf"
     reportlab_pages(pdf, 5, hidden_on=4)
-    code, out, err = cli("inspect", pdf, "--json")
+    code, out, err = cli("inspect", pdf, "--json", "--limit", "inspect_pages=3")
     report = json.loads(out)
     assert len(report["pages"]) == 3 and "first 3 pages of 5" in report["pages_left_out"]
     assert "first 3 pages of 5" in err
-    code, out, _ = cli("lint", pdf)
+    code, out, _ = cli("lint", pdf, "--limit", "inspect_pages=3")
     assert "pages-limited" in out and "first 3 pages of 5" in out and "SECRET" not in out
     code, out, _ = cli("lint", pdf, "--pages", "all")
     assert "pages-limited" not in out and "page 4: 'SECRET INSTRUCTION" in out
@@ -137,7 +135,7 @@ def test_a_page_over_the_pixel_bound_is_skipped_with_a_line(cli, tmp_path):
     assert pages[0]["spans"][0]["text"] == "A very large page"
 
 
-def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli, tmp_path, monkeypatch):
+def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli, tmp_path):
     """The per-page time budget (the `page_seconds` limit, 20 s) set to nothing: every page runs past
     it, so no page's pixels are checked. Each page says so, in lint and in inspect, and the grey
     text on a grey box that only the pixels show to be hidden is not called hidden."""
@@ -149,14 +147,14 @@ def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli,
     hidden = [s["text"] for s in json.loads(out)["pages"][1]["spans"] if not s["visible"]]
     assert code == 0 and hidden == ["hidden on grey"]  # within the budget the pixels show it
 
-    monkeypatch.setitem(limits._overrides, "page_seconds", 0.0)
     spans.clear_cache()
-    code, out, err = cli("lint", pdf, "--jobs", "1")
-    assert "page-skipped" in out and "page 2:" in out and "took over 0 s" in out
-    assert "visibility from the drawing operators only" in out
-    code, out, err = cli("inspect", pdf, "--json", "--jobs", "1")
+    nothing = ("--limit", "page_seconds=1e-9")
+    code, out, err = cli("lint", pdf, "--jobs", "1", *nothing)
+    assert "page-skipped" in out and "page 2:" in out and "took over 1e-09 s" in out
+    assert "visibility from the drawing operators only" in out and "--limit page_seconds=N" in out
+    code, out, err = cli("inspect", pdf, "--json", "--jobs", "1", *nothing)
     pages = json.loads(out)["pages"]
-    assert all("spans took over 0 s" in p["skipped"] for p in pages)
+    assert all("spans took over 1e-09 s" in p["skipped"] for p in pages)
     assert all(s["visible"] for p in pages for s in p["spans"])
 
 
