@@ -25,6 +25,11 @@ def private_settings(tmp_path, monkeypatch):
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY",
                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OLLAMA_HOST"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.delenv("PDFWORKBENCH_LIMITS", raising=False)
+    yield
+    from workbench.core import limits
+
+    limits.for_command({})  # a --limit of the test's last in-process command ends with the test
 
 
 @pytest.fixture
