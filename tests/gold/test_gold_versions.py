@@ -120,3 +120,12 @@ def test_evidence_is_checked_against_the_pdf(tmp_path):
         add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, box="10,10,5,20")
     d = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, box="10,20,30,40", quote="TOTAL")
     assert d.evidence == {"page": 1, "box": [10.0, 20.0, 30.0, 40.0], "quote": "TOTAL"}
+
+
+def test_a_quote_that_is_not_on_its_page_is_refused_with_the_nearest_text(tmp_path):
+    suite = suite_copy(tmp_path)
+    with pytest.raises(UserError, match=r"--quote 'TOTL DUE' is not on page 1; the nearest text there is 'TOTAL DUE"):
+        add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, quote="TOTL DUE")
+    assert load_disputes(suite) == []  # nothing written
+    d = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, quote="total   due")
+    assert d.evidence["quote"] == "total   due"  # case and spacing aside, it is on the page

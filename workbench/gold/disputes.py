@@ -56,6 +56,29 @@ def _check_evidence(page: int | None, box: Any, quote: str | None, pdf_pages: in
     return ev
 
 
+def _squash(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _check_quote(case: Case, page: int, quote: str) -> None:
+    """A quote must be on its page (case and spacing aside); refused with the nearest text there.
+    A page without a text layer (a scan) cannot be checked and is taken on trust."""
+    import difflib
+
+    try:
+        with open_fitz(read_pdf_bytes(case.pdf_file), str(case.pdf_file)) as doc:
+            text = doc[page - 1].get_text("text")
+    except UserError:
+        return
+    if not text.strip() or _squash(quote) in _squash(text):
+        return
+    words, n = text.split(), len(quote.split())
+    windows = {" ".join(words[i:i + k]) for k in range(max(1, n - 1), n + 2) for i in range(len(words))}
+    near = max(windows, key=lambda w: difflib.SequenceMatcher(None, _squash(w), _squash(quote)).ratio())
+    raise UserError(f"--quote {quote!r} is not on page {page}; the nearest text there is {near!r}: "
+                    "quote the page as printed, or leave --quote out")
+
+
 def _page_count(case: Case) -> int | None:
     try:
         with open_fitz(read_pdf_bytes(case.pdf_file), str(case.pdf_file)) as doc:
@@ -92,6 +115,8 @@ def add_dispute(
         if proposed == original:
             raise UserError(f"{case_id} {field_path} is already {original!r}; propose a different value")
         evidence = _check_evidence(page, box, quote, _page_count(case) if page is not None else None)
+        if evidence and evidence["quote"]:
+            _check_quote(case, evidence["page"], evidence["quote"])
         existing = read_events(folder)
         number = 1 + sum(1 for e in existing if e.get("event") == "opened")
         did = f"d{number:04d}"
