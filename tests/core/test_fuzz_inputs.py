@@ -22,6 +22,7 @@ def _samples() -> list[Path]:
     return sorted(SAMPLE.glob("*.pdf"), key=lambda p: p.stat().st_size)[:3]
 
 
+@pytest.mark.slow   # a fuzzer over PDFs: 51 s at load 15
 def test_fuzzed_pdfs_are_read_or_refused(tmp_path):
     from workbench.pdf.document import read_pdf_bytes
     from workbench.pdf.inspect import inspect_document

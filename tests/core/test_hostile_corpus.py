@@ -23,6 +23,8 @@ from tests.hostile_corpus import (
     hostile_suite_manifests,
 )
 
+pytestmark = pytest.mark.slow   # every hostile input through every command in a child: 10-300 s each at load 15
+
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "tests" / "hostile_driver.py"
 GUARD_S = 300          # a hang fails here; the 10 s aim is for the benchmark, not asserted

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 SPEC = """
 name = "shards"
 version = "1"
@@ -44,6 +46,7 @@ def _manifest(folder: Path) -> dict:
     return json.loads((folder / "suite.json").read_text())
 
 
+@pytest.mark.slow   # four builds in processes: 9 s at load 15
 def test_four_shard_builds_at_once_leave_one_suite_that_verifies_whole(tmp_path):
     spec = _spec(tmp_path)
     whole = tmp_path / "whole"
@@ -121,6 +124,7 @@ def test_bad_spec_is_one_line_and_writes_nothing(tmp_path, cli):
     assert "same case twice" in err and "footnote_override seed 2 (#3 and #4)" in err
 
 
+@pytest.mark.slow   # a build killed mid-write: 16 s at load 15
 def test_a_killed_build_leaves_a_suite_json_of_complete_cases_only(tmp_path):
     spec = _spec(tmp_path, 'name = "big"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = "1..400"\n'
                            'tier = "mild"\n')

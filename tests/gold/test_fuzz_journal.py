@@ -17,6 +17,8 @@ import os
 import traceback
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures import INVOICE, TOTAL, invoice_json, load, record, suite_copy, write_run
 from workbench.core.layout import journal_path
 
@@ -204,6 +206,7 @@ class Fuzz:
             self.failures.append(f"{name}: deciding the same way again wrote to the journal")
 
 
+@pytest.mark.slow   # a fuzzer: 74 s at load 15
 def test_fuzzed_journals_give_one_line_or_work_never_a_traceback(tmp_path, capsys, monkeypatch):
     import functools
 
