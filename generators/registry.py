@@ -137,7 +137,7 @@ def discover(extra_dirs: list[Path] | None = None) -> Registry:
         fam = family_from_module(module, "builtin")
         families[fam.name] = fam
     for folder in user_family_dirs(extra_dirs):
-        if not folder.is_dir():
+        if not _is_folder(folder):
             continue
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
@@ -154,11 +154,20 @@ def discover(extra_dirs: list[Path] | None = None) -> Registry:
     return Registry(families, problems, dirs, stamp)
 
 
+def _is_folder(folder: Path) -> bool:
+    """Whether a configured family folder is one to look in (a name too long, or a folder we may
+    not enter, is none: a setting never stops a command)."""
+    try:
+        return folder.is_dir()
+    except OSError:
+        return False
+
+
 def _user_files(dirs: list[Path]) -> tuple:
     """Each user family file with its mtime and size: a change means the modules load again."""
     out = []
     for folder in user_family_dirs(dirs):
-        if folder.is_dir():
+        if _is_folder(folder):
             for path in sorted(folder.glob("*.py")):
                 try:
                     st = path.stat()

@@ -233,16 +233,31 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 
 def _load_env_file(args: argparse.Namespace) -> None:
-    """--env-file, else config.json's `env_file`: opt-in, read only."""
-    path = args.env_file
-    if path is None:
-        from workbench.core.config import load_settings
+    """--env-file, else config.json's `env_file`: opt-in, read only (the config's, when it cannot
+    be read, is a warning: a setting stops no command)."""
+    from workbench.providers.envfile import load_env_file
 
-        path = load_settings().env_file
+    if args.env_file is not None:
+        load_env_file(Path(args.env_file))
+        return
+    from workbench.core.config import load_settings
+
+    path = load_settings().env_file
     if path:
-        from workbench.providers.envfile import load_env_file
+        try:
+            load_env_file(Path(path))
+        except UserError as exc:
+            print(f"pdfworkbench: warning: config.json env_file: {exc}; no keys read from it",
+                  file=sys.stderr)
 
-        load_env_file(Path(path))
+
+def _warn_settings() -> None:
+    """A config.json that cannot be used is said once, on stderr, for every command."""
+    from workbench.core.config import load_settings
+
+    problem = load_settings().problem
+    if problem:
+        print(f"pdfworkbench: warning: {problem}", file=sys.stderr)
 
 
 def _apply_limits(args: argparse.Namespace) -> None:
@@ -278,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     with cli_logging(verbosity):
         try:
+            _warn_settings()
             _apply_limits(args)
             _load_env_file(args)
             _read_stdin_values(args)

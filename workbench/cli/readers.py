@@ -289,7 +289,11 @@ def reader_readiness(spec: str) -> dict:
         return row
     names = KEY_ENV.get(r.provider, ())
     row["key_env"] = list(names)
-    url, origin = base_url_origin(r.provider)
+    try:
+        url, origin = base_url_origin(r.provider)
+    except UserError as exc:  # a bad base URL is this reader's problem, not the listing's
+        row.update(base_url=None, base_url_from=None, ready=False, missing=[str(exc)])
+        return row
     row.update(base_url=url, base_url_from=origin)
     if r.provider in KEY_REQUIRED and not any(os.environ.get(n, "").strip() for n in names):
         row["missing"].append("set " + " or ".join(names))

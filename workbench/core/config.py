@@ -8,7 +8,6 @@ file never stops the app: its problem is reported and the defaults are used.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -28,6 +27,11 @@ def config_dir() -> Path:
     return Path(user_config_dir("pdfworkbench"))
 
 
+# The DPIs a page may be sent at, as the Ask dialog accepts them.
+DPI_RANGE = (36, 600)
+GRAPHICS = ("halfblock", "hires")
+
+
 @dataclass
 class Settings:
     theme: str = "workbench-dark"
@@ -42,12 +46,48 @@ class Settings:
     questions: dict[str, str] = field(default_factory=dict)  # PDF path -> the question last asked of it
     env_file: str | None = None                            # opt-in .env read for keys (never written)
     limits: dict[str, float] = field(default_factory=dict)  # budget name -> value (core/limits.py)
+    # Why the file was not (wholly) used, one line; a file with a problem is never written over.
     problem: str | None = field(default=None, compare=False)
+    # Keys of config.json this version does not know: kept as they are when the file is saved.
+    unknown: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("problem")
-        return data
+        unknown = data.pop("unknown")
+        return {**unknown, **data}
+
+
+def _is_str_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and "\0" not in value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+# What each field of config.json must be; a field that is not keeps its default (and the file
+# is reported, and never written over).
+_VALID: dict[str, tuple[Any, str]] = {
+    "theme": (lambda v: isinstance(v, str), "a theme name"),
+    "reader": (lambda v: isinstance(v, str) and bool(v.strip()), "a reader, e.g. \"probe:pymupdf\""),
+    "modality": (lambda v: v in ("pdf", "pixels", "text"), "pdf, pixels or text"),
+    "dpi": (lambda v: isinstance(v, int) and not isinstance(v, bool) and DPI_RANGE[0] <= v <= DPI_RANGE[1],
+            f"a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}"),
+    "graphics": (lambda v: v in GRAPHICS, " or ".join(GRAPHICS)),
+    "keymap": (_is_str_map, "an object of binding id -> keys"),
+    "family_dirs": (lambda v: isinstance(v, list) and all(map(_is_path, v)), "a list of folders"),
+    "user": (lambda v: v is None or (isinstance(v, str) and "\0" not in v), "a name"),
+    "base_urls": (_is_str_map, "an object of provider -> URL"),
+    "questions": (_is_str_map, "an object of PDF -> question"),
+    "env_file": (lambda v: v is None or _is_path(v), "a file name"),
+    "limits": (lambda v: isinstance(v, dict) and all(map(_is_number, v.values())), "an object of limit name -> number"),
+}
+FIX = "fix it with `pdfworkbench config edit` (it is not written over meanwhile)"
 
 
 def config_path() -> Path:
@@ -60,33 +100,67 @@ def readers_path() -> Path:
 
 
 def load_settings() -> Settings:
+    """config.json's settings; a file that cannot be used, wholly or in part, gives the defaults
+    there and a `problem` line (never an exception: no command and no screen stops on it)."""
+    from workbench.core import files
+    from workbench.core.errors import UserError
+
     path = config_path()
-    if not path.exists():
-        return Settings()
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(raw, dict):
-            raise ValueError("not a JSON object")
-        known = {k: v for k, v in raw.items() if k in Settings.__dataclass_fields__ and k != "problem"}
-        settings = Settings(**known)
-        settings.dpi = int(settings.dpi)
-        if not isinstance(settings.keymap, dict) or not isinstance(settings.family_dirs, list):
-            raise ValueError("keymap must be an object and family_dirs a list")
-        if not isinstance(settings.base_urls, dict) or not isinstance(settings.questions, dict):
-            raise ValueError("base_urls and questions must be objects")
-        return settings
-    except (OSError, ValueError, TypeError) as exc:
-        return Settings(problem=f"{path}: ignored ({exc}); using defaults")
+        raw = files.read_json(path, "settings file", "json_file_bytes")
+    except UserError as exc:
+        if not os.path.lexists(path):
+            return Settings()
+        why = str(exc).removeprefix(f"{path}: ").removeprefix(f"{path} ")
+        return Settings(problem=f"{path}: ignored ({why}); using the default settings; {FIX}")
+    return _settings_from(raw, path)
+
+
+def _settings_from(raw: Any, path: Path) -> Settings:
+    if not isinstance(raw, dict):
+        return Settings(problem=f"{path}: ignored (not a JSON object); using the default settings; {FIX}")
+    known, unknown, bad = {}, {}, []
+    for key, value in raw.items():
+        if key not in _VALID:
+            unknown[key] = value
+        elif _VALID[key][0](value):
+            known[key] = value
+        else:
+            bad.append(f"{key} (not {_VALID[key][1]})")
+    settings = Settings(**known, unknown=unknown)
+    if bad:
+        shown = ", ".join(bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
+        settings.problem = f"{path}: ignored {shown}; using the defaults for them; {FIX}"
+    return settings
+
+
+class SettingsNotSaved(Exception):
+    """config.json is not written: the file there could not be used as it is (its one line)."""
 
 
 def save_settings(settings: Settings) -> None:
+    """Write config.json, unless the file there now has a problem (it was broken when loaded, or
+    since): the user's file is never replaced by defaults; `SettingsNotSaved` says so."""
+    current = load_settings()
+    problem = settings.problem or current.problem
+    if problem:
+        raise SettingsNotSaved(f"settings not saved: {problem}")
+    settings.unknown = {**current.unknown, **settings.unknown}
     atomic.write_json(config_path(), settings.to_json())
 
 
 def family_dirs(settings: Settings | None = None) -> list[Path]:
     """Folders searched for user families: `<config dir>/families`, then the settings' `family_dirs`."""
     settings = settings or load_settings()
-    return [config_dir() / "families", *(Path(d).expanduser() for d in settings.family_dirs)]
+    return [config_dir() / "families", *(user_path(d) for d in settings.family_dirs)]
+
+
+def user_path(text: str) -> Path:
+    """A path the user wrote in a setting, `~` expanded where it can be (`~nosuchuser` stays)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:  # no such user, or no home directory
+        return Path(text)
 
 
 USER_ENV = "PDFWORKBENCH_USER"

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from workbench.core.errors import UserError
 
@@ -60,40 +62,101 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("pdfworkbench")) / "answers"
 
 
+# A base URL longer than this is no server's: it goes into every request and every record.
+MAX_BASE_URL_CHARS = 2048
+
+
 def reader_settings() -> dict:
-    """readers.toml as a dict ({} when there is none); a broken file is a UserError."""
+    """readers.toml as a dict ({} when there is none); a file that cannot be read or is not TOML
+    is a UserError (one line: where, what, how to fix). Its sections are checked where used."""
+    from workbench.core import files
     from workbench.core.config import readers_path
 
     path = readers_path()
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{path}: cannot read reader settings ({exc}); fix or remove the file") from None
+    fix = "fix it with `pdfworkbench config edit --readers`, or remove it"
+    text = files.read_text(path, "reader settings file (TOML)", "json_file_bytes")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML ({exc}); {fix}") from None
+    except RecursionError:
+        raise UserError(f"{path}: not valid TOML (nested too deep); {fix}") from None
 
 
 def base_url(provider: str, flag: str | None = None) -> str:
     return base_url_origin(provider, flag)[0]
 
 
-def base_url_origin(provider: str, flag: str | None = None) -> tuple[str, str]:
-    """The provider's base URL and where it came from: `--base-url`, the variable's name,
-    `readers.toml`, or `default`."""
+def base_url_origin(provider: str, flag: str | None = None, flag_origin: str = "--base-url") -> tuple[str, str]:
+    """The provider's base URL and where it came from: `--base-url` (or the `flag_origin` that
+    gave `flag`), the variable's name, `readers.toml`, or `default`. A URL that is not a plain
+    http(s) base URL is a UserError saying where it came from."""
     env = BASE_URL_ENV.get(provider, "")
-    url, origin = (flag, "--base-url") if flag else (os.environ.get(env, ""), env)
+    url, origin = (flag, flag_origin) if flag else (os.environ.get(env, ""), env)
     if not url:
         section = reader_settings().get(provider)
-        if isinstance(section, dict) and isinstance(section.get("base_url"), str):
-            url, origin = section["base_url"], "readers.toml"
+        if section is not None:
+            from workbench.core.config import readers_path
+
+            where = f"{readers_path()}: [{provider}]"
+            if not isinstance(section, dict):
+                raise UserError(f"{where} must be a table (a line [{provider}], then base_url = "
+                                "\"https://...\"); fix it with `pdfworkbench config edit --readers`")
+            value = section.get("base_url")
+            if value is not None and not isinstance(value, str):
+                raise UserError(f"{where} base_url must be a quoted URL, not {type(value).__name__} "
+                                f"{str(value)[:40]!r}; fix it with `pdfworkbench config edit --readers`")
+            if value:
+                url, origin = value, "readers.toml"
     if not url:
         origin = "default"
-    url = (url or DEFAULT_BASE_URL[provider]).strip()
-    if "://" not in url:  # OLLAMA_HOST is often host:port
-        url = "http://" + url
+    url = check_base_url((url or DEFAULT_BASE_URL[provider]).strip(), provider, origin)
     if provider == "ollama" and url.startswith("http://0.0.0.0"):
         url = url.replace("0.0.0.0", "127.0.0.1", 1)
-    return url.rstrip("/"), origin
+    return url, origin
+
+
+def check_base_url(url: str, provider: str, origin: str) -> str:
+    """`url` as a base URL (http:// added to a bare host:port, as OLLAMA_HOST is often written),
+    or a UserError: where it came from, what is wrong, how to fix it. Never shown whole: it may
+    hold credentials or a key."""
+    if "://" not in url and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:(?!\d)", url):
+        url = "http://" + url
+    parts = None
+    if len(url) > MAX_BASE_URL_CHARS:
+        why = f"is {len(url):,} characters long (a base URL has at most {MAX_BASE_URL_CHARS:,})"
+    elif any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url):
+        why = "has spaces or control characters in it"
+    else:
+        try:
+            parts = urlsplit(url)
+            why = "" if parts.port is None or parts.port >= 0 else "has a bad port"  # a bad one raises
+        except ValueError as exc:
+            why = f"is not a URL ({exc})"
+    if parts is not None and not why:
+        if parts.scheme.lower() not in ("http", "https"):
+            why = f"is not an http(s) URL ({parts.scheme}:)"
+        elif "@" in parts.netloc:
+            why = ("carries credentials (user:password@): they would be sent and recorded; the key "
+                   "comes from the environment (" + (" or ".join(KEY_ENV.get(provider, ())) or "none needed") + ")")
+        elif not parts.hostname:
+            why = "names no host"
+        elif parts.query or parts.fragment or url.endswith(("?", "#")):
+            why = "has a ? or # part (a base URL ends with its path)"
+    if not why:
+        return (parts.scheme.lower() + url[len(parts.scheme):]).rstrip("/")
+    shown = url if parts is None or "@" not in parts.netloc else url.replace(parts.netloc.rpartition("@")[0], "***", 1)
+    shown = redact(shown[:60] + ("…" if len(shown) > 60 else ""))
+    from workbench.core.config import readers_path
+
+    where = {"--base-url": "--base-url", "readers.toml": f"[{provider}] base_url in {readers_path()}",
+             "default": "the default"}.get(origin, origin)
+    fix = {"--base-url": "give http(s)://host[:port][/path]",
+           "readers.toml": "fix it with `pdfworkbench config edit --readers`"}.get(
+        origin, f"fix or unset {origin}" if origin in BASE_URL_ENV.values() else "give http(s)://host[:port][/path]")
+    raise UserError(f"{provider} base URL {shown!r} from {where} {why}; {fix}")
 
 
 def api_key(provider: str) -> str | None:

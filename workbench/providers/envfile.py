@@ -48,13 +48,11 @@ def parse_env_text(text: str, source: str = ".env") -> dict[str, str]:
 
 def load_env_file(path: Path) -> list[str]:
     """Put the file's reader variables into os.environ (unset ones only). Returns the names set."""
-    path = Path(path).expanduser()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"--env-file {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"--env-file {path}: cannot read it ({exc})") from None
+    from workbench.core import files
+    from workbench.core.config import user_path
+
+    path = user_path(str(path))
+    text = files.read_text(path, ".env file", "json_file_bytes")  # regular files only, capped
     values = parse_env_text(text, str(path))
     wanted = reader_variables()
     loaded = []

@@ -9,7 +9,14 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from themes import DEFAULT_THEME, STYLESHEET, THEMES
-from workbench.core.config import Settings, load_settings, save_settings, user_name
+from workbench.core.config import (
+    Settings,
+    SettingsNotSaved,
+    load_settings,
+    save_settings,
+    user_name,
+)
+from workbench.core.errors import UserError
 from workbench.core.source import Source
 
 # How often the workbench looks whether its terminal is still there (seconds).
@@ -36,6 +43,7 @@ class WorkbenchApp(App):
         self.password = password
         self.graphics = graphics
         self.settings = settings or load_settings()
+        self._unsaved_said = False   # the warning that settings are not saved, said once
         self.who = user_name(who, self.settings)   # the name on dispute decisions made here
         for theme in THEMES.values():
             self.register_theme(theme)
@@ -99,11 +107,15 @@ class WorkbenchApp(App):
             self.remember()
 
     def remember(self) -> None:
-        """Save the settings; a failure to save is a warning, never a crash."""
+        """Save the settings; a failure to save is a warning (once a session), never a crash. A
+        config.json that could not be used as it is stays as the user left it."""
         try:
             save_settings(self.settings)
-        except OSError as exc:
-            self.notify(f"could not save settings: {exc}", severity="warning")
+        except (OSError, UserError, SettingsNotSaved) as exc:
+            if not self._unsaved_said:
+                self._unsaved_said = True
+                self.notify(f"{exc}" if isinstance(exc, SettingsNotSaved) else f"could not save settings: {exc}",
+                            severity="warning", timeout=10)
 
     def open_author(self, case=None) -> None:
         """Push the authoring screen, filled from `case` (its params, seed and scan) when given."""
@@ -113,7 +125,6 @@ class WorkbenchApp(App):
 
     def open_suite(self, folder) -> None:
         """Leave authoring for Inspect on a suite folder (after saving a case into it)."""
-        from workbench.core.errors import UserError
         from workbench.core.source import open_source
         from workbench.tui.screens.inspect import InspectScreen
 

@@ -11,6 +11,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from workbench.core.config import DPI_RANGE
 from workbench.core.errors import UserError
 
 MODALITIES = (("pdf: the file itself", "pdf"), ("pixels: page images", "pixels"), ("text: the text layer", "text"))
@@ -120,14 +121,19 @@ class AskScreen(ModalScreen[AskChoice | None]):
             dpi = int(self.query_one("#ask-dpi", Input).value or 150)
         except ValueError:
             dpi = 0
-        if not 36 <= dpi <= 600:
-            self.notify("DPI must be between 36 and 600", severity="error")
+        if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+            self.notify(f"DPI must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}", severity="error")
             return None
         box = self.query_one("#ask-base-url", Input)
         url = box.value.strip() if not box.disabled else ""
-        if url and "://" not in url and ":" not in url:
-            self.notify("base URL: give http://host:port (or leave it empty)", severity="error")
-            return None
+        if url:
+            from workbench.providers.config import check_base_url
+
+            try:
+                url = check_base_url(url, provider_of(reader), "the base URL box")
+            except UserError as exc:
+                self.notify(str(exc), severity="error")
+                return None
         return AskChoice(reader, str(self.query_one("#ask-modality", Select).value), dpi, question,
                          url or None)
 
