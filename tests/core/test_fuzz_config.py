@@ -134,6 +134,7 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.slow
 def test_fuzzed_config_json_never_breaks_a_command_and_is_never_written_over(tmp_path, monkeypatch,
                                                                               capsys, limits_reset):
     from workbench.core.config import SettingsNotSaved, load_settings, save_settings
@@ -239,6 +240,7 @@ def readers_variants() -> list[tuple[str, object, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_fuzzed_readers_toml_is_one_line_where_used_and_nothing_else_minds(tmp_path, monkeypatch, capsys,
                                                                            limits_reset):
     failures: list[str] = []
@@ -291,6 +293,7 @@ def test_fuzzed_readers_toml_is_one_line_where_used_and_nothing_else_minds(tmp_p
     assert not failures, f"{len(failures)} of {len(variants)} variants failed:\n" + "\n".join(failures[:40])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "deep", "sparse", "dir"])
 def test_the_console_script_neither_hangs_nor_tracebacks_on_a_hostile_config(tmp_path, kind):
     """A fresh interpreter, both files hostile at once (a FIFO used to block every command)."""

@@ -88,6 +88,7 @@ def get(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], byte
     return _exchange(port, lines)
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_a_page_from_another_site_cannot_open_the_websocket(served):
     cookie = f"pdfworkbench_token_{served.port}={served.token}"
     # Even with the cookie (a browser sends it along only if it were same-site), another Origin is refused.
@@ -97,6 +98,7 @@ def test_a_page_from_another_site_cannot_open_the_websocket(served):
         assert body.startswith(b"pdfworkbench: refused: a page from")
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_the_websocket_needs_the_token(served):
     same = f"http://127.0.0.1:{served.port}"
     assert upgrade(served.port, origin=same)[0] == 403
@@ -106,6 +108,7 @@ def test_the_websocket_needs_the_token(served):
     assert status == 403 and b"a token is needed" in body
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_a_rebinding_host_is_refused_even_with_the_token(served):
     """DNS rebinding: evil.example resolves to 127.0.0.1, so its page reaches us with its own Host."""
     for host in (f"evil.example:{served.port}", "evil.example", f"127.0.0.1.evil.example:{served.port}",
@@ -117,6 +120,7 @@ def test_a_rebinding_host_is_refused_even_with_the_token(served):
     assert status == 403
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_other_sites_cannot_load_the_page_parts(served):
     """An <img> or <script> on another site's page (no Origin sent) probing the routes."""
     status, _, _ = get(served.port, f"/static/js/textual.js?token={served.token}",
@@ -124,6 +128,7 @@ def test_other_sites_cannot_load_the_page_parts(served):
     assert status == 403
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_the_printed_url_opens_the_app(served):
     """As the browser does: the page (its cookie, its websocket URL), then the app's first frame."""
     async def browse() -> tuple[str, bytes]:
@@ -147,6 +152,7 @@ def test_the_printed_url_opens_the_app(served):
     assert b"Cases (" in screen   # the Inspect screen of the sample suite, drawn in the browser
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_no_refused_request_touches_the_config(served):
     port = served.port
     attempts = [
@@ -161,6 +167,7 @@ def test_no_refused_request_touches_the_config(served):
     assert served.proc.poll() is None   # and the server is still serving
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_the_page_names_the_address_the_browser_used(tmp_path):
     """Bound to 0.0.0.0 the page says the Host it was asked by, never ws://0.0.0.0."""
     server = _serve(tmp_path, "--host", "0.0.0.0", "--allow-remote")
@@ -205,6 +212,7 @@ def test_loopback_is_told_apart_from_the_network():
     assert not any(map(is_loopback, ["0.0.0.0", "::", "192.168.1.4", "10.0.0.1", "example.org"]))
 
 
+@pytest.mark.slow   # a real server and the app it starts
 def test_a_given_token_is_the_one_required(tmp_path):
     server = _serve(tmp_path, "--token", "s3cret-token-of-mine")
     try:
