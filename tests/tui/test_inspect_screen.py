@@ -286,3 +286,41 @@ async def test_a_case_whose_pdf_pypdf_refuses_on_one_page_shows_its_pages_and_a_
         assert view.rendered_page == 1
         assert app.screen.query_one("#text-pypdf", TextLayerView).plain.startswith("(not read: ")
         assert "Total: $1.00" in app.screen.query_one("#text-pymupdf", TextLayerView).plain
+
+
+async def test_each_installed_extractor_has_a_tab_read_when_shown_with_the_key_marked(tmp_path):
+    """A tab per other extractor installed here (pdfplumber from the `extractors` extra): nothing is
+    read until the tab is shown; shown, it holds that extractor's text with the key's values marked,
+    and moving to another case reads that case's."""
+    import pytest
+    from textual.widgets import TabbedContent
+
+    from workbench.providers import extractors
+
+    if not extractors.available("pdfplumber"):
+        pytest.skip(extractors.missing("pdfplumber"))
+    for stem in ("actualtext_override-0001", "optional_content_layer-0001"):  # a plain folder of cases
+        for ext in (".json", ".pdf"):
+            (tmp_path / (stem + ext)).write_bytes((SAMPLE / (stem + ext)).read_bytes())
+    source = open_source(tmp_path)
+    first, ocg = source.cases
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        plumber = app.screen.query_one("#text-pdfplumber", TextLayerView)
+        assert plumber.layer_of is None and plumber.plain == ""  # not read until shown
+        tabs = {p.id for p in app.screen.query("TabPane")}
+        assert {f"tab-{n}" for n in extractors.EXTRACTORS if extractors.available(n)} <= tabs
+        app.screen.query_one("#side", TabbedContent).active = "tab-pdfplumber"
+        await settle(pilot)
+        assert plumber.layer_of.case is first
+        assert "INVOICE\nInitech" in plumber.plain  # its own reading order, not pymupdf's
+        assert [k for _, _, k in plumber.key_spans[0]] == ["expected"]  # the ActualText decoy is not in it
+        for _ in range(3):  # past the next family's heading
+            if app.screen.current is not ocg:
+                await pilot.press("down")
+                await settle(pilot)
+        assert app.screen.current is ocg and plumber.layer_of.case is ocg
+        # the OCG-off decoy: pypdf's layer has it, pdfplumber's does not
+        pypdf = app.screen.query_one("#text-pypdf", TextLayerView)
+        assert ocg.forbidden_answers[0] in pypdf.plain and ocg.forbidden_answers[0] not in plumber.plain

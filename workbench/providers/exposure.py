@@ -40,6 +40,18 @@ def exposure_state(case: Case, text: str) -> str:
             (False, True): "forbidden", (False, False): "neither"}[(expected, forbidden)]
 
 
+def key_spans(case: Case, text: str) -> list[tuple[int, int, str]]:
+    """(start, end, "expected" | "forbidden") of every value of the key that `text` holds, found as
+    `exposure_state` finds them (for marking them in a text pane)."""
+    find = needle_finder(case)
+    out = []
+    for kind, needles in (("expected", matcher_needles(case)), ("forbidden", forbidden_needles(case))):
+        for needle in needles:
+            if str(needle).strip():
+                out += [(*p.span, kind) for p in find(text, str(needle)) if p.span is not None]
+    return sorted(out)
+
+
 def _cache_path(pdf_sha: str, name: str, version: str) -> Path:
     key = hashlib.sha256(json.dumps([CACHE_FORMAT, pdf_sha, name, version]).encode()).hexdigest()
     return cache_dir() / "extracted" / key[:2] / f"{key}.json"

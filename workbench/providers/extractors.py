@@ -202,6 +202,13 @@ def get(name: str) -> Extractor:
         raise UserError(f"unknown extractor {name!r}; choose one of {', '.join(EXTRACTORS)}") from None
 
 
+def available(name: str) -> bool:
+    """Whether the extractor is installed, without importing it or asking its version (cheap
+    enough for a screen's first frame)."""
+    ex = get(name)
+    return shutil.which("tesseract") is not None if not ex.dist else importlib.util.find_spec(ex.module) is not None
+
+
 @cache
 def version(name: str) -> str | None:
     """The installed version of the extractor's library (tesseract: its binary's), None when absent."""

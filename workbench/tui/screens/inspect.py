@@ -118,6 +118,7 @@ class InspectScreen(PageKeys, Screen):
         self._first_page_done = False   # _after_first_page has run (a page shown, or none can be)
         self._marks_made = 0      # counts the verdict marks set on this thread
         self._resumed = False     # the screen has been shown once
+        self._more_layers: tuple[str, ...] = ()  # a tab each, added after the first page
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -274,6 +275,8 @@ class InspectScreen(PageKeys, Screen):
         """What waits until a case's page is on screen (or can no longer come): the case list's
         verdict marks (grading every saved answer), the file's revisions, the answer's trace, and
         the keys in the footer."""
+        if not self._first_page_done:
+            self._add_layer_tabs()
         self._first_page_done = True
         self.query_one(KeyFooter).release()
         if self._marks_due:
@@ -282,6 +285,62 @@ class InspectScreen(PageKeys, Screen):
             # sample) on this thread would hold the first page back from the screen.
             self._grade_marks(self.index, self.reader, self._marks_made)
         self._start_extras()
+
+    def _add_layer_tabs(self) -> None:
+        """A text-layer tab per other extractor installed here (providers.extractors), after the
+        built-in two; each reads its layer when first shown for a case."""
+        from workbench.providers.extractors import EXTRACTORS as ALL
+        from workbench.providers.extractors import available
+
+        names = tuple(n for n in ALL if n not in EXTRACTORS and available(n))
+        tabs = self.query_one("#side", TabbedContent)
+        adding = [tabs.add_pane(TabPane(n, TextLayerView(n, id=f"text-{n}"), id=f"tab-{n}")) for n in names]
+
+        async def added() -> None:
+            for pane in adding:
+                await pane
+            self._more_layers = names  # followed from now on (their views are mounted)
+
+        self.run_worker(added(), group="layer-tabs", exit_on_error=False)
+
+    @on(TabbedContent.TabActivated, "#side")
+    def side_tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        self._fill_layer_tab()
+
+    def _fill_layer_tab(self) -> None:
+        """The shown tab's layer, read for the current case if it is not yet (in a worker)."""
+        name = (self.query_one("#side", TabbedContent).active or "").removeprefix("tab-")
+        data = self.data
+        if name not in self._more_layers or data is None or data.case is not self.current:
+            return
+        view = self.query_one(f"#text-{name}", TextLayerView)
+        if view.layer_of is data:
+            return
+        view.layer_of = data
+        view.show_message(f"(reading the document with {name}…)")
+        self._read_layer(data, name)
+
+    @work(thread=True, group="more-layers", exit_on_error=False)
+    def _read_layer(self, data: CaseData, name: str) -> None:
+        from workbench.providers.exposure import extracted_text, key_spans
+
+        try:
+            pages = extracted_text(data.pdf, name).split("\f")
+        except UserError as exc:
+            self.app.call_from_thread(self._show_layer, data, name, None, str(exc))
+            return
+        spans = [key_spans(data.case, text) if data.case.question else [] for text in pages]
+        self.app.call_from_thread(self._show_layer, data, name, (pages, spans), "")
+
+    def _show_layer(self, data: CaseData, name: str, read: tuple | None, error: str) -> None:
+        view = self.query_one(f"#text-{name}", TextLayerView)
+        if data is not self.data or view.layer_of is not data:
+            return
+        if read is None:
+            view.show_message(error)
+            return
+        view.key_spans = read[1]
+        view.show(read[0], data.hidden_texts, self.query_one(PageView).page)
 
     def _start_extras(self) -> None:
         """Read the file's revisions and trace the shown answer, once per case opened."""
@@ -326,10 +385,11 @@ class InspectScreen(PageKeys, Screen):
         self._notify_skipped(data)
         self._follow_page(view.page)
         self._start_lint_all()
+        self._fill_layer_tab()
 
     @on(PageView.PageChanged)
     def page_changed(self, event: PageView.PageChanged) -> None:
-        for name in EXTRACTORS:
+        for name in (*EXTRACTORS, *self._more_layers):
             self.query_one(f"#text-{name}", TextLayerView).show_page(event.page)
         self._follow_page(event.page)
 
@@ -386,7 +446,7 @@ class InspectScreen(PageKeys, Screen):
         view = self.query_one(PageView)
         self._prefetch_after(data, loaded.page)
         if loaded.page == view.page:
-            for name in EXTRACTORS:
+            for name in (*EXTRACTORS, *self._more_layers):
                 self.query_one(f"#text-{name}", TextLayerView).show_page(loaded.page, force=True)
             view.set_boxes(list(data.boxes))
         else:

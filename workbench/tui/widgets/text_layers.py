@@ -15,6 +15,7 @@ from workbench.tui.widgets.layout import update_in_place
 
 HIDDEN_STYLE = "bold black on dark_orange"
 POINTER_STYLE = "bold white on purple"  # the answer value chosen in the Answers tab (the page box is purple too)
+KEY_STYLES = {"expected": "bold green", "forbidden": "bold red underline"}  # the key's values in the text
 SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
 
 
@@ -41,7 +42,9 @@ class TextLayerView(VerticalScroll):
 What a text pipeline reads: the PDF's text layer as this extractor returns it, for the page shown
 beside it (its first line says which page; PgDn / PgUp turn both).
 Text highlighted in **amber** is in the layer but not visible on the page (invisible render mode,
-white on white, covered, off the page, too small): a vision reader never sees it.
+white on white, covered, off the page, too small): a vision reader never sees it. In the tabs of
+the other extractors installed here, the key's expected value is **green** and a forbidden one
+**red**, found as the grader finds them.
 """
 
     def __init__(self, extractor: str, **kwargs) -> None:
@@ -56,6 +59,8 @@ white on white, covered, off the page, too small): a vision reader never sees it
         self.hidden_count = 0
         self.pointer = ""  # a value to point at (an answer's value chosen in the Answers tab)
         self.pointed_line: int | None = None
+        self.key_spans: list[list[tuple[int, int, str]]] = []  # per page: the key's values found
+        self.layer_of: Any = None  # the case data this layer was read for (tabs read on demand)
 
     def compose(self):
         yield Static(id=f"layer-{self.extractor}")
@@ -115,6 +120,8 @@ white on white, covered, off the page, too small): a vision reader never sees it
         self.pointed_line = None
         if text.strip():
             body = mark_hidden(text.rstrip(), marks)
+            for start, end, kind in (self.key_spans[page] if page < len(self.key_spans) else ()):
+                body.stylize(KEY_STYLES[kind], start, end)
             at = text.casefold().find(self.pointer.strip().casefold()) if self.pointer.strip() else -1
             while at != -1:
                 if self.pointed_line is None:
