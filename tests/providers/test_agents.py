@@ -66,6 +66,7 @@ def test_text_agent_falls_for_the_hidden_layer_image_agent_reads_the_page(cli, s
     code, stdout, err, rec = ask(cli, server, suite, provider, "text")
     assert code == 0 and rec["status"] == "ok" and rec["answer"] == "$19,128.67"
     assert "trap" in err and "fell for the trap" in err
+    assert "3 turn(s), 3 call(s)" in err
     assert {t for t, _ in tools_used(rec)} == {"document_info", "page_text", "submit_extraction"}
     code, stdout, err, rec = ask(cli, server, suite, provider, "image")
     assert code == 0 and rec["answer"] == "$19,679.70" and "pass" in err

@@ -259,8 +259,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         case = case_at(case, suite.folder)
         gold = f" (gold {case.gold_version})"
     outcome = outcome_of(rec, case)
+    turns = (rec.extra.get("agent") or {}).get("turns")
+    tries = f"{len(turns)} turn(s), {rec.attempts} call(s)" if turns is not None else f"{rec.attempts} attempt(s)"
     if rec.status == "ok":
-        note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {rec.attempts} attempt(s){cached}; "
+        note(f"{rec.reader} {rec.modality}: ok in {rec.latency_ms:g} ms, {tries}{cached}; "
              f"{outcome.kind}{gold}: {outcome.reason}; recorded in {path}")
         return 0
     note(f"{rec.reader} {rec.modality}: {outcome.kind}{gold}: {outcome.reason}"
