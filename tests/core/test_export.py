@@ -68,6 +68,7 @@ def test_jsonl_export_loads_with_datasets(tmp_path, cli):
         assert json.loads(row["matcher"]) == c.matcher_spec
 
 
+@pytest.mark.slow   # a mock Inspect run in a child: 32 s at load 13
 def test_inspect_mock_run_grades_as_we_do_and_imports_back(tmp_path, cli):
     pytest.importorskip("inspect_ai")
     suite = load_suite(SAMPLE)

@@ -37,6 +37,7 @@ def test_build_with_two_jobs_writes_the_same_bytes_and_hash_as_one(cli, tmp_path
     assert one == two and len(one) == 2 * 9 + 1
 
 
+@pytest.mark.slow   # verify and lint on 1..N process pools: 32 s at load 13
 def test_verify_and_lint_print_the_same_with_any_number_of_jobs(cli):
     for command in ("verify", "lint"):
         outputs = []

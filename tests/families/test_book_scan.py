@@ -111,6 +111,7 @@ def test_core_pdf_ocr_spec_is_the_five_benchmark_books_at_four_tiers():
     assert len(items) == 20 and all(i.family == "book_scan_passage" for i in items)
 
 
+@pytest.mark.slow   # 20 OCR cases built and verified: 40 s at load 13
 def test_core_pdf_ocr_builds_20_cases_that_verify_and_grade_first_sentences(tmp_path):
     from workbench.core.suite import load_suite
     from workbench.grading.matchers import grade

@@ -255,6 +255,7 @@ def test_every_source_has_its_colour_on_screen():
     assert set(SOURCE_STYLES) == set(SOURCES)
 
 
+@pytest.mark.slow   # OCR of a scan: 50 s at load 13
 def test_a_value_printed_only_in_a_scan_is_read_by_ocr_and_boxed(tmp_path):
     """A page that is one picture (a scan with no text layer): OCR finds where a value is printed
     (visible, with the box OCR reads it in); a made-up value stays absent."""
@@ -306,6 +307,7 @@ def test_how_a_value_is_printed_is_named_by_its_own_spans(family, pins, role, so
     ("upside_down_amount", "visible", "in an image (OCR)"),
     ("mirrored_text", "rotated", "in an image, mirrored (OCR)"),
 ])
+@pytest.mark.slow   # OCR of a stamp: 31 s at load 13
 def test_a_stamp_drawn_as_pixels_is_read_by_ocr_not_absent(family, source, says):
     """34.4: the stamp is a few small images (no text layer, under 5% of the page): OCR reads
     each group of images, as drawn and then mirrored."""

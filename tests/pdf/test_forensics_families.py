@@ -23,6 +23,7 @@ FAMILIES = registry().families
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.slow   # each family linted on its pages (cross_page_citation 68 s at load 13, -n 2)
 def test_family_lints_without_error(family):
     errors, rejected = [], []
     for seed in SEEDS:

@@ -149,6 +149,7 @@ def test_a_batch_request_body_is_the_live_request_body(env, cli, suite_dir, case
     assert any(k in json.dumps(live) for k in ("response_format", "tool_choice", "responseSchema"))
 
 
+@pytest.mark.slow   # three processes killed mid-poll: 28 s at load 13
 def test_three_process_lifetimes_200_cases_killed_mid_poll(env, tmp_path_factory):
     """Submit, a poll killed with SIGKILL while it waits, then a third process collects: 200
     records, every one terminal, each case once, one batch created."""

@@ -241,6 +241,7 @@ def test_ocr_probe_names_the_extra_when_missing(env, suite_dir):
     assert not out.exists()
 
 
+@pytest.mark.slow   # OCR probe: 28 s at load 13
 def test_ocr_probe_reads_the_pixels_not_the_text_layer(env, cli, cases):
     """rapidocr 3 with its bundled models (the `ocr` extra, which `make test` installs), offline."""
     pytest.importorskip("rapidocr")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Select
 
 from generators.mutations import get_mutation
@@ -18,6 +19,8 @@ from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.widgets.author_form import AuthorForm, ParamRow
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.key_edit import KeyEditScreen
+
+pytestmark = pytest.mark.slow   # adopted cases armed and linted live: 26-33 s each at load 13
 
 SIZE = (160, 48)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Select
 
 from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
@@ -16,6 +17,8 @@ from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.widgets.author_form import AuthorForm, DegradeForm, ParamRow, _fmt
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 from workbench.tui.widgets.text_layers import TextLayerView
+
+pytestmark = pytest.mark.slow   # the Author screen regenerates a case (and its scan) per change: 25-62 s each at load 13
 
 SIZE = (160, 48)
 

@@ -89,6 +89,7 @@ def test_a_child_killed_or_a_file_changed_and_the_workbench_draws_the_page_itsel
     assert changed["started"] and not changed["used"] and changed["lines"] == alone["lines"]
 
 
+@pytest.mark.slow   # a huge page drawn in a forked child: 29 s at load 13
 def test_a_huge_first_page_is_not_copied_through_the_pipe(tmp_path):
     from reportlab.pdfgen import canvas
 

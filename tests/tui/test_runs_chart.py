@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from tests.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -13,6 +15,7 @@ from workbench.tui.screens.runs import RunCompareScreen, RunsScreen
 from workbench.tui.widgets.ratechart import RateChart
 
 
+@pytest.mark.slow   # charts of a run of every case: 25 s at load 13
 async def test_the_runs_screen_charts_pass_rates_with_intervals_at_100x30(tmp_path):
     suite = tmp_path / "mini"
     shutil.copytree(SAMPLE, suite)
