@@ -22,6 +22,13 @@ def private_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("PDFWORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("PDFWORKBENCH_DATA_DIR", str(tmp_path / "data"))
+    from workbench.core import limits
+
+    # A --limit given to an in-process command ends with the test (a screen run by Pilot next
+    # would otherwise see it: only a command's start resets them).
+    monkeypatch.setattr(limits, "_overrides", {})
+    monkeypatch.setattr(limits, "_env_loaded", False)
+    monkeypatch.delenv(limits.LIMIT_ENV, raising=False)
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY",
                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OLLAMA_HOST"):
         monkeypatch.delenv(var, raising=False)

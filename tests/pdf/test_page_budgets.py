@@ -14,7 +14,7 @@ from workbench.core.errors import UserError
 
 HOSTILE = {
     "annotations": (annotations_pdf, "100,000 annotations", "page_annotations"),
-    "fan-out": (xobject_fan_out_pdf, "XObject visits", "xobject_visits"),
+    "fan-out": (xobject_fan_out_pdf, "1,111,111,111 XObject visits", "xobject_visits"),
     # (counted to 20 times the limit: "over 2,000,004" when the count stops one piece short)
     "operators": (many_operators_pdf, "2,000,00", "page_operators"),
 }

@@ -110,7 +110,7 @@ def page_cost(doc: Any, index: int) -> PageCost:
             continue
         t_ops, t_visits, t_depth = walk.form(target, names, 1)
         ops, visits, depth = ops + t_ops, visits + t_visits, max(depth, t_depth)
-        walk.check(visits, ops)
+        walk.follow(visits, ops)
     cost.operators, cost.xobject_visits, cost.xobject_depth = ops, visits, depth
     return cost
 
@@ -123,13 +123,21 @@ class _Walk:
         self.memo: dict[int, tuple[int, int, int]] = {}
         self.open: set[int] = set()        # forms on the current chain (a cycle draws nothing)
         self.scanned = 0                   # distinct streams scanned: bounded by the visit limit
+        self.steps = 0                     # `Do`s followed: bounded too
         self.max_depth = int(limits.get("xobject_depth"))
         self.max_visits = int(limits.get("xobject_visits"))
         self.max_ops = int(limits.get("page_operators"))
 
-    def check(self, visits: int, ops: int) -> None:
+    def follow(self, visits: int, ops: int) -> None:
+        """One `Do` followed. Memoised forms make the counts exact at the cost of one step per
+        `Do` written (a fan-out of a billion visits is 100 steps); the steps are bounded."""
+        self.steps += 1
+        if self.steps > self.max_visits * _COUNT_STOP:
+            self.check(visits, ops, stop=True)
+
+    def check(self, visits: int, ops: int, stop: bool = False) -> None:
         """Stop counting far past a limit (the visits named first: they multiply the operators)."""
-        if visits > self.max_visits * _COUNT_STOP or ops > self.max_ops * _COUNT_STOP:
+        if stop or visits > self.max_visits * _COUNT_STOP or ops > self.max_ops * _COUNT_STOP:
             if visits > self.max_visits:
                 raise _Over(limits.exceeded("xobject_visits", f"{TOO_COMPLEX} (over {visits:,} XObject visits)"))
             raise _Over(limits.exceeded("page_operators", f"{TOO_COMPLEX} (over {ops:,} operators)"))
@@ -163,7 +171,7 @@ class _Walk:
                     continue
                 t_ops, t_visits, t_depth = self.form(target, names, depth + 1)
                 ops, visits, deepest = ops + t_ops, visits + t_visits, max(deepest, t_depth)
-                self.check(visits, ops)
+                self.follow(visits, ops)
         finally:
             self.open.discard(xref)
         self.memo[xref] = (ops, visits, deepest)
