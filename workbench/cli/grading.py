@@ -77,9 +77,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("export", help="write a suite for another harness: Inspect AI, or a Hugging Face dataset")
     p.add_argument("suite", type=Path)
-    p.add_argument("--to", required=True, choices=["inspect", "jsonl"],
+    p.add_argument("--to", required=True, choices=["inspect", "jsonl", "olmocr-bench"],
                    help="inspect: a task file and dataset whose scorer is our grader; jsonl: a folder "
-                        "`datasets.load_dataset` reads (keys, PDFs, dataset card)")
+                        "`datasets.load_dataset` reads (keys, PDFs, dataset card); olmocr-bench: "
+                        "single-page PDFs and a test JSONL olmOCR-bench runs")
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="a new (or empty) folder")
     p.add_argument("--license", default="agpl-3.0", metavar="ID",
                    help="licence named in the dataset card (default agpl-3.0, the generator's)")
@@ -91,7 +92,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import-run", help="turn a pdfhell run JSON, an Inspect eval log or a JSONL of "
                                           "predictions into run records (provenance imported)")
     p.add_argument("result", type=Path, metavar="RESULT",
-                   help="pdfhell RESULT.json, Inspect LOG.json or LOG.eval, or PREDICTIONS.jsonl")
+                   help="pdfhell RESULT.json, Inspect LOG.json or LOG.eval, PREDICTIONS.jsonl, or a folder "
+                        "of olmOCR-bench candidate outputs (CASE-pN_pg1_repeatR.md)")
     p.add_argument("--out", type=Path, metavar="RUN.jsonl",
                    help="default: SUITE/runs/<name>.jsonl with --suite (where report and the workbench look), "
                         "else beside the input (a pdfhell RESULT.json: RESULT.jsonl)")
@@ -445,7 +447,9 @@ def cmd_import_run(args: argparse.Namespace) -> int:
         from workbench.core.suite import load_suite
 
         cases = {c.id: c for c in load_suite(args.suite).cases}
-    if args.reader and kind != importers.PREDICTIONS_SOURCE:
+    if kind == importers.OLMOCR_SOURCE and not args.reader:
+        raise UserError("--reader NAME: name the system that wrote these olmOCR-bench outputs, e.g. olmocr:marker")
+    if args.reader and kind not in (importers.PREDICTIONS_SOURCE, importers.OLMOCR_SOURCE):
         raise UserError("--reader is for a predictions file (.jsonl); an Inspect log and a pdfhell run name their model")
     if args.reader and ":" not in args.reader:
         raise UserError(f"--reader {args.reader!r}: write it as provider:model")
@@ -457,6 +461,8 @@ def cmd_import_run(args: argparse.Namespace) -> int:
     named = named_suite_dir(out, args.suite) if args.suite else None
     if kind == importers.INSPECT_SOURCE:
         records = importers.inspect_records(importers.read_inspect_log(args.result), args.result.name, cases, named)
+    elif kind == importers.OLMOCR_SOURCE:
+        records = importers.olmocr_records(args.result, args.reader, cases, named)
     elif kind == importers.PREDICTIONS_SOURCE:
         records = importers.prediction_records(importers.read_predictions(args.result), args.result.name,
                                                args.reader, cases, named)
@@ -482,6 +488,9 @@ def cmd_import_run(args: argparse.Namespace) -> int:
 def _import_out(result: Path, suite: Path | None, kind: str) -> Path:
     if kind == "pdfhell":
         return result.with_suffix(".jsonl")
+    if kind == "olmocr-bench":
+        result = result.resolve()
+        result = result.with_name(f"olmocr-{result.name}.jsonl")
     from workbench.core.layout import runs_dir
 
     folder = runs_dir(suite) if suite else result.parent

@@ -120,6 +120,10 @@ def write_records(records: list[RunRecord], path: Path) -> None:
 
 INSPECT_SOURCE = "inspect"
 PREDICTIONS_SOURCE = "jsonl"
+OLMOCR_SOURCE = "olmocr-bench"
+# olmOCR-bench's runners write one markdown file per PDF page and repeat (`export --to olmocr-bench`
+# names each PDF CASE-pN.pdf under pdfs/FAMILY/).
+OLMOCR_MD = re.compile(r"^(?P<case>.+)-p(?P<part>\d+)_pg(?P<page>\d+)_repeat(?P<repeat>\d+)\.md$")
 _ANSWER_KEYS = ("prediction", "answer", "output", "completion", "response")
 
 
@@ -184,6 +188,11 @@ def _read_eval(path: Path) -> dict[str, Any]:
 def detect_format(path: Path) -> str:
     """`pdfhell`, `inspect` or `jsonl`, from the file (never from a guess about its name alone)."""
     path = Path(path)
+    if path.is_dir():
+        if any(OLMOCR_MD.match(p.name) for p in path.rglob("*.md")):
+            return OLMOCR_SOURCE
+        raise UserError(f"{path}: a folder, but no olmOCR-bench candidate outputs in it "
+                        "(files named CASE-pN_pg1_repeatR.md); give a run file or that folder")
     if path.suffix == ".eval":
         return INSPECT_SOURCE
     if path.suffix == ".jsonl":
@@ -331,5 +340,35 @@ def prediction_records(rows: list[dict[str, Any]], source: str, reader: str | No
             error={"type": "harness", "message": str(row.get("error"))[:2000], "http_status": None} if failed else None,
             provenance="imported", trap_family=case.trap_family if case else None,
             run_id=run_id, extra=extra,
+        ))
+    return out
+
+
+def olmocr_records(folder: Path, reader: str, cases_by_id: dict[str, Case] | None = None,
+                   suite_dir: str | None = None) -> list[RunRecord]:
+    """One record per case and repeat from a folder of olmOCR-bench candidate outputs: the
+    case's single-page outputs in page order, joined by form feeds, as the answer."""
+    cases_by_id = cases_by_id or {}
+    found: dict[tuple[str, int], dict[int, str]] = {}
+    for path in sorted(Path(folder).rglob("*.md")):
+        m = OLMOCR_MD.match(path.name)
+        if m is None:
+            continue
+        text = files.read_text(path, "candidate output", "run_file_bytes")
+        found.setdefault((m["case"], int(m["repeat"])), {})[int(m["part"])] = text
+    if not found:
+        raise UserError(f"{folder}: no olmOCR-bench candidate outputs (CASE-pN_pg1_repeatR.md) in it")
+    run_id = "olmocr-" + sha256_hex(json.dumps(sorted(found), default=str).encode() + reader.encode())[:12]
+    out = []
+    for (cid, repeat), parts in sorted(found.items()):
+        case = cases_by_id.get(cid)
+        extra: dict[str, Any] = {"source": Path(folder).name, "repeat": repeat, "pages": sorted(parts)}
+        if suite_dir is not None:
+            extra["suite_dir"] = suite_dir
+        out.append(RunRecord(
+            case_id=cid, case_sha256=case.sha256 if case else None, key_sha256=case.key_sha256() if case else None,
+            reader=reader, modality="pdf", dpi=None, prompt=case.question if case else "",
+            answer="\f".join(parts[k] for k in sorted(parts)), status="ok", provenance="imported",
+            trap_family=case.trap_family if case else None, run_id=run_id, extra=extra,
         ))
     return out

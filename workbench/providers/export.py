@@ -3,6 +3,12 @@
 - `inspect`: an Inspect AI task file (`task.py`) and its dataset (`dataset.jsonl`), the PDFs and
   case JSONs beside them under `cases/`. Each sample sends the PDF as a document and the prompt
   our own runs send; the task's scorer calls our grader, so Inspect's verdicts are ours.
+- `olmocr-bench`: olmOCR-bench's layout (allenai/olmocr, `olmocr/bench`): single-page PDFs under
+  `pdfs/FAMILY/` (a case of N pages is N PDFs, `CASE-pN.pdf`) and one test JSONL with the trap's
+  meaning as its tests: the expected value `present` on the page that shows it, each forbidden
+  value `absent` from every page. A test id is `CASE:present:1`, `CASE:absent:2:p1`, ... and the
+  PDF path names the family, so every test keeps our case id and family (its loader takes no
+  field it does not know). `python -m olmocr.bench.benchmark --dir DIR` runs it.
 - `jsonl`: a folder the Hugging Face `datasets` library loads (`load_dataset(DIR)`): one JSON Lines
   file of answer keys (`cases.jsonl`), the PDFs under `pdfs/`, and a dataset card (`README.md`)
   naming the suite hash and the licence.
@@ -28,7 +34,9 @@ from workbench.core.errors import UserError
 from workbench.core.suite import Suite, content_hash, load_suite
 from workbench.providers.base import default_prompt
 
-FORMATS = ("inspect", "jsonl")
+FORMATS = ("inspect", "jsonl", "olmocr-bench")
+OLMOCR_TESTS = "pdfworkbench_traps.jsonl"
+OLMOCR_CANDIDATE = "_pg1_repeat1.md"  # how olmOCR-bench's runners name a page's output
 INSPECT_DATASET = "dataset.jsonl"
 INSPECT_TASK = "task.py"
 JSONL_KEYS = "cases.jsonl"
@@ -67,6 +75,8 @@ def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_
     try:
         if to == "inspect":
             _write_inspect(suite, pdfs, digest, tmp)
+        elif to == "olmocr-bench":
+            _write_olmocr(suite, pdfs, tmp)
         else:
             _write_jsonl(suite, pdfs, digest, tmp, license_id)
         if out.exists():
@@ -254,3 +264,63 @@ write one JSON line per case, `{{"id": ..., "prediction": ...}}`, then
 `pdfworkbench import-run predictions.jsonl --suite SUITE --reader PROVIDER:MODEL` and
 `pdfworkbench report`.
 """
+
+
+def olmocr_pdf_name(case: Case, page: int) -> str:
+    """The single-page PDF of `case`'s page (1-based) in an olmOCR-bench export, under `pdfs/`."""
+    return f"{case.trap_family}/{case.id}-p{page}.pdf"
+
+
+def _single_pages(pdf: bytes) -> list[bytes]:
+    """A PDF per page; a one-page PDF is kept as its own bytes (its trap intact)."""
+    import pymupdf
+
+    doc = pymupdf.open(stream=pdf, filetype="pdf")
+    try:
+        if doc.page_count == 1:
+            return [pdf]
+        out = []
+        for i in range(doc.page_count):
+            one = pymupdf.open()
+            one.insert_pdf(doc, from_page=i, to_page=i)
+            out.append(one.tobytes(garbage=0))
+            one.close()
+        return out
+    finally:
+        doc.close()
+
+
+def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
+    """The case's key as olmOCR-bench tests (fields as its `olmocr.bench.tests` classes take them)."""
+    from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
+
+    find = needle_finder(case)
+    tests: list[dict[str, Any]] = []
+
+    def test(kind: str, n: int, page: int, text: str, suffix: str = "") -> None:
+        tests.append({"pdf": olmocr_pdf_name(case, page), "page": 1, "id": f"{case.id}:{kind}:{n}{suffix}",
+                      "type": kind, "text": text, "case_sensitive": False, "max_diffs": 0,
+                      "first_n": None, "last_n": None, "checked": "verified", "url": None})
+
+    for n, needle in enumerate((s for s in matcher_needles(case) if str(s).strip()), 1):
+        on = next((i for i, t in enumerate(page_texts, 1) if find(t, str(needle))), 1)
+        test("present", n, on, str(needle))
+    for n, needle in enumerate((s for s in forbidden_needles(case) if str(s).strip()), 1):
+        for page in range(1, len(page_texts) + 1):
+            test("absent", n, page, str(needle), f":p{page}")
+    return tests
+
+
+def _write_olmocr(suite: Suite, pdfs: list[Path], out: Path) -> None:
+    from workbench.pdf import textlayer
+
+    rows: list[dict[str, Any]] = []
+    for case, path in zip(suite.cases, pdfs, strict=True):
+        data = path.read_bytes()
+        for page, one in enumerate(_single_pages(data), 1):
+            target = out / "pdfs" / olmocr_pdf_name(case, page)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(one)
+        if case.question:
+            rows += olmocr_tests(case, textlayer.text_pymupdf(data, case.id))
+    (out / OLMOCR_TESTS).write_bytes(_lines(rows))
