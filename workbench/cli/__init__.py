@@ -235,15 +235,18 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 def _load_env_file(args: argparse.Namespace) -> None:
     """--env-file, else config.json's `env_file`: opt-in, read only (the config's, when it cannot
     be read, is a warning: a setting stops no command)."""
-    from workbench.providers.envfile import load_env_file
-
     if args.env_file is not None:
+        from workbench.providers.envfile import load_env_file
+
         load_env_file(Path(args.env_file))
         return
     from workbench.core.config import load_settings
 
     path = load_settings().env_file
     if path:
+        # (only then: `workbench.providers` is 50 modules every command without a .env paid for)
+        from workbench.providers.envfile import load_env_file
+
         try:
             load_env_file(Path(path))
         except UserError as exc:

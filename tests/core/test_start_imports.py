@@ -1,0 +1,44 @@
+"""One-shot commands load only what they use (issue 40): `grade` needs the key, not a PDF library,
+a provider or the TUI; `--version` and `--help` need no command's code. Checked in a fresh
+interpreter by the modules it ended with (the speed itself is the benchmark's: `make bench`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.fixtures import SAMPLE
+
+HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "textual", "httpx", "reportlab", "workbench.providers",
+         "workbench.pdf", "workbench.tui")
+
+PROBE = """
+import json, sys
+from workbench.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps([code, sorted(sys.modules)]), file=sys.stderr)
+"""
+
+
+def _loaded(*argv: str) -> tuple[int, list[str]]:
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120)
+    code, modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    return code, [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+
+
+def test_grade_loads_no_pdf_library_provider_or_tui():
+    case = SAMPLE / "actualtext_override-0001.json"
+    key = json.loads(case.read_text(encoding="utf-8"))["expected_answer"]
+    assert _loaded("grade", str(case), "--answer", key) == (0, [])
+    assert _loaded("grade", str(case), "--answer", "no") == (1, [])
+
+
+def test_version_and_help_load_no_command_code():
+    code, heavy = _loaded("--version")
+    assert (code, heavy) == (0, [])
+    code, heavy = _loaded("--help")
+    assert (code, heavy) == (0, [])
