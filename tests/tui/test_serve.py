@@ -41,7 +41,11 @@ def _serve(tmp: Path, *args: str) -> Served:
     if "serving the workbench on" not in line:
         proc.kill()
         pytest.fail(f"serve printed {line!r}; stderr: {proc.stderr.read()[-2000:]}")
-    return Served(proc, line.split(" on ", 1)[1].split()[0], config / "config.json")
+    try:
+        return Served(proc, line.split(" on ", 1)[1].split()[0], config / "config.json")
+    except AssertionError:   # not the URL expected: the server must not outlive the test
+        proc.kill()
+        raise
 
 
 @pytest.fixture(scope="module")
