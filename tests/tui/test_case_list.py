@@ -171,3 +171,18 @@ async def test_a_held_down_key_walks_into_a_collapsed_family_s_cases():
         await pilot.pause()
         assert tree.cursor_node.data.id == listed[-1].id
         assert all(n.is_expanded and len(n.children) == PER_FAMILY for n in tree.root.children)
+
+
+
+async def test_a_narrow_list_clips_long_names_without_a_scrollbar_row_over_the_cases():
+    # At 100x30 the list is 40 columns wide; a horizontal scrollbar took its last row and showed
+    # its thumb glyph among the case names.
+    listed = [Case(id=f"incremental_update_shadow-{i:04d}-98d8c3", trap_family="incremental_update_shadow",
+                   seed=i, question="What is the total?", expected_answer="$1.00") for i in range(1, 4)]
+    app = ListApp(listed)
+    async with app.run_test(size=(30, 12)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(CaseList)
+        assert tree.virtual_size.width > tree.size.width  # the names are longer than the list is wide
+        assert not tree.show_horizontal_scrollbar
+        assert tree.size.height == 12  # every row lists cases

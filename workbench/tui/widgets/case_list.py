@@ -41,6 +41,10 @@ cursor reaches it.
   pass, as the report counts them); **escape** clears the filter
 """
 
+    # A long name is cut at the border: a horizontal scrollbar took the last row of a narrow list
+    # (at 100x30) and its thumb showed among the case names.
+    DEFAULT_CSS = "CaseList { overflow-x: hidden; }"
+
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="case_down"),
         Binding("k", "cursor_up", "Up", show=False, id="case_up"),
