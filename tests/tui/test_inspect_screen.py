@@ -324,3 +324,43 @@ async def test_each_installed_extractor_has_a_tab_read_when_shown_with_the_key_m
         # the OCG-off decoy: pypdf's layer has it, pdfplumber's does not
         pypdf = app.screen.query_one("#text-pypdf", TextLayerView)
         assert ocg.forbidden_answers[0] in pypdf.plain and ocg.forbidden_answers[0] not in plumber.plain
+
+
+async def test_v_shows_the_values_box_at_once_and_escape_leaves_it(tmp_path):
+    """`v` once: the Answers tab's values, the highlighted value's box on the page (also when the
+    highlight was already there); escape: the box and the layers' pointer go, the cases have focus."""
+    import shutil
+
+    from textual.widgets import OptionList, TabbedContent
+
+    from workbench.tui.widgets.answers import AnswersView
+
+    suite = tmp_path / "mini"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))  # with its probe runs
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        app.screen.query_one(TabbedContent).active = "tab-answers"
+        answers = app.screen.query_one(AnswersView)
+        for _ in range(600):
+            await pilot.pause(0.1)
+            if answers.attributions() is not None:
+                break
+        values = answers.query_one("#value-list", OptionList)
+        values.highlighted = 1           # left highlighted from before, its box since cleared
+        await settle(pilot)
+        page = app.screen.query_one(PageView)
+        page.value_box = None
+        app.screen.query_one(CaseList).focus()
+        await pilot.press("v")
+        await settle(pilot)
+        assert app.screen.focused is values
+        assert page.value_box is not None and page.value_box.label == "€53,919.68"
+        assert page.zoom_level > 0       # zoomed to the value
+        await pilot.press("escape")
+        await settle(pilot)
+        assert page.value_box is None and page.zoom_level == 0
+        assert app.screen.query_one("#text-pymupdf", TextLayerView).pointer == ""
+        assert isinstance(app.screen.focused, CaseList)

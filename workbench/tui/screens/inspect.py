@@ -619,6 +619,25 @@ class InspectScreen(PageKeys, Screen):
         values.focus()
         if values.option_count > 1 and values.highlighted in (None, 0):
             values.highlighted = 1   # option 0 is the summary
+        # The box of the value highlighted, now (a highlight left from before fires no event, and
+        # the page kept the box of another answer's value).
+        found = self.query_one(AnswersView).attributions() or []
+        option = values.highlighted_option
+        if option is not None and option.id and int(option.id[1:]) < len(found):
+            self.value_selected(AnswersView.ValueSelected(found[int(option.id[1:])]))
+
+    def leave_values(self) -> bool:
+        """Escape in the answer's values: the value's box and the layers' pointer go, the page is
+        whole again, the cases have the keys. False when the values are not focused."""
+        if self.focused is None or self.focused.id != "value-list":
+            return False
+        for name in EXTRACTORS:
+            self.query_one(f"#text-{name}", TextLayerView).point_at("")
+        view = self.query_one(PageView)
+        view.value_box = None
+        view.action_fit()  # the whole page again, as before `v` zoomed to the value
+        self.query_one(CaseList).focus()
+        return True
 
     @on(AnswersView.ValueSelected)
     def value_selected(self, event: AnswersView.ValueSelected) -> None:
@@ -745,6 +764,8 @@ class InspectScreen(PageKeys, Screen):
     def action_cancel_ask(self) -> None:
         if self.asking:
             self.workers.cancel_group(self, "ask")
+        elif self.leave_values():
+            pass
         elif self.query_one("#filter", Input).display:
             self._close_filter(clear=True)
 
