@@ -101,11 +101,19 @@ def _pymupdf4llm(pdf: bytes) -> list[str]:
     import pymupdf
     import pymupdf4llm
 
+    import logging
+
+    # its layout engine tells every page "Using RapidOCR for OCR processing" through pymupdf's
+    # message log, which this project shows as warnings: progress, not a problem with the PDF
+    log = logging.getLogger("pymupdf")
+    level = log.level
+    log.setLevel(logging.ERROR)
     doc = pymupdf.open(stream=pdf, filetype="pdf")
     try:
         return [chunk["text"] for chunk in pymupdf4llm.to_markdown(doc, page_chunks=True, show_progress=False)]
     finally:
         doc.close()
+        log.setLevel(level)
 
 
 def _docling_parse(pdf: bytes) -> list[str]:
