@@ -98,10 +98,10 @@ def _markitdown(pdf: bytes) -> list[str]:
 
 
 def _pymupdf4llm(pdf: bytes) -> list[str]:
+    import logging
+
     import pymupdf
     import pymupdf4llm
-
-    import logging
 
     # its layout engine tells every page "Using RapidOCR for OCR processing" through pymupdf's
     # message log, which this project shows as warnings: progress, not a problem with the PDF
