@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 from workbench.core.errors import UserError
 
@@ -65,3 +66,34 @@ def report(kind: str, t: Tally) -> None:
           f"{t.library} refused by a PDF library (one line through the CLI), 0 escaped")
 
 
+def plant_file(path: Path, content: object, tmp: Path) -> None:
+    """Put a hostile thing at `path`: a FIFO, a folder, a sparse giant, a link, or these bytes."""
+    if content == "fifo":
+        os.mkfifo(path)
+    elif content == "dir":
+        path.mkdir()
+    elif content == "sparse":
+        with open(path, "wb") as f:
+            f.truncate(100 * 2**20)   # a 100 MB file of zeros, without writing them
+    elif content == "link-zero":
+        path.symlink_to("/dev/zero")
+    elif content == "dangling":
+        path.symlink_to(tmp / "nowhere.json")
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        raise AssertionError(content)
+
+
+def file_state(path: Path) -> object:
+    """What the user has at `path`, to see nothing wrote over it."""
+    if path.is_symlink():
+        return ("link", os.readlink(path))
+    if path.is_fifo():
+        return ("fifo",)
+    if path.is_dir():
+        return ("dir", sorted(os.listdir(path)))
+    st = path.stat()
+    if st.st_size > 2**24:
+        return ("big", st.st_size, st.st_mtime_ns)
+    return ("bytes", path.read_bytes())

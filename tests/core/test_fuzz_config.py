@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fuzzing import file_state, plant_file
 from workbench.core import limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,38 +65,6 @@ def config_variants() -> list[tuple[str, object]]:
             ("questions odd", json.dumps({"questions": {"": "", "/x" * 3000: "q"}}).encode()),
             ("base_urls bad", json.dumps({"base_urls": {"openai": "ftp://x", "ollama": "h t t p"}}).encode())]
     return out
-
-
-def make(path: Path, content: object, tmp: Path) -> None:
-    if content == "fifo":
-        os.mkfifo(path)
-    elif content == "dir":
-        path.mkdir()
-    elif content == "sparse":
-        with open(path, "wb") as f:
-            f.truncate(100 * 2**20)   # a 100 MB file of zeros, without writing them
-    elif content == "link-zero":
-        path.symlink_to("/dev/zero")
-    elif content == "dangling":
-        path.symlink_to(tmp / "nowhere.json")
-    elif isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        raise AssertionError(content)
-
-
-def snapshot(path: Path) -> object:
-    """What the user has at `path`, to see nothing wrote over it."""
-    if path.is_symlink():
-        return ("link", os.readlink(path))
-    if path.is_fifo():
-        return ("fifo",)
-    if path.is_dir():
-        return ("dir", sorted(os.listdir(path)))
-    st = path.stat()
-    if st.st_size > 2**24:
-        return ("big", st.st_size, st.st_mtime_ns)
-    return ("bytes", path.read_bytes())
 
 
 def expand(value: object, tmp: Path) -> object:
@@ -151,8 +120,8 @@ def test_fuzzed_config_json_never_breaks_a_command_and_is_never_written_over(tmp
             _, field, value = content
             value = expand(value, folder)
             content = json.dumps({field: [value] if field == "family_dirs" else value}).encode()
-        make(path, content, folder)
-        before = snapshot(path)
+        plant_file(path, content, folder)
+        before = file_state(path)
 
         def fail(what: str, name: str = name) -> None:
             failures.append(f"{name}: {what}")
@@ -189,7 +158,7 @@ def test_fuzzed_config_json_never_breaks_a_command_and_is_never_written_over(tmp
                 fail(f"{argv[0]}: a warning about a file that is fine: {warnings[0][:200]}")
             if any(len(line) > 2000 for line in err.splitlines()):
                 fail(f"{argv[0]}: a stderr line of {max(map(len, err.splitlines()))} characters")
-        if snapshot(path) != before:
+        if file_state(path) != before:
             fail("the file was changed")
         if not path.is_fifo():
             shutil.rmtree(folder, ignore_errors=True)
@@ -252,8 +221,8 @@ def test_fuzzed_readers_toml_is_one_line_where_used_and_nothing_else_minds(tmp_p
         config.mkdir(parents=True)
         monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(config))
         path = config / "readers.toml"
-        make(path, content, folder)
-        before = snapshot(path)
+        plant_file(path, content, folder)
+        before = file_state(path)
 
         def fail(what: str, name: str = name) -> None:
             failures.append(f"{name}: {what}")
@@ -287,7 +256,7 @@ def test_fuzzed_readers_toml_is_one_line_where_used_and_nothing_else_minds(tmp_p
                     fail(f"readers: openai row {row}")
                 if expect == BAD and not any("readers.toml" in m for m in row["missing"]):
                     fail(f"readers: openai row does not say what is wrong: {row}")
-        if snapshot(path) != before:
+        if file_state(path) != before:
             fail("the file was changed")
     print(f"\nreaders.toml fuzz: {len(variants)} variants, {len(failures)} failed")
     assert not failures, f"{len(failures)} of {len(variants)} variants failed:\n" + "\n".join(failures[:40])
@@ -300,8 +269,8 @@ def test_the_console_script_neither_hangs_nor_tracebacks_on_a_hostile_config(tmp
     config = tmp_path / "config"
     config.mkdir()
     content = {"fifo": "fifo", "deep": b"[" * 100_000, "sparse": "sparse", "dir": "dir"}[kind]
-    make(config / "config.json", content, tmp_path)
-    make(config / "readers.toml", content if not isinstance(content, bytes) else b"x = " + content, tmp_path)
+    plant_file(config / "config.json", content, tmp_path)
+    plant_file(config / "readers.toml", content if not isinstance(content, bytes) else b"x = " + content, tmp_path)
     env = {**os.environ, "PDFWORKBENCH_CONFIG_DIR": str(config)}
     proc = subprocess.run([sys.executable, "-m", "workbench", "families"], capture_output=True,
                           text=True, env=env, timeout=120)

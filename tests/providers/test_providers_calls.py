@@ -304,7 +304,7 @@ def test_a_key_echoed_by_the_server_is_redacted(env, server, suite):
     assert PLANTED not in json.dumps(rec.to_json()) and PLANTED[-12:] not in json.dumps(rec.to_json())
 
 
-@pytest.mark.parametrize("spec", ["openai", "nosuch:model", "probe:tesseract", ":x"])
+@pytest.mark.parametrize("spec", ["openai", "nosuch:model", "probe:nosuch", ":x"])
 def test_bad_reader_specs(spec):
     with pytest.raises(UserError):
         parse_reader(spec)

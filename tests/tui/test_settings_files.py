@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from tests.core.test_fuzz_config import make, snapshot
 from tests.fixtures import settle
+from tests.fuzzing import file_state, plant_file
 from workbench.core.config import config_path
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -42,8 +42,8 @@ async def test_a_config_it_cannot_use_is_said_and_never_written_over(suite_copy,
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     content = HOSTILE[kind]
-    make(path, content, tmp_path)
-    before = snapshot(path)
+    plant_file(path, content, tmp_path)
+    before = file_state(path)
     app = WorkbenchApp(open_source(suite_copy))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -59,7 +59,7 @@ async def test_a_config_it_cannot_use_is_said_and_never_written_over(suite_copy,
         await settle(pilot)
         unsaved = [n for n in _notes(app) if n.startswith("settings not saved")]
         assert len(unsaved) == 1      # said once, not at every change
-    assert snapshot(path) == before
+    assert file_state(path) == before
     if content == "fifo":
         assert path.is_fifo()
 

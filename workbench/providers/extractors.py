@@ -36,6 +36,23 @@ class Extractor:
     call: str            # the documented call used, as a pipeline author writes it
 
 
+def ocr_engine():
+    """The OCR engine (loaded once per process); `probe:ocr` says what to install without it."""
+    from workbench.pdf import ocr
+
+    try:
+        return ocr.engine()
+    except UserError:
+        raise UserError(missing("ocr")) from None
+
+
+def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
+    from workbench.pdf import ocr
+
+    ocr_engine()
+    return ocr.ocr_pages(pdf, dpi)
+
+
 # ---- the extractors (each imports its library when called) ----------------------------------
 
 def _pypdf(pdf: bytes) -> list[str]:
@@ -55,8 +72,6 @@ def _pymupdf(pdf: bytes) -> list[str]:
 
 
 def _ocr(pdf: bytes) -> list[str]:
-    from workbench.providers.probes import ocr_pages
-
     return ocr_pages(pdf, OCR_DPI)
 
 

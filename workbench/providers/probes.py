@@ -23,31 +23,14 @@ def probe_modality(name: str) -> str:
 def check_probe(name: str) -> None:
     """Raise what to install when the probe cannot run here (before any case is read)."""
     if name == "ocr":
-        ocr_engine()
+        extractors.ocr_engine()
     elif extractors.version(name) is None:
         raise UserError(extractors.missing(name))
-
-
-def ocr_engine():
-    """The OCR engine (loaded once per process); `probe:ocr` says what to install without it."""
-    from workbench.pdf import ocr
-
-    try:
-        return ocr.engine()
-    except UserError:
-        raise UserError(extractors.missing("ocr")) from None
-
-
-def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
-    from workbench.pdf import ocr
-
-    ocr_engine()
-    return ocr.ocr_pages(pdf, dpi)
 
 
 def probe_answer(name: str, pdf: bytes, dpi: int | None) -> str:
     """The probe's answer: every page's text, pages separated by a form feed."""
     if name not in PROBE_MODALITY:
         raise UserError(f"unknown probe {name!r}; choose one of {', '.join(PROBE_MODALITY)}")
-    pages = ocr_pages(pdf, dpi or 150) if name == "ocr" else extractors.page_texts(name, pdf)
+    pages = extractors.ocr_pages(pdf, dpi or 150) if name == "ocr" else extractors.page_texts(name, pdf)
     return "\f".join(p.rstrip("\n") for p in pages)
