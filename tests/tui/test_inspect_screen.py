@@ -364,3 +364,49 @@ async def test_v_shows_the_values_box_at_once_and_escape_leaves_it(tmp_path):
         assert page.value_box is None and page.zoom_level == 0
         assert app.screen.query_one("#text-pymupdf", TextLayerView).pointer == ""
         assert isinstance(app.screen.focused, CaseList)
+
+
+async def test_ask_again_from_an_answer_defaults_to_that_answers_reader(tmp_path):
+    import shutil
+
+    from textual.widgets import OptionList, Select, TabbedContent
+
+    from workbench.tui.screens.ask import AskScreen
+    from workbench.tui.widgets.answers import AnswersView
+
+    suite = tmp_path / "mini"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))  # with its probe runs
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one(TabbedContent).active = "tab-answers"
+        answers = screen.query_one(AnswersView)
+        other = next(i for i, (saved, _) in enumerate(answers.answers) if saved.record.reader != screen.reader)
+        answers.query_one("#answer-list", OptionList).highlighted = other
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, AskScreen)
+        assert app.screen.query_one("#ask-reader", Select).value == answers.answers[other][0].record.reader
+
+
+async def test_switching_the_ask_dialog_to_a_pixels_reader_switches_the_modality(tmp_path):
+    from textual.widgets import Select
+
+    from workbench.providers.reading import default_modality
+    from workbench.tui.screens.ask import AskScreen
+
+    app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, AskScreen)
+        modality = app.screen.query_one("#ask-modality", Select)
+        assert modality.value == "text"                 # the pymupdf probe's
+        app.screen.query_one("#ask-reader", Select).value = "probe:ocr"
+        await settle(pilot)
+        assert modality.value == default_modality("probe:ocr") == "pixels"

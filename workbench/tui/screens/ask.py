@@ -104,6 +104,16 @@ class AskScreen(ModalScreen[AskChoice | None]):
     @on(Input.Changed, "#ask-custom")
     def _reader_changed(self) -> None:
         self._show_provider()
+        reader = self._reader()
+        if reader != self.choice.reader:  # another reader: a modality it takes (pixels, pdf, its own)
+            from workbench.providers.reading import default_modality
+
+            try:
+                modality = default_modality(reader)
+            except UserError:
+                return  # a reader half typed: the modality stays
+            if modality in {value for _, value in MODALITIES}:
+                self.query_one("#ask-modality", Select).value = modality
 
     @on(Input.Changed, "#ask-base-url")
     def _base_url_typed(self, event: Input.Changed) -> None:

@@ -685,6 +685,11 @@ class InspectScreen(PageKeys, Screen):
         question = settings.questions.get(self._document_key(case)) or case.question
         choice = AskChoice(last.reader if last else self.reader, last.modality if last else settings.modality,
                            last.dpi if last else settings.dpi, question)
+        answers = self.query_one(AnswersView)
+        if self.query_one(TabbedContent).active == "tab-answers" and answers.shown is not None:
+            # Asking again from an answer: its reader, modality and DPI, not the last ones used.
+            record = answers.answers[answers.shown][0].record
+            choice = AskChoice(record.reader, record.modality, record.dpi or settings.dpi, question)
 
         def chosen(result: AskChoice | None) -> None:
             if result is None:
