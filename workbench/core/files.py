@@ -183,6 +183,11 @@ def open_regular(path: Path | str, what: str = "file", *, within: Path | str | N
         if exc.errno in (errno.ENXIO, errno.EOPNOTSUPP):  # a socket, or a FIFO on some systems
             raise FileRefused(f"{path}: is not a regular file; give a {what}") from None
         raise _os_refusal(path, exc, "read", what) from None
+    return _regular(fd, path, what)
+
+
+def _regular(fd: int, path: Path | str, what: str) -> int:
+    """`fd` if it is a regular file (set back to blocking), else closed and refused."""
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -282,12 +287,8 @@ def open_append(path: Path | str, what: str = "file", *, text: bool = True) -> A
         if exc.errno == errno.ENXIO:  # a FIFO nobody reads
             raise FileRefused(f"{path}: is a FIFO (named pipe), not a {what}; give a regular file") from None
         raise _os_refusal(path, exc, "write", what) from None
+    fd = _regular(fd, path, what)
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise FileRefused(f"{path}: is {_kind(mode)}, not a {what}; give a regular file")
-        if _NONBLOCK:
-            os.set_blocking(fd, True)
         return os.fdopen(fd, "a", encoding="utf-8") if text else os.fdopen(fd, "ab", buffering=0)
     except BaseException:
         os.close(fd)
