@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,serve,ocr,hires,report,extractors,pymupdf4llm,docling-parse,pdftext]"
+	$(BIN)/python -m pip install --quiet -e ".[test,serve,ocr,hires,report,extractors,pymupdf4llm,docling-parse,pdftext,agents]"
 	touch $(STAMP)
 
 # Bytecode first (only what changed is compiled): every start after the first has it cached, as pip

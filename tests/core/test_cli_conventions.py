@@ -256,8 +256,8 @@ def test_build_import_run_and_new_family_print_json(tmp_path, home):
 
 
 # Commands that print no data of their own (a screen, a server, a script, a path, an editor) or
-# print JSON already (gold export).
-NO_JSON = {"open", "serve", "fake-server", "completion", "config path", "config edit", "gold export"}
+# print JSON already (gold export); mcp's stdout is the MCP protocol itself.
+NO_JSON = {"open", "serve", "fake-server", "completion", "config path", "config edit", "gold export", "mcp"}
 
 
 def test_every_command_that_prints_data_takes_json():

@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "workbench.cli.forensics",
     "workbench.cli.grading",
     "workbench.cli.readers",
+    "workbench.cli.mcp",
     "workbench.cli.exposure",
     "workbench.cli.batchjobs",
     "workbench.cli.gold",

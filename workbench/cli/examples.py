@@ -55,6 +55,8 @@ EXAMPLES: dict[str, list[str]] = {
             "pdfworkbench --env-file .env run SUITE --reader anthropic:claude-sonnet-4-5 --resume"],
     "ask": ["pdfworkbench ask CASE.json --reader probe:pypdf",
             "pdfworkbench ask CASE.json --reader openai:gpt-4o --modality pixels --dpi 200 --json"],
+    "mcp": ["claude mcp add pdfworkbench -- pdfworkbench mcp SUITE --case hidden_ocr_mismatch-0001",
+            "pdfworkbench mcp SUITE --out runs/mcp.jsonl --deadline 300   # one case per session"],
     "readers": ["pdfworkbench readers",
                 "pdfworkbench --env-file .env readers --json"],
     "exposure": ["pdfworkbench exposure SUITE",
