@@ -100,3 +100,16 @@ async def test_a_case_whose_deadline_passes_before_submit_is_a_timeout(suite, tm
     [rec] = read_records([out])
     assert rec.status == "timeout" and rec.answer is None and rec.case_id == load_suite(suite).cases[0].id
     assert rec.reader == f"mcp:{CLIENT}"
+
+
+async def test_a_case_already_recorded_is_not_served_again(suite, tmp_path):
+    out = tmp_path / "mcp-run.jsonl"
+    case = load_suite(suite).case(CASE)
+    with open(tmp_path / "server-stderr.txt", "w") as errlog:
+        await _session([str(suite), "--case", CASE, "--out", str(out)], errlog,
+                       [("submit_extraction", {"answer": case.forbidden_answers[0]})])
+        _, [again], _ = await _session([str(suite), "--case", CASE, "--out", str(out)], errlog,
+                                       [("submit_extraction", {"answer": case.expected_answer})])
+    assert again.is_error and "one attempt per case" in again.content[0].text
+    [rec] = read_records([out])   # the first stands
+    assert rec.answer == case.forbidden_answers[0]

@@ -41,12 +41,9 @@ def run_path(suite: Any, reader: str, out: Path | None) -> Path:
     return runs_dir(suite.folder) / (slug.strip("_") + ".jsonl")
 
 
-def next_case(suite: Any, reader: str, path: Path) -> Case | None:
-    """The suite's first case the run file holds no record of for `reader` (None: all are done)."""
-    done: set[str] = set()
-    if path.is_file():
-        done = {r.case_id for r in iter_records(path) if r.reader == reader}
-    return next((c for c in suite.cases if c.id not in done), None)
+def answered(reader: str, path: Path) -> set[str]:
+    """The cases the run file holds a record of for `reader` (each had its one attempt)."""
+    return {r.case_id for r in iter_records(path) if r.reader == reader} if path.is_file() else set()
 
 
 class McpCase:
@@ -144,7 +141,7 @@ def serve_stdio(suite_path: Path, case_id: str | None, out: Path | None,
     fixed = suite.case(case_id) if case_id else None
     if out is not None and Path(out).is_dir():
         raise UserError(f"--out {out}: is a folder; give a run file (.jsonl)")
-    state: dict[str, Any] = {"case": None, "record": None, "done": False}
+    state: dict[str, Any] = {"case": None, "record": None, "done": None}
     lock = anyio.Lock()
 
     def start(ctx: Any) -> McpCase | None:
@@ -155,10 +152,13 @@ def serve_stdio(suite_path: Path, case_id: str | None, out: Path | None,
         info = getattr(params, "client_info", None)
         reader = client_reader(getattr(info, "name", None))
         path = run_path(suite, reader, out)
-        case = fixed or next_case(suite, reader, path)
-        if case is None:
-            state["done"] = True
-            log.warning("mcp: every case of %s has a record of %s in %s", suite.name, reader, path)
+        done = answered(reader, path)
+        case = fixed if fixed is not None and fixed.id not in done else \
+            None if fixed is not None else next((c for c in suite.cases if c.id not in done), None)
+        if case is None:   # one attempt per case: what is recorded stands
+            state["done"] = (f"case {fixed.id} already has a record of {reader} in {path}" if fixed else
+                             f"every case of suite {suite.name!r} has a record of {reader} in {path}")
+            log.warning("mcp: %s; nothing left to serve (use another --out for a new run)", state["done"])
             return None
         state["case"] = McpCase(suite, case, reader, path, deadline_s, getattr(info, "version", None))
         log.info("mcp: serving case %s to %s (deadline %g s), run file %s", case.id, reader, deadline_s, path)
@@ -188,8 +188,8 @@ def serve_stdio(suite_path: Path, case_id: str | None, out: Path | None,
 
         mc = start(ctx)
         if mc is None:
-            result = tools_mod.ToolResult(f"every case of suite {suite.name!r} is answered in this run "
-                                          "file; nothing is left to read", is_error=True)
+            result = tools_mod.ToolResult(f"{state['done']}: one attempt per case, nothing is left to "
+                                          "read", is_error=True)
         else:
             async with lock:
                 if mc.recorded is None and mc.expired():
