@@ -122,3 +122,19 @@ def test_exposure_reads_from_its_cache_keyed_by_the_pdf_and_version(env, cli, su
     code, third, _ = cli("exposure", suite_dir, "--extractors", "pymupdf", "--json", "--jobs", "1", "--no-cache")
     assert len(calls) == len(cases) and {r["extractors"]["pymupdf"] for r in json.loads(third)["cases"]} == {"neither"}
     assert exposure.exposure_state(cases[0], "") == "neither"
+
+
+def test_extractors_in_many_threads_leave_stdout_as_it_was(cases):
+    """A run reads probes in threads; an extractor must not swap sys.stdout for the process (it
+    was left a StringIO, and every later line of the command went into it)."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from workbench.providers.extractors import page_texts
+
+    before = sys.stdout
+    pdf = cases[0].pdf_file.read_bytes()
+    with ThreadPoolExecutor(8) as pool:
+        texts = list(pool.map(lambda _: page_texts("pypdf", pdf), range(64)))
+    assert sys.stdout is before
+    assert len({tuple(t) for t in texts}) == 1

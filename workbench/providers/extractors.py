@@ -17,6 +17,7 @@ import importlib.util
 import io
 import shutil
 import subprocess
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -112,6 +113,9 @@ def _markitdown(pdf: bytes) -> list[str]:
     return _split_pages(result.text_content)
 
 
+_QUIET_LOCK = threading.Lock()
+
+
 def _pymupdf4llm(pdf: bytes) -> list[str]:
     import logging
 
@@ -120,15 +124,19 @@ def _pymupdf4llm(pdf: bytes) -> list[str]:
 
     # its layout engine tells every page "Using RapidOCR for OCR processing" through pymupdf's
     # message log, which this project shows as warnings: progress, not a problem with the PDF
+    # It also prints its parser's messages: sys.stdout is swapped for the call, under a lock,
+    # because a swap is process-wide (two threads swapping at once left sys.stdout a StringIO, and
+    # every later line of the command went into it).
     log = logging.getLogger("pymupdf")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    doc = pymupdf.open(stream=pdf, filetype="pdf")
-    try:
-        return [chunk["text"] for chunk in pymupdf4llm.to_markdown(doc, page_chunks=True, show_progress=False)]
-    finally:
-        doc.close()
-        log.setLevel(level)
+    with _QUIET_LOCK, contextlib.redirect_stdout(io.StringIO()):
+        level = log.level
+        log.setLevel(logging.ERROR)
+        doc = pymupdf.open(stream=pdf, filetype="pdf")
+        try:
+            return [chunk["text"] for chunk in pymupdf4llm.to_markdown(doc, page_chunks=True, show_progress=False)]
+        finally:
+            doc.close()
+            log.setLevel(level)
 
 
 def _docling_parse(pdf: bytes) -> list[str]:
@@ -276,8 +284,7 @@ def page_texts(name: str, pdf: bytes) -> list[str]:
     if version(name) is None:
         raise UserError(missing(name))
     try:
-        with contextlib.redirect_stdout(io.StringIO()):  # pymupdf4llm prints its parser's messages
-            return ex.pages(pdf)
+        return ex.pages(pdf)
     except (UserError, PdfError):
         raise
     except Exception as exc:  # a library on a hostile file raises anything
