@@ -36,3 +36,12 @@ def test_an_unknown_limit_is_one_line_and_exit_2(capsys):
     assert main(["--limit", "no_such_thing=3", "config", "limits"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unknown limit 'no_such_thing'" in err[0]
+
+
+def test_the_environment_s_limits_reach_every_command_under_the_flag(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv(limits.LIMIT_ENV, "json_file_bytes=4096,json_file_bytes=5000")
+    assert _value(capsys, "json_file_bytes") == 5000      # a name given twice: the last
+    assert main(["--limit", "json_file_bytes=777", "config", "limits", "--json"]) == 0
+    capsys.readouterr()
+    assert _value(capsys, "json_file_bytes") == 5000      # the flag ended with its command

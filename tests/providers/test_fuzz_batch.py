@@ -226,8 +226,7 @@ def env(monkeypatch, tmp_path):
     for k, v in {"PDFWORKBENCH_RETRY_BASE": "0.001", "PDFWORKBENCH_RETRY_CAP": "0.005", "PDFWORKBENCH_TIMEOUT": "0.5",
                  "PDFWORKBENCH_RETRY_DEADLINE": "1.5", "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")}.items():
         monkeypatch.setenv(k, v)
-    for name, value in CAPS.items():
-        monkeypatch.setitem(limits._overrides, name, value)
+    monkeypatch.setenv(limits.LIMIT_ENV, ",".join(f"{name}={value}" for name, value in CAPS.items()))
     return tmp_path
 
 
@@ -324,7 +323,7 @@ def test_a_result_file_of_junk_lines_is_read_no_further_than_it_can_answer(env, 
     def serve(step, reply):
         return (reply[0], _body(reply) + junk, reply[2], reply[3]) if step == "output" else None
 
-    monkeypatch.setitem(limits._overrides, "provider_batch_file_bytes", 64 * 2**20)
+    monkeypatch.setenv(limits.LIMIT_ENV, f"{os.environ[limits.LIMIT_ENV]},provider_batch_file_bytes={64 * 2**20}")
     out = env / "run.jsonl"
     with FakeServer(batch_polls=1, batch_tamper=serve) as server:
         assert cli("run", suite, "--reader", MODELS["openai"], "--batch", "--no-cache", "--base-url",

@@ -181,21 +181,32 @@ def set_overrides(values: dict[str, int | float], *, export: bool = True) -> Non
 
 
 _env_loaded = False
-_INHERITED = os.environ.get(LIMIT_ENV)  # what the parent process passed on, as this one started
+# (what the last command exported, the environment's value it was made over)
+_last: tuple[str | None, str | None] = (None, None)
 
 
 def for_command(values: dict[str, int | float]) -> None:
-    """The overrides of one command (`main()`): what the parent process passed on, then `values`.
-    Replaces the previous command's, so a --limit never outlives the command that gave it."""
-    global _env_loaded
+    """The overrides of one command (`main()`): the environment's (what a parent process or
+    the user set), then `values`, exported for child processes. Replaces the previous command's,
+    so a --limit never outlives the command that gave it."""
+    global _env_loaded, _last
+    current = os.environ.get(LIMIT_ENV)
+    exported, base_then = _last
+    base = base_then if exported is not None and current == exported else current
     _overrides.clear()
     _env_loaded = True
-    _read_env(_INHERITED)
+    _read_env(base)
     _overrides.update(values)
-    if _overrides:
-        os.environ[LIMIT_ENV] = ",".join(f"{k}={v}" for k, v in sorted(_overrides.items()))
-    elif _INHERITED is None:
-        os.environ.pop(LIMIT_ENV, None)
+    if values:
+        text = ",".join(f"{k}={v}" for k, v in sorted(_overrides.items()))
+        os.environ[LIMIT_ENV] = text
+        _last = (text, base)
+    else:
+        if base is None:
+            os.environ.pop(LIMIT_ENV, None)
+        else:
+            os.environ[LIMIT_ENV] = base
+        _last = (None, None)
 
 
 def _load_env() -> None:
@@ -207,9 +218,13 @@ def _load_env() -> None:
 
 
 def _read_env(text: str | None) -> None:
+    """The variable's limits (a name given twice: the last), under those already set."""
+    found: dict[str, int | float] = {}
     for part in filter(None, (text or "").split(",")):
         try:
             name, value = parse_override(part)
         except UserError:
             continue  # a stale or foreign variable never stops a worker
+        found[name] = value
+    for name, value in found.items():
         _overrides.setdefault(name, value)
