@@ -10,10 +10,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench import __version__
 from workbench.cli.tree import subparsers, walk
 from workbench.core.errors import UserError
+
+if TYPE_CHECKING:
+    from workbench.core.config import Settings
 
 # Modules with a `register(subparsers)` function, in the order their commands are listed.
 COMMAND_MODULES = (
@@ -233,7 +237,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def _load_env_file(args: argparse.Namespace) -> None:
+def _load_env_file(args: argparse.Namespace, settings: Settings) -> None:
     """--env-file, else config.json's `env_file`: opt-in, read only (the config's, when it cannot
     be read, is a warning: a setting stops no command)."""
     if args.env_file is not None:
@@ -241,9 +245,7 @@ def _load_env_file(args: argparse.Namespace) -> None:
 
         load_env_file(Path(args.env_file))
         return
-    from workbench.core.config import load_settings
-
-    path = load_settings().env_file
+    path = settings.env_file
     if path:
         # (only then: `workbench.providers` is 50 modules every command without a .env paid for)
         from workbench.providers.envfile import load_env_file
@@ -255,22 +257,19 @@ def _load_env_file(args: argparse.Namespace) -> None:
                   file=sys.stderr)
 
 
-def _warn_settings() -> None:
+def _warn_settings(settings: Settings) -> None:
     """A config.json that cannot be used is said once, on stderr, for every command."""
-    from workbench.core.config import load_settings
-
-    problem = load_settings().problem
+    problem = settings.problem
     if problem:
         print(f"pdfworkbench: warning: {problem}", file=sys.stderr)
 
 
-def _apply_limits(args: argparse.Namespace) -> None:
+def _apply_limits(args: argparse.Namespace, settings: Settings) -> None:
     """config.json's `limits`, then --limit (the flag wins)."""
     from workbench.core import limits
-    from workbench.core.config import load_settings
 
     values: dict[str, int | float] = {}
-    configured = load_settings().limits
+    configured = settings.limits
     for name, value in (configured.items() if isinstance(configured, dict) else ()):
         try:
             values.update([limits.parse_override(f"{name}={value}")])
@@ -297,9 +296,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     with cli_logging(verbosity):
         try:
-            _warn_settings()
-            _apply_limits(args)
-            _load_env_file(args)
+            from workbench.core.config import load_settings
+
+            settings = load_settings()  # once: the warning, the limits and the .env all read it
+            _warn_settings(settings)
+            _apply_limits(args, settings)
+            _load_env_file(args, settings)
             _read_stdin_values(args)
             return int(handler(args) or 0)
         except UserError as exc:
