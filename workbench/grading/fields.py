@@ -51,6 +51,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.words import counted
 from workbench.grading.finding import find_refusal, find_text
 from workbench.grading.money import parse_money
 from workbench.grading.verdict import Part, Verdict
@@ -399,9 +400,9 @@ def grade_fields(case: Case, answer: str) -> Verdict:
         stats = f"F1 {f1:.2f} (precision {precision:.2f}, recall {recall:.2f}; {tp} of {tp + fn} values)"
         problems = []
         if missing_rows and expected_is_list:
-            problems.append(f"{missing_rows} row{'s' if missing_rows != 1 else ''} missing")
+            problems.append(f"{counted(missing_rows, 'row')} missing")
         if extra_rows and expected_is_list:
-            problems.append(f"{extra_rows} extra row{'s' if extra_rows != 1 else ''}")
+            problems.append(counted(extra_rows, "extra row"))
         if wrong:
             names = sorted(set(wrong))
             problems.append(f"wrong or missing {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")

@@ -541,7 +541,7 @@ SOURCE_PHRASES = {
 def _source_sentence(t: SourceTally) -> str:
     parts = [f"{n} from {SOURCE_PHRASES.get(src, src)}"
              for src, n in sorted(t.sources.items(), key=lambda kv: (-kv[1], kv[0]))]
-    return f"of {t.wrong} wrong answer{'s' if t.wrong != 1 else ''}, " + ", ".join(parts)
+    return f"of {counted(t.wrong, 'wrong answer')}, " + ", ".join(parts)
 
 
 def render_sources(rows: Sequence[Row]) -> list[str]:
