@@ -18,14 +18,14 @@ $(STAMP): pyproject.toml
 # writes it for an installed package; a checkout writes it on first import, unless
 # PYTHONDONTWRITEBYTECODE is set (it is on this project's machines), so it is written here.
 run: $(STAMP)
-	$(BIN)/python -m compileall -q workbench generators themes > /dev/null
+	$(BIN)/python -m compileall -q workbench > /dev/null
 	$(BIN)/pdfworkbench
 
 # The tests run on every core (pytest-xdist, at most 4 workers); PYTEST_JOBS= runs them in one process.
 PYTEST_JOBS ?= -n logical --maxprocesses 4
 
 test: $(STAMP)
-	$(BIN)/ruff check workbench generators tests benchmarks
+	$(BIN)/ruff check workbench tests benchmarks
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_JOBS)
 
@@ -36,7 +36,7 @@ test-fast: $(STAMP)
 
 # make bench [BENCH_ARGS=--quick]: one table of every measurement, figures in bench-results.json
 bench: $(STAMP)
-	$(BIN)/python -m compileall -q workbench generators themes > /dev/null
+	$(BIN)/python -m compileall -q workbench > /dev/null
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
 # Build the sdist and the wheel, install each in a fresh virtualenv, run the installed command.

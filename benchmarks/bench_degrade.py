@@ -18,8 +18,8 @@ AIM_HEAVY_MS = 150.0
 
 def letter_page() -> bytes:
     """A full Letter page of text, as a born-digital case would be."""
-    from generators import kit
-    from generators.passages import PASSAGES
+    from workbench.generators import kit
+    from workbench.generators.passages import PASSAGES
 
     c, buf = kit.new_canvas()
     y = 740.0
@@ -50,8 +50,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
 
-    from generators.base import AnswerKey
-    from generators.degrade import (
+    from workbench.generators.base import AnswerKey
+    from workbench.generators.degrade import (
         TIERS,
         _degrade_pixels,
         _jpeg,
@@ -59,6 +59,7 @@ def main() -> None:
         apply_degrade,
         resolve_knobs,
     )
+
     from workbench.pdf.document import open_fitz
 
     pdf = letter_page()

@@ -166,7 +166,7 @@ def money_and_breaks() -> bytes:
 def white_over_image() -> bytes:
     """White text over an image of black digits paints gaps into them (visible damage); under the
     image, the same white text is covered."""
-    from generators.kit import draw_text_pixels
+    from workbench.generators.kit import draw_text_pixels
 
     def draw(c: Canvas) -> None:
         draw_text_pixels(c, "$13,144.73", 72, 600, 13)

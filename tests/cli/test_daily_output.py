@@ -51,8 +51,8 @@ def test_families_prints_each_parameter_with_type_default_and_range(cli):
 
 def test_build_help_documents_every_spec_field_and_tier(capsys):
     import pytest
+    from workbench.generators.degrade import TEXT_LAYERS, TIERS
 
-    from generators.degrade import TEXT_LAYERS, TIERS
     from workbench.cli import main
     from workbench.core.schema import SPEC, SPEC_GROUP
 

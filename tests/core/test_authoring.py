@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from workbench.generators.degrade import DegradeSpec
 
-from generators.degrade import DegradeSpec
 from workbench.core.authoring import (
     Draft,
     existing_case_ids,

@@ -22,15 +22,15 @@ def test_every_sample_and_spec_file_is_package_data():
     """A wheel carries every file of every folder under sample_cases/ and every spec."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     globs = data["package-data"]
-    assert {"sample_cases", "specs"} <= set(data["packages"]["find"]["include"])
+    assert {"workbench.sample_cases", "workbench.specs"} <= set(data["packages"])
     for package in ("sample_cases", "specs"):
-        base = ROOT / package
+        base = ROOT / data["package-dir"][f"workbench.{package}"]
         files = [p for p in base.rglob("*") if p.is_file() and p.suffix != ".py"
                  and "__pycache__" not in p.parts and not p.name.startswith(".")]
         assert files
         for f in files:
             rel = f.relative_to(base).as_posix()
-            assert any(fnmatch.fnmatch(rel, g) for g in globs[package]), f"{package}/{rel} is not shipped"
+            assert any(fnmatch.fnmatch(rel, g) for g in globs[f"workbench.{package}"]), f"{package}/{rel} is not shipped"
     assert shipped_samples() == ROOT / "sample_cases" and shipped_specs() == ROOT / "specs"
     assert {"mini", "extraction"} <= set(sample_names())
 

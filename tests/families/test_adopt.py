@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from workbench.generators.mutations import get_mutation
 
-from generators.mutations import get_mutation
 from workbench.core.adopted import Step, mutated_case, read_source
 from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite, verify_suite
@@ -104,7 +104,7 @@ def test_each_mutation_arms_and_puts_its_decoy_only_where_it_said(adopted, trap)
     assert list(extra) == [f"sources/{case.source['sha256']}.pdf"]
     step = case.mutations[-1]
     assert step["mutation"] == trap and set(step["params"]) == {p.name for p in
-                                                                __import__("generators.mutations", fromlist=["x"]).get_mutation(trap).params}
+                                                                __import__("workbench.generators.mutations", fromlist=["x"]).get_mutation(trap).params}
     target_page = step["target"]["page_number"] - 1
     placed = {page - 1 for page, _ in case.metadata["mutation"]["places"]}
     assert target_page in placed

@@ -8,10 +8,9 @@ import json
 import numpy as np
 import pymupdf
 import pytest
-
-from generators import kit
-from generators.base import AnswerKey
-from generators.degrade import (
+from workbench.generators import kit
+from workbench.generators.base import AnswerKey
+from workbench.generators.degrade import (
     KNOBS,
     TIER_NAMES,
     TIERS,
@@ -20,7 +19,8 @@ from generators.degrade import (
     degrade_image,
     normalise_spec,
 )
-from generators.passages import PASSAGES, keywords
+from workbench.generators.passages import PASSAGES, keywords
+
 from workbench.core.errors import UserError
 from workbench.core.make import generate_case
 from workbench.core.suite import add_case, verify_suite
@@ -304,8 +304,7 @@ def test_faithful_words_follow_a_page_rotated_by_its_rotate_entry(page_pdf):
 
 def test_preview_helpers_give_the_scan_as_an_image(page_pdf):
     from PIL import Image
-
-    from generators.degrade import render_degraded
+    from workbench.generators.degrade import render_degraded
 
     heavy = render_degraded(page_pdf, {"tier": "heavy", "dpi": 72}, 1)
     clean = render_degraded(page_pdf, {"tier": "clean", "dpi": 72}, 1)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from workbench.generators.base import Family
+from workbench.generators.registry import registry
 
-from generators.base import Family
-from generators.registry import registry
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
 FAMILIES = (
@@ -268,7 +268,7 @@ def test_dash_statement_nets_to_the_answer_when_signs_are_read_as_declared():
 
 
 def test_checksum_exactly_one_printed_reference_passes_the_printed_rule():
-    from generators.checksum_rule import check_digit, is_valid
+    from workbench.generators.checksum_rule import check_digit, is_valid
 
     for seed in SEEDS:
         params, g = make("checksum_rule", seed)
@@ -288,7 +288,7 @@ def test_checksum_exactly_one_printed_reference_passes_the_printed_rule():
 
 
 def test_checksum_luhn_matches_the_textbook_example():
-    from generators.checksum_rule import is_valid
+    from workbench.generators.checksum_rule import is_valid
 
     assert is_valid("luhn", "79927398713")
     assert not is_valid("luhn", "79927398710")

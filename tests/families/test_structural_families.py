@@ -14,8 +14,8 @@ import sys
 import pymupdf
 import pytest
 from pypdf import PdfReader
+from workbench.generators.registry import registry
 
-from generators.registry import registry
 from workbench.core.make import generate_case
 from workbench.pdf.lint import has_errors, lint_case
 from workbench.pdf.spans import analyze_page

@@ -12,8 +12,8 @@ import os
 import warnings
 
 import pytest
+from workbench.generators.registry import registry
 
-from generators.registry import registry
 from workbench.core.errors import UserError
 from workbench.core.make import generate_case
 from workbench.pdf.lint import lint_case

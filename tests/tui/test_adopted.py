@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select
+from workbench.generators.mutations import get_mutation
 
-from generators.mutations import get_mutation
 from tests.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
 from workbench.cli import main
 from workbench.core.source import open_source

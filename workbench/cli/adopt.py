@@ -128,7 +128,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 def locate_target(case, pdf: bytes, needed: bool, at: str | None, page: int | None = None):
     """The mutation's `Target` (see `pdf.locate.locate_for`), or None for one that needs none."""
-    from generators.mutations import Target
+    from workbench.generators.mutations import Target
     from workbench.pdf.locate import locate_for
 
     if not needed and at is None:

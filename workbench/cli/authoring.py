@@ -16,9 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_new_family(args: argparse.Namespace) -> int:
-    from generators.registry import user_family_dirs
     from workbench.core.authoring import user_family_folder, write_family_template
     from workbench.core.config import family_dirs
+    from workbench.generators.registry import user_family_dirs
 
     path = write_family_template(args.name, args.folder)
     searched = [d.resolve() for d in [*family_dirs(), *user_family_dirs()]]

@@ -10,7 +10,7 @@ from workbench.cli.output import add_jobs_option, note, print_json
 from workbench.core.errors import UserError
 
 if TYPE_CHECKING:
-    from generators.degrade import DegradeSpec
+    from workbench.generators.degrade import DegradeSpec
 
 
 # The fields of a suite spec (core.schema.SPEC and SPEC_GROUP; a test holds this text to them).
@@ -93,8 +93,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_families(args: argparse.Namespace) -> int:
-    from generators.mutations import mutations
     from workbench.core.make import family_registry
+    from workbench.generators.mutations import mutations
 
     reg = family_registry()
     muts = mutations()
@@ -131,8 +131,8 @@ def _print_params(params: list[dict]) -> None:
 
 
 def _degrade_spec(args: argparse.Namespace) -> DegradeSpec | None:
-    from generators.degrade import DegradeSpec
     from workbench.core.make import parse_param_args
+    from workbench.generators.degrade import DegradeSpec
 
     if not (args.tier or args.degrade or args.text_layer or args.dpi is not None):
         return None

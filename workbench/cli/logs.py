@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-OUR_LOGGERS = ("workbench", "generators")
+OUR_LOGGERS = ("workbench",)
 
 
 class _Stderr:

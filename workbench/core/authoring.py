@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generators.base import Family
-from generators.degrade import DegradeSpec
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.generators.base import Family
+from workbench.generators.degrade import DegradeSpec
 
 
 @dataclass
@@ -130,7 +130,7 @@ def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
     seconds["mutate"] = time.perf_counter() - t0
     clean = pdf
     if draft.degrade:
-        from generators.mutations import get_mutation
+        from workbench.generators.mutations import get_mutation
 
         t1 = time.perf_counter()
         scan = get_mutation("scan")
@@ -173,9 +173,9 @@ def user_family_folder() -> Path:
 
 def write_family_template(name: str, folder: Path | None = None) -> Path:
     """Write a new family module from the template; refuses a taken name or an existing file."""
-    from generators import template
     from workbench.core import atomic
     from workbench.core.make import family_registry
+    from workbench.generators import template
 
     if not template.NAME_PATTERN.match(name):
         raise UserError(f"family name {name!r}: use lower-case letters, digits and '_', starting "

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generators.base import Family, GenerationError, ParamError
-from generators.degrade import DegradeSpec
-from generators.registry import Registry, UnknownFamily, discover
 from workbench.core import atomic
 from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
+from workbench.generators.base import Family, GenerationError, ParamError
+from workbench.generators.degrade import DegradeSpec
+from workbench.generators.registry import Registry, UnknownFamily, discover
 
 _families: Registry | None = None
 
@@ -103,7 +103,9 @@ def make_case(
     seconds = {"generate": time.perf_counter() - t0}
     degrade_spec = None
     if spec is not None:
-        from generators.degrade import apply_degrade  # numpy and imaging only when asked for
+        from workbench.generators.degrade import (
+            apply_degrade,  # numpy and imaging only when asked for
+        )
 
         t1 = time.perf_counter()
         scanned, applied = apply_degrade(pdf, spec, seed, out.key)

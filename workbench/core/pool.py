@@ -143,7 +143,7 @@ class _Capture(logging.Handler):
 
 def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> tuple[list[R], list[logging.LogRecord]]:
     capture = _Capture()
-    loggers = [logging.getLogger()] + [logging.getLogger(n) for n in ("workbench", "generators")]
+    loggers = [logging.getLogger()] + [logging.getLogger(n) for n in ("workbench",)]
     saved = [lg.handlers[:] for lg in loggers]
     for lg in loggers:
         lg.handlers = [capture]

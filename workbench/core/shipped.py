@@ -31,14 +31,14 @@ def data_dir() -> Path:
 
 def shipped_samples() -> Path:
     """The folder of shipped sample suites (in a checkout, the repository's `sample_cases/`)."""
-    import sample_cases
+    from workbench import sample_cases
 
     return Path(sample_cases.__file__).resolve().parent
 
 
 def shipped_specs() -> Path:
     """The folder of shipped suite specs (`specs/*.toml`)."""
-    import specs
+    from workbench import specs
 
     return Path(specs.__file__).resolve().parent
 

@@ -45,7 +45,7 @@ from workbench.core.shards import (
 )
 
 if TYPE_CHECKING:  # a suite opens without the scan stage (and the grading it imports): only a build needs it
-    from generators.degrade import DegradeSpec
+    from workbench.generators.degrade import DegradeSpec
 
 SUITE_FORMAT = "pdfworkbench-suite/1"
 
@@ -343,7 +343,7 @@ class BuildItem:
 def read_spec(path: Path) -> tuple[str, str, list[BuildItem]]:
     import tomllib  # only a build reads a spec: not loaded by every command that loads a suite
 
-    from generators.degrade import TEXT_LAYERS, TIERS, DegradeSpec
+    from workbench.generators.degrade import TEXT_LAYERS, TIERS, DegradeSpec
 
     path = Path(path)
     try:
@@ -413,8 +413,8 @@ def check_items(spec_path: Path, items: Sequence[BuildItem], shard: Shard | None
     Parameters are resolved for every item of `shard` (default: all) and for the first seed of
     every table, so each shard checks its own cases and every shard refuses a bad pin (resolving
     takes about 0.4 ms an item: 40 s for a 100,000-case spec, were every shard to do them all)."""
-    from generators.base import ParamError
     from workbench.core.make import get_family
+    from workbench.generators.base import ParamError
 
     families: dict[str, Any] = {}
     seen: dict[str, BuildItem] = {}

@@ -8,7 +8,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.core.config import (
     Settings,
     SettingsNotSaved,
@@ -18,6 +17,7 @@ from workbench.core.config import (
 )
 from workbench.core.errors import UserError
 from workbench.core.source import Source
+from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
 
 # How often the workbench looks whether its terminal is still there (seconds).
 HANGUP_POLL_S = 1.0

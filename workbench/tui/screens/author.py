@@ -27,7 +27,6 @@ from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from generators.base import Family
 from workbench.core.authoring import (
     Draft,
     Preview,
@@ -41,6 +40,7 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.make import family_registry
 from workbench.core.pool import HelperProcess, cores
+from workbench.generators.base import Family
 from workbench.tui.case_data import EXTRACTORS, CaseData, analysed, case_data_from_bytes
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
@@ -303,7 +303,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def _choices(self) -> dict[str, Family]:
         """What the form's first select offers: the families, or (mutation mode) the mutations."""
         if self.base is not None:
-            from generators.mutations import mutations
+            from workbench.generators.mutations import mutations
 
             return dict(mutations())
         return dict(family_registry().families)
@@ -652,7 +652,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             return
         current = self.target
         if current is None and self.preview is not None and self.preview.case.mutations:
-            from generators.mutations import Target
+            from workbench.generators.mutations import Target
 
             # The value located on its own: the last step that attacks one (a scan attacks none).
             shown = next((m["target"] for m in reversed(self.preview.case.mutations) if m.get("target")), None)
@@ -661,7 +661,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
     def _next_target(self, base: Case, current: Any) -> None:
-        from generators.mutations import Target
+        from workbench.generators.mutations import Target
         from workbench.pdf.document import read_pdf_bytes
         from workbench.pdf.locate import locate_all
 
@@ -695,7 +695,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self.app.call_from_thread(self._offer_spans, spans, page)
 
     def _offer_spans(self, spans: list, page: int) -> None:
-        from generators.mutations import Target
+        from workbench.generators.mutations import Target
         from workbench.tui.screens.pick import PickSpanScreen
 
         def chosen(loc) -> None:
@@ -809,7 +809,7 @@ def _result(future: Any) -> Any:
 def _located(draft: Draft, mutation: Family) -> Draft:
     """The draft with its target: the expected answer located on the base case's page (evidence
     search), when the mutation needs one and none is set. Runs in the preview worker."""
-    from generators.mutations import Target
+    from workbench.generators.mutations import Target
     from workbench.pdf.document import read_pdf_bytes
     from workbench.pdf.locate import locate_for
 

@@ -17,9 +17,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static, Switch
 
-from generators.base import Family, Param
-from generators.degrade import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.core.authoring import Draft
+from workbench.generators.base import Family, Param
+from workbench.generators.degrade import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 
 TIER_OFF = "off"
 TIER_CHOICES = (TIER_OFF, *TIER_NAMES)
