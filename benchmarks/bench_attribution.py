@@ -11,8 +11,8 @@ import statistics
 import time
 from pathlib import Path
 
+from workbench.checks.attribution import attribute
 from workbench.core.case import load_case
-from workbench.pdf.attribution import attribute
 from workbench.pdf.spans import analyze_page
 
 MINI = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"

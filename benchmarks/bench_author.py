@@ -36,7 +36,7 @@ def p95(values: list[float]) -> float:
 async def measure(n: int, n_heavy: int) -> dict[str, tuple[list[float], list[float]]]:
     from textual.widgets import Input, Select
 
-    from workbench.core.authoring import Draft
+    from workbench.build.authoring import Draft
     from workbench.core.source import open_source
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.screens.author import AuthorScreen

@@ -59,7 +59,6 @@ def main() -> None:
         apply_degrade,
         resolve_knobs,
     )
-
     from workbench.pdf.document import open_fitz
 
     pdf = letter_page()

@@ -14,9 +14,8 @@ AIM_MS = 20.0
 
 
 def main(seeds: int = 20) -> None:
+    from workbench.build.make import generate_case
     from workbench.generators.registry import registry
-
-    from workbench.core.make import generate_case
     from workbench.pdf.textlayer import page_info
 
     reg = registry()

@@ -24,7 +24,7 @@ def text_pdf(path: Path, pages: int, lines: int) -> Path:
 
 def suite_spec(path: Path, seeds: int) -> Path:
     """A build spec with every family at seeds 1..`seeds` (23 families x 44 seeds = 1,012 cases)."""
-    from workbench.core.make import family_registry
+    from workbench.build.make import family_registry
 
     names = sorted(family_registry().families)
     body = 'name = "bench-suite"\nversion = "1"\n'

@@ -31,7 +31,7 @@ def cli(*argv: object) -> None:
 def extraction_disputes(folder: Path) -> None:
     from workbench.core.suite import load_suite
     from workbench.gold.disputes import add_dispute
-    from workbench.pdf.evidence import find_evidence
+    from workbench.checks.evidence import find_evidence
 
     cases = {c.trap_family + ":" + str(c.seed): c for c in load_suite(folder).cases}
     gold = {c.id: (c.gold or {}).get("evidence", {}) for c in cases.values()}

@@ -107,7 +107,7 @@ def _trap_broken(findings) -> bool:
 
 @functools.cache
 def entries() -> list[Entry]:
-    from workbench.core.make import generate_case
+    from workbench.build.make import generate_case
 
     out: list[Entry] = []
     fees = _lines(_line("Termination: 12 months of fees are due at once."))
@@ -183,7 +183,7 @@ def entries() -> list[Entry]:
 def confusion(lint: Callable[[Case, bytes], list[Any]] | None = None) -> tuple[dict[str, int], list[str]]:
     """TP/FP/TN/FN of `lint` on the corpus, and one line per entry it gets wrong."""
     if lint is None:
-        from workbench.pdf.lint import lint_case as lint
+        from workbench.checks.lint import lint_case as lint
     table = {"TP": 0, "FP": 0, "TN": 0, "FN": 0}
     wrong = []
     for e in entries():

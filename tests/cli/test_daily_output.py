@@ -51,10 +51,10 @@ def test_families_prints_each_parameter_with_type_default_and_range(cli):
 
 def test_build_help_documents_every_spec_field_and_tier(capsys):
     import pytest
-    from workbench.generators.degrade import TEXT_LAYERS, TIERS
 
     from workbench.cli import main
     from workbench.core.schema import SPEC, SPEC_GROUP
+    from workbench.generators.degrade import TEXT_LAYERS, TIERS
 
     with pytest.raises(SystemExit) as done:
         main(["build", "--help"])

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from workbench.build.make import generate_case
 from workbench.core.errors import UserError
-from workbench.core.make import generate_case
 from workbench.core.suite import CaseExists, LintRefused, add_to_suite, load_suite, verify_suite
 
 FAMILY = "hidden_ocr_mismatch"

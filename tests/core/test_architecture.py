@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-CORE = ["workbench.core", "workbench.pdf", "workbench.grading", "workbench.gold", "workbench.providers",
+CORE = ["workbench.text", "workbench.core", "workbench.pdf", "workbench.build", "workbench.checks", "workbench.grading", "workbench.gold", "workbench.providers",
         "workbench.generators"]
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from workbench.generators.degrade import DegradeSpec
 
-from workbench.core.authoring import (
+from workbench.build.authoring import (
     Draft,
     existing_case_ids,
     make_preview,
@@ -16,10 +15,11 @@ from workbench.core.authoring import (
     save_preview,
     write_family_template,
 )
+from workbench.build.make import family_registry, get_family
 from workbench.core.case import load_case
 from workbench.core.errors import UserError
-from workbench.core.make import family_registry, get_family
 from workbench.core.suite import verify_suite
+from workbench.generators.degrade import DegradeSpec
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 

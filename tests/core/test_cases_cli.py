@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from workbench.build.make import generate_case
 from workbench.core.case import load_case
-from workbench.core.make import generate_case
 
 FAMILY = "hidden_ocr_mismatch"
 

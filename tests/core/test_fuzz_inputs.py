@@ -24,9 +24,9 @@ def _samples() -> list[Path]:
 
 @pytest.mark.slow   # a fuzzer over PDFs: 51 s at load 15
 def test_fuzzed_pdfs_are_read_or_refused(tmp_path):
+    from workbench.checks.lint import lint_case
     from workbench.pdf.document import read_pdf_bytes
     from workbench.pdf.inspect import inspect_document
-    from workbench.pdf.lint import lint_case
 
     rng = random.Random(SEED)
     sources = [p.read_bytes() for p in _samples()]
@@ -77,8 +77,8 @@ def suite_copy(tmp_path) -> Path:
 
 
 def test_fuzzed_case_json_is_loaded_or_refused(suite_copy):
+    from workbench.checks.lint import lint_path
     from workbench.core.case import load_case
-    from workbench.pdf.lint import lint_path
 
     # The PDF stays the same, so lint's page analysis is computed once and cached by content.
     stem = _samples()[0].stem
@@ -95,8 +95,8 @@ def test_fuzzed_case_json_is_loaded_or_refused(suite_copy):
 
 
 def test_fuzzed_suite_json_is_loaded_or_refused(suite_copy):
+    from workbench.checks.lint import lint_path
     from workbench.core.suite import load_suite
-    from workbench.pdf.lint import lint_path
 
     source = (suite_copy / "suite.json").read_bytes()
 

@@ -100,7 +100,7 @@ def test_ask_takes_your_own_question_about_a_case_or_any_pdf(tmp_path, cli):
 
 
 def test_resolved_params_arrive_typed_however_they_were_given():
-    from workbench.core.make import family_registry
+    from workbench.build.make import family_registry
 
     kinds = {"int": int, "float": float, "str": str, "bool": bool}
     for fam in family_registry().families.values():

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from workbench.generators.mutations import get_mutation
 
-from workbench.core.adopted import Step, mutated_case, read_source
+from workbench.build.adopted import Step, mutated_case, read_source
+from workbench.checks.evidence import find_evidence
+from workbench.checks.lint import lint_case
 from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite, verify_suite
-from workbench.pdf.evidence import find_evidence
-from workbench.pdf.lint import lint_case
+from workbench.generators.mutations import get_mutation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,8 +47,8 @@ def errors(case, pdf):
 
 def mutate(suite: Path, trap: str, seed: int = 1, base: str = "statement", page: int = 2, **pinned):
     """`trap` armed in `base` at its answer where page `page` prints it (the summary's new balance)."""
+    from workbench.build.adopted import mutation
     from workbench.cli.adopt import locate_target
-    from workbench.core.adopted import mutation
 
     case = load_suite(suite).case(base)
     mut = mutation(trap)
@@ -233,7 +233,7 @@ def test_mutated_case_json_records_source_mutation_and_resolved_params(adopted):
 
 
 def test_the_shipped_adopted_sample_verifies_and_lints_clean():
-    from workbench.pdf.lint import lint_path
+    from workbench.checks.lint import lint_path
 
     folder = ROOT / "sample_cases" / "adopted"
     results, digest, recorded = verify_suite(folder)

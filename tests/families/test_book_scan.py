@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+
+from workbench.build.make import generate_case
+from workbench.core.suite import build_suite, read_spec, verify_suite
 from workbench.generators import book_scan_passage as fam
 from workbench.generators.passages import PASSAGES, STOPWORDS, keywords
 from workbench.generators.registry import registry
-
-from workbench.core.make import generate_case
-from workbench.core.suite import build_suite, read_spec, verify_suite
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,6 +8,10 @@ import json
 import numpy as np
 import pymupdf
 import pytest
+
+from workbench.build.make import generate_case
+from workbench.core.errors import UserError
+from workbench.core.suite import add_case, verify_suite
 from workbench.generators import kit
 from workbench.generators.base import AnswerKey
 from workbench.generators.degrade import (
@@ -20,10 +24,6 @@ from workbench.generators.degrade import (
     normalise_spec,
 )
 from workbench.generators.passages import PASSAGES, keywords
-
-from workbench.core.errors import UserError
-from workbench.core.make import generate_case
-from workbench.core.suite import add_case, verify_suite
 from workbench.pdf.render import render_page
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
@@ -304,6 +304,7 @@ def test_faithful_words_follow_a_page_rotated_by_its_rotate_entry(page_pdf):
 
 def test_preview_helpers_give_the_scan_as_an_image(page_pdf):
     from PIL import Image
+
     from workbench.generators.degrade import render_degraded
 
     heavy = render_degraded(page_pdf, {"tier": "heavy", "dpi": 72}, 1)

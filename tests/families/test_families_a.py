@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from workbench.generators.base import Family
 from workbench.generators.registry import registry
-
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
 FAMILIES = (

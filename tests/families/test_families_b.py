@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from workbench.generators.registry import registry
 
+from workbench.generators.registry import registry
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 
 FAMILIES_B = (

@@ -415,8 +415,8 @@ def test_at_takes_a_box_of_the_displayed_page(cli, tmp_path):
     (700, ["forbidden-not-in-every-text-layer"]),                # past the edge: pypdf alone reads it
 ])
 def test_the_lint_says_which_extractor_misses_a_decoy_meant_for_every_text_layer(x, errors):
+    from workbench.checks.lint import lint_case
     from workbench.core.case import Case
-    from workbench.pdf.lint import lint_case
 
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
@@ -453,8 +453,8 @@ def test_white_text_seeded_default_is_on_the_page_and_read_by_every_extractor(cl
 
 
 def test_white_text_off_page_is_pinned_only_and_the_lint_says_pypdf_alone_reads_it(cli, tmp_path):
+    from workbench.checks.lint import lint_case
     from workbench.core.suite import load_suite
-    from workbench.pdf.lint import lint_case
 
     code, _, err = adopt(cli, tmp_path, platypus_table(), "doc")
     assert code == 0, err

@@ -14,10 +14,10 @@ import sys
 import pymupdf
 import pytest
 from pypdf import PdfReader
-from workbench.generators.registry import registry
 
-from workbench.core.make import generate_case
-from workbench.pdf.lint import has_errors, lint_case
+from workbench.build.make import generate_case
+from workbench.checks.lint import has_errors, lint_case
+from workbench.generators.registry import registry
 from workbench.pdf.spans import analyze_page
 from workbench.pdf.structure import structure_report
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
@@ -31,7 +31,7 @@ def _errors(case, pdf: bytes) -> list[str]:
 
 
 def _in(amount: str, text: str) -> bool:
-    from workbench.grading.finding import find_all
+    from workbench.text.search import find_all
 
     return bool(find_all(text, amount))
 
@@ -47,7 +47,7 @@ def test_in_the_catalogue_with_typed_seeded_params_and_a_contract(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_same_params_and_seed_give_the_same_bytes_in_another_process(family):
     here = [hashlib.sha256(generate_case(family, s)[1]).hexdigest() for s in (1, 2, 3)]
-    code = ("import hashlib, json; from workbench.core.make import generate_case; "
+    code = ("import hashlib, json; from workbench.build.make import generate_case; "
             f"print(json.dumps([hashlib.sha256(generate_case({family!r}, s)[1]).hexdigest() for s in (1, 2, 3)]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == here

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.fixtures import invoice_json
-from workbench.core.make import generate_case
+from workbench.build.make import generate_case
 from workbench.grading import grade
 
 

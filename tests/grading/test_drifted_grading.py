@@ -1,6 +1,6 @@
 """A case scanned with a drifted text layer: answering the drifted value is falling for the trap."""
 
-from workbench.core.make import generate_case
+from workbench.build.make import generate_case
 from workbench.grading import grade
 
 

@@ -216,7 +216,7 @@ def test_glyphs_read_word_by_word_on_a_line_that_is_not_all_ascii():
     """A euro sign makes the line non-ASCII: its plain words still read as written, a Latin word
     with a Cyrillic letter reads as Latin, a Russian word stays Russian, a zero-width space drops
     out (and its index with it), and l between digits reads as 1."""
-    from workbench.grading.finding import read_glyphs
+    from workbench.text.search import read_glyphs
 
     line = "Total €1\u200b2O.50 for Pаypal, дом 1l0\u00a0due"
     seen, where = read_glyphs(line)

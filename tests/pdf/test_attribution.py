@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from workbench.checks.attribution import SOURCES, answer_values, attribute, wrong_answer_source
 from workbench.core.case import Case, load_case
-from workbench.pdf.attribution import SOURCES, answer_values, attribute, wrong_answer_source
 
 MINI = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
@@ -249,7 +249,7 @@ def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
 
 
 def test_every_source_has_its_colour_on_screen():
-    from workbench.pdf.attribution import SOURCES
+    from workbench.checks.attribution import SOURCES
     from workbench.tui.widgets.marks import SOURCE_STYLES
 
     assert set(SOURCE_STYLES) == set(SOURCES)
@@ -294,7 +294,7 @@ def test_a_value_printed_only_in_a_scan_is_read_by_ocr_and_boxed(tmp_path):
     ("dash_sign_semantics", {}, "forbidden", "computed", "the sum of the"),
 ])
 def test_how_a_value_is_printed_is_named_by_its_own_spans(family, pins, role, source, says):
-    from workbench.core.make import generate_case
+    from workbench.build.make import generate_case
 
     case, pdf = generate_case(family, 3, pins)
     answer = case.expected_answer if role == "expected" else case.forbidden_answers[0]
@@ -311,7 +311,7 @@ def test_how_a_value_is_printed_is_named_by_its_own_spans(family, pins, role, so
 def test_a_stamp_drawn_as_pixels_is_read_by_ocr_not_absent(family, source, says):
     """34.4: the stamp is a few small images (no text layer, under 5% of the page): OCR reads
     each group of images, as drawn and then mirrored."""
-    from workbench.core.make import generate_case
+    from workbench.build.make import generate_case
     from workbench.pdf import ocr
 
     if not ocr.available():

@@ -13,9 +13,9 @@ import io
 
 import pytest
 
+from workbench.checks.attribution import attribute
+from workbench.checks.lint import lint_case
 from workbench.core.case import Case
-from workbench.pdf.attribution import attribute
-from workbench.pdf.lint import lint_case
 
 pytestmark = pytest.mark.slow   # PDFs other software wrote, each read by every extractor: 50 s for 21 at load 10 (`make test-fast` leaves them out)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests import pdfs_forensics as F
-from workbench.grading.finding import find_all
-from workbench.pdf.evidence import find_evidence, find_in_layers
+from workbench.checks.evidence import find_evidence, find_in_layers
 from workbench.pdf.layers import layer_diff
+from workbench.text.search import find_all
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import os
 import warnings
 
 import pytest
-from workbench.generators.registry import registry
 
+from workbench.build.make import generate_case
+from workbench.checks.lint import lint_case
 from workbench.core.errors import UserError
-from workbench.core.make import generate_case
-from workbench.pdf.lint import lint_case
+from workbench.generators.registry import registry
 
 SEEDS = range(1, int(os.environ.get("PDFWORKBENCH_LINT_SEEDS", "50")) + 1)
 FAMILIES = registry().families

@@ -10,10 +10,10 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from tests import pdfs_forensics as F
+from workbench.build.make import generate_case, write_case
+from workbench.checks.lint import lint_case, lint_path
 from workbench.core.case import PDFHELL_FIELDS, Case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.make import generate_case, write_case
-from workbench.pdf.lint import lint_case, lint_path
 
 
 def _invoice(total: str, hidden: str, total_mode: int = 0) -> bytes:

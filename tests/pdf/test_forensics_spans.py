@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests import pdfs_forensics as F
-from workbench.pdf.evidence import find_evidence
+from workbench.checks.evidence import find_evidence
 from workbench.pdf.spans import analyze_page
 
 

@@ -17,9 +17,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from workbench.checks.lint import lint_path
 from workbench.pdf import structure
 from workbench.pdf.layers import layer_diff
-from workbench.pdf.lint import lint_path
 from workbench.pdf.spans import analyze_page
 from workbench.pdf.structure import structure_report
 

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tests import lint_corpus
+from workbench.checks.lint import lint_case
 from workbench.core.case import load_case
 from workbench.core.runs import iter_records
 from workbench.grading import grade_record
-from workbench.pdf.lint import lint_case
 
 ENTRIES = lint_corpus.entries()
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select
-from workbench.generators.mutations import get_mutation
 
 from tests.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
 from workbench.cli import main
 from workbench.core.source import open_source
 from workbench.core.suite import load_suite, verify_suite
+from workbench.generators.mutations import get_mutation
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.screens.inspect import InspectScreen

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Input, Select
 
 from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
-from workbench.core.authoring import Draft, write_family_template
+from workbench.build.authoring import Draft, write_family_template
 from workbench.core.source import open_source
 from workbench.core.suite import load_suite, verify_suite
 from workbench.tui.app import WorkbenchApp
@@ -369,7 +369,7 @@ async def test_escape_asks_when_the_form_changed_and_the_draft_is_kept_per_famil
 async def test_auto_values_are_the_seeds_from_the_start_and_labels_are_whole():
     """No flash of defaults: before the first preview arrives, auto rows show the values drawn
     from the seed; every parameter's name is shown whole."""
-    from workbench.core.make import family_registry
+    from workbench.build.make import family_registry
 
     family = family_registry().get("hidden_ocr_mismatch")
     expected = family.resolve({}, 7)
@@ -409,8 +409,8 @@ async def test_a_family_written_while_the_app_runs_joins_the_list_and_the_templa
 async def test_the_lint_pane_of_a_scan_says_what_lint_says_of_the_case_saved():
     """The screen lints on the pages it analysed and the unscanned page it made; the verdict is
     the one `lint` gives the case from scratch (which generates the unscanned page again)."""
+    from workbench.checks.lint import lint_case
     from workbench.pdf import layers, spans
-    from workbench.pdf.lint import lint_case
 
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:

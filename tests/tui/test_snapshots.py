@@ -45,7 +45,7 @@ def test_author_screen_snapshot(snap_compare):
     from textual.widgets import Input
 
     from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE
-    from workbench.core.authoring import Draft
+    from workbench.build.authoring import Draft
     from workbench.tui.screens.author import AuthorScreen
 
     async def run_before(pilot) -> None:

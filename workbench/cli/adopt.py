@@ -53,7 +53,7 @@ def _plain_id(stem: str) -> str:
 
 
 def _matcher(args: argparse.Namespace) -> dict | None:
-    from workbench.core.make import parse_param_args
+    from workbench.build.make import parse_param_args
     from workbench.grading.matchers import MATCHERS
 
     if args.matcher is None and not args.matcher_option:
@@ -72,9 +72,9 @@ def _matcher(args: argparse.Namespace) -> dict | None:
 
 
 def cmd_adopt(args: argparse.Namespace) -> int:
-    from workbench.core.adopted import adopt_pdf
+    from workbench.build.adopted import adopt_pdf
+    from workbench.checks.locate import located_answer
     from workbench.pdf.document import read_pdf
-    from workbench.pdf.locate import located_answer
 
     data, encryption = read_pdf(args.pdf, args.password)
     case_id = args.case_id or _plain_id(args.pdf.stem)
@@ -96,9 +96,9 @@ def cmd_adopt(args: argparse.Namespace) -> int:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-    from workbench.core.adopted import Step, mutated_case, mutation, read_source
+    from workbench.build.adopted import Step, mutated_case, mutation, read_source
+    from workbench.build.make import parse_param_args
     from workbench.core.case import load_case
-    from workbench.core.make import parse_param_args
     from workbench.pdf.document import read_pdf_bytes
 
     case = load_case(args.case)
@@ -128,8 +128,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 def locate_target(case, pdf: bytes, needed: bool, at: str | None, page: int | None = None):
     """The mutation's `Target` (see `pdf.locate.locate_for`), or None for one that needs none."""
+    from workbench.checks.locate import locate_for
     from workbench.generators.mutations import Target
-    from workbench.pdf.locate import locate_for
 
     if not needed and at is None:
         return None

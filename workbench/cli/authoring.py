@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_new_family(args: argparse.Namespace) -> int:
-    from workbench.core.authoring import user_family_folder, write_family_template
+    from workbench.build.authoring import user_family_folder, write_family_template
     from workbench.core.config import family_dirs
     from workbench.generators.registry import user_family_dirs
 

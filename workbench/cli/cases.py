@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_families(args: argparse.Namespace) -> int:
-    from workbench.core.make import family_registry
+    from workbench.build.make import family_registry
     from workbench.generators.mutations import mutations
 
     reg = family_registry()
@@ -131,7 +131,7 @@ def _print_params(params: list[dict]) -> None:
 
 
 def _degrade_spec(args: argparse.Namespace) -> DegradeSpec | None:
-    from workbench.core.make import parse_param_args
+    from workbench.build.make import parse_param_args
     from workbench.generators.degrade import DegradeSpec
 
     if not (args.tier or args.degrade or args.text_layer or args.dpi is not None):
@@ -150,8 +150,8 @@ def add_suite_options(p: argparse.ArgumentParser) -> None:
 def add_into_suite(args: argparse.Namespace, case, pdf: bytes, extra_files=None,
                    more_errors: list[str] | None = None) -> int:
     """Lint the case, add it to the suite `args.into` (see `core.suite.add_to_suite`), say so."""
+    from workbench.checks.lint import lint_case
     from workbench.core.suite import add_to_suite
-    from workbench.pdf.lint import lint_case
 
     findings = lint_case(case, pdf)
     errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"] + (more_errors or [])
@@ -178,8 +178,8 @@ def sha_of(pdf: bytes) -> str:
 
 def write_pair(args: argparse.Namespace, case, pdf: bytes) -> int:
     """Write `<id>.pdf` and `<id>.json` into `args.out` (no suite.json), refusing to overwrite."""
+    from workbench.build.make import write_case
     from workbench.core.atomic import ensure_folder
-    from workbench.core.make import write_case
 
     out = args.out or Path(".")
     if out.exists() and not out.is_dir():
@@ -198,7 +198,7 @@ def write_pair(args: argparse.Namespace, case, pdf: bytes) -> int:
 
 
 def cmd_make(args: argparse.Namespace) -> int:
-    from workbench.core.make import generate_case, parse_param_args
+    from workbench.build.make import generate_case, parse_param_args
 
     pinned = parse_param_args(args.param)
     case, pdf = generate_case(args.family, args.seed, pinned, _degrade_spec(args), case_id=args.case_id)
@@ -243,7 +243,7 @@ def _print_build(build: dict | None) -> None:
 
 
 def cmd_merge_suite(args: argparse.Namespace) -> int:
-    from workbench.core.shards import build_problems
+    from workbench.build.shards import build_problems
     from workbench.core.suite import merge_suite_locked
 
     if not args.suite.is_dir():

@@ -34,7 +34,7 @@ def cmd_completion(args: argparse.Namespace) -> int:
 
 
 def complete_family(prefix: str, **_: object) -> list[str]:
-    from workbench.core.make import family_registry
+    from workbench.build.make import family_registry
 
     return [n for n in family_registry().families if n.startswith(prefix)]
 

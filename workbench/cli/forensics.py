@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from workbench.pdf.lint import has_errors, iter_lint_path
+    from workbench.checks.lint import has_errors, iter_lint_path
 
     found = iter_lint_path(args.path, key=args.key, dpi=args.dpi, jobs=args.jobs, pages=args.pages,
                            password=args.password)

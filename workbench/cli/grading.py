@@ -249,7 +249,7 @@ def _grade_batch(args: argparse.Namespace) -> int:
 def _attribute(case, answer: str):
     """(attributions, None), or (None, why attribution was skipped): grading needs only the key;
     the PDF is read for attribution alone, so a key shared without its PDF still grades."""
-    from workbench.pdf.attribution import attribute
+    from workbench.checks.attribution import attribute
     from workbench.pdf.document import read_pdf_bytes
 
     try:
@@ -342,7 +342,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if gold is not None:
         report.gold, report.gold_line = gold.to_json(), gold.line()
     if by_source:
-        from workbench.pdf.attribution import attribute_rows
+        from workbench.checks.attribution import attribute_rows
 
         attribute_rows(report, cases)
         report.by = "source"

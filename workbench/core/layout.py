@@ -21,7 +21,7 @@ SUITE_FILE = "suite.json"
 RUNS_DIR = "runs"
 ASK_RUN = "asked.jsonl"      # the run file single calls (`ask`, the Ask dialog) are appended to
 JOURNAL = "disputes.jsonl"
-BUILD_DIR = ".build"         # per-shard manifests of `build --shard` (core/shards.py)
+BUILD_DIR = ".build"         # per-shard manifests of `build --shard` (build/shards.py)
 # JSON files in a suite folder that are not cases.
 NOT_CASES = frozenset({SUITE_FILE, "gold.json", JOURNAL, "manifest.json"})
 

@@ -13,6 +13,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench.build.shards import (
+    BuildState,
+    Shard,
+    ShardManifest,
+    build_problems,
+    clear_stale,
+    read_build,
+    remove_manifests,
+)
 from workbench.core import atomic, files
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
@@ -34,15 +43,6 @@ from workbench.core.schema import (
     parse_seeds,
     plain_id,
 )
-from workbench.core.shards import (
-    BuildState,
-    Shard,
-    ShardManifest,
-    build_problems,
-    clear_stale,
-    read_build,
-    remove_manifests,
-)
 
 if TYPE_CHECKING:  # a suite opens without the scan stage (and the grading it imports): only a build needs it
     from workbench.generators.degrade import DegradeSpec
@@ -59,7 +59,7 @@ class Suite:
     has_manifest: bool
     recorded_hash: str | None = None
     problems: list[str] = field(default_factory=list)
-    build: dict[str, Any] | None = None     # suite.json's `build` block: the shards (core/shards.py)
+    build: dict[str, Any] | None = None     # suite.json's `build` block: the shards (build/shards.py)
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:
@@ -280,7 +280,7 @@ def add_to_suite(
     `extra_files` (path relative to the folder -> bytes) are written too: an adopted source.
     Nothing is written when it refuses.
     """
-    from workbench.core.make import write_case
+    from workbench.build.make import write_case
 
     folder = Path(folder).expanduser()
     given = case
@@ -413,7 +413,7 @@ def check_items(spec_path: Path, items: Sequence[BuildItem], shard: Shard | None
     Parameters are resolved for every item of `shard` (default: all) and for the first seed of
     every table, so each shard checks its own cases and every shard refuses a bad pin (resolving
     takes about 0.4 ms an item: 40 s for a 100,000-case spec, were every shard to do them all)."""
-    from workbench.core.make import get_family
+    from workbench.build.make import get_family
     from workbench.generators.base import ParamError
 
     families: dict[str, Any] = {}
@@ -470,7 +470,7 @@ def build_suite(
 
     The whole spec is checked before anything is written. `jobs` processes generate and write the
     cases (None: every core); the files and hash do not depend on it. Shards of one spec, run at
-    once into one folder, leave one suite.json of every case (see `core/shards.py`)."""
+    once into one folder, leave one suite.json of every case (see `build/shards.py`)."""
     from workbench.core.pool import map_ordered
 
     spec_path = Path(spec_path)
@@ -528,7 +528,7 @@ class _BuildInto:
         self.out = out
 
     def __call__(self, item: BuildItem) -> dict[str, Any]:
-        from workbench.core.make import make_case, write_case
+        from workbench.build.make import make_case, write_case
 
         made = make_case(item.family, item.seed, item.params, item.degrade)
         write_case(made.case, made.pdf, self.out)
@@ -590,7 +590,7 @@ def verify_suite(folder: Path, jobs: int | None = 1) -> tuple[list[VerifyResult]
 
 def _verify_case(case: Case) -> tuple[VerifyResult, dict[str, Any] | None]:
     """One case regenerated and compared: its result, and its manifest entry (None: no PDF)."""
-    from workbench.core.make import regenerate
+    from workbench.build.make import regenerate
 
     problems: list[str] = []
     entry = None

@@ -18,7 +18,7 @@ from typing import Any
 
 from workbench.core.errors import UserError
 from workbench.generators.base import AnswerKey, rng_for
-from workbench.grading.finding import fold_word
+from workbench.text.search import fold_word
 
 # Bump whenever the pixels or bytes for a given spec change; recorded in the spec, checked on reuse.
 VERSION = 1

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.checks.evidence import find_evidence
 from workbench.core.layout import run_files
 from workbench.core.suite import load_suite
 from workbench.gold import versions
@@ -26,7 +27,6 @@ from workbench.gold.journal import STATUSES, Dispute, get_dispute, load_disputes
 from workbench.gold.keys import key_conflicts, parse_path
 from workbench.gold.regrade import Flip, dispute_flips
 from workbench.pdf.document import read_pdf_bytes
-from workbench.pdf.evidence import find_evidence
 
 
 @dataclass
@@ -145,7 +145,7 @@ def value_texts(value: Any) -> list[str]:
 def find_text(pdf: bytes, texts: list[str]) -> list[tuple[str, int, list[float], bool]]:
     """Every place each text is on the pages: (text, page from 1, box, visible).
 
-    Uses the forensics area's tolerant search (`workbench.pdf.evidence.find_evidence`: money
+    Uses the forensics area's tolerant search (`workbench.checks.evidence.find_evidence`: money
     written differently, line breaks, split runs, hidden text); text drawn only as pixels is not
     found (that needs OCR).
     """

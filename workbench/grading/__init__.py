@@ -17,7 +17,8 @@ Public names (other areas import these from `workbench.grading`):
 
 from workbench.grading.matchers import grade, grade_record
 from workbench.grading.stats import wilson
-from workbench.grading.verdict import Part, Verdict
+from workbench.grading.verdict import Verdict
+from workbench.text.search import Part
 
 __all__ = [
     "Part", "Report", "Verdict", "build_report", "grade", "grade_record", "junit_xml",

@@ -52,9 +52,9 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.words import counted
-from workbench.grading.finding import find_refusal, find_text
-from workbench.grading.money import parse_money
-from workbench.grading.verdict import Part, Verdict
+from workbench.grading.verdict import Verdict
+from workbench.text.money import parse_money
+from workbench.text.search import Part, find_refusal, find_text
 
 NORMALIZERS = ("text", "case", "punctuation", "exact", "date", "phone", "money", "number")
 HUNGARIAN_MAX = 120   # above this many rows on the short side, pair greedily (O(n^3) gets slow)

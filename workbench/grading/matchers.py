@@ -30,17 +30,18 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import MAX_GRADED_CHARS
 from workbench.grading.fields import grade_fields
-from workbench.grading.finding import (
+from workbench.grading.verdict import Verdict, execution_state, is_truncated
+from workbench.text.money import find_money, parse_money
+from workbench.text.search import (
     EDGE_PUNCT,
     UNIFY_MARKS,
+    Part,
     find_all,
     find_hedge,
     find_refusal,
     find_text,
     fold_needle,
 )
-from workbench.grading.money import find_money, parse_money
-from workbench.grading.verdict import Part, Verdict, execution_state, is_truncated
 
 MATCHERS = ("contains", "tokens_all", "keywords_all", "exact", "numeric", "fields")
 

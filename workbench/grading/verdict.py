@@ -5,23 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass
-class Part:
-    """One expected (or forbidden) part of an answer and where, if anywhere, the answer has it.
-
-    `span` is `(start, end)` character offsets into the answer text; None when not found (or, for
-    a structured field, when the value could not be located in the raw text).
-    """
-
-    expected: str
-    matched: bool
-    found: str | None = None
-    span: tuple[int, int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"expected": self.expected, "matched": self.matched, "found": self.found,
-                "span": list(self.span) if self.span else None}
+from workbench.text.search import Part
 
 
 @dataclass

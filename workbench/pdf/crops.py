@@ -12,11 +12,11 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator
 
+from workbench.checks.evidence import evidence_on_page
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.pdf.document import open_fitz, read_pdf_bytes
-from workbench.pdf.evidence import evidence_on_page
 from workbench.pdf.pages import evidence_needles
 from workbench.pdf.spans import analyze_document
 

@@ -342,7 +342,7 @@ def evidence_needles(case: Any) -> list[tuple[str, str]]:
 
 def page_boxes(page: PageForensics, needles: list[tuple[str, str]] = ()) -> list[Box]:
     """The boxes drawn on a page: each hidden span, then each needle's evidence ((kind, text))."""
-    from workbench.pdf.evidence import evidence_on_page
+    from workbench.checks.evidence import evidence_on_page
 
     i = page.index
     boxes = [Box(i, tuple(s.bbox), "hidden", s.text) for s in page.analysis.hidden if s.text.strip()]

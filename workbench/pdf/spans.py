@@ -46,10 +46,10 @@ from typing import Any
 
 from workbench.core import limits
 from workbench.core.errors import UserError
-from workbench.grading.finding import is_format_char, read_glyphs
 from workbench.pdf import structure
 from workbench.pdf.budget import PageClock, page_size, too_complex
 from workbench.pdf.document import open_fitz
+from workbench.text.search import is_format_char, read_glyphs
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
 MIN_EM_PX = 6.0

@@ -279,7 +279,7 @@ class RunIdentity:
 
     @classmethod
     def of(cls, shard: str | None, run_id: str | None, suite: Any) -> RunIdentity:
-        from workbench.core.shards import Shard
+        from workbench.build.shards import Shard
 
         return cls(str(Shard.parse(shard)) if shard else None, run_id, suite)
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.checks.lint import Analysed
 from workbench.core.case import Case
-from workbench.pdf.lint import Analysed
 from workbench.pdf.pages import Box, PdfPages, evidence_needles, page_boxes
 from workbench.pdf.textlayer import EXTRACTORS
 
@@ -104,7 +104,7 @@ def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True
     if prefetch and len(data.loaded) < data.page_count:
         data.pages.prefetch(len(data.loaded))
     if lint and data.case.question:
-        from workbench.pdf.lint import lint_case
+        from workbench.checks.lint import lint_case
 
         data.findings = lint_case(data.case, data.pdf, analysed=analysed(data), unscanned=unscanned)
     return data

@@ -27,7 +27,7 @@ from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from workbench.core.authoring import (
+from workbench.build.authoring import (
     Draft,
     Preview,
     existing_case_ids,
@@ -36,9 +36,9 @@ from workbench.core.authoring import (
     reload_user_family,
     save_preview,
 )
+from workbench.build.make import family_registry
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.make import family_registry
 from workbench.core.pool import HelperProcess, cores
 from workbench.generators.base import Family
 from workbench.tui.case_data import EXTRACTORS, CaseData, analysed, case_data_from_bytes
@@ -661,9 +661,9 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
     def _next_target(self, base: Case, current: Any) -> None:
+        from workbench.checks.locate import locate_all
         from workbench.generators.mutations import Target
         from workbench.pdf.document import read_pdf_bytes
-        from workbench.pdf.locate import locate_all
 
         needle = base.expected_answer or (base.expected_tokens[0] if base.expected_tokens else "")
         places = [Target(h.page, h.box, h.text) for h in locate_all(read_pdf_bytes(base.pdf_file), needle, base.id)]
@@ -681,8 +681,8 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
 
     @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
     def _pick_target(self, base: Case, page: int) -> None:
+        from workbench.checks.locate import page_spans
         from workbench.pdf.document import read_pdf_bytes
-        from workbench.pdf.locate import page_spans
 
         try:
             spans = page_spans(read_pdf_bytes(base.pdf_file), page, base.id)
@@ -809,9 +809,9 @@ def _result(future: Any) -> Any:
 def _located(draft: Draft, mutation: Family) -> Draft:
     """The draft with its target: the expected answer located on the base case's page (evidence
     search), when the mutation needs one and none is set. Runs in the preview worker."""
+    from workbench.checks.locate import locate_for
     from workbench.generators.mutations import Target
     from workbench.pdf.document import read_pdf_bytes
-    from workbench.pdf.locate import locate_for
 
     if draft.base is None or draft.target is not None or not getattr(mutation, "needs_target", False):
         return draft

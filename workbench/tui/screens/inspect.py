@@ -508,8 +508,8 @@ class InspectScreen(PageKeys, Screen):
 
         from textual.worker import get_current_worker
 
+        from workbench.checks.lint import lint_case_file
         from workbench.core.pool import cores, map_ordered
-        from workbench.pdf.lint import lint_case_file
 
         worker = get_current_worker()
         todo = [c for c in cases if c.question]
@@ -900,11 +900,11 @@ class InspectScreen(PageKeys, Screen):
     async def _edit_key_flow(self, case: Case) -> None:
         import asyncio
 
-        from workbench.core.adopted import rekeyed
+        from workbench.build.adopted import rekeyed
+        from workbench.checks.lint import lint_case
+        from workbench.checks.locate import located_answer
         from workbench.core.suite import add_to_suite
         from workbench.pdf.document import read_pdf_bytes
-        from workbench.pdf.lint import lint_case
-        from workbench.pdf.locate import located_answer
         from workbench.tui.widgets.author_save import ConfirmScreen
         from workbench.tui.widgets.key_edit import KeyEditScreen
 

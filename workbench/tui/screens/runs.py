@@ -113,8 +113,8 @@ intervals.
         self.app.call_from_thread(self._show, run, rows, render_report_text(report), index.problems)
         self.app.call_from_thread(self._chart, run, self._sections(run, report, cases))
         # Then where each wrong answer came from (each case's pages are analysed: slower).
+        from workbench.checks.attribution import attribute_rows
         from workbench.core.runs import SHOWN_ANSWER_CHARS
-        from workbench.pdf.attribution import attribute_rows
         from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
 
         # Traced as the Answers tab traces them: what is shown of each answer.

@@ -120,7 +120,7 @@ and the text-layer tabs point at it.
     @dataclass
     class ValueSelected(Message):
         """A traced value was chosen: show where it came from."""
-        attribution: object  # workbench.pdf.attribution.Attribution
+        attribution: object  # workbench.checks.attribution.Attribution
 
     @dataclass
     class Traced(Message):
@@ -238,9 +238,9 @@ and the text-layer tabs point at it.
 
     @work(thread=True, exclusive=True, group="attribution", exit_on_error=False)
     def _trace(self, case: Case, pdf: bytes, key: tuple[str, int], answer: str, dpi: int) -> None:
+        from workbench.checks.attribution import attribute
         from workbench.core.errors import UserError
         from workbench.core.runs import SHOWN_ANSWER_CHARS
-        from workbench.pdf.attribution import attribute
 
         try:
             found = attribute(case, pdf, answer[:SHOWN_ANSWER_CHARS], dpi, max_values=TRACE_MAX_VALUES)

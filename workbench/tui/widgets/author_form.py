@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static, Switch
 
-from workbench.core.authoring import Draft
+from workbench.build.authoring import Draft
 from workbench.generators.base import Family, Param
 from workbench.generators.degrade import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 

@@ -34,9 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.grading.finding import find_all, read_glyphs
-from workbench.grading.verdict import Part
 from workbench.pdf.spans import Span, analyze_document
+from workbench.text.search import Part, find_all, read_glyphs
 
 Finder = Callable[[str, str], list[Part]]
 

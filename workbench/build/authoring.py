@@ -42,7 +42,7 @@ class Draft:
         An adopted case opens in mutation mode: its last mutation (or hidden_layer) on the case one
         step back."""
         if case.source is not None:
-            from workbench.core.adopted import parent_and_step
+            from workbench.build.adopted import parent_and_step
 
             parent, step = parent_and_step(case)
             if step is None:
@@ -95,7 +95,7 @@ def make_preview(family: Family, draft: Draft) -> Preview:
 
     An exception in a family's own code (a user module's bug) becomes a UserError with its line.
     """
-    from workbench.core.make import make_case
+    from workbench.build.make import make_case
 
     if draft.base is not None:
         return _mutation_preview(family, draft)
@@ -119,7 +119,7 @@ def scan_pins(degrade: DegradeSpec) -> dict[str, Any]:
 
 def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
     """The draft's mutation armed in its base case (then scanned, when the scan section is on)."""
-    from workbench.core.adopted import Step, mutated_case, read_source
+    from workbench.build.adopted import Step, mutated_case, read_source
 
     assert draft.base is not None
     seconds: dict[str, float] = {}
@@ -173,8 +173,8 @@ def user_family_folder() -> Path:
 
 def write_family_template(name: str, folder: Path | None = None) -> Path:
     """Write a new family module from the template; refuses a taken name or an existing file."""
+    from workbench.build.make import family_registry
     from workbench.core import atomic
-    from workbench.core.make import family_registry
     from workbench.generators import template
 
     if not template.NAME_PATTERN.match(name):
@@ -198,7 +198,7 @@ def reload_user_family(path: Path) -> Family:
 
     A module that does not load raises UserError with the file's line, as Python reports it.
     """
-    from workbench.core.make import family_registry
+    from workbench.build.make import family_registry
 
     target = Path(path).resolve()
     reg = family_registry(force=True)

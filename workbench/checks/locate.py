@@ -45,7 +45,7 @@ def has_text_layer(data: bytes, name: str = "PDF") -> bool:
 
 def locate_all(data: bytes, needle: str, name: str = "PDF") -> list[Located]:
     """Every place `needle` is printed, visible ones first, in page order."""
-    from workbench.pdf.evidence import find_evidence
+    from workbench.checks.evidence import find_evidence
 
     hits = sorted(find_evidence(data, needle, name=name), key=lambda h: (not h.visible, h.page))
     return [Located(h.page, _union(h.boxes), h.text.strip(), h.visible) for h in hits]
@@ -63,7 +63,7 @@ def page_spans(data: bytes, page: int, name: str = "PDF") -> list[Located]:
 
 def locate_value(data: bytes, needle: str, name: str = "PDF", page: int | None = None) -> Located:
     """Where `needle` is printed (a visible hit first; the first page it is on, or `page`)."""
-    from workbench.pdf.evidence import find_evidence
+    from workbench.checks.evidence import find_evidence
 
     if not needle.strip():
         raise UserError(f"{name}: the case has no expected answer to locate")

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from workbench.grading.money import find_money
+from workbench.text.money import find_money
 
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"

@@ -13,9 +13,28 @@ import functools
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any
 
-from workbench.grading.money import ZERO_WIDTH, find_money, parse_money
-from workbench.grading.verdict import Part
+from workbench.text.money import ZERO_WIDTH, find_money, parse_money
+
+
+@dataclass
+class Part:
+    """One expected (or forbidden) part of an answer and where, if anywhere, the answer has it.
+
+    `span` is `(start, end)` character offsets into the answer text; None when not found (or, for
+    a structured field, when the value could not be located in the raw text).
+    """
+
+    expected: str
+    matched: bool
+    found: str | None = None
+    span: tuple[int, int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"expected": self.expected, "matched": self.matched, "found": self.found,
+                "span": list(self.span) if self.span else None}
 
 # Look-alike quotes and dashes, each made the plain one.
 UNIFY_MARKS = str.maketrans({

@@ -125,9 +125,9 @@ class _Evidence:
     """Evidence for one PDF, computed once per needle, found the way the case's matcher finds it."""
 
     def __init__(self, data: bytes, dpi: int, name: str, case=None, known: Analysed | None = None):
-        from workbench.grading.finding import find_all
         from workbench.grading.matchers import needle_finder
         from workbench.pdf.spans import analyze_document
+        from workbench.text.search import find_all
 
         if known is not None and (known.analysis.dpi != dpi or known.data != data):
             known = None  # analysed at another DPI, or another PDF: analyse this one here
@@ -139,7 +139,7 @@ class _Evidence:
         self._layers: dict[str, dict[str, list[int]]] = {}
 
     def hits(self, needle: str) -> list:
-        from workbench.pdf.evidence import evidence_on_page
+        from workbench.checks.evidence import evidence_on_page
 
         if needle not in self._hits:
             # `evidence.find_evidence` over the analysis held here (it would look it up again).
@@ -148,7 +148,7 @@ class _Evidence:
 
     def layers(self, needle: str) -> dict[str, list[int]]:
         """Extractor -> pages whose text layer holds the needle (only extractors that have it)."""
-        from workbench.pdf.evidence import find_in_layers, find_in_texts
+        from workbench.checks.evidence import find_in_layers, find_in_texts
 
         if needle not in self._layers:
             found = (find_in_texts(self.texts, needle, self.find) if self.texts is not None
@@ -246,7 +246,7 @@ def _leak(case_id: str, kind: str, value: str, sub: _Subject, why: str = "") -> 
     that hidden text also spells out, for every reader of that text: the trap is disarmed,
     whatever hides the copy (render mode 3, white on white, clipped, covered, off the page, a
     layer switched off, an annotation). A scan's own text layer is its OCR, not a leak."""
-    from workbench.pdf.evidence import turned
+    from workbench.checks.evidence import turned
     from workbench.pdf.structure import STRUCTURE_REASONS
 
     if sub.scan:
@@ -436,8 +436,8 @@ def _another_form(ans: str, sub: _Subject) -> list[tuple[str, dict[str, Any]]] |
     """Where the values of a decoy the page does not print as written are ("12" of "capped at
     12 months" printed as "twelve (12) months"), each found with the grader's matcher; None when
     the decoy is one value, or some value of it is nowhere."""
-    from workbench.grading.finding import fold_needle
-    from workbench.grading.values import answer_values
+    from workbench.text.search import fold_needle
+    from workbench.text.values import answer_values
 
     values = [v for _, _, v in answer_values(ans)]
     if not values or [fold_needle(v) for v in values] == [fold_needle(ans)]:
@@ -661,7 +661,7 @@ def _structure_hidden(case_id: str, analysis) -> list[Finding]:
 
 
 def _unscanned(case) -> bytes | None:
-    from workbench.core.make import generate_case
+    from workbench.build.make import generate_case
 
     if case.params is None:
         return None

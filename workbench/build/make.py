@@ -153,7 +153,7 @@ def regenerate(case: Case) -> tuple[Case, bytes]:
     """Generate a case again from what its JSON records (family, version, resolved params, degrade);
     an adopted case from its source (and its mutation steps)."""
     if case.source is not None:
-        from workbench.core.adopted import regenerate_adopted
+        from workbench.build.adopted import regenerate_adopted
 
         return regenerate_adopted(case)
     fam = get_family(case.trap_family)

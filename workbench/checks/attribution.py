@@ -37,16 +37,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from workbench.checks.evidence import Hit, find_evidence, find_in_layers, turned
+from workbench.checks.lint import contract_targets
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.grading.finding import find_all
-from workbench.grading.money import parse_money
 from workbench.grading.report import WRONG_ANSWERS, Report
-from workbench.grading.values import answer_values
 from workbench.pdf.document import open_fitz, read_pdf_bytes
-from workbench.pdf.evidence import Hit, find_evidence, find_in_layers, turned
-from workbench.pdf.lint import contract_targets
 from workbench.pdf.spans import Span, analyze_page
+from workbench.text.money import parse_money
+from workbench.text.search import find_all
+from workbench.text.values import answer_values
 
 SOURCES = (
     "injected", "question", "small_print", "rotated", "low_contrast", "other_page", "visible",
