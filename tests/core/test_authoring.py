@@ -141,3 +141,12 @@ def test_a_degraded_preview_keeps_the_clean_pdf_and_saves_what_verify_expects(tm
     assert all(r.ok for r in results) and now == recorded and len(results) == 2
     with pytest.raises(UserError, match="case id"):
         save_preview(clean, tmp_path / "s", "../escape")
+
+
+def test_a_family_written_before_the_kit_moved_says_what_to_change(tmp_path):
+    """A user family from an earlier release imports the kit as `generators`: its load problem
+    says the new name, the rest of the registry loads."""
+    path = write_family_template("po_trap")
+    path.write_text(path.read_text().replace("from workbench.generators", "from generators"))
+    with pytest.raises(UserError, match=r"po_trap\.py:\d+: ModuleNotFoundError: .*change `generators` to `workbench.generators`"):
+        reload_user_family(path)

@@ -57,7 +57,11 @@ def _describe_exception(exc: BaseException, path: str) -> str:
         if frame.filename == path:
             line = f":{frame.lineno}"
             break
-    return f"{Path(path).name}{line}: {type(exc).__name__}: {exc}"
+    hint = ""
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "generators":
+        # Families written by `new-family` before the package moved under workbench/.
+        hint = "; the family kit is now `workbench.generators`: change `generators` to `workbench.generators` in its imports"
+    return f"{Path(path).name}{line}: {type(exc).__name__}: {exc}{hint}"
 
 
 def load_user_module(path: Path) -> ModuleType:
