@@ -61,12 +61,7 @@ class WorkbenchApp(App):
             self.set_keymap(self.settings.keymap)
         if self.settings.problem:
             self.notify(self.settings.problem, severity="warning", timeout=10)
-        from workbench.tui.screens.inspect import InspectScreen
-
-        inspect = InspectScreen(self.source)
-        self.push_screen(inspect)
-        if self.source.kind == "run":
-            inspect.open_runs(self.source.run_paths[0], self.source.run_paths[:1])
+        self.open_target(self.source)
         self._leave_on_hangup()
 
     def _leave_on_hangup(self) -> None:
@@ -126,16 +121,27 @@ class WorkbenchApp(App):
     def open_suite(self, folder) -> None:
         """Leave authoring for Inspect on a suite folder (after saving a case into it)."""
         from workbench.core.source import open_source
-        from workbench.tui.screens.inspect import InspectScreen
 
         try:
             source = open_source(folder)
         except UserError as exc:
             self.notify(str(exc), severity="error")
             return
-        if type(self.screen).__name__ == "AuthorScreen":
+        self.open_target(source)
+
+    def open_target(self, source: Source) -> None:
+        """The one way a target (suite, case, PDF or run) opens: every screen of the previous one
+        goes, with all it held (cases, marks, answers, runs), and a new Inspect starts on
+        `source`; a run opens on its report."""
+        from workbench.tui.screens.inspect import InspectScreen
+
+        self.source = source
+        while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(InspectScreen(source))
+        inspect = InspectScreen(source)
+        self.push_screen(inspect)
+        if source.kind == "run":
+            inspect.action_runs()
 
     def action_toggle_help(self) -> None:
         if self.screen.query("HelpPanel"):

@@ -181,10 +181,13 @@ class InspectScreen(PageKeys, Screen):
         return f"{self.source.kind} {shown_path(self.source.path)} · reader {self.reader}"
 
     def _run_paths(self) -> list[Path]:
-        paths = list(self.source.run_paths)
+        """The target's run files, each once (the run opened, by whatever path it was given, is
+        also among its suite's) and the run opened last: the one `r` shows."""
+        opened = {p.resolve(): p for p in self.source.run_paths}
+        paths = []
         if self.source.suite is not None:
-            paths += [p for p in run_files(self.source.suite.folder) if p not in paths]
-        return paths
+            paths = [p for p in run_files(self.source.suite.folder) if p.resolve() not in opened]
+        return paths + list(opened.values())
 
     # ---- selecting and loading a case ---------------------------------------------------
 
@@ -544,7 +547,11 @@ class InspectScreen(PageKeys, Screen):
         for problem in self.index.problems:
             self.notify(problem, severity="warning", timeout=8)
         readers = self.index.readers()
-        if readers and self.reader not in readers:
+        opened = self._opened_run_reader()
+        if opened is not None and opened != self.reader:
+            self.settings.reader = opened   # a run opened shows its own reader's verdicts
+            self.sub_title = self._sub_title()
+        elif readers and self.reader not in readers:
             self.settings.reader = readers[0]
             self.sub_title = self._sub_title()
         if not self._first_page_done:
@@ -553,6 +560,17 @@ class InspectScreen(PageKeys, Screen):
             # In a worker: grading every saved answer (0.1 s for the sample) would hold the screen.
             self._grade_marks(self.index, self.reader, self._marks_made)
         self._show_answers()
+
+    def _opened_run_reader(self) -> str | None:
+        """The reader of the run file opened (a run target), else None."""
+        if self.source.kind != "run":
+            return None
+        run = self.source.run_paths[0].resolve()
+        for answers in self.index.by_case.values():
+            for saved in answers:
+                if saved.run.resolve() == run:
+                    return saved.record.reader
+        return None
 
     def _refresh_verdict_marks(self) -> None:
         self._marks_made += 1  # a grading still running in a worker is out of date
