@@ -290,7 +290,8 @@ async def test_brackets_step_the_seed_even_while_the_seed_box_has_focus():
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
-        assert app.focused is screen.query_one("#seed", Input)
+        screen.query_one("#seed", Input).focus()
+        await pilot.pause()
         await pilot.press("right_square_bracket", "right_square_bracket", "left_square_bracket")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.query_one("#seed", Input).value == "3"
@@ -574,3 +575,40 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
             await asyncio.sleep(0.01)
         assert not any(p.is_alive() for p in processes)
         assert screen._helper is None
+
+
+async def test_a_family_written_after_start_opens_in_author_on_its_draft():
+    """`new-family` while the workbench runs, then `w` on its case: Author opens on that family."""
+    from workbench.build.make import family_registry
+
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        family_registry()                                    # the registry the app started with
+        write_family_template("late_trap")
+        pilot.app.push_screen(AuthorScreen(Draft("late_trap", 4)))
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        screen = pilot.app.screen
+        assert "late_trap" in [n for _, n in screen.form.families]
+        assert screen.family.name == "late_trap"
+        assert screen.focused is not None and screen.focused.id != "seed"
+
+
+async def test_focus_starts_on_the_family_and_each_parameter_takes_one_tab_stop():
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 1))
+        assert screen.focused.id == "family"
+        await pilot.press("4")                                 # a digit typed first: seed stays 1
+        assert screen.form.seed() == 1
+        await pilot.press("tab")
+        assert screen.focused.id == "seed"
+        await pilot.press("tab")
+        first = screen.focused.id
+        await pilot.press("tab")
+        assert first.startswith("value-") and screen.focused.id.startswith("value-")
+        assert screen.focused.id != first
+        name = first.removeprefix("value-")
+        was = row(screen, name).pinned
+        screen.query_one(f"#{first}").focus()
+        await pilot.press("ctrl+o")
+        assert row(screen, name).pinned is not was

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Header, Input, Select, Static, TabbedContent, TabPane
 from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -263,7 +263,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             self.form.query(".degrade-head > .param-name").first().update("mutation")
             await self._load_family(muts.get(draft.family) or muts["hidden_layer"], draft)
             self.set_interval(WATCH_INTERVAL, self._watch_family_file)
-            self.form.query_one("#seed", Input).focus()
+            self.form.query_one("#family", Select).focus()   # typing a digit never edits the seed
             gc.freeze()
             return
         if draft is not None and draft.family not in reg.families:
@@ -276,7 +276,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             draft = draft or Draft(name, 1)
         await self._load_family(reg.get(draft.family), draft)
         self.set_interval(WATCH_INTERVAL, self._watch_family_file)
-        self.form.query_one("#seed", Input).focus()
+        self.form.query_one("#family", Select).focus()   # typing a digit never edits the seed
         # Full garbage collections walk every widget and style of the app: up to 150 ms, the
         # live loop's worst pauses. What exists now lives as long as the app, so take it out of
         # the collector's walk (objects made later are still collected).

@@ -13,6 +13,7 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static, Switch
@@ -57,6 +58,8 @@ class SeedInput(Input):
 class ParamRow(Vertical):
     """One parameter: a pin box, its name, its value widget and a help line."""
 
+    BINDINGS = [Binding("ctrl+o", "toggle_pin", "Pin/unpin", tooltip="Pin this value, or draw it from the seed")]
+
     @dataclass
     class Changed(Message):
         row: ParamRow
@@ -82,8 +85,10 @@ class ParamRow(Vertical):
     def compose(self) -> ComposeResult:
         p = self.param
         with Horizontal(classes="param-head"):
-            yield Checkbox("pin", self.pinned, compact=True, id=f"pin-{p.name}",
-                           tooltip="Pinned: this value. Unpinned: drawn from the seed.")
+            pin = Checkbox("pin", self.pinned, compact=True, id=f"pin-{p.name}",
+                           tooltip="Pinned: this value. Unpinned: drawn from the seed (ctrl+o, or click).")
+            pin.can_focus = False   # one tab stop per parameter: its value (ctrl+o pins/unpins it)
+            yield pin
             yield Label(p.name, classes="param-name")
             yield Label("", classes="param-state")
         tip = param_summary(p)
@@ -155,6 +160,9 @@ class ParamRow(Vertical):
 
     def pinned_value(self) -> Any:
         return self.value
+
+    def action_toggle_pin(self) -> None:
+        self.query_one(Checkbox).toggle()
 
     @on(Checkbox.Changed)
     def _pin_toggled(self, event: Checkbox.Changed) -> None:
