@@ -138,3 +138,28 @@ def test_extractors_in_many_threads_leave_stdout_as_it_was(cases):
         texts = list(pool.map(lambda _: page_texts("pypdf", pdf), range(64)))
     assert sys.stdout is before
     assert len({tuple(t) for t in texts}) == 1
+
+
+def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf(cases):
+    """Importing pymupdf4llm turns MuPDF's error messages off for the process; after one
+    pymupdf4llm probe, a damaged PDF opened later lost its "MuPDF error" line (and a test that
+    checks it failed whenever a pymupdf4llm test ran first in the same worker)."""
+    _installed_or_skip("pymupdf4llm")
+    script = (
+        "import logging, sys\n"
+        "from tests.hostile_corpus import bad_ascii85_pdf\n"
+        "from workbench.providers.extractors import page_texts\n"
+        "from workbench.pdf.pages import PdfPages\n"
+        "said = []\n"
+        "class Keep(logging.Handler):\n"
+        "    def emit(self, record): said.append(record.getMessage())\n"
+        "page_texts('pymupdf4llm', open(sys.argv[1], 'rb').read())\n"
+        "logging.getLogger('pymupdf').addHandler(Keep())\n"
+        "PdfPages(bad_ascii85_pdf(), 'a85.pdf').page(0, layers=False)\n"
+        "print(any('a85d' in m for m in said))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", script, str(cases[0].pdf_file)], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "True", proc.stdout

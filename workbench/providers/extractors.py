@@ -21,8 +21,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.pdf.document import PdfError, mupdf
 
 
 @dataclass(frozen=True)
@@ -116,11 +118,25 @@ def _markitdown(pdf: bytes) -> list[str]:
 _QUIET_LOCK = threading.Lock()
 
 
+def _import_pymupdf4llm() -> Any:
+    """pymupdf4llm, imported without its side effect: its import turns MuPDF's error messages off
+    for the whole process (`TOOLS.mupdf_display_errors(False)`), so every PDF read after the first
+    pymupdf4llm probe lost the "MuPDF error: ..." lines the CLI and the workbench show."""
+    tools = mupdf().TOOLS
+    errors, warnings = tools.mupdf_display_errors(), tools.mupdf_display_warnings()
+    try:
+        import pymupdf4llm
+    finally:
+        tools.mupdf_display_errors(errors)
+        tools.mupdf_display_warnings(warnings)
+    return pymupdf4llm
+
+
 def _pymupdf4llm(pdf: bytes) -> list[str]:
     import logging
 
-    import pymupdf
-    import pymupdf4llm
+    pymupdf = mupdf()
+    pymupdf4llm = _import_pymupdf4llm()
 
     # its layout engine tells every page "Using RapidOCR for OCR processing" through pymupdf's
     # message log, which this project shows as warnings: progress, not a problem with the PDF
@@ -278,8 +294,6 @@ def missing(name: str) -> str:
 def page_texts(name: str, pdf: bytes) -> list[str]:
     """Every page's text as the extractor reads it. A library that is absent is a UserError
     naming what to install; a PDF it cannot read is a UserError naming the extractor."""
-    from workbench.pdf.document import PdfError
-
     ex = get(name)
     if version(name) is None:
         raise UserError(missing(name))
