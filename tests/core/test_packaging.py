@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -163,9 +164,11 @@ def test_every_package_folder_is_listed_under_the_workbench_name():
     tool = _project()
     mapped = {folder: name for name, folder in tool["package-dir"].items()}
     found = set()
-    for init in ROOT.rglob("__init__.py"):
-        rel = init.parent.relative_to(ROOT)
-        if rel.parts[0] in {"tests", "benchmarks", ".venv"} or rel.parts[0].startswith("."):
+    tracked = subprocess.run(["git", "ls-files", "--", "*__init__.py"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+    for init in tracked:  # what the repository holds, not what a build left behind (build/lib)
+        rel = Path(init).parent
+        if rel.parts[0] in {"tests", "benchmarks"}:
             continue
         top = mapped.get(rel.parts[0])
         found.add(".".join((top, *rel.parts[1:])) if top else ".".join(rel.parts))
