@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="report agent results whose contract, reader or controller hashes differ together")
     p.add_argument("--by", metavar="GROUP", help="group by family, tier, reader, modality, tool-use (what an agent "
                         "opened: text only, image only, both, no page) or param:NAME; `source` says where "
-                        "each wrong answer came from in the document (hidden text, another page, ...)")
+                        "each wrong answer came from in the document (hidden text, another page, ...); "
+                        "`extractor` adds the family x extractor matrix `exposure` prints, from runs of "
+                        "probe:NAME readers (one column per run)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--junit", type=Path, metavar="PATH", help="also write JUnit XML")
     p.add_argument("--fail-threshold", metavar="X",
@@ -304,8 +306,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     for flag, out in (("--html", args.html), ("--leaderboard", args.leaderboard)):
         if out is not None and str(out) != "-" and out.is_dir():   # before the work, not after it
             raise UserError(f"{flag} {out}: is a folder; give a file name")
-    by_source = args.by == "source"
-    if by_source:
+    by_source, by_extractor = args.by == "source", args.by == "extractor"
+    if by_source or by_extractor:
         args.by = None
     try:
         check_grouping(args.by)
@@ -346,6 +348,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         attribute_rows(report, cases)
         report.by = "source"
+    exposure = None
+    if by_extractor:
+        from workbench.providers.exposure import runs_exposure
+
+        exposure = runs_exposure(report.runs, cases)
+        report.by = "extractor"
     if len(suites) == 1:
         from workbench.core.suite import content_hash
 
@@ -362,9 +370,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         print_json(leaderboard(report, gold.used if gold else None))
     elif args.json:
-        print_json(report.to_json())
+        print_json({**report.to_json(), **({"exposure": exposure.to_json()} if exposure else {})})
     else:
         sys.stdout.write(render_report_text(report))
+        if exposure is not None:
+            from workbench.providers.exposure import matrix_text
+
+            sys.stdout.write("\nby extractor: what of each case's key the answers hold\n" + matrix_text(exposure) + "\n")
     if args.leaderboard and str(args.leaderboard) != "-":
         from workbench.core import atomic
         from workbench.grading.leaderboard import leaderboard

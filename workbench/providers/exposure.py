@@ -5,14 +5,15 @@ answer, a forbidden one, both or neither, found the way the case's matcher finds
 (`grading.matchers.needle_finder`: money as money, whole words for `keywords_all`), so the matrix
 agrees with how a run of `probe:NAME` grades. Each extraction is cached under the answer cache
 (`extracted/`), keyed by the PDF's bytes and the library's version; the extractions run on a
-process pool (`--jobs`).
+process pool (`--jobs`). `report --by extractor` builds the same matrix from the answers that runs
+of `probe:NAME` recorded (`runs_exposure`), reading no PDF.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,13 +22,16 @@ from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
+from workbench.grading.report import RunReport
 from workbench.providers import extractors
+from workbench.providers.base import parse_reader
 from workbench.providers.config import cache_dir
 
 STATES = ("expected", "forbidden", "both", "neither")
 ERROR = "error"  # the extractor could not read the PDF (its reason is in `errors`)
 CACHE_FORMAT = 1
 LETTERS = {"expected": "E", "forbidden": "F", "both": "B", "neither": "N", ERROR: "!"}
+NOT_A_RUN = "-"  # a cell of a run that holds no record of the family's cases
 
 
 def exposure_state(case: Case, text: str) -> str:
@@ -92,6 +96,10 @@ class Exposure:
     extractors: list[str]
     versions: dict[str, str]
     cases: list[dict] = field(default_factory=list)
+    # `report --by extractor`: the run each column comes from, and the columns of readers that are
+    # not probes (what their answers hold, not an extractor's text)
+    runs: dict[str, str] = field(default_factory=dict)
+    not_probes: list[str] = field(default_factory=list)
 
     def matrix(self) -> dict[str, dict[str, dict[str, int]]]:
         """family -> extractor -> state -> count."""
@@ -110,8 +118,11 @@ class Exposure:
         return out
 
     def to_json(self) -> dict:
-        return {"extractors": {n: self.versions[n] for n in self.extractors}, "cases": self.cases,
-                "matrix": self.matrix(), "totals": self.totals()}
+        out = {"extractors": {n: self.versions[n] for n in self.extractors}, "cases": self.cases,
+               "matrix": self.matrix(), "totals": self.totals()}
+        if self.runs:
+            out.update(runs=self.runs, not_probes=self.not_probes)
+        return out
 
 
 def check_extractors(names: Iterable[str] | None) -> list[str]:
@@ -149,8 +160,52 @@ def suite_exposure(cases: list[Case], names: list[str], jobs: int | None = 0,
     return out
 
 
+def _probe_of(reader: str) -> str | None:
+    """The extractor a `probe:NAME` reader reads with; None for any other reader."""
+    try:
+        spec = parse_reader(reader)
+    except UserError:
+        return None   # an imported reader (olmocr:SYSTEM, ...) names no provider of ours
+    return spec.model if spec.is_probe else None
+
+
+def runs_exposure(runs: Sequence[RunReport], cases_by_id: Mapping[str, Case]) -> Exposure:
+    """The exposure matrix of reported runs, one column per run: a probe run's column is its
+    extractor (as `exposure` names it), another reader's its run label. A cell is what of the key
+    the record's answer holds, found as `exposure_state` finds it in an extractor's text; a call
+    that did not finish is `error` (its reason in `errors`); a case without a key is left out."""
+    out = Exposure([], {})
+    rows: dict[str, dict] = {}
+    for run in runs:
+        readers = {r.reader for r in run.rows}
+        probe = _probe_of(next(iter(readers))) if len(readers) == 1 else None
+        name = probe or run.label
+        if name in out.extractors:
+            name = f"{name} ({run.label})"
+        out.extractors.append(name)
+        out.runs[name] = run.label
+        if probe is None:
+            out.not_probes.append(name)
+        versions = {str((r.record.extra or {}).get("extractor_version") or "") for r in run.rows}
+        out.versions[name] = ", ".join(sorted(v for v in versions if v))
+        for row in run.final_rows().values():
+            case = cases_by_id.get(row.case_id)
+            if case is None or row.outcome == "no_key":
+                continue   # the report lists the cases it has no key for
+            entry = rows.setdefault(case.id, {"case_id": case.id, "family": case.trap_family, "extractors": {}})
+            if row.execution == "finished" and row.answer is not None:
+                entry["extractors"][name] = exposure_state(case, row.answer)
+            else:
+                entry["extractors"][name] = ERROR
+                entry.setdefault("errors", {})[name] = row.reason
+    out.cases = [rows[k] for k in sorted(rows)]
+    return out
+
+
 def _cell(counts: dict[str, int]) -> str:
     n = sum(counts.values())
+    if n == 0:
+        return NOT_A_RUN
     if n == 1:
         return next(s for s, k in counts.items() if k)
     return " ".join(f"{k}{LETTERS[s]}" for s, k in counts.items() if k)
@@ -158,7 +213,8 @@ def _cell(counts: dict[str, int]) -> str:
 
 def matrix_text(exp: Exposure) -> str:
     """The family x extractor table: each cell the states' counts (E expected, F forbidden,
-    B both, N neither, ! unreadable), then the share of cases whose text holds a trap's value."""
+    B both, N neither, ! no text: unreadable, or the call did not finish), then the share of
+    cases whose text holds a trap's value."""
     matrix = exp.matrix()
     width = max([len("expected is missing"), *map(len, matrix)])
     cols = [max(len(n), 9) for n in exp.extractors]
@@ -177,6 +233,9 @@ def matrix_text(exp: Exposure) -> str:
                             *(share(n, ("forbidden", "both")).ljust(w) for n, w in zip(exp.extractors, cols, strict=True))]))
     lines.append("  ".join(["expected is missing".ljust(width),
                             *(share(n, ("forbidden", "neither")).ljust(w) for n, w in zip(exp.extractors, cols, strict=True))]))
+    if exp.not_probes:
+        lines.append(f"not probes: {', '.join(exp.not_probes)} (a column of what the answers hold, "
+                     "not of an extractor's text)")
     return "\n".join(lines)
 
 
