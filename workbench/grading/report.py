@@ -419,7 +419,7 @@ def group_of(by: str | None, case: Case | None, record: RunRecord) -> str:
 
 def check_grouping(by: str | None) -> None:
     if by and by not in GROUPINGS and not (by.startswith("param:") and len(by) > 6):
-        raise ValueError(f"--by {by!r}: use family, tier, reader, modality, tool-use or param:NAME")
+        raise ValueError(f"--by {by!r}: use family, tier, reader, modality, tool-use or param:NAME (report also takes source and extractor)")
 
 
 def make_row(label: str, record: RunRecord, case: Case | None, by: str | None) -> Row:

@@ -5,8 +5,10 @@
   our own runs send; the task's scorer calls our grader, so Inspect's verdicts are ours.
 - `olmocr-bench`: olmOCR-bench's layout (allenai/olmocr, `olmocr/bench`): single-page PDFs under
   `pdfs/FAMILY/` (a case of N pages is N PDFs, `CASE-pN.pdf`) and one test JSONL with the trap's
-  meaning as its tests: the expected value `present` on the page that shows it, each forbidden
-  value `absent` from every page. A test id is `CASE:present:1`, `CASE:absent:2:p1`, ... and the
+  meaning as its tests: the expected value `present` on the page that shows it, each decoy
+  hidden from the eye `absent` from every page, the reading order a key knows as `order` (before, after) and a
+  table cell it names with its headings as `table` (`olmocr_order`, `olmocr_table`). A test id
+  is `CASE:present:1`, `CASE:absent:2:p1`, `CASE:order:1`, `CASE:table:1`, ... and the
   PDF path names the family, so every test keeps our case id and family (its loader takes no
   field it does not know). `python -m olmocr.bench.benchmark --dir DIR` runs it.
 - `jsonl`: a folder the Hugging Face `datasets` library loads (`load_dataset(DIR)`): one JSON Lines
@@ -290,24 +292,88 @@ def _single_pages(pdf: bytes) -> list[bytes]:
         doc.close()
 
 
+def olmocr_order(case: Case) -> list[tuple[int, str, str]]:
+    """(page, before, after): texts of the key a reader in natural reading order reads in that order
+    on that page. multi_column_reading_order: the asked amount opens a line of the left column and
+    the decoy a line of the right one, level with the broken sentence, so down the columns the asked
+    amount comes first and across the page the decoy does. split_table_across_pages: the asked
+    column's header before the asked row, where the header is on the row's page (repeated)."""
+    meta = case.metadata or {}
+    if case.trap_family == "multi_column_reading_order":
+        return [(1, case.expected_answer, str(f)) for f in case.forbidden_answers]
+    if case.trap_family == "split_table_across_pages" and _header_on_row_page(meta):
+        return [(int(meta["row_page"]), str(meta["column_label"]), str(meta["row_label"]))]
+    return []
+
+
+def _header_on_row_page(meta: dict[str, Any]) -> bool:
+    """A split table whose asked row's page shows the column headers too (the metadata says so:
+    a label found by searching the page may be a word of the text around the table)."""
+    if not (meta.get("row_page") and meta.get("column_label") and meta.get("row_label")):
+        return False
+    return bool(meta.get("repeat_header")) or meta.get("header_page") == meta["row_page"]
+
+
+def olmocr_table(case: Case) -> list[tuple[int, dict[str, str]]]:
+    """(page, fields of a `table` test): a cell the key names with its headings. merged_table_cells:
+    the asked fee with its region (printed once, in the cell spanning the region's rows) as its
+    left heading; split_table_across_pages: the asked value with its branch as its left heading and
+    its month as its top heading where the header is on the row's page."""
+    meta = case.metadata or {}
+    if case.trap_family == "merged_table_cells" and meta.get("region"):
+        return [(1, {"cell": case.expected_answer, "left_heading": str(meta["region"])})]
+    if case.trap_family == "split_table_across_pages" and meta.get("row_page") and meta.get("row_label"):
+        top = str(meta["column_label"]) if _header_on_row_page(meta) else ""
+        return [(int(meta["row_page"]), {"cell": case.expected_answer, "left_heading": str(meta["row_label"]),
+                                         "top_heading": top})]
+    return []
+
+
+def _printed_decoys(case: Case) -> set[str]:
+    """The forbidden answers the case's contract says are visible on the page."""
+    from workbench.checks.lint import contract_targets
+
+    out: set[str] = set()
+    for clause in case.contract or []:
+        found = contract_targets(case, str(clause.get("target", ""))) if clause.get("where") == "visible" else None
+        if found and found[0] == "forbidden":
+            out.update(found[1])
+    return out
+
+
 def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
-    """The case's key as olmOCR-bench tests (fields as its `olmocr.bench.tests` classes take them)."""
+    """The case's key as olmOCR-bench tests (fields as its `olmocr.bench.tests` classes take them),
+    each on one page: an order across a page break has no test (olmOCR-bench reads one page at a
+    time), a table heading on another page is left out of its test. A decoy the family's contract
+    says is printed on the page (a neighbouring cell, the other column's amount) has no `absent`
+    test: a faithful reading shows it; the hidden ones (white text, a layer switched off) do."""
     from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
 
     find = needle_finder(case)
+    printed = _printed_decoys(case)
     tests: list[dict[str, Any]] = []
 
-    def test(kind: str, n: int, page: int, text: str, suffix: str = "") -> None:
+    def test(kind: str, n: int, page: int, suffix: str = "", **fields: Any) -> None:
         tests.append({"pdf": olmocr_pdf_name(case, page), "page": 1, "id": f"{case.id}:{kind}:{n}{suffix}",
-                      "type": kind, "text": text, "case_sensitive": False, "max_diffs": 0,
-                      "first_n": None, "last_n": None, "checked": "verified", "url": None})
+                      "type": kind, **fields, "max_diffs": 0, "checked": "verified", "url": None})
 
+    def text_test(kind: str, n: int, page: int, text: str, suffix: str = "") -> None:
+        test(kind, n, page, suffix, text=text, case_sensitive=False, first_n=None, last_n=None)
+
+    pages = range(1, len(page_texts) + 1)
     for n, needle in enumerate((s for s in matcher_needles(case) if str(s).strip()), 1):
-        on = next((i for i, t in enumerate(page_texts, 1) if find(t, str(needle))), 1)
-        test("present", n, on, str(needle))
+        on = next((p for p in pages if find(page_texts[p - 1], str(needle))), 1)
+        text_test("present", n, on, str(needle))
     for n, needle in enumerate((s for s in forbidden_needles(case) if str(s).strip()), 1):
-        for page in range(1, len(page_texts) + 1):
-            test("absent", n, page, str(needle), f":p{page}")
+        for page in pages if needle not in printed else ():
+            text_test("absent", n, page, str(needle), f":p{page}")
+    for n, (page, before, after) in enumerate(olmocr_order(case), 1):
+        if page in pages and before.strip() and after.strip():
+            test("order", n, page, before=before, after=after)
+    for n, (page, cell) in enumerate(olmocr_table(case), 1):
+        if page in pages and cell["cell"].strip():
+            test("table", n, page, cell=cell["cell"], up="", down="", left="", right="",
+                 top_heading=cell.get("top_heading", ""), left_heading=cell.get("left_heading", ""))
     return tests
 
 
