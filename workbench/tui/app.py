@@ -29,10 +29,14 @@ class WorkbenchApp(App):
     CSS_PATH = str(STYLESHEET)
     TITLE = "pdfworkbench"
     BINDINGS = [
-        Binding("f1", "toggle_help", "Help", id="help", tooltip="Show help for the focused pane"),
+        # F1 is a priority key, so it works on the dialogs too (they take no key of the app's).
+        Binding("f1", "toggle_help", "Help", id="help", priority=True,
+                tooltip="The keys of the screen in front and what its panes show"),
+        Binding("question_mark", "toggle_help", "Help", id="help_question", show=False,
+                tooltip="The keys of the screen in front (where no text box takes the ?)"),
         Binding("f2", "maximize_page", "Page", id="maximize_page",
                 tooltip="The page alone on the screen (F2 or escape brings the panes back)"),
-        Binding("ctrl+q", "quit", "Quit", id="quit", show=False),
+        Binding("ctrl+q", "quit", "Quit", id="quit", show=False, tooltip="Quit the workbench"),
     ]
 
     def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock",
@@ -144,10 +148,13 @@ class WorkbenchApp(App):
             inspect.action_runs()
 
     def action_toggle_help(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
+        """F1 or ?: the keys of the screen in front (screens/help.py); again, back to it."""
+        from workbench.tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
         else:
-            self.action_show_help_panel()
+            self.push_screen(HelpScreen(self.screen))
 
     def action_maximize_page(self) -> None:
         """F2: the page fills the screen (the keys still go to the pane that has focus)."""

@@ -33,7 +33,16 @@ def provider_of(reader: str) -> str:
 class AskScreen(ModalScreen[AskChoice | None]):
     """A small form; Enter sends, Escape closes without asking."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="ask_close")]
+    HELP = """
+## Ask
+
+One call of a reader on this case: the question (the case's, or your own), the reader (a probe
+needs no key and no network; a model's key comes from the environment, never a file), its base
+URL, the modality (the file itself, page images or the text layer) and the DPI of page images.
+**tab** moves between the fields, **Enter** sends, **escape** closes without asking.
+"""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="ask_close", tooltip="Close without asking")]
 
     def __init__(self, readers: list[str], choice: AskChoice, case_id: str,
                  base_urls: dict[str, str] | None = None) -> None:
@@ -162,7 +171,7 @@ class AskScreen(ModalScreen[AskChoice | None]):
 class CompareScreen(ModalScreen[None]):
     """Two answers to the same case, side by side, each with its verdict."""
 
-    BINDINGS = [Binding("escape,q,c", "dismiss(None)", "Close", id="compare_close")]
+    BINDINGS = [Binding("escape,q,c", "dismiss(None)", "Close", id="compare_close", tooltip="Back to the answers")]
 
     def __init__(self, left, right) -> None:
         super().__init__()

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 class PickSpanScreen(ModalScreen):
     """Dismissed with the chosen `Located` span, or None."""
 
-    BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="pick_cancel")]
+    BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="pick_cancel", tooltip="Keep the value attacked now")]
 
     def __init__(self, spans: list, page: int) -> None:
         super().__init__()

@@ -65,7 +65,7 @@ intervals.
         Binding("o", "next_run", "Next run", id="runs_next", tooltip="Open the next run file"),
         Binding("c", "compare_next", "Compare", id="runs_compare",
                 tooltip="Paired comparison with the next run file: flips each way, McNemar"),
-        Binding("q", "app.quit", "Quit", id="runs_quit"),
+        Binding("q", "app.quit", "Quit", id="runs_quit", tooltip="Quit the workbench"),
     ]
 
     def __init__(self, source: Source, run: Path, runs: list[Path] | None = None) -> None:
@@ -254,7 +254,7 @@ class RunCompareScreen(ModalScreen[None]):
     RunCompareScreen { align: center middle; }
     RunCompareScreen > VerticalScroll { width: 90%; height: 90%; border: round $accent; background: $surface; }
     """
-    BINDINGS = [Binding("escape,q,c", "dismiss(None)", "Close", id="runs_compare_close")]
+    BINDINGS = [Binding("escape,q,c", "dismiss(None)", "Close", id="runs_compare_close", tooltip="Back to the run")]
 
     def __init__(self, text: str) -> None:
         super().__init__()

@@ -55,14 +55,14 @@ shown at the top.
 """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="triage_back"),
+        Binding("escape", "app.pop_screen", "Back", id="triage_back", tooltip="Back to Inspect"),
         Binding("ctrl+a", "decide('accept')", "Accept", id="triage_accept", priority=True,
                 tooltip="Accept the proposed value (needs a rationale)"),
         Binding("ctrl+r", "decide('reject')", "Reject", id="triage_reject", priority=True,
                 tooltip="Keep the original value (needs a rationale)"),
         Binding("ctrl+d", "decide('defer')", "Defer", id="triage_defer", priority=True,
                 tooltip="Decide later (needs a rationale)"),
-        Binding("e", "toggle_evidence", "Evidence", id="triage_evidence"),
+        Binding("e", "toggle_evidence", "Evidence", id="triage_evidence", tooltip="Show or hide the evidence boxes"),
         *PAGE_BINDINGS,
     ]
 
@@ -290,7 +290,7 @@ shown at the top.
 class DisputeScreen(ModalScreen[bool]):
     """Open a dispute on one field of a case's key, from Inspect."""
 
-    BINDINGS = [Binding("escape", "dismiss(False)", "Close", id="dispute_close")]
+    BINDINGS = [Binding("escape", "dismiss(False)", "Close", id="dispute_close", tooltip="Close without disputing")]
 
     def __init__(self, folder: Path, case: Case, fields: list[tuple[str, Any]], page: int) -> None:
         super().__init__()

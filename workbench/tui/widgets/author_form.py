@@ -58,7 +58,8 @@ class SeedInput(Input):
 class ParamRow(Vertical):
     """One parameter: a pin box, its name, its value widget and a help line."""
 
-    BINDINGS = [Binding("ctrl+o", "toggle_pin", "Pin/unpin", tooltip="Pin this value, or draw it from the seed")]
+    BINDINGS = [Binding("ctrl+o", "toggle_pin", "Pin/unpin", id="author_pin",
+                        tooltip="Pin this value, or draw it from the seed")]
 
     @dataclass
     class Changed(Message):

@@ -46,8 +46,8 @@ cursor reaches it.
     DEFAULT_CSS = "CaseList { overflow-x: hidden; }"
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="case_down"),
-        Binding("k", "cursor_up", "Up", show=False, id="case_up"),
+        Binding("j", "cursor_down", "Down", show=False, id="case_down", tooltip="The next case (or ↓)"),
+        Binding("k", "cursor_up", "Up", show=False, id="case_up", tooltip="The previous case (or ↑)"),
     ]
 
     @dataclass

@@ -2,8 +2,8 @@
 (`-medium`, `-narrow`), and the stylesheet narrows the side panes or stacks them beside the page.
 Panes whose content changes in place update without a layout of the screen (`update_in_place`).
 
-The width is the row's own, not the terminal's, so the F1 help panel (which takes a strip of the
-screen) moves the layout to a narrower one instead of squeezing the page.
+The width is the row's own, not the terminal's: a strip docked beside it moves the layout to a
+narrower one instead of squeezing the page.
 """
 
 from __future__ import annotations

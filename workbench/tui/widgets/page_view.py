@@ -401,17 +401,17 @@ PAGE_BINDINGS = [
             tooltip="Next page (whatever pane has focus)"),
     Binding("pageup", "page_step(-1)", "Prev page", id="previous_page", priority=True, show=False,
             tooltip="Previous page"),
-    Binding("n", "page_step(1)", show=False, id="next_page_n", tooltip="Next page"),
-    Binding("p", "page_step(-1)", show=False, id="previous_page_p", tooltip="Previous page"),
+    Binding("n", "page_step(1)", "Next page", show=False, id="next_page_n", tooltip="Next page"),
+    Binding("p", "page_step(-1)", "Prev page", show=False, id="previous_page_p", tooltip="Previous page"),
     Binding("g", "page_go", "Go to page", id="go_to_page", show=False, tooltip="Go to a page by its number"),
     Binding("plus,equals_sign", "page_zoom(1)", "Zoom", id="zoom_in", show=False, tooltip="Zoom in"),
-    Binding("minus", "page_zoom(-1)", show=False, id="zoom_out", tooltip="Zoom out"),
-    Binding("0", "page_fit", show=False, id="fit", tooltip="Fit the page to the pane"),
+    Binding("minus", "page_zoom(-1)", "Zoom out", show=False, id="zoom_out", tooltip="Zoom out"),
+    Binding("0", "page_fit", "Fit", show=False, id="fit", tooltip="Fit the page to the pane"),
     Binding("z", "page_actual", "1:1", id="zoom_actual",
             tooltip="1:1: one half-cell per pixel of the reader's raster (z again fits)"),
     Binding("b", "page_box(1)", "Next box", id="next_box",
             tooltip="Centre the view on the next evidence box or hidden span, zoomed to read it whole"),
-    Binding("B", "page_box(-1)", show=False, id="previous_box", tooltip="The previous box"),
+    Binding("B", "page_box(-1)", "Prev box", show=False, id="previous_box", tooltip="The previous box"),
 ]
 
 
@@ -478,10 +478,10 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 """
 
     BINDINGS = [
-        Binding("left", "pan(-1, 0)", show=False, id="pan_left"),
-        Binding("right", "pan(1, 0)", show=False, id="pan_right"),
-        Binding("up", "pan(0, -1)", show=False, id="pan_up"),
-        Binding("down", "pan(0, 1)", show=False, id="pan_down"),
+        Binding("left", "pan(-1, 0)", "Pan left", show=False, id="pan_left", tooltip="Move the zoomed page left"),
+        Binding("right", "pan(1, 0)", "Pan right", show=False, id="pan_right", tooltip="Move the zoomed page right"),
+        Binding("up", "pan(0, -1)", "Pan up", show=False, id="pan_up", tooltip="Move the zoomed page up"),
+        Binding("down", "pan(0, 1)", "Pan down", show=False, id="pan_down", tooltip="Move the zoomed page down"),
     ]
 
     page: reactive[int] = reactive(0, init=False)
