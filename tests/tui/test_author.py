@@ -612,3 +612,22 @@ async def test_focus_starts_on_the_family_and_each_parameter_takes_one_tab_stop(
         screen.query_one(f"#{first}").focus()
         await pilot.press("ctrl+o")
         assert row(screen, name).pinned is not was
+
+
+async def test_a_family_that_fails_to_load_is_named_with_its_problem_when_author_opens_on_it():
+    """`w` on a case of a user family whose module no longer loads: Author says why, with the
+    file and line, not only that the family is not installed."""
+    path = write_family_template("stale_trap")
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("VERSION")) + 1
+    lines[at - 1] = "VERSION = = 2"
+    path.write_text("\n".join(lines) + "\n")
+    app = WorkbenchApp(open_source(ONE_CASE))
+    said: list[str] = []
+    shown = app.notify
+    app.notify = lambda message, **kw: (said.append(str(message)), shown(message, **kw))  # toasts expire
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("stale_trap", 1))
+        assert any("family 'stale_trap' is not installed" in m and f"stale_trap.py:{at}: SyntaxError" in m
+                   for m in said), said
+        assert screen.family.name != "stale_trap"

@@ -410,3 +410,64 @@ async def test_switching_the_ask_dialog_to_a_pixels_reader_switches_the_modality
         app.screen.query_one("#ask-reader", Select).value = "probe:ocr"
         await settle(pilot)
         assert modality.value == default_modality("probe:ocr") == "pixels"
+
+
+async def test_an_answer_asked_here_is_the_one_highlighted_and_the_runs_jump_finds_it(tmp_path):
+    from textual.widgets import OptionList, TabbedContent
+
+    from workbench.core.layout import ASK_RUN, RUNS_DIR
+    from workbench.tui.widgets.answers import AnswersView
+
+    suite = _mini_copy(tmp_path)
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one(TabbedContent).active = "tab-answers"
+        answers = screen.query_one(AnswersView)
+        listed = answers.query_one("#answer-list", OptionList)
+        listed.highlighted = 0
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        app.screen.query_one("#ask-custom").value = "probe:pypdf"
+        await pilot.click("#ask-send")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        asked = suite / RUNS_DIR / ASK_RUN
+        new = len(answers.answers) - 1
+        saved = answers.answers[new][0]
+        assert (saved.run, saved.line) == (asked, 0)      # its record number in asked.jsonl
+        assert listed.highlighted == new and answers.shown == new
+        listed.highlighted = 0
+        await settle(pilot)
+        screen.select_answer("hidden_ocr_mismatch-0001", asked, 0)   # as the Runs screen jumps
+        await settle(pilot)
+        assert listed.highlighted == new
+
+
+async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_url_last(tmp_path):
+    app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        dialog = app.screen
+
+        async def stops(reader: str) -> list[str]:
+            dialog.query_one("#ask-custom").value = reader
+            await settle(pilot)
+            dialog.query_one("#ask-question").focus()
+            await settle(pilot)
+            seen = []
+            for _ in range(7):
+                seen.append(app.focused.id)
+                await pilot.press("tab")
+            return seen
+
+        assert await stops("probe:pypdf") == ["ask-question", "ask-reader", "ask-custom", "ask-modality",
+                                              "ask-dpi", "ask-send", "ask-cancel"]
+        assert await stops("openai:gpt-4o") == ["ask-question", "ask-reader", "ask-custom", "ask-modality",
+                                                "ask-dpi", "ask-base-url", "ask-send"]

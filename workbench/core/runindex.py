@@ -43,7 +43,12 @@ class RunIndex:
             self.problems.append(str(exc))
 
     def add(self, record: RunRecord, run: Path) -> SavedAnswer:
-        saved = SavedAnswer(record, Path(run), len(self.by_case[record.case_id]))
+        """A record just appended to `run`: its number there counts that file's records, as
+        `add_file` does (it counted the case's answers in every file, so the Runs screen's jump to
+        an answer asked in this session found another one)."""
+        run = Path(run)
+        line = sum(s.run == run for answers in self.by_case.values() for s in answers)
+        saved = SavedAnswer(record, run, line)
         self.by_case[record.case_id].append(saved)
         return saved
 

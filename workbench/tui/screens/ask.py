@@ -63,12 +63,14 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
                 yield Select([(r, r) for r in options], value=self.choice.reader, allow_blank=False, id="ask-reader", compact=True)
                 yield Label("or type one")
                 yield Input(placeholder="provider:model, e.g. openai:gpt-4o", id="ask-custom", compact=True)
-                yield Label("Base URL")
-                yield Input(placeholder="", id="ask-base-url", compact=True)
                 yield Label("Modality")
                 yield Select(MODALITIES, value=self.choice.modality, allow_blank=False, id="ask-modality", compact=True)
                 yield Label("DPI")
                 yield Input(str(self.choice.dpi), type="integer", id="ask-dpi", compact=True)
+                # Last: rarely changed, and a tab stop only for readers that have a server (a
+                # probe's box is disabled), so the stops before it are the same for every reader.
+                yield Label("Base URL")
+                yield Input(placeholder="", id="ask-base-url", compact=True)
             yield Static("", id="ask-hint")
             with Horizontal(id="ask-buttons"):
                 yield Button("Ask", variant="primary", id="ask-send")

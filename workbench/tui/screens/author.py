@@ -267,7 +267,12 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             gc.freeze()
             return
         if draft is not None and draft.family not in reg.families:
-            self.notify(f"family {draft.family!r} is not installed; pick one", severity="warning")
+            # A user family that failed to load is the usual reason: say its problem, not only
+            # that the name is unknown (issue 38.1: the newcomer saw hidden_ocr_mismatch open).
+            why = next((p.message for p in reg.problems if Path(p.origin).stem == draft.family), "")
+            self.notify(f"family {draft.family!r} is not installed"
+                        + (f" ({why})" if why else "") + "; showing another: pick one",
+                        severity="warning", timeout=12 if why else 5)
             draft = None
         if draft is None:
             last = self.drafts.get("")

@@ -784,7 +784,8 @@ class InspectScreen(PageKeys, Screen):
         shown = (record.answer or "")[:80] if outcome.kind == "no_key" else outcome.reason
         self.notify(f"{record.reader}: {shown}", timeout=6)
         self._refresh_verdict_marks()
-        if self.current is message.case:
+        if self.current is message.case:  # the answer that came is the one highlighted
+            self._pending_answer = (message.case.id, saved.run, saved.line)
             self._show_answers()
 
     def action_cancel_ask(self) -> None:
