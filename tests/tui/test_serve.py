@@ -210,7 +210,7 @@ def test_a_port_in_use_is_one_line(run_cli_subprocess):
 
 
 def test_loopback_is_told_apart_from_the_network():
-    from workbench.tui.serve import is_loopback
+    from workbench.core.httpguard import is_loopback
 
     assert all(map(is_loopback, ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"]))
     assert not any(map(is_loopback, ["0.0.0.0", "::", "192.168.1.4", "10.0.0.1", "example.org"]))

@@ -109,13 +109,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import sys
 
     from workbench.core.errors import UserError
-    from workbench.tui.serve import (
-        MIN_TOKEN_CHARS,
-        is_loopback,
-        new_token,
-        served_url,
-        token_server,
-    )
+    from workbench.core.httpguard import MIN_TOKEN_CHARS, is_loopback, new_token
+    from workbench.tui.serve import served_url, token_server
 
     path = (args.path or sample_suite_path()).resolve()
     host = args.host.strip().strip("[]")
