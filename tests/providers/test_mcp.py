@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -113,3 +114,45 @@ async def test_a_case_already_recorded_is_not_served_again(suite, tmp_path):
     assert again.is_error and "one attempt per case" in again.content[0].text
     [rec] = read_records([out])   # the first stands
     assert rec.answer == case.forbidden_answers[0]
+
+
+async def test_an_mcp_run_is_its_own_controller_and_is_not_compared_with_an_agent_reader(
+        suite, tmp_path, cli, run_cli_subprocess, monkeypatch):
+    from workbench.providers.agent.mcpserver import controller_hash
+    from workbench.providers.fakeserver import FakeServer
+
+    case = load_suite(suite).case(CASE)
+    decoy = case.forbidden_answers[0]
+    mcp_run, agent_run = tmp_path / "mcp-run.jsonl", tmp_path / "agent-run.jsonl"
+    with open(tmp_path / "server-stderr.txt", "w") as errlog:
+        await _session([str(suite), "--case", CASE, "--out", str(mcp_run)], errlog,
+                       [("page_text", {"page": 1}), ("submit_extraction", {"answer": decoy})])
+    # The same case, read the same way by an agent reader: the fake server's scripted text agent.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-mcp-0123456789abcdef")
+    with FakeServer(agent_script={case.question: {"text": decoy, "image": case.expected_answer}}) as fake:
+        asked = run_cli_subprocess("ask", suite / f"{CASE}.json", "--reader", "agent:openai:agent-text",
+                                   "--base-url", fake.base_url("openai"), "--out", agent_run, "--no-cache")
+    assert "fell for the trap" in asked.stderr, asked.stderr[-500:]
+    [mcp_rec], [agent_rec] = read_records([mcp_run]), read_records([agent_run])
+    assert mcp_rec.answer == agent_rec.answer == decoy
+    # Same tools and limits, another controller: the MCP server's, for this transport and deadline.
+    for same in ("contract_hash", "reader_hash"):
+        assert mcp_rec.extra[same] == agent_rec.extra[same]
+    ours = mcp_rec.extra["controller_hash"]
+    assert ours == controller_hash("stdio", 600.0) != agent_rec.extra["controller_hash"]
+    assert len({ours, controller_hash("streamable-http", 600.0), controller_hash("stdio", 60.0)}) == 3
+
+    code, out, err = cli("report", mcp_run, agent_run, "--suite", suite)
+    assert code == 2 and "not comparable" in err and "--allow-mixed" in err and out == ""
+    assert f"controller {ours[:12]}" in err
+    code, out, err = cli("report", mcp_run, agent_run, "--suite", suite, "--allow-mixed")
+    assert code != 2 and f"controller {ours}" in out and f"controller {agent_rec.extra['controller_hash']}" in out
+
+    # Reproducible: a new interpreter elsewhere (another folder, home and hash seed) computes the same.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "HOME": str(elsewhere), "PYTHONHASHSEED": "12345"}
+    again = subprocess.run([sys.executable, "-c", "from workbench.providers.agent.mcpserver import "
+                            "controller_hash; print(controller_hash('stdio', 600))"],
+                           capture_output=True, text=True, cwd=elsewhere, env=env, timeout=120)
+    assert again.stdout.strip() == ours, again.stderr[-500:]

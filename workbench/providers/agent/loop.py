@@ -62,19 +62,21 @@ def tool_specs(case: Case) -> list[dict[str, Any]]:
     return out
 
 
-def _sha(obj: Any) -> str:
+def identity_hash(obj: Any) -> str:
+    """16 hex digits of the SHA-256 of `obj` as canonical JSON: the same on every machine."""
     blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
-def _source(mod: Any) -> str:
+def source_hash(mod: Any) -> str:
+    """The SHA-256 of a module's source file (its code, not where it is installed)."""
     return hashlib.sha256(Path(mod.__file__).read_bytes()).hexdigest()
 
 
 def contract_hash(prompt: str | None, options: dict[str, Any]) -> str:
     """What the agent is given and held to: the prompt (the default's template, or the user's),
     the tools' schemas and the limits it runs under."""
-    return _sha({
+    return identity_hash({
         "prompt": prompt or DEFAULT_AGENT_PROMPT, "tasks": [TASK_EXTRACT, TASK_ANSWER], "tools": TOOL_SPECS,
         "max_turns": int(options.get("max_turns", DEFAULT_MAX_TURNS)),
         "deadline_s": float(options.get("deadline_s", DEFAULT_DEADLINE_S)),
@@ -92,22 +94,25 @@ def reader_hash(extractor: str) -> str:
 
     from workbench.providers import extractors
 
-    return _sha({"tools": _source(tools_mod), "version": tools_mod.TOOLS_VERSION, "extractor": extractor,
-                 "extractor_version": extractors.version(extractor), "renderer": "pymupdf",
-                 "renderer_version": pymupdf.VersionBind})
+    return identity_hash({"tools": source_hash(tools_mod), "version": tools_mod.TOOLS_VERSION,
+                          "extractor": extractor, "extractor_version": extractors.version(extractor),
+                          "renderer": "pymupdf", "renderer_version": pymupdf.VersionBind})
 
 
 def controller_hash() -> str:
     """The loop: its version and code, and the wire formats it speaks."""
     import sys
 
-    return _sha({"version": CONTROLLER_VERSION, "loop": _source(sys.modules[__name__]), "wire": _source(wire_mod)})
+    return identity_hash({"version": CONTROLLER_VERSION, "loop": source_hash(sys.modules[__name__]),
+                          "wire": source_hash(wire_mod)})
 
 
-def hashes(prompt: str | None, options: dict[str, Any]) -> dict[str, str]:
+def hashes(prompt: str | None, options: dict[str, Any], controller: str | None = None) -> dict[str, str]:
+    """The three hashes of a record; `controller` is another controller's hash (the MCP server's),
+    else this loop's."""
     extractor = str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR))
     return {"contract_hash": contract_hash(prompt, options), "reader_hash": reader_hash(extractor),
-            "controller_hash": controller_hash()}
+            "controller_hash": controller or controller_hash()}
 
 
 def _add_usage(total: dict[str, Any] | None, usage: dict[str, Any] | None) -> dict[str, Any] | None:
