@@ -12,9 +12,8 @@ from textual.widgets.tree import TreeNode
 
 from workbench.core.case import Case
 from workbench.grading.outcome import Outcome
-from workbench.tui.widgets.marks import mark_of
+from workbench.tui.widgets.marks import LINT_MARKS, MARKS, legend, mark_of
 
-LINT_MARKS = {"ok": ("✔", "green"), "warning": ("▲", "yellow"), "error": ("✘", "bold red"), None: ("·", "dim")}
 # More cases listed than this, and the families start collapsed but the one with the case shown,
 # and a family's cases join the tree when it is expanded: Textual lays out every line of a tree
 # on each change to it, and a 1,276-case suite's 1,305 lines took a fifth of a second before the
@@ -29,9 +28,8 @@ class CaseList(Tree[Case]):
     HELP = f"""
 ## Cases
 
-The suite's cases, grouped by family. The first mark is the lint status (✔ armed, ▲ warning,
-✘ broken); the second the latest outcome of the current reader (✔ pass, ✘ wrong, ◆ fell for
-the trap, ⊘ refused, ? unparsable, … truncated, ! the call did not finish). A list of more than
+The suite's cases, grouped by family. The first mark is the lint status ({legend(LINT_MARKS)});
+the second the latest outcome of the current reader ({legend(MARKS)}). A list of more than
 {COLLAPSE_FROM} cases opens with only the shown case's family expanded; a family opens when the
 cursor reaches it.
 
@@ -94,7 +92,7 @@ cursor reaches it.
         lint = LINT_MARKS[self.lint.get(case.id)]
         outcome = self.outcomes.get(case.id)
         mark = (mark_of(outcome).symbol, mark_of(outcome).style) if outcome else (" ", "")
-        return Text.assemble((lint[0], lint[1]), mark, " ", case.id)
+        return Text.assemble((lint.symbol, lint.style), mark, " ", case.id)
 
     def rebuild(self, select: str | None = None) -> None:
         current = select or (self.cursor_node.data.id if self.cursor_node and self.cursor_node.data else None)

@@ -36,6 +36,24 @@ MARKS: dict[str, Mark] = {
 assert set(MARKS) == set(OUTCOMES)
 
 
+# A case's lint status, the first mark in the case list (None: not linted yet).
+LINT_MARKS: dict[str | None, Mark] = {
+    "ok": Mark("✔", "armed", "green"),
+    "warning": Mark("▲", "warning", "yellow"),
+    "error": Mark("✘", "broken", "bold red"),
+    None: Mark("·", "not linted yet", "dim"),
+}
+
+
+def legend(marks: dict) -> str:
+    """`✔ pass, ✘ fail, ! errored/timed out/...`: each symbol once, with every word it stands
+    for (the case list's help and the README say it in these words; a test compares them)."""
+    words: dict[str, list[str]] = {}
+    for mark in marks.values():
+        words.setdefault(mark.symbol, []).append(mark.word)
+    return ", ".join(f"{symbol} {'/'.join(said)}" for symbol, said in words.items())
+
+
 def mark_of(outcome: Outcome) -> Mark:
     return MARKS[outcome.kind]
 
