@@ -71,3 +71,20 @@ def hostile_corpus(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("hostile")
     return root, build_corpus(root)
+
+
+@pytest.fixture(scope="session")
+def _agent_suite(tmp_path_factory) -> Path:
+    from tests.fixtures import agent_runs
+
+    return agent_runs(tmp_path_factory.mktemp("agents"))
+
+
+@pytest.fixture
+def agent_suite(tmp_path, _agent_suite) -> Path:
+    """A private copy of the sample suite with a run of each scripted agent (tests.fixtures.agent_runs)."""
+    import shutil
+
+    dest = tmp_path / "mini"
+    shutil.copytree(_agent_suite, dest, ignore=shutil.ignore_patterns(".suite.lock"))
+    return dest

@@ -151,3 +151,37 @@ def reportlab_pages(path: Path, n: int, hidden_on: int | None = None,
         c.showPage()
     c.save()
     return path
+
+
+# ---- agent runs on the sample suite (the fake server's scripted tool-calling agents) ----------
+
+AGENT_KINDS = ("text", "image")   # reads page_text, submits the hidden decoy; reads page_image, the visible value
+
+
+def agent_runs(folder: Path) -> Path:
+    """A copy of the sample suite in `folder/mini` (without its probe runs) with one run of each
+    scripted agent in AGENT_KINDS, made by `pdfworkbench run SUITE --reader agent:openai:agent-KIND`
+    in a subprocess against the fake provider server; runs/agent-KIND.jsonl."""
+    import os
+    import subprocess
+    import sys
+
+    from workbench.core.suite import load_suite
+    from workbench.providers.fakeserver import FakeServer
+
+    suite = folder / "mini"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
+    script = {c.question: {"text": (c.forbidden_answers or ["(none)"])[0], "image": c.expected_answer}
+              for c in load_suite(suite).cases if c.question}
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL"))}
+    env.update(OPENAI_API_KEY="sk-test-agent-0123456789abcdef", PDFWORKBENCH_CONFIG_DIR=str(folder / "config"),
+               PDFWORKBENCH_CACHE_DIR=str(folder / "cache"), PDFWORKBENCH_DATA_DIR=str(folder / "data"))
+    with FakeServer(agent_script=script) as fake:
+        for kind in AGENT_KINDS:
+            done = subprocess.run(
+                [sys.executable, "-m", "workbench", "run", str(suite), "--reader", f"agent:openai:agent-{kind}",
+                 "--base-url", fake.base_url("openai"), "--no-cache", "--workers", "2", "-q",
+                 "--out", str(suite / "runs" / f"agent-{kind}.jsonl")],
+                capture_output=True, text=True, env=env, timeout=600)
+            assert done.returncode == 0, done.stderr
+    return suite

@@ -481,7 +481,8 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
         if layers:
             where = "; ".join(f"{name} page {', '.join(str(p + 1) for p in pages)}"
                               for name, pages in layers.items())
-            note("hidden", f"only in the text layer ({where}), drawn nowhere")
+            found.append(Attribution(value, "hidden", start, end, min(min(p) for p in layers.values()), None,
+                                     f"only in the text layer ({where}), drawn nowhere"))
     if not found and not shown and not hidden:
         # Not in any text: perhaps printed as pixels (a scan, an image), which OCR reads.
         seen = doc.ocr_hit(value)

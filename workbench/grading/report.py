@@ -59,11 +59,18 @@ def mixed_hashes(records: Sequence[RunRecord]) -> str | None:
             "comparable: report them apart, or give --allow-mixed")
 
 
+def agent_calls(record: RunRecord) -> list[tuple[int, dict[str, Any]]]:
+    """(turn, call) of each tool call an agent's record holds (`extra.agent.turns`), in order;
+    empty for any other reader."""
+    turns = ((record.extra or {}).get("agent") or {}).get("turns") or []
+    return [(turn["turn"] if isinstance(turn.get("turn"), int) else n, t)
+            for n, turn in enumerate(turns, 1) if isinstance(turn, dict)
+            for t in turn.get("tools") or [] if isinstance(t, dict)]
+
+
 def tool_use_of(record: RunRecord) -> str:
     """What an agent opened: page text, page images, both, or no page at all."""
-    turns = ((record.extra or {}).get("agent") or {}).get("turns") or []
-    used = {t.get("tool") for turn in turns if isinstance(turn, dict) for t in turn.get("tools") or []
-            if isinstance(t, dict) and not t.get("error")}
+    used = {t.get("tool") for _, t in agent_calls(record) if not t.get("error")}
     text, image = "page_text" in used, "page_image" in used
     return TOOL_USE_GROUPS[0 if text and not image else 1 if image and not text else 2 if text else 3]
 
