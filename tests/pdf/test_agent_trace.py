@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from workbench.checks.agent_trace import agent_trace, answer_and_trace, step_line, trace_summary, value_and_trace
+from workbench.checks.agent_trace import (
+    agent_trace,
+    answer_and_trace,
+    step_line,
+    trace_summary,
+    value_and_trace,
+)
 from workbench.checks.attribution import attribute
 from workbench.core.runs import RunRecord, iter_records
 from workbench.core.suite import load_suite
@@ -52,7 +58,8 @@ def test_the_image_agent_read_the_printed_value_off_the_image(runs, cases):
     trace = agent_trace(rec)
     assert trace_summary(trace) == "pages opened as text: none; as image: 1"
     line = step_line(trace.steps[1])
-    assert line.split()[:4] == ["2", "page_image", "p1", "150dpi"] and line.endswith("ms")
+    assert line.startswith(" 2 page_image(1, 150) ") and line.split()[-3] == "kB" and line.endswith("ms")
+    assert len(line) == 35
     assert said(cases, rec) == ("$19,679.70: the value came from page_image of page 1, where it is printed; "
                                 "page 1's text was never requested")
     # the decoy joined with this agent's trace: it is in a layer the agent never read

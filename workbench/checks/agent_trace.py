@@ -107,18 +107,27 @@ def trace_summary(trace: AgentTrace) -> str:
 
 
 def _size(n: int) -> str:
-    return f"{n:,} B" if n < 10_000 else f"{n / 1000:.0f} kB" if n < 1_000_000 else f"{n / 1e6:.1f} MB"
+    return f"{n} B" if n < 1000 else f"{n / 1000:.1f} kB" if n < 10_000 else (
+        f"{n / 1000:.0f} kB" if n < 1_000_000 else f"{n / 1e6:.1f} MB")
+
+
+def _ms(ms: float | None) -> str:
+    return "" if ms is None else f"{ms:.1f} ms" if ms < 10 else f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
+
+
+def step_call(step: TraceStep) -> str:
+    """The call as the agent made it, without what it submitted: `page_image(2, 150)`, `page_text(2)`."""
+    if step.tool == "page_image":
+        return f"page_image({step.page if step.page is not None else '?'}, {step.dpi})"
+    if step.tool == "page_text":
+        return f"page_text({step.page if step.page is not None else '?'})"
+    return f"{step.tool}()"
 
 
 def step_line(step: TraceStep) -> str:
-    """One call on one line, in columns: turn, tool, page, dpi, bytes, ms (about 40 characters)."""
-    if step.tool in PAGE_TOOLS:
-        what = f"{step.tool:<10} p{step.page if step.page is not None else '?':<3}" + (
-            f"{step.dpi:>4}dpi" if step.tool == "page_image" and step.dpi else " " * 7)
-    else:
-        what = f"{step.tool:<22}"
-    ms = "" if step.ms is None else f"{step.ms:.1f} ms" if step.ms < 10 else f"{step.ms:.0f} ms"
-    return f"{step.turn:>2} {what} {_size(step.size):>7} {ms:>6}" + ("  error" if step.error else "")
+    """One call in 35 columns: turn, the call (page, dpi), bytes returned, the tool's time."""
+    return (f"{step.turn:>2} {step_call(step):<18} {_size(step.size):>6} {_ms(step.ms):>6}"
+            + (" error" if step.error else ""))
 
 
 def headline(attributions: Sequence[Attribution]) -> Attribution | None:

@@ -681,6 +681,17 @@ class InspectScreen(PageKeys, Screen):
             self.notify(f"{a.value}: {a.source.replace('_', ' ')}, in no box on the page"
                         + (f" ({a.detail})" if a.detail else ""), timeout=6)
 
+    @on(AnswersView.PageRequested)
+    def trace_page(self, event: AnswersView.PageRequested) -> None:
+        """A call of an agent's trace was chosen: the page view shows the page it opened."""
+        view = self.query_one(PageView)
+        if not 0 <= event.page < view.page_count:
+            self.notify(f"page {event.page + 1} is not in this document ({view.page_count} pages)",
+                        severity="warning")
+            return
+        view.value_box = None
+        view.go_to(event.page)
+
     @on(AnswersView.CompareRequested)
     def compare(self, event: AnswersView.CompareRequested) -> None:
         from workbench.tui.screens.ask import CompareScreen

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rich.console import Group
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -14,8 +14,16 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from workbench.checks.agent_trace import (
+    AgentTrace,
+    agent_trace,
+    answer_and_trace,
+    step_line,
+    trace_summary,
+)
 from workbench.core.case import Case
 from workbench.core.runindex import SavedAnswer
+from workbench.core.words import counted
 from workbench.grading.outcome import Outcome
 from workbench.grading.verdict import Verdict
 from workbench.tui.widgets.marks import SOURCE_STYLES, mark_of, mark_text, source_text
@@ -66,6 +74,11 @@ def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome, attributions
     r = saved.record
     rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (r.reader, "bold"),
                                       (f"  · gold {gold}" if gold else "", "dim"))]
+    # An agent's answer: where its value came from and whether the agent read that page, first
+    # (the side pane at 100x30 has room for little more).
+    said = answer_and_trace(attributions or [], agent_trace(r))
+    if said:
+        rows.append(Text(said))
     meta = [f"status {r.status}", f"modality {r.modality}"]
     if r.dpi:
         meta.append(f"{r.dpi} dpi")
@@ -105,6 +118,10 @@ document it came from, underlined in its source's colour: visible on the page, h
 another page, small print, injected instructions, computed, an OCR-like misread, or absent (made
 up). **v** (or Tab) goes to that list; move through it and the page view shows the box the value came from,
 and the text-layer tabs point at it.
+
+An agent's answer (`agent:` and `mcp:` readers) also shows its trace: one line per tool call
+(turn, tool, page, dpi, bytes returned, time), which pages it opened as text and as image, and
+whether it read the page its answer's value came from. **Enter** on a call's line shows that page.
 """
 
     BINDINGS = [
@@ -121,6 +138,11 @@ and the text-layer tabs point at it.
     class ValueSelected(Message):
         """A traced value was chosen: show where it came from."""
         attribution: object  # workbench.checks.attribution.Attribution
+
+    @dataclass
+    class PageRequested(Message):
+        """A line of an agent's trace was chosen: show the page it opened."""
+        page: int   # 0-based
 
     @dataclass
     class Traced(Message):
@@ -143,8 +165,17 @@ and the text-layer tabs point at it.
         yield Static(id="ask-status")
         yield OptionList(id="answer-list")
         yield OptionList(id="value-list")
+        yield OptionList(id="trace-list")
         with VerticalScroll(id="answer-detail-scroll"):
             yield Static(id="answer-detail")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # At 100x30 the trace, while it has focus, takes the values' place (app.tcss: -tracing).
+        self.set_class(event.widget.id == "trace-list", "-tracing")
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if event.widget.id == "trace-list":
+            self.remove_class("-tracing")
 
     def set_status(self, text: str) -> None:
         """A call in flight (or nothing): shown above the list."""
@@ -188,6 +219,7 @@ and the text-layer tabs point at it.
             options.add_option(Option(Text("no answers yet: press a to ask a reader", style="dim"), disabled=True))
             detail.update("")
             self.query_one("#value-list", OptionList).clear_options()
+            self._show_trace(None)
             self.shown = None
             return
         options.add_options([Option(self._label(i), id=str(i)) for i in range(len(self.answers))])
@@ -206,6 +238,7 @@ and the text-layer tabs point at it.
         found = self.attributions(index)
         self.query_one("#answer-detail", Static).update(answer_detail(self.case, saved, outcome, found,
                                                                       self.gold))
+        self._show_trace(agent_trace(saved.record))
         values = self.query_one("#value-list", OptionList)
         values.clear_options()
         if not saved.record.answer:
@@ -235,6 +268,28 @@ and the text-layer tabs point at it.
         # each group in the answer's order.
         order = sorted(range(len(found)), key=lambda i: found[i].source in ORDINARY)
         values.add_options([Option(attribution_label(found[i]), id=f"v{i}") for i in order])
+
+    def _show_trace(self, trace: AgentTrace | None) -> None:
+        """An agent's tool calls, one line each; a call that opened a page is a jump to it."""
+        options = self.query_one("#trace-list", OptionList)
+        options.clear_options()
+        options.display = trace is not None
+        if trace is None:
+            return
+        options.border_title = f"trace: {counted(trace.turns, 'turn')}, {counted(len(trace.steps), 'call')}"
+        options.add_option(Option(Text(trace_summary(trace), style="dim"), disabled=True))
+        options.add_options([
+            Option(Text(step_line(s), style="red" if s.error else "" if s.opened else "dim"),
+                   id=f"t{i}" if s.opened else None, disabled=not s.opened)
+            for i, s in enumerate(trace.steps)])
+
+    def trace_step(self, option_id: str | None):
+        """The trace's call behind an option of the trace list (None: not a call)."""
+        if not option_id or not option_id.startswith("t") or self.shown is None:
+            return None
+        trace = agent_trace(self.answers[self.shown][0].record)
+        i = int(option_id[1:])
+        return trace.steps[i] if trace is not None and i < len(trace.steps) else None
 
     @work(thread=True, exclusive=True, group="attribution", exit_on_error=False)
     def _trace(self, case: Case, pdf: bytes, key: tuple[str, int], answer: str, dpi: int) -> None:
@@ -271,9 +326,17 @@ and the text-layer tabs point at it.
             if i < len(found):
                 self.post_message(self.ValueSelected(found[i]))
             return
+        if event.option_list.id == "trace-list":
+            return   # Enter jumps (on_option_list_option_selected): moving through the calls renders nothing
         self._detail(int(event.option.id))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "trace-list":
+            event.stop()
+            step = self.trace_step(event.option.id)
+            if step is not None and step.page is not None:
+                self.post_message(self.PageRequested(step.page - 1))
+            return
         if event.option_list.id == "value-list":
             event.stop()
             found = self.attributions() or []
