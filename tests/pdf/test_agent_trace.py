@@ -102,3 +102,21 @@ def test_a_reader_that_is_not_an_agent_has_no_trace(cases):
     probe = next(iter(iter_records(SAMPLE / "runs" / "probe-pypdf.jsonl")))
     assert agent_trace(probe) is None
     assert said(cases, probe) is None
+
+
+def test_report_by_source_says_what_the_agent_read(_agent_suite, tmp_path, cli):
+    """`report --by source` prints the sentence under an agent's wrong answer, and --json carries it."""
+    import json
+
+    lines = (_agent_suite / "runs" / "agent-text.jsonl").read_text().splitlines()
+    run = tmp_path / "text.jsonl"   # two of the run's records: the report traces only these
+    run.write_text("".join(line + "\n" for line in lines if json.loads(line)["case_id"] in (TRAP, SPLIT)))
+    code, out, err = cli("report", run, "--suite", _agent_suite, "--by", "source")
+    assert code == 0, err
+    shown = out.splitlines()
+    at = next(i for i, line in enumerate(shown) if line.strip().startswith(TRAP))
+    assert shown[at + 1].strip() == ("$19,128.67: the value came from page_text of page 1, which carries the "
+                                     "hidden layer; page 1's image was never requested")
+    code, out, _ = cli("report", run, "--suite", _agent_suite, "--by", "source", "--json")
+    rows = {r["case_id"]: r for r in json.loads(out)["runs"][0]["cases"]}
+    assert rows[SPLIT]["agent_read"].startswith("$97,583.00: the value came from page_text of page 2")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from workbench.checks.attribution import Attribution, wrong_answer_source
 from workbench.core.runs import RunRecord
-from workbench.grading.report import agent_calls, tool_use_of
+from workbench.grading.report import Report, agent_calls, tool_use_of
 
 PAGE_TOOLS = ("page_text", "page_image")
 # How a source says the value is printed on its page (`checks.attribution.SOURCES`).
@@ -149,7 +149,7 @@ def value_and_trace(a: Attribution, trace: AgentTrace) -> str:
     if a.page is None:
         origin = {"absent": "the value is nowhere in the document (made up)",
                   "question": "the value is echoed from the question",
-                  "computed": "the value is printed nowhere: computed",
+                  "computed": f"the value is computed ({a.detail})" if a.detail else "the value is computed",
                   "misread": "the value is printed nowhere, one or two characters from a printed one"}.get(
             a.source, f"the value is {a.source.replace('_', ' ')}, on no page")
         text, image = trace.text_pages, trace.image_pages
@@ -210,3 +210,17 @@ def answer_and_trace(attributions: Sequence[Attribution], trace: AgentTrace | No
     if trace is None or a is None:
         return None
     return f"{a.value}: {value_and_trace(a, trace)}"
+
+
+def read_rows(report: Report) -> int:
+    """Give each agent's answer in `report` that `attribute_rows` traced the sentence joining its
+    value's source with the pages it read (`Row.agent_read`); the count given."""
+    given = 0
+    for run in report.runs:
+        for row in run.rows:
+            if row.attribution:
+                said = answer_and_trace([Attribution.from_json(a) for a in row.attribution], agent_trace(row.record))
+                if said:
+                    row.agent_read = said
+                    given += 1
+    return given

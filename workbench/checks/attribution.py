@@ -104,6 +104,14 @@ class Attribution:
             "span": [self.start, self.end],
         }
 
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Attribution:
+        """The inverse of `to_json` (a report row's attribution)."""
+        page, box, span = raw.get("page"), raw.get("box"), raw.get("span") or [0, 0]
+        return cls(str(raw.get("value", "")), str(raw.get("source", "")), int(span[0]), int(span[1]),
+                   None if page is None else int(page) - 1, None if box is None else tuple(box),
+                   str(raw.get("detail", "")))
+
 
 def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes),

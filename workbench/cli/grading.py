@@ -344,9 +344,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     if gold is not None:
         report.gold, report.gold_line = gold.to_json(), gold.line()
     if by_source:
+        from workbench.checks.agent_trace import read_rows
         from workbench.checks.attribution import attribute_rows
 
         attribute_rows(report, cases)
+        read_rows(report)   # an agent's answers: the source joined with the pages it read
         report.by = "source"
     exposure = None
     if by_extractor:

@@ -94,6 +94,9 @@ class Row:
     # Where a wrong answer came from (`pdf.attribution`), when the report was asked `--by source`.
     source: str | None = None
     attribution: list[dict[str, Any]] | None = None
+    # For an agent's answer: where its value came from, joined with the pages it read
+    # (`checks.agent_trace.read_rows`).
+    agent_read: str | None = None
     gold: str | None = None   # the gold version the verdict was graded against (None: no key)
 
     @property
@@ -145,6 +148,7 @@ class Row:
             "provenance": self.provenance, "key_changed": self.key_changed, "gold": self.gold,
             "verdict": self.verdict.to_json() if self.verdict else None,
             **({"source": self.source, "attribution": self.attribution} if self.source else {}),
+            **({"agent_read": self.agent_read} if self.agent_read else {}),
         }
 
 
@@ -641,6 +645,8 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
             lines.append("  not passed:")
             for r in sorted(bad, key=lambda r: r.case_id)[:max_rows]:
                 lines.append(f"    {r.case_id:<{width}}  {r.outcome:<10}  {_short(r.reason, 100)}")
+                if r.agent_read:
+                    lines.append(f"    {'':<{width}}  {'':<10}  {r.agent_read}")
             if len(bad) > max_rows:
                 lines.append(f"    … {len(bad) - max_rows} more (use --json)")
     if report.differences:
