@@ -81,6 +81,19 @@ def test_pages_beyond_the_first_are_named(runs, cases):
     assert "page_text of page 4" in said(cases, runs["text"][CROSS])
 
 
+def test_calls_the_tools_refused_are_lines_marked_error_and_open_nothing(runs):
+    """The text agent submits the decoy string to an extraction case: the schema refuses it every
+    time until the turn limit; each refused call is a line ending in "error"."""
+    rec = runs["text"]["invoice_extraction-0001"]
+    assert rec.status == "turn_limit"
+    trace = agent_trace(rec)
+    refused = [s for s in trace.steps if s.error]
+    assert trace.turns == 30 and len(refused) == 28
+    assert {s.tool for s in refused} == {"submit_extraction"} and not any(s.opened for s in refused)
+    assert all(step_line(s).endswith(" error") for s in refused)
+    assert trace_summary(trace) == "pages opened as text: 1; as image: none"
+
+
 def test_the_trace_and_report_by_tool_use_agree(runs):
     """One reading of the turns: the pages the trace opened are the group `report --by tool-use` puts
     the record in, for every record of both runs."""
