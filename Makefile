@@ -24,15 +24,20 @@ run: $(STAMP)
 # The tests run on every core (pytest-xdist, at most 4 workers); PYTEST_JOBS= runs them in one process.
 PYTEST_JOBS ?= -n logical --maxprocesses 4
 
+# PYTHONDONTWRITEBYTECODE cleared for the tests: pytest keeps each test module's rewritten
+# asserts in __pycache__ only where bytecode may be written, else rewrites all of them in every
+# worker of every run (half of collection's CPU time, 3.1 s against 6.9 on a 2-core machine).
+TEST_ENV := PYTHONDONTWRITEBYTECODE=
+
 test: $(STAMP)
 	$(BIN)/ruff check workbench tests benchmarks
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_JOBS)
+	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_JOBS)
 
 # The tests without the `slow` ones (each over 2 s: fuzzers, the browser, big documents): the loop
 # while working; `make test` runs them all.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_JOBS) -m "not slow"
+	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_JOBS) -m "not slow"
 
 # make bench [BENCH_ARGS=--quick]: one table of every measurement, figures in bench-results.json
 bench: $(STAMP)

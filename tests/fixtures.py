@@ -7,10 +7,13 @@ another.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import shutil
 import tempfile
 from pathlib import Path
+
+import pytest
 
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord, RunWriter
@@ -36,6 +39,14 @@ seeds = [1]
 INVOICE = "invoice_extraction-0001-1adf03"
 TOTAL = "hidden_ocr_mismatch-0001"
 _BUILT: dict[str, Path] = {}
+
+
+def needs(*modules: str, reason: str = ""):
+    """Skip the tests it marks where one of `modules` is not installed, found without importing
+    it: `pytest.importorskip` at a module's top imports the package (mcp, aiohttp and playwright
+    are seconds of every collection, run or not); the test imports it when it runs."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    return pytest.mark.skipif(bool(missing), reason=reason or f"needs {', '.join(missing)}")
 
 
 def built_suite(folder: Path, spec: str, name: str = "suite") -> Path:

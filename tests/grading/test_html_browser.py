@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
+from tests.fixtures import SAMPLE, needs
 
 CHROMIUM = os.environ.get("PDFWORKBENCH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = [pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                  reason="no Chromium (apt-get install chromium): the browser tests need it"),
+              needs("playwright", reason="the browser tests drive Chromium with playwright"),
+              needs("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)"),
               pytest.mark.slow]   # a real browser: 15 s for 3 at load 10
-playwright = pytest.importorskip("playwright.sync_api", reason="the browser tests drive Chromium with playwright")
-pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 
 # Flags that keep Chromium from reaching anywhere on its own (updates, sync, QUIC probes).
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -40,8 +40,10 @@ def report_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
     profile = tmp_path_factory.mktemp("chromium-profile")
-    with playwright.sync_playwright() as p:
+    with sync_playwright() as p:
         b = p.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=FLAGS,
                                                  headless=True, offline=True)
         yield b

@@ -12,16 +12,13 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mcp")
+from tests.fixtures import needs
+from workbench.core.runs import read_records
+from workbench.core.suite import load_suite
+from workbench.providers.agent.loop import tool_specs
+from workbench.providers.agent.tools import TOOL_NAMES
 
-import mcp_types as types  # noqa: E402
-from mcp.client.session import ClientSession  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
-
-from workbench.core.runs import read_records  # noqa: E402
-from workbench.core.suite import load_suite  # noqa: E402
-from workbench.providers.agent.loop import tool_specs  # noqa: E402
-from workbench.providers.agent.tools import TOOL_NAMES  # noqa: E402
+pytestmark = needs("mcp")
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 CASE = "hidden_ocr_mismatch-0001"
@@ -38,6 +35,10 @@ def suite(tmp_path) -> Path:
 async def _session(argv: list[str], errlog, calls: list[tuple[str, dict]]):
     """Start `pdfworkbench mcp ARGV`, list its tools and make `calls`; every line its stdout
     carried that is not a protocol frame comes back in `bad`."""
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     bad: list[Exception] = []
 
     async def on_message(message) -> None:

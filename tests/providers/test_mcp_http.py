@@ -17,18 +17,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-pytest.importorskip("mcp")
+from tests.fixtures import needs
+from workbench.core.runs import read_records
+from workbench.core.suite import load_suite
+from workbench.providers.agent.loop import controller_hash as loop_controller_hash
+from workbench.providers.agent.mcpserver import controller_hash
+from workbench.providers.agent.tools import TOOL_NAMES
 
-import mcp_types as types  # noqa: E402
-from mcp.client.session import ClientSession  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
-
-from workbench.core.runs import read_records  # noqa: E402
-from workbench.core.suite import load_suite  # noqa: E402
-from workbench.providers.agent.loop import controller_hash as loop_controller_hash  # noqa: E402
-from workbench.providers.agent.mcpserver import controller_hash  # noqa: E402
-from workbench.providers.agent.tools import TOOL_NAMES  # noqa: E402
+pytestmark = needs("mcp")
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 CLIENT = "http-agent"
@@ -84,6 +80,11 @@ def served(suite, tmp_path):
 async def _session(url: str, token: str, calls: list[tuple[str, dict]]):
     """One whole session with the SDK's client, the token as a Bearer header: list the tools,
     make `calls`, end the session (the client's DELETE)."""
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
         async with streamable_http_client(url, http_client=http) as (read, write):
             async with ClientSession(read, write,
@@ -182,6 +183,11 @@ def test_bad_flags_are_one_line(cli, suite):
 
 
 async def test_two_sessions_at_once_never_read_one_case(suite, tmp_path):
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
     case = load_suite(suite).cases[3]
     server = _serve(suite, "--case", case.id, "--out", str(tmp_path / "run.jsonl"))
     try:

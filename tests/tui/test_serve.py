@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
-pytest.importorskip("textual_serve")
+from tests.fixtures import needs
+
+pytestmark = needs("aiohttp", "textual_serve")
 
 CONFIG = b'{"theme": "workbench-dark", "reader": "probe:pymupdf"}\n'
 
@@ -135,6 +136,8 @@ def test_other_sites_cannot_load_the_page_parts(served):
 @pytest.mark.slow   # a real server and the app it starts
 def test_the_printed_url_opens_the_app(served):
     """As the browser does: the page (its cookie, its websocket URL), then the app's first frame."""
+    import aiohttp
+
     async def browse() -> tuple[str, bytes]:
         jar = aiohttp.CookieJar(unsafe=True)  # cookies for an IP address, as browsers keep them
         async with aiohttp.ClientSession(cookie_jar=jar) as session:
