@@ -11,7 +11,10 @@ import sys
 from tests.fixtures import SAMPLE
 
 HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "textual", "httpx", "reportlab", "workbench.providers",
-         "workbench.pdf", "workbench.tui")
+         "workbench.pdf", "workbench.tui",
+         # the standard library's that `grade` has no use for: OpenSSL's start (no hash is made),
+         # the fuzzy matcher's difflib, the date matcher's datetime
+         "hashlib", "_hashlib", "difflib", "datetime")
 
 PROBE = """
 import json, sys

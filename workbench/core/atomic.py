@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import re
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import files
+from workbench.core.case import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.files import WriteError
 
@@ -176,6 +176,6 @@ def lock_path_for(path: Path) -> Path:
     path = Path(path)
     name = f".{path.name}.lock"
     if len(name.encode("utf-8", "surrogateescape")) > NAME_MAX:  # the file's own name is refused, not its lock's
-        digest = hashlib.sha256(path.name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        digest = sha256_hex(path.name.encode("utf-8", "surrogateescape"))[:16]
         name = f".{path.name.encode('utf-8', 'surrogateescape')[:100].decode('utf-8', 'ignore')}-{digest}.lock"
     return path.with_name(name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,6 +21,10 @@ KEY_FIELDS = ("question", "expected_answer", "expected_tokens", "forbidden_answe
 
 
 def sha256_hex(data: bytes) -> str:
+    """The one home of a SHA-256 in hex; hashlib (OpenSSL's start, 3 ms) is loaded on the first
+    hash, not by every command that reads a case (`grade` makes none)."""
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -32,7 +35,7 @@ def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: 
     if not pinned and not degrade:
         return base
     blob = json.dumps({"p": dict(pinned), "d": degrade}, sort_keys=True, default=str)
-    return f"{base}-{hashlib.sha256(blob.encode()).hexdigest()[:6]}"
+    return f"{base}-{sha256_hex(blob.encode())[:6]}"
 
 @dataclass
 class Case:

@@ -6,7 +6,6 @@ Scores are never stored: they are derived from records and answer keys when read
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -16,6 +15,7 @@ from typing import Any
 
 from workbench import __version__
 from workbench.core import atomic, files
+from workbench.core.case import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.schema import check_record, parse_json
 
@@ -135,7 +135,7 @@ def run_identity(parts: Mapping[str, Any], folder: Path, case_ids: Iterable[str]
     them `--run-id` (the job system's id) to tell one such run from the next.
     """
     blob = json.dumps(dict(parts), sort_keys=True, default=str)
-    base = hashlib.sha256(blob.encode("utf-8")).hexdigest()[:12]
+    base = sha256_hex(blob.encode("utf-8"))[:12]
     wanted = set(case_ids)
     answered: dict[str, set[str]] = {}
     for path in sorted(Path(folder).glob("*.jsonl")) if Path(folder).is_dir() else []:

@@ -38,7 +38,6 @@ Precision, recall and F1 are over values; with nothing expected and nothing give
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import json
 import re
@@ -46,7 +45,6 @@ import string
 import unicodedata
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-from difflib import SequenceMatcher
 from typing import Any
 
 from workbench.core.case import Case
@@ -149,6 +147,8 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
         return None
     if y < 100:
         y += 2000 if y < 70 else 1900
+    import datetime as dt  # dates' matcher alone: not loaded to grade an amount
+
     try:
         return dt.date(y, mo, d).isoformat()
     except ValueError:
@@ -221,6 +221,8 @@ class FieldRule:
             return 1.0
         if self.threshold >= 1.0:
             return 0.0
+        from difflib import SequenceMatcher  # the fuzzy matcher's alone: not loaded to grade a key
+
         sm = SequenceMatcher(None, a, b, autojunk=False)
         if sm.real_quick_ratio() < self.threshold or sm.quick_ratio() < self.threshold:
             return 0.0
