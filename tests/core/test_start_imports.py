@@ -27,10 +27,10 @@ print(json.dumps([code, sorted(sys.modules)]), file=sys.stderr)
 """
 
 
-def _loaded(*argv: str) -> tuple[int, list[str]]:
+def _loaded(*argv: str, heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
     proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120)
     code, modules = json.loads(proc.stderr.strip().splitlines()[-1])
-    return code, [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    return code, [m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy)]
 
 
 def test_grade_loads_no_pdf_library_provider_or_tui():
@@ -45,3 +45,13 @@ def test_version_and_help_load_no_command_code():
     assert (code, heavy) == (0, [])
     code, heavy = _loaded("--help")
     assert (code, heavy) == (0, [])
+
+
+def test_grade_explain_loads_the_pdf_but_no_report_provider_or_tui():
+    """--explain reads the PDF (pymupdf, numpy for the spans' ink); the report's code (its
+    tables, price files) is not what attributes one answer."""
+    case = SAMPLE / "actualtext_override-0001.json"
+    key = json.loads(case.read_text(encoding="utf-8"))["expected_answer"]
+    not_needed = ("workbench.grading.report", "workbench.grading.cost", "tomllib", "textual", "httpx",
+                  "workbench.providers", "workbench.tui")
+    assert _loaded("grade", str(case), "--answer", key, "--explain", heavy=not_needed) == (0, [])

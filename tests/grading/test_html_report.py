@@ -10,7 +10,8 @@ import pytest
 
 from tests.fixtures import SAMPLE
 from workbench.grading.loading import load_cases, load_runs
-from workbench.grading.report import WRONG_ANSWERS, build_report
+from workbench.grading.outcome import WRONG_ANSWERS
+from workbench.grading.report import build_report
 
 pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 pytest.importorskip("jinja2", reason="the HTML report needs the report extra (jinja2)")

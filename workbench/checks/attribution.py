@@ -35,18 +35,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.checks.evidence import Hit, find_evidence, find_in_layers, turned
 from workbench.checks.lint import contract_targets
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.grading.report import WRONG_ANSWERS, Report
+from workbench.grading.outcome import WRONG_ANSWERS
 from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.spans import Span, analyze_page
 from workbench.text.money import parse_money
 from workbench.text.search import find_all
 from workbench.text.values import answer_values
+
+if TYPE_CHECKING:  # `grade --explain` attributes one answer: the report (and its price tables) is not loaded
+    from workbench.grading.report import Report
 
 SOURCES = (
     "injected", "question", "small_print", "rotated", "low_contrast", "other_page", "visible",

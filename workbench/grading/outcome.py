@@ -35,6 +35,8 @@ SCORED = ("pass", "fail", "trap", "refused", *AGENT_ENDS.values())
 NOT_FINISHED = ("errored", "timed_out", "blocked", "cancelled")
 OUTCOMES = (*SCORED, "unparsable", "truncated", *NOT_FINISHED, "no_key")
 NOT_SCORED = ("unparsable", "truncated", *NOT_FINISHED, "no_key")
+# Outcomes that are a wrong answer with something in it to trace back to the document.
+WRONG_ANSWERS = ("fail", "trap")
 NO_KEY_REASON = "no answer key for this case"
 OWN_QUESTION_REASON = "asked your own question: the case's key answers another one"
 

@@ -24,7 +24,7 @@ from workbench.core.case import Case
 from workbench.core.runs import RunRecord
 from workbench.core.words import counted
 from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
-from workbench.grading.outcome import NO_KEY_REASON, Outcome, outcome_of
+from workbench.grading.outcome import NO_KEY_REASON, WRONG_ANSWERS, Outcome, outcome_of
 from workbench.grading.stats import rate, wilson
 from workbench.grading.verdict import AGENT_EXECUTION, EXECUTION_STATES, Verdict
 
@@ -150,10 +150,6 @@ class Row:
             **({"source": self.source, "attribution": self.attribution} if self.source else {}),
             **({"agent_read": self.agent_read} if self.agent_read else {}),
         }
-
-
-# Outcomes that are a wrong answer with something in it to trace back to the document.
-WRONG_ANSWERS = ("fail", "trap")
 
 
 @dataclass

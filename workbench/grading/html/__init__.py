@@ -22,8 +22,8 @@ from workbench.core.errors import UserError
 from workbench.grading.cost import kilo, money
 from workbench.grading.html import charts
 from workbench.grading.html.crop import CropBox, PageCrop
-from workbench.grading.outcome import NOT_SCORED, OUTCOMES
-from workbench.grading.report import WRONG_ANSWERS, Report, Row, RunReport, Stats, source_tallies
+from workbench.grading.outcome import NOT_SCORED, OUTCOMES, WRONG_ANSWERS
+from workbench.grading.report import Report, Row, RunReport, Stats, source_tallies
 from workbench.grading.stats import wilson
 
 __all__ = ["CropBox", "PageCrop", "compare_html", "report_html", "write_compare_html", "write_report_html"]
