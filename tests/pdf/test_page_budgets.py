@@ -78,6 +78,19 @@ def test_rendering_a_hostile_page_is_refused_in_one_line(hostile):
     assert render_page(hostile["fan-out"].read_bytes(), 1, 36).width == 306
 
 
+def test_an_agents_page_image_of_a_hostile_page_is_an_error_result(hostile):
+    from workbench.core.case import Case
+    from workbench.providers.agent.tools import DocumentTools
+
+    case = Case(id="c", trap_family="hostile", seed=1, question="What is the total?", expected_answer="$1.00")
+    tools = DocumentTools(case, hostile["fan-out"].read_bytes())
+    refused = tools.call("page_image", {"page": 1, "dpi": 36})
+    assert refused.is_error and refused.image is None
+    assert "page 1: too complex: skipped (" in refused.text and "XObject visits" in refused.text
+    drawn = tools.call("page_image", {"page": 2, "dpi": 36})
+    assert not drawn.is_error and drawn.image.startswith(b"\x89PNG")
+
+
 @pytest.mark.parametrize("make, limit, under, over", [
     (lambda: annotations_pdf(30), "page_annotations", 20, 40),
     (lambda: many_operators_pdf(500), "page_operators", 400, 600),

@@ -94,6 +94,36 @@ def test_record_carries_trace_usage_and_hashes_and_no_key(cli, server, suite):
     assert all(v not in text for v in KEYS.values())
 
 
+GRAY_CASE = "hidden_ocr_mismatch-0001"     # black text on white: no colour on the page
+
+
+@pytest.mark.parametrize("provider, case, mode", [("openai", TRAP, "RGB"), ("anthropic", GRAY_CASE, "L"),
+                                                  ("google", GRAY_CASE, "L")])
+def test_page_image_reaches_the_provider_as_a_lossless_png(cli, server, suite, provider, case, mode):
+    """The PNG the provider got decodes to the page's pixels as rendered, every one of them: gray
+    (one channel) for a page without colour, RGB for one with it."""
+    import io
+
+    import pymupdf
+    from PIL import Image
+
+    code, _, _, rec = ask(cli, server, suite, provider, "image", case)
+    assert code in (0, 1) and ("page_image", False) in tools_used(rec)
+    img = Image.open(io.BytesIO(_png_in(json.dumps(server.requests[-1]["body"]))))
+    img.load()
+    pix = pymupdf.open(suite / f"{case}.pdf")[0].get_pixmap(dpi=150, alpha=False)
+    assert img.format == "PNG" and img.mode == mode and img.size == (pix.width, pix.height)
+    assert img.convert("RGB").tobytes() == pix.samples
+
+
+def _png_in(body: str) -> bytes:
+    """The first base64 PNG in a request body (a PNG's base64 starts iVBORw0KGgo)."""
+    import base64
+    import re
+
+    return base64.b64decode(re.search(r"iVBORw0KGgo[A-Za-z0-9+/=]*", body).group(0))
+
+
 def test_deadline_is_a_timeout_scored_zero(cli, server, suite):
     code, _, err, rec = ask(cli, server, suite, "google", "loop", TRAP, "--deadline", "1")
     assert code == 1 and rec["status"] == "timeout" and rec["answer"] is None
@@ -162,6 +192,18 @@ def test_batch_and_modality_are_refused_for_agents(cli, server, suite):
     assert code == 2 and "leave out --modality" in err
     code, _, err = cli("ask", suite / f"{TRAP}.json", "--reader", "agent:nobody:x")
     assert code == 2 and "agent:PROVIDER:MODEL" in err
+
+
+def test_a_page_asked_again_comes_back_the_same_and_another_dpi_is_rendered(sample_cases):
+    from workbench.providers.agent.tools import DocumentTools
+
+    case = next(c for c in sample_cases if c.id == TRAP)
+    tools = DocumentTools(case, case.pdf_file.read_bytes())
+    first, again = (tools.call("page_image", {"page": 1, "dpi": 100}) for _ in range(2))
+    assert again.image is first.image and again.text == first.text == "page 1 rendered at 100 dpi"
+    other = tools.call("page_image", {"page": 1, "dpi": 72})
+    assert other.image != first.image and len(other.image) < len(first.image)
+    assert tools.returned_bytes == sum(r.size for r in (first, again, other))   # each counts
 
 
 def test_tool_bytes_cap_and_dpi_cap(sample_cases, cli, server, suite):

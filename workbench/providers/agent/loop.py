@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import hashlib
 import json
 import time
@@ -69,8 +70,14 @@ def identity_hash(obj: Any) -> str:
 
 
 def source_hash(mod: Any) -> str:
-    """The SHA-256 of a module's source file (its code, not where it is installed)."""
-    return hashlib.sha256(Path(mod.__file__).read_bytes()).hexdigest()
+    """The SHA-256 of a module's source file (its code, not where it is installed), read once a
+    process: the code running is the code imported."""
+    return _file_hash(mod.__file__)
+
+
+@functools.cache
+def _file_hash(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def contract_hash(prompt: str | None, options: dict[str, Any]) -> str:
@@ -189,8 +196,14 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
                     result.finish_reason)
             answers = []
             for c in calls:
-                # a thread, never `local` (a process pool): the tools hold the case's open document
-                answers.append((c, await asyncio.to_thread(tools.call, c.name, c.arguments)))
+                # Work on the document (open, extract, render) goes to a thread, never to `local`
+                # (a process pool): the tools hold the case's open document. A call with its
+                # answer at hand runs at once: a thread's round trip costs more than it does.
+                if tools.at_hand(c.name, c.arguments):
+                    out = tools.call(c.name, c.arguments)
+                else:
+                    out = await asyncio.to_thread(tools.call, c.name, c.arguments)
+                answers.append((c, out))
                 turn["tools"].append({**tools.calls[-1], "id": c.id})
             wire.add_results(conv, result, answers)
             turn["ms"] = round((time.monotonic() - t0) * 1000, 1)

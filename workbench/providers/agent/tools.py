@@ -15,7 +15,8 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 
 # The tools' version: bump whenever what a tool returns changes (it is in the reader hash).
-TOOLS_VERSION = 1
+# 2: page_image's PNG is pdf.render.png_bytes' (gray when the page has no colour, zlib level 1).
+TOOLS_VERSION = 2
 DEFAULT_EXTRACTOR = "pypdf"
 DEFAULT_TOOL_DPI = 150
 
@@ -70,6 +71,8 @@ class DocumentTools:
     calls: list[dict[str, Any]] = field(default_factory=list)
     _texts: list[str] | None = None
     _doc: Any = None
+    _info: str | None = None
+    _images: dict[tuple[int, int], bytes] = field(default_factory=dict)   # (page, dpi) -> its PNG
 
     @property
     def question(self) -> str:
@@ -86,6 +89,24 @@ class DocumentTools:
         if self._doc is not None:
             self._doc.close()
             self._doc = None
+
+    def at_hand(self, name: str, args: Any) -> bool:
+        """Whether the call needs no work on the document (nothing to open, extract or render) and
+        no schema validation: the loop runs such a call at once rather than in a thread."""
+        if name not in TOOL_NAMES or not isinstance(args, dict):
+            return True   # an error result
+        if name == "submit_extraction":
+            return self.case.answer_schema is None
+        if name == "document_info":
+            return self._info is not None
+        if self._doc is None:
+            return False
+        if name == "page_text":
+            return self._texts is not None
+        dpi = args.get("dpi", DEFAULT_TOOL_DPI)
+        if not isinstance(dpi, int) or isinstance(dpi, bool):
+            return True   # an error result
+        return (args.get("page"), min(dpi, int(limits.get("agent_image_dpi")))) in self._images
 
     def call(self, name: str, args: Any) -> ToolResult:
         """Run one tool; anything wrong with the call is an error result for the agent, never a raise."""
@@ -114,15 +135,17 @@ class DocumentTools:
         return page
 
     def _document_info(self, args: dict[str, Any]) -> ToolResult:
-        doc = self._fitz()
-        info: dict[str, Any] = {
-            "page_count": doc.page_count,
-            "page_sizes_pt": [[round(p.rect.width, 1), round(p.rect.height, 1)] for p in doc],
-            "question": self.question,
-        }
-        if self.case.answer_schema is not None:
-            info["answer_schema"] = self.case.answer_schema
-        return ToolResult(json.dumps(info, ensure_ascii=False))
+        if self._info is None:
+            doc = self._fitz()
+            info: dict[str, Any] = {
+                "page_count": doc.page_count,
+                "page_sizes_pt": [[round(p.rect.width, 1), round(p.rect.height, 1)] for p in doc],
+                "question": self.question,
+            }
+            if self.case.answer_schema is not None:
+                info["answer_schema"] = self.case.answer_schema
+            self._info = json.dumps(info, ensure_ascii=False)
+        return ToolResult(self._info)
 
     def _page_text(self, args: dict[str, Any]) -> ToolResult:
         page = self._page(args)
@@ -142,14 +165,20 @@ class DocumentTools:
         page = self._page(args)
         if isinstance(page, str):
             return ToolResult(page, is_error=True)
-        from workbench.pdf.document import render_dpi
+        from workbench.pdf.document import PdfError
+        from workbench.pdf.render import check_renderable, page_png
 
         dpi = args.get("dpi", DEFAULT_TOOL_DPI)
         if not isinstance(dpi, int) or isinstance(dpi, bool) or dpi < 36:
             return ToolResult("dpi must be a whole number of at least 36", is_error=True)
         asked, dpi = dpi, min(dpi, int(limits.get("agent_image_dpi")))
-        pg = self._fitz()[page - 1]
-        png = pg.get_pixmap(dpi=render_dpi(pg, dpi), alpha=False).tobytes("png")
+        png = self._images.get((page, dpi))
+        if png is None:   # each page is rendered once per dpi asked for, and the PNG handed back again
+            try:   # (a page MuPDF would draw for minutes is refused, as for every reader)
+                check_renderable(self._fitz(), page - 1)
+            except PdfError as exc:
+                return ToolResult(str(exc), is_error=True)
+            png = self._images[(page, dpi)] = page_png(self._fitz()[page - 1], dpi)
         note = f" (asked {asked}, capped)" if asked != dpi else ""
         return ToolResult(f"page {page} rendered at {dpi} dpi{note}", image=png)
 
