@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import hashlib
 import json
 import time
 from pathlib import Path
 from typing import Any
 
 from workbench.core import limits
-from workbench.core.case import Case
+from workbench.core.case import Case, sha256_hex
 from workbench.core.runs import USAGE_KEYS, CallError, RunRecord
 from workbench.providers import config
 from workbench.providers.agent import tools as tools_mod
@@ -66,7 +65,7 @@ def tool_specs(case: Case) -> list[dict[str, Any]]:
 def identity_hash(obj: Any) -> str:
     """16 hex digits of the SHA-256 of `obj` as canonical JSON: the same on every machine."""
     blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+    return sha256_hex(blob.encode("utf-8"))[:16]
 
 
 def source_hash(mod: Any) -> str:
@@ -77,7 +76,7 @@ def source_hash(mod: Any) -> str:
 
 @functools.cache
 def _file_hash(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return sha256_hex(Path(path).read_bytes())
 
 
 def contract_hash(prompt: str | None, options: dict[str, Any]) -> str:
@@ -145,7 +144,6 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
     there: the only function that touches the network, with its retries, caps and redaction)."""
-    from workbench.core.case import sha256_hex
     from workbench.core.errors import UserError
     from workbench.core.runs import utc_now
     from workbench.providers import extractors
