@@ -116,6 +116,9 @@ _limit("page_pixels", 60_000_000, "count",
 _limit("render_pixels", 40_000_000, "count",
        "pixels of one rendered page: a larger render is made at a lower DPI (40 million is a "
        "Letter page at 700 DPI, above any reader's raster; a 200-inch page at 150 DPI is 2.7 GB)")
+_limit("scan_ocr_pages", 20, "count",
+       "pages of a document read by OCR to judge a scan's invisible text layer (the first ones; "
+       "about 3 s a page): past them, a scan's layer is called hidden, as its drawing says")
 _limit("forensic_pages", 500, "count",
        "pages analysed whole at once (every span's visibility, about 0.1 s a page)")
 _limit("inspect_pages", 1000, "count",

@@ -14,7 +14,7 @@ from workbench.core.errors import UserError
 
 _engine_obj: Any = None
 _lock = threading.Lock()
-# (sha1 of the PDF, page, dpi, region, flip) -> lines: a page is read once however many answers ask about it.
+# (sha1 of the PDF, page, dpi, region, flip, upright) -> lines: a page is read once however many answers ask about it.
 _CACHE: OrderedDict[tuple[Any, ...], list[OcrLine]] = OrderedDict()
 CACHE_PAGES = 64
 
@@ -52,9 +52,11 @@ FLIPS = ("", "left-right")  # how a region may be read: as drawn, or as in a mir
 
 
 def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = None,
-          flip: str = "") -> list[OcrLine]:
+          flip: str = "", upright: bool = False) -> list[OcrLine]:
     """OCR of the page (or of `clip` on it, PDF points, top-left origin), read as drawn or
-    mirrored left-right (`flip`); boxes in the page's points either way."""
+    mirrored left-right (`flip`); boxes in the page's points either way. `upright`: every line
+    is known to stand upright, so the engine's angle classifier is not asked (it turns some
+    legible lines of a scan 180 degrees and reads them as noise: "Agre     t ( t t    .0o")."""
     import numpy as np
     import pymupdf
 
@@ -67,7 +69,8 @@ def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = 
     if flip == "left-right":  # (a top-bottom mirror is this turned 180°, which the engine undoes)
         img = img[:, ::-1]
     with _lock:
-        result = ocr(np.ascontiguousarray(img[:, :, ::-1]))  # the engine wants BGR, as OpenCV reads
+        # (the engine wants BGR, as OpenCV reads)
+        result = ocr(np.ascontiguousarray(img[:, :, ::-1]), use_cls=not upright)
     scale = 72.0 / used
     x0, y0 = (clip[0], clip[1]) if clip else (0.0, 0.0)
     lines = []
@@ -82,20 +85,23 @@ def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = 
 
 
 def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
-                   clip: tuple[float, float, float, float] | None = None, flip: str = "") -> list[OcrLine]:
+                   clip: tuple[float, float, float, float] | None = None, flip: str = "",
+                   upright: bool = False) -> list[OcrLine]:
     """What OCR reads on page `page` (0-based), or in `clip` on it, as drawn or mirrored (`flip`,
-    one of FLIPS), line by line with boxes in the page's points (cached per page and region)."""
+    one of FLIPS), line by line with boxes in the page's points (cached per page and region).
+    `upright`: the lines are known to stand upright (see `_read`)."""
     from workbench.pdf.budget import too_complex
     from workbench.pdf.document import open_fitz
 
-    key = (hashlib.sha1(pdf).digest(), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip)
+    key = (hashlib.sha1(pdf).digest(), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip,
+           upright)
     with _lock:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
     doc = open_fitz(pdf, name)
     try:
-        lines = [] if too_complex(doc, page) else _read(doc[page], dpi, clip, flip)
+        lines = [] if too_complex(doc, page) else _read(doc[page], dpi, clip, flip, upright)
     finally:
         doc.close()
     with _lock:

@@ -20,6 +20,8 @@ a verdict: `visible`, or hidden with `reasons`:
     no-contrast            its colour does not differ from what is under it (white on white)
     clipped                a clip path removes it
     no-ink                 the pixels show nothing, cause unknown
+    not-in-scan            a word of a scan's invisible text layer that the scan's picture does
+                           not show (OCR of the page does not read it there; `pdf.scanned`)
 
 and the reasons `workbench.pdf.structure` finds in the file's structure rather than its drawing
 (optional content off, annotation or form field text, an earlier revision, a ToUnicode remap,
@@ -33,7 +35,9 @@ format character drawn as a visible box).
 The verdict is checked against the pixels: the page is rendered once as is and once with all text
 removed; a span is visible only if pixels of its colour appear where the text changed the page,
 with enough contrast. What the drawing operators say (render mode, opacity, position, size) can
-hide a span, but can never make visible a span whose box shows no ink of its own.
+hide a span, but can never make visible a span whose box shows no ink of its own. The one
+exception is a scan (a picture of the whole page under invisible text, `workbench.pdf.scanned`):
+there a word of the invisible layer is visible when OCR of the rendered page reads it near its box.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from typing import Any
 
 from workbench.core import limits
 from workbench.core.errors import UserError
-from workbench.pdf import structure
+from workbench.pdf import ocr, scanned, structure
 from workbench.pdf.budget import PageClock, page_size, too_complex
 from workbench.pdf.document import open_fitz
 from workbench.text.search import is_format_char, read_glyphs
@@ -72,7 +76,7 @@ COVER_SHARE = 0.6
 
 HIDDEN_REASONS = (
     "invisible-render-mode", "transparent", "off-page", "too-small", "covered", "no-contrast",
-    "clipped", "no-ink",
+    "clipped", "no-ink", scanned.NOT_IN_SCAN,
 )
 
 # Dashes and points from other blocks read the same as ASCII ones: not worth flagging.
@@ -563,10 +567,27 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
         for k, span in enumerate(spans):
             if span.visible:
                 partly[k] = _hidden_chars(span, fills, covers, None)
+    # A scan's invisible layer: hidden only where the picture does not show it.
+    layer = scanned.layer_spans(spans, log, width, height) if spans and not skipped else []
+    hidden_why: dict[int, list[str]] = {}
+    if layer:
+        skipped = _scan_unread(index, clock)
+    if layer and not skipped:
+        upright = all(spans[k].direction[0] > 0.7 for k in layer)  # (within 45 degrees of level)
+        lines = scanned.ocr_lines(ocr.ocr_page_lines(data, index, dpi, upright=upright))
+        for k in layer:
+            span = spans[k]
+            flags = scanned.hidden_chars(span, lines)
+            hidden_why[k] = [*span.reasons, scanned.NOT_IN_SCAN]
+            if all(flags):
+                span.reasons = hidden_why[k]
+            else:
+                span.visible, span.reasons = True, []
+                partly[k] = flags if any(flags) else None
     # layers, annotations, fields, fonts, revisions
     structure.apply_to_page(doc, index, data, spans, Span, edited=edited)
     if any(partly.values()):
-        spans = _split_partly_hidden(spans, partly)
+        spans = _split_partly_hidden(spans, partly, hidden_why)
     return PageAnalysis(index, width, height, dpi, spans, ink_boxes, skipped=skipped, edited=edited)
 
 
@@ -620,18 +641,21 @@ def _share(box, rects) -> float:
     return float((np.clip(w, 0, None) * np.clip(h, 0, None)).max()) / max(_area(box), 1e-6)
 
 
-def _split_partly_hidden(spans: list[Span], partly: dict[int, list[bool] | None]) -> list[Span]:
+def _split_partly_hidden(spans: list[Span], partly: dict[int, list[bool] | None],
+                         hidden_why: dict[int, list[str]] | None = None) -> list[Span]:
     """Each span with hidden and visible characters as runs of one kind: a span per run, each
-    with its own text, boxes and verdict (the hidden ones `covered`), so what reads spans (the
-    evidence, the lint, the attribution, the layers) sees which characters a person sees."""
+    with its own text, boxes and verdict (the hidden ones `covered`, or the reasons `hidden_why`
+    gives for the span), so what reads spans (the evidence, the lint, the attribution, the
+    layers) sees which characters a person sees."""
     out: list[Span] = []
     for k, span in enumerate(spans):
         flags = partly.get(k)
         if not flags or not span.visible:
             out.append(span)
             continue
+        why = (hidden_why or {}).get(k, ["covered"])
         if all(flags):
-            span.visible, span.reasons = False, ["covered"]
+            span.visible, span.reasons = False, list(why)
             out.append(span)
             continue
         start = 0
@@ -645,13 +669,26 @@ def _split_partly_hidden(spans: list[Span], partly: dict[int, list[bool] | None]
                                max(b[2] for b in boxes), max(b[3] for b in boxes)),
                          font=span.font, size=span.size, color=span.color, render_mode=span.render_mode,
                          opacity=span.opacity, visible=not flags[start],
-                         reasons=["covered"] if flags[start] else list(span.reasons),
+                         reasons=list(why) if flags[start] else list(span.reasons),
                          layer_issues=layer_issues(text, [b[2] - b[0] for b in boxes], span.size),
                          ink=0 if flags[start] else span.ink, direction=span.direction, char_boxes=boxes)
             if text.strip() or piece.layer_issues:
                 out.append(piece)
             start = end
     return out
+
+
+def _scan_unread(index: int, clock: PageClock) -> str:
+    """Why a scan's invisible layer cannot be compared with OCR of its picture ('' when it can):
+    then its words keep the drawing operators' verdict, hidden."""
+    keeps = "its invisible text layer is called hidden, not compared with the picture"
+    if index >= limits.get("scan_ocr_pages"):
+        return "scan not read: " + limits.exceeded("scan_ocr_pages", f"page {index + 1} is a scan; {keeps}")
+    if clock.over():
+        return "scan not read: " + clock.line(f"no time left to read the scan (OCR); {keeps}")
+    if not ocr.available():
+        return f"scan not read: {keeps} (OCR needs pip install 'pdfworkbench[ocr]')"
+    return ""
 
 
 def skipped_page(doc, index: int, dpi: int, why: str) -> PageAnalysis:
