@@ -113,7 +113,8 @@ async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
 
     for _ in range(rounds):
         await pilot.pause(pause)
-        for _ in range(1000):
+        # (up to a minute: a scan's preview reads its page by OCR, 30 s on a loaded 2-core box)
+        for _ in range(6000):
             if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group not in ("author-save", "password")
                        for w in pilot.app.workers):
                 break
