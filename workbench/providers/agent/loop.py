@@ -95,12 +95,14 @@ def contract_hash(prompt: str | None, options: dict[str, Any]) -> str:
 
 def reader_hash(extractor: str) -> str:
     """The restricted reader itself: the tools' code and version, the extractor and the renderer
-    with their versions."""
+    with their versions, and the code that makes page_image's PNG."""
     import pymupdf
 
+    from workbench.pdf import render
     from workbench.providers import extractors
 
     return identity_hash({"tools": source_hash(tools_mod), "version": tools_mod.TOOLS_VERSION,
+                          "png": source_hash(render),
                           "extractor": extractor, "extractor_version": extractors.version(extractor),
                           "renderer": "pymupdf", "renderer_version": pymupdf.VersionBind})
 
