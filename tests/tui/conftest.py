@@ -1,7 +1,9 @@
-"""Fixtures for the TUI tests: a private copy of a small suite (settings are private per test: tests/conftest.py)."""
+"""Fixtures for the TUI tests: a private copy of a small suite (settings are private per test:
+tests/conftest.py), and the test config every TUI test starts with."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -24,3 +26,18 @@ def suite_copy(tmp_path, _small_suite) -> Path:
     shutil.copytree(_small_suite, dest, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
     return dest
 
+
+
+@pytest.fixture(autouse=True)
+def test_config(private_settings) -> dict:
+    """The config.json a TUI test starts with: no first-run hint, and a text-layer tab for every
+    extractor known, installed here or not, so what a screen shows does not depend on the extras
+    of the machine (a test that wants otherwise writes its own config.json). Returns what it wrote."""
+    from workbench.core.config import config_path
+    from workbench.providers.extractors import EXTRACTORS
+    from workbench.tui.case_data import EXTRACTORS as BUILT_IN
+
+    written = {"first_run_hint": False, "layer_tabs": [n for n in EXTRACTORS if n not in BUILT_IN]}
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text(json.dumps(written))
+    return written

@@ -41,6 +41,7 @@ def _notes(app) -> list[str]:
 async def test_a_config_it_cannot_use_is_said_and_never_written_over(suite_copy, tmp_path, kind):
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)  # the test config's (tests/tui/conftest.py): the user's file instead
     content = HOSTILE[kind]
     plant_file(path, content, tmp_path)
     before = file_state(path)

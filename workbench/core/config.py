@@ -1,7 +1,7 @@
 """The user's settings, all in one folder: the platform's config folder, or `PDFWORKBENCH_CONFIG_DIR`.
 
 `config.json` holds the workbench's settings (theme, reader, modality, DPI, key map, family
-folders, an opt-in .env file); `readers.toml` the providers' base URLs; `families/` the user's
+folders, an opt-in .env file, the first-run hint, the text-layer tabs); `readers.toml` the providers' base URLs; `families/` the user's
 trap families. `pdfworkbench config show|path|edit|keys` shows and edits them. A broken config
 file never stops the app: its problem is reported and the defaults are used.
 """
@@ -46,6 +46,11 @@ class Settings:
     questions: dict[str, str] = field(default_factory=dict)  # PDF path -> the question last asked of it
     env_file: str | None = None                            # opt-in .env read for keys (never written)
     limits: dict[str, float] = field(default_factory=dict)  # budget name -> value (core/limits.py)
+    # Inspect's first-run hint (where to start); dismissing it turns this off for good.
+    first_run_hint: bool = True
+    # The text-layer tabs Inspect adds after pypdf and pymupdf, by extractor name; None: every
+    # extractor installed here (one not installed says what to install).
+    layer_tabs: list[str] | None = None
     # Why the file was not (wholly) used, one line; a file with a problem is never written over.
     problem: str | None = field(default=None, compare=False)
     # Keys of config.json this version does not know: kept as they are when the file is saved.
@@ -86,6 +91,9 @@ _VALID: dict[str, tuple[Any, str]] = {
     "questions": (_is_str_map, "an object of PDF -> question"),
     "env_file": (lambda v: v is None or _is_path(v), "a file name"),
     "limits": (lambda v: isinstance(v, dict) and all(map(_is_number, v.values())), "an object of limit name -> number"),
+    "first_run_hint": (lambda v: isinstance(v, bool), "true or false"),
+    "layer_tabs": (lambda v: v is None or isinstance(v, list) and all(isinstance(n, str) for n in v),
+                   "a list of extractor names"),
 }
 FIX = "fix it with `pdfworkbench config edit` (it is not written over meanwhile)"
 

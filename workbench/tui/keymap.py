@@ -113,3 +113,11 @@ def _words(name: str) -> str:
 
     words = re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", name)
     return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else ""
+
+
+def key_of(screen, binding_id: str) -> str:
+    """The key bound to `binding_id` on `screen` now, as the footer shows it (the user's, if remapped)."""
+    for _node, binding, _enabled, _tip in screen.active_bindings.values():
+        if binding.id == binding_id:
+            return screen.app.get_key_display(binding)
+    return binding_id

@@ -30,6 +30,7 @@ from workbench.tui.case_data import (
     load_page,
     open_case_data,
 )
+from workbench.tui.keymap import key_of
 from workbench.tui.messages import (
     AnswerArrived,
     CaseLoaded,
@@ -42,6 +43,7 @@ from workbench.tui.messages import (
 from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.footer import KeyFooter
+from workbench.tui.widgets.hint import FirstRunHint
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 from workbench.tui.widgets.revisions import RevisionsView
@@ -79,6 +81,9 @@ class InspectScreen(PageKeys, Screen):
     BINDINGS = [
         Binding("q", "app.quit", "Quit", id="quit_inspect", tooltip="Quit the workbench"),
         Binding("a", "ask", "Ask", id="ask", tooltip="Ask a reader about this case"),
+        # (before cancel_ask: escape hides the first-run hint while it is shown, then cancels)
+        Binding("x,escape", "dismiss_hint", "Hide hint", id="dismiss_hint", show=False,
+                tooltip="Hide the first-run hint for good"),
         Binding("escape", "cancel_ask", "Cancel", id="cancel_ask", show=False, tooltip="Cancel the call in flight"),
         Binding("e", "toggle_evidence", "Evidence", id="toggle_evidence", tooltip="Show or hide evidence boxes"),
         Binding("h", "toggle_hidden", "Hidden", id="toggle_hidden", tooltip="Shade hidden text on the page"),
@@ -100,6 +105,10 @@ class InspectScreen(PageKeys, Screen):
                 tooltip="The readers' saved answers to this case, graded"),
         Binding("v", "answer_values", "Values", show=False, id="answer_values",
                 tooltip="The values of the answer shown, each with where it came from"),
+        Binding("left_square_bracket", "step_tab(-1)", "Prev tab", show=False, id="previous_tab",
+                tooltip="The side pane's previous tab (its row scrolls to it)"),
+        Binding("right_square_bracket", "step_tab(1)", "Next tab", show=False, id="next_tab",
+                tooltip="The side pane's next tab: the text layers of every extractor, Revisions"),
         *PAGE_BINDINGS,
     ]
 
@@ -127,6 +136,8 @@ class InspectScreen(PageKeys, Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if self.app.settings.first_run_hint:
+            yield FirstRunHint(id="first-run-hint")
         with PaneRow(id="body"):
             with Vertical(id="left"):
                 yield Input(placeholder="filter: text in id, family or question", id="filter")
@@ -294,11 +305,16 @@ class InspectScreen(PageKeys, Screen):
 
     def _add_layer_tabs(self) -> None:
         """A text-layer tab per other extractor installed here (providers.extractors), after the
-        built-in two; each reads its layer when first shown for a case."""
+        built-in two, or per one the settings' `layer_tabs` name (installed or not: its tab says
+        what to install); each reads its layer when first shown for a case."""
         from workbench.providers.extractors import EXTRACTORS as ALL
         from workbench.providers.extractors import available
 
-        names = tuple(n for n in ALL if n not in EXTRACTORS and available(n))
+        pinned = self.settings.layer_tabs
+        if pinned is None:
+            names = tuple(n for n in ALL if n not in EXTRACTORS and available(n))
+        else:
+            names = tuple(n for n in dict.fromkeys(pinned) if n in ALL and n not in EXTRACTORS)
         tabs = self.query_one("#side", TabbedContent)
         adding = [tabs.add_pane(TabPane(n, TextLayerView(n, id=f"text-{n}"), id=f"tab-{n}")) for n in names]
 
@@ -306,12 +322,43 @@ class InspectScreen(PageKeys, Screen):
             for pane in adding:
                 await pane
             self._more_layers = names  # followed from now on (their views are mounted)
+            self.call_after_refresh(self._say_tab_overflow)
 
         self.run_worker(added(), group="layer-tabs", exit_on_error=False)
 
     @on(TabbedContent.TabActivated, "#side")
     def side_tab_shown(self, event: TabbedContent.TabActivated) -> None:
         self._fill_layer_tab()
+        self._say_tab_overflow()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._say_tab_overflow)
+
+    def _say_tab_overflow(self) -> None:
+        """When the side pane's tabs do not all fit its row, its border says which one of how
+        many is shown and the keys that step through them (the row scrolls to the one shown)."""
+        from textual.widgets import Tab, Tabs
+
+        side = self.query_one("#side", TabbedContent)
+        tabs = side.query_one(Tabs)
+        shown = [t for t in tabs.query(Tab) if t.display]
+        width = sum(t.outer_size.width for t in shown)
+        if not shown or not tabs.size.width or width <= tabs.size.width:
+            side.border_subtitle = ""
+            return
+        ids = [t.id for t in shown]
+        at = ids.index(tabs.active) + 1 if tabs.active in ids else 0
+        prev, nxt = key_of(self, "previous_tab"), key_of(self, "next_tab")
+        side.border_subtitle = f"tab {at}/{len(shown)} · {prev} {nxt} for the others"
+
+    def action_step_tab(self, step: int) -> None:
+        """[ and ]: the side pane's previous or next tab, round."""
+        side = self.query_one("#side", TabbedContent)
+        panes = [p.id for p in side.query(TabPane) if p.id]
+        if not panes:
+            return
+        at = panes.index(side.active) if side.active in panes else 0
+        side.active = panes[(at + step) % len(panes)]
 
     def _fill_layer_tab(self) -> None:
         """The shown tab's layer, read for the current case if it is not yet (in a worker)."""
@@ -816,6 +863,19 @@ class InspectScreen(PageKeys, Screen):
     def action_toggle_hidden(self) -> None:
         page = self.query_one(PageView)
         page.show_hidden = not page.show_hidden
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "dismiss_hint":
+            return bool(self.query(FirstRunHint))  # (escape cancels a call when no hint is shown)
+        return super().check_action(action, parameters)
+
+    def action_dismiss_hint(self) -> None:
+        """x or escape on the first-run hint: it goes, and is not shown again (unless the config
+        file cannot be written: then it says so, and the file stays as it was)."""
+        for hint in self.query(FirstRunHint):
+            hint.remove()
+        self.app.settings.first_run_hint = False
+        self.app.remember()
 
     def action_show_tab(self, index: int) -> None:
         self.query_one(TabbedContent).active = TABS[index]

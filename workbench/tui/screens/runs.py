@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -23,6 +23,7 @@ from workbench.core.source import Source
 from workbench.grading import build_report, render_report_text
 from workbench.grading.outcome import Outcome
 from workbench.tui.widgets.footer import KeyFooter
+from workbench.tui.widgets.layout import NARROW
 from workbench.tui.widgets.marks import SOURCE_STYLES, mark_text, source_text
 from workbench.tui.widgets.ratechart import RateChart, Section
 
@@ -35,6 +36,11 @@ KEEP = {
 }
 # What the screen is dismissed with: the case, run file and line of the answer to show.
 AnswerRef = tuple[str, Path, int]
+# The records table's columns; below NARROW columns of terminal, those the row says anyway go
+# (the case id starts with its family, the run's reader is in the report, a call that did not
+# finish says so in its verdict), so the verdict, source and reason stay on screen at 100x30.
+COLUMNS = ("case", "family", "reader", "status", "verdict", "source", "reason")
+NARROW_COLUMNS = ("case", "verdict", "source", "reason")
 
 
 class RunsScreen(Screen[AnswerRef | None]):
@@ -77,6 +83,7 @@ intervals.
         self.source_filter = ""   # "" = any source
         self.rows: list[tuple[SavedAnswer, Outcome]] = []
         self.sources: dict[int, str] = {}   # id(record) -> where its wrong answer came from
+        self.columns: tuple[str, ...] = ()  # the records table's, as wide as the screen allows
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -91,8 +98,7 @@ intervals.
 
     def on_mount(self) -> None:
         self.sub_title = f"run {self.run.name}"
-        table = self.query_one(DataTable)
-        table.add_columns("case", "family", "reader", "status", "verdict", "source", "reason")
+        self._fit_columns()
         self.query_one("#runs-report", Static).update(Text("reading the run...", style="dim"))
         self._load(self.run)
 
@@ -188,11 +194,30 @@ intervals.
         self.run = run
         self.sub_title = f"run {run.name}"
         self.rows = rows
+        self._fit_columns()  # (a run of several readers keeps its reader column)
         self.sources = {}
         for p in problems:
             self.notify(p, severity="warning")
         self.query_one("#runs-report", Static).update(Text(report_text))
         self._fill()
+
+    def _columns_for(self, width: int) -> tuple[str, ...]:
+        if width >= NARROW:
+            return COLUMNS
+        readers = {s.record.reader for s, _ in self.rows}
+        return ("case", "reader", *NARROW_COLUMNS[1:]) if len(readers) > 1 else NARROW_COLUMNS
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        columns = self._columns_for(self.size.width or self.app.size.width)
+        if columns != self.columns:
+            self.columns = columns
+            table = self.query_one(DataTable)
+            table.clear(columns=True)
+            table.add_columns(*columns)
+            self._fill()
 
     def visible_rows(self) -> list[tuple[SavedAnswer, Outcome]]:
         keep = KEEP[self.filter]
@@ -210,11 +235,11 @@ intervals.
             cases = {c.id: c for c in self.source.cases}
         for saved, outcome in self.visible_rows():
             r = saved.record
-            family = cases[r.case_id].trap_family if r.case_id in cases else "?"
             source = self.sources.get(id(r))
-            table.add_row(r.case_id, family, r.reader, r.status, mark_text(outcome),
-                          source_text(source) if source else Text(""),
-                          outcome.reason[:80], key=f"{saved.run}:{saved.line}")
+            cells = {"case": r.case_id, "family": cases[r.case_id].trap_family if r.case_id in cases else "?",
+                     "reader": r.reader, "status": r.status, "verdict": mark_text(outcome),
+                     "source": source_text(source) if source else Text(""), "reason": outcome.reason[:80]}
+            table.add_row(*(cells[c] for c in self.columns), key=f"{saved.run}:{saved.line}")
         source = f" · source: {self.source_filter.replace('_', ' ')}" if self.source_filter else ""
         self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}{source}"
 

@@ -4,13 +4,20 @@ Textual's Footer rebuilds all of its keys (a widget each, styled one by one) whe
 bindings may have changed, which is every focus change: opening the workbench moved focus four
 times before the first page was on screen, and the rebuilds took a fifth of the time to it. This
 one compares what it would show (each key, its label, whether it is enabled) with what it shows,
-and rebuilds once per refresh, only if they differ. What it draws is Textual's own.
+and rebuilds once per refresh, only if they differ. What it draws is Textual's own keys, the
+app's (F1 help, F2 page) first: a narrow terminal cuts the footer at its right end, and F1 lists
+whatever was cut. Below `NARROW` columns the keys are drawn compact (a column less each).
 """
 
 from __future__ import annotations
 
+from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from workbench.tui.widgets.layout import NARROW
 
 
 class KeyFooter(Footer):
@@ -23,6 +30,11 @@ class KeyFooter(Footer):
         # With `hold`, no keys until `release`: the Inspect screen shows them once the first page
         # is on screen (mounting and styling the keys, one widget each, took ~30 ms before it).
         self._held = hold
+        try:  # compact from the start where the terminal is narrow (not restyled at the first resize)
+            self.set_reactive(Footer.compact, self.app.size.width < NARROW)
+            self.set_class(self.compact, "-compact", update=False)
+        except RuntimeError:  # no app running (Textual's NoActiveAppError)
+            pass
 
     def release(self) -> None:
         """Show the keys (a footer made with `hold`)."""
@@ -34,11 +46,38 @@ class KeyFooter(Footer):
                 self._queued = True
                 self.call_later(self._recompose_if_changed)
 
+    def _shown_bindings(self) -> list:
+        """The screen's shown bindings, one per action, the app's first (then Textual's order)."""
+        app = self.app
+        found: dict[str, tuple] = {}
+        for node, b, enabled, tooltip in self.screen.active_bindings.values():
+            if b.show and b.action not in found:
+                found[b.action] = (node is not app, b, enabled, tooltip)
+        return [entry[1:] for entry in sorted(found.values(), key=lambda e: e[0])]
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        app = self.app
+        for binding, enabled, tooltip in self._shown_bindings():
+            yield FooterKey(binding.key, app.get_key_display(binding), binding.description, binding.action,
+                            disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
+        if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+            entry = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
+            if entry is not None:
+                _node, binding, enabled, _tooltip = entry
+                yield FooterKey(binding.key, app.get_key_display(binding), binding.description, binding.action,
+                                classes="-command-palette", disabled=not enabled,
+                                tooltip=binding.tooltip or binding.description)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.compact = event.size.width < NARROW
+
     def _showing(self) -> tuple:
         """What `compose` would show: every shown binding's key, label and state, in order."""
         app = self.app
-        keys = tuple((b.key, app.get_key_display(b), b.description, b.action, b.group, enabled, tooltip)
-                     for (_node, b, enabled, tooltip) in self.screen.active_bindings.values() if b.show)
+        keys = tuple((b.key, app.get_key_display(b), b.description, b.action, enabled, tooltip)
+                     for (b, enabled, tooltip) in self._shown_bindings())
         palette = self.show_command_palette and app.ENABLE_COMMAND_PALETTE
         entry = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING) if palette else None
         return keys, None if entry is None else (entry[1].key, entry[2], entry[3])
