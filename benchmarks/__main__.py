@@ -301,7 +301,58 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
     rows += _tui_rows(g, suite, runs, 0.8, cases=20 if quick else 40, step_target_ms=80.0,
                       step_label="next case (down to its page on screen)")
     rows += _html_rows(g, tmp, suite, runs)
+    rows += _exposure_rows(g, suite, runs)
     return rows
+
+
+# `exposure` over the suite with the `extractors` extra's libraries, against the slowest one's
+# own time over the same PDFs (issue 36: within 1.8x at --jobs 2). Each bare time is a fresh
+# interpreter that imports the library, reads one PDF untimed, then times the loop over all.
+EXPOSURE_EXTRACTORS = ("pdfplumber", "pdfminer", "pypdfium2", "markitdown")
+_BARE_EXTRACTOR = (
+    "import sys, time\n"
+    "from workbench.core.suite import load_suite\n"
+    "from workbench.providers.extractors import page_texts\n"
+    "pdfs = [c.pdf_file.read_bytes() for c in load_suite(sys.argv[2]).cases]\n"
+    "page_texts(sys.argv[1], pdfs[0])\n"
+    "t, cpu = time.perf_counter(), time.process_time()\n"
+    "for pdf in pdfs:\n"
+    "    page_texts(sys.argv[1], pdf)\n"
+    "print(time.process_time() - cpu, time.perf_counter() - t)\n"
+)
+
+
+def _exposure_rows(group: str, suite: Path, runs: int) -> list[Row]:
+    from workbench.providers import extractors
+
+    names = [n for n in EXPOSURE_EXTRACTORS if extractors.version(n) is not None]
+    if not names:
+        return [Row(group, "exposure", "x", [], 1.8, error="no extractor of the `extractors` extra installed")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    bare: dict[str, float] = {}
+    bare_cpu: dict[str, float] = {}
+    ratios, walls = [], []
+    for _ in range(runs):
+        for name in names:
+            proc = subprocess.run([sys.executable, "-c", _BARE_EXTRACTOR, name, str(suite)],
+                                  capture_output=True, text=True, env=env, timeout=3600)
+            if proc.returncode != 0:
+                return [Row(group, "exposure", "x", [], 1.8,
+                            error=f"{name}: " + (proc.stderr.strip().splitlines() or ["failed"])[-1][:100])]
+            bare_cpu[name], bare[name] = map(float, proc.stdout.split()[-2:])
+            progress(f"{name} alone over the suite: {bare[name]:.1f} s (CPU {bare_cpu[name]:.1f} s)")
+        ran = run_cli(["exposure", str(suite), "--extractors", ",".join(names), "--jobs", "2",
+                       "--no-cache", "--json"], timeout=3600)
+        if ran.code != 0:
+            return [Row(group, "exposure", "x", [], 1.8, error=(ran.stderr.strip().splitlines() or ["failed"])[-1][:120])]
+        walls.append(ran.seconds)
+        ratios.append(ran.seconds / max(bare.values()))
+    slowest = max(bare, key=bare.get)
+    each = ", ".join(f"{n} {t:.1f} s (CPU {bare_cpu[n]:.1f})" for n, t in bare.items())
+    return [
+        Row(group, f"exposure, {len(names)} extractors, --jobs 2, no cache", "s", walls, None, note=each),
+        Row(group, f"exposure: over the slowest extractor alone ({slowest})", "x", ratios, 1.8),
+    ]
 
 
 def _html_rows(group: str, tmp: Path, suite: Path, runs: int) -> list[Row]:
