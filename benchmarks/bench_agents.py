@@ -234,7 +234,7 @@ def workers_rows(group: str, tmp: Path, rounds: int, cases: int = WORKER_CASES, 
     """`run`'s suite loop (run_suite, in this process) of `cases` agent cases with `workers`
     workers, the fake server in its own process answering after `latency_ms`: page_text by the
     default extractor (pypdf) and by pymupdf, and the floor, in turns."""
-    from workbench.core.suite import build_suite
+    from workbench.build.suite import build_suite
     from workbench.providers.base import parse_reader
     from workbench.providers.batch import RunPlan, run_suite
 

@@ -26,10 +26,10 @@ AIM_MS = 30.0
 
 def main(rounds: int = 40) -> None:
     from workbench.build.make import generate_case, write_case
+    from workbench.checks.inspect import inspect_document
     from workbench.checks.lint import lint_path
     from workbench.pdf import layers, spans
     from workbench.pdf.document import read_pdf_bytes
-    from workbench.pdf.inspect import inspect_document
     from workbench.tui.case_data import load_case_data
 
     def cold(fn) -> list[float]:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from workbench.build.suite import build_suite  # noqa: E402
 from workbench.core.runs import RunRecord, RunWriter  # noqa: E402
-from workbench.core.suite import build_suite, load_suite  # noqa: E402
+from workbench.core.suite import load_suite  # noqa: E402
 from workbench.gold.disputes import add_dispute, decide  # noqa: E402
 from workbench.gold.regrade import regrade  # noqa: E402
 from workbench.gold.triage import triage_queue  # noqa: E402

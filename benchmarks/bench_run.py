@@ -35,7 +35,7 @@ def main() -> int:
     os.environ.setdefault("ANTHROPIC_API_KEY", "bench-not-a-real-key")
     os.environ.setdefault("GOOGLE_API_KEY", "bench-not-a-real-key")
 
-    from workbench.core.suite import build_suite
+    from workbench.build.suite import build_suite
     from workbench.providers.base import parse_reader
     from workbench.providers.batch import RunPlan, run_suite
 

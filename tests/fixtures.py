@@ -51,7 +51,7 @@ def needs(*modules: str, reason: str = ""):
 
 def built_suite(folder: Path, spec: str, name: str = "suite") -> Path:
     """`spec` (a suite spec's TOML) written to `folder/spec.toml` and built into `folder/name`."""
-    from workbench.core.suite import build_suite
+    from workbench.build.suite import build_suite
 
     (folder / "spec.toml").write_text(spec)
     build_suite(folder / "spec.toml", folder / name)

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from workbench.build.make import generate_case
+from workbench.build.suite import CaseExists, LintRefused, add_to_suite, verify_suite
 from workbench.core.errors import UserError
-from workbench.core.suite import CaseExists, LintRefused, add_to_suite, load_suite, verify_suite
+from workbench.core.suite import load_suite
 
 FAMILY = "hidden_ocr_mismatch"
 

@@ -16,9 +16,9 @@ from workbench.build.authoring import (
     write_family_template,
 )
 from workbench.build.make import family_registry, get_family
+from workbench.build.suite import verify_suite
 from workbench.core.case import load_case
 from workbench.core.errors import UserError
-from workbench.core.suite import verify_suite
 from workbench.generators.degrade import DegradeSpec
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"

@@ -211,8 +211,9 @@ def test_a_build_killed_inside_a_write_leaves_a_temporary_file_the_next_build_re
     """A real build process, its writes slowed (tests/slow_writer.py) so that it is surely inside
     one when it gets SIGKILL: it leaves `.<name>.<host>-<pid>.<x>.tmp`; the next build removes it
     (its process is dead) and leaves another live process's alone."""
+    from workbench.build.suite import build_suite
     from workbench.core import atomic
-    from workbench.core.suite import build_suite, load_suite
+    from workbench.core.suite import load_suite
 
     (tmp_path / "spec.toml").write_text(SPEC)
     out = tmp_path / "kb"

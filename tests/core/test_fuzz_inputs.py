@@ -24,9 +24,9 @@ def _samples() -> list[Path]:
 
 @pytest.mark.slow   # a fuzzer over PDFs: 51 s at load 15
 def test_fuzzed_pdfs_are_read_or_refused(tmp_path):
+    from workbench.checks.inspect import inspect_document
     from workbench.checks.lint import lint_case
     from workbench.pdf.document import read_pdf_bytes
-    from workbench.pdf.inspect import inspect_document
 
     rng = random.Random(SEED)
     sources = [p.read_bytes() for p in _samples()]

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from workbench.build.adopted import Step, mutated_case, read_source
+from workbench.build.suite import verify_suite
 from workbench.checks.evidence import find_evidence
 from workbench.checks.lint import lint_case
 from workbench.core.case import sha256_hex
-from workbench.core.suite import load_suite, verify_suite
+from workbench.core.suite import load_suite
 from workbench.generators.mutations import get_mutation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,7 +139,7 @@ def test_each_mutation_fails_the_lint_when_pinned_to_disarm(adopted, trap):
 
 
 def test_a_stack_of_two_hidden_layer_then_scan_keeps_the_trap_with_a_faithful_layer(adopted, tmp_path):
-    from workbench.core.suite import add_to_suite
+    from workbench.build.suite import add_to_suite
 
     case, pdf, extra = mutate(adopted, "hidden_layer")
     add_to_suite(adopted, case, pdf, extra_files=extra)

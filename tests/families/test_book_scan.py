@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 
 from workbench.build.make import generate_case
-from workbench.core.suite import build_suite, read_spec, verify_suite
+from workbench.build.suite import build_suite, read_spec, verify_suite
 from workbench.generators import book_scan_passage as fam
 from workbench.generators.passages import PASSAGES, STOPWORDS, keywords
 from workbench.generators.registry import registry

@@ -10,8 +10,8 @@ import pymupdf
 import pytest
 
 from workbench.build.make import generate_case
+from workbench.build.suite import add_case, verify_suite
 from workbench.core.errors import UserError
-from workbench.core.suite import add_case, verify_suite
 from workbench.generators import kit
 from workbench.generators.base import AnswerKey
 from workbench.generators.degrade import (

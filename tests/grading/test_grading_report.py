@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from workbench.build.make import generate_case
+from workbench.build.suite import add_case
 from workbench.core.case import PDFHELL_FIELDS
 from workbench.core.runs import RunRecord, RunWriter, iter_records
-from workbench.core.suite import add_case
 from workbench.grading import build_report, render_report_text, wilson, write_junit
 from workbench.grading.auditpack import build_audit_pack
 

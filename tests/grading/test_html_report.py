@@ -16,8 +16,8 @@ from workbench.grading.report import build_report
 pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 pytest.importorskip("jinja2", reason="the HTML report needs the report extra (jinja2)")
 
+from workbench.checks.crops import evidence_crop, evidence_crops  # noqa: E402
 from workbench.grading.html import report_context, report_html  # noqa: E402
-from workbench.pdf.crops import evidence_crop, evidence_crops  # noqa: E402
 
 RUNS = sorted((SAMPLE / "runs").glob("*.jsonl"))
 

@@ -64,7 +64,8 @@ def test_mupdf_naming_a_raw_byte_is_logged_as_text_any_handler_can_write(caplog)
 def test_a_page_pypdf_refuses_is_still_inspected_with_its_pypdf_layer_marked_unread():
     """pypdf refusing one page's stream used to stop that page's analysis whole: the workbench
     showed no page, though MuPDF draws it and reads its text."""
-    from workbench.pdf.pages import PdfPages, page_report
+    from workbench.checks.inspect import page_report
+    from workbench.pdf.pages import PdfPages
 
     with PdfPages(second_page_pypdf_refuses_pdf(), "two.pdf") as pages:
         first, second = pages.page(0), pages.page(1)

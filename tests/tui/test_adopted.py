@@ -9,9 +9,10 @@ import pytest
 from textual.widgets import Input, Select
 
 from tests.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
+from workbench.build.suite import verify_suite
 from workbench.cli import main
 from workbench.core.source import open_source
-from workbench.core.suite import load_suite, verify_suite
+from workbench.core.suite import load_suite
 from workbench.generators.mutations import get_mutation
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen

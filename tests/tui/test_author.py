@@ -9,8 +9,9 @@ from textual.widgets import Input, Select
 
 from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
 from workbench.build.authoring import Draft, write_family_template
+from workbench.build.suite import verify_suite
 from workbench.core.source import open_source
-from workbench.core.suite import load_suite, verify_suite
+from workbench.core.suite import load_suite
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.screens.inspect import InspectScreen

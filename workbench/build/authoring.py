@@ -154,7 +154,7 @@ def save_preview(preview: Preview, folder: Path, case_id: str, overwrite: bool =
                  ) -> tuple[Path, str]:
     """Write the previewed case as `case_id` into a suite through `add_to_suite` (which refuses
     an existing id unless `overwrite`, and lint errors unless confirmed). Returns (JSON, hash)."""
-    from workbench.core.suite import add_to_suite
+    from workbench.build.suite import add_to_suite
 
     added = add_to_suite(folder, preview.case, preview.pdf, case_id=case_id, overwrite=overwrite,
                          lint_errors=lint_errors or (), save_with_lint_errors=save_with_lint_errors,

@@ -62,6 +62,11 @@ class Shard:
         return f"shard-{self.index}of{self.of}.jsonl"
 
 
+def shard_items(items: list[Any], shard: str | None) -> list[Any]:
+    """`--shard i/n` (1-based): every n-th item starting at i, so shards cover each item once."""
+    return Shard.parse(shard).pick(items) if shard else items
+
+
 def manifest_path(folder: Path, shard: Shard) -> Path:
     return build_dir(folder) / shard.file_name
 
@@ -209,23 +214,3 @@ def remove_manifests(folder: Path) -> None:
     except OSError:
         pass
 
-
-def build_problems(block: Any) -> list[str]:
-    """What a suite.json `build` block says is not there: one line per missing or incomplete shard."""
-    if not isinstance(block, dict):
-        return []
-    try:
-        of = int(block.get("shards") or 1)
-        missing = [int(i) for i in block.get("missing") or []]
-        incomplete = {int(k): v for k, v in (block.get("incomplete") or {}).items()}
-    except (TypeError, ValueError, AttributeError):
-        return ["suite.json: its build block is malformed; run pdfworkbench merge-suite on the folder"]
-    out = []
-    if missing:
-        names = ", ".join(f"{i}/{of}" for i in missing)
-        out.append(f"shard{'s' if len(missing) > 1 else ''} {names} of this build {'are' if len(missing) > 1 else 'is'} "
-                   f"missing: run `pdfworkbench build SPEC --out DIR --shard I/{of}` for each, into this folder")
-    for i, counts in sorted(incomplete.items()):
-        done, expected = (counts + [0, 0])[:2] if isinstance(counts, list) else (0, 0)
-        out.append(f"shard {i}/{of} is incomplete ({done} of {expected} cases made): run it again")
-    return out

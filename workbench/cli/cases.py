@@ -149,9 +149,9 @@ def add_suite_options(p: argparse.ArgumentParser) -> None:
 
 def add_into_suite(args: argparse.Namespace, case, pdf: bytes, extra_files=None,
                    more_errors: list[str] | None = None) -> int:
-    """Lint the case, add it to the suite `args.into` (see `core.suite.add_to_suite`), say so."""
+    """Lint the case, add it to the suite `args.into` (see `build.suite.add_to_suite`), say so."""
+    from workbench.build.suite import add_to_suite
     from workbench.checks.lint import lint_case
-    from workbench.core.suite import add_to_suite
 
     findings = lint_case(case, pdf)
     errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"] + (more_errors or [])
@@ -210,7 +210,7 @@ def cmd_make(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from workbench.core.suite import build_suite
+    from workbench.build.suite import build_suite
 
     if args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out}: exists and is not a folder; give a folder for the suite")
@@ -243,8 +243,8 @@ def _print_build(build: dict | None) -> None:
 
 
 def cmd_merge_suite(args: argparse.Namespace) -> int:
-    from workbench.build.shards import build_problems
-    from workbench.core.suite import merge_suite_locked
+    from workbench.build.suite import merge_suite_locked
+    from workbench.core.suite import build_problems
 
     if not args.suite.is_dir():
         raise UserError(f"{args.suite}: not a folder; give the folder the shards were built into")
@@ -265,7 +265,7 @@ def cmd_merge_suite(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from workbench.core.suite import verify_suite
+    from workbench.build.suite import verify_suite
 
     results, digest, recorded = verify_suite(args.suite, jobs=args.jobs)
     bad = [r for r in results if not r.ok]
@@ -303,8 +303,9 @@ def load_target(path: Path, password: str | None = None):
 def cmd_inspect(args: argparse.Namespace) -> int:
     from functools import partial
 
+    from workbench.checks.inspect import evidence_needles, inspect_stream
     from workbench.cli.output import json_text, print_json_stream
-    from workbench.pdf.pages import PdfPages, evidence_needles, inspect_stream, parse_pages
+    from workbench.pdf.pages import PdfPages, parse_pages
 
     data, case = load_target(args.path, args.password)
     name = str(args.path)

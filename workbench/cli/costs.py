@@ -12,7 +12,7 @@ from workbench.core.words import counted
 
 
 def dry_run(args: argparse.Namespace, plan, suite, out: Path) -> int:
-    from workbench.core.suite import shard_items
+    from workbench.build.shards import shard_items
     from workbench.grading.cost import kilo, load_prices, money
     from workbench.pdf.document import read_pdf_bytes
     from workbench.providers import reading

@@ -439,9 +439,9 @@ def _cases_at_gold(folders: list[Path], version: str):
 
 def _write_html(report, cases: dict, out: Path, jobs: int) -> None:
     """The HTML report, with a page crop of every case some run answered wrong."""
+    from workbench.checks.crops import evidence_crops
     from workbench.grading.html import write_report_html
     from workbench.grading.outcome import WRONG_ANSWERS
-    from workbench.pdf.crops import evidence_crops
 
     wrong = sorted({r.case_id for run in report.runs for r in run.final_rows().values()
                     if r.outcome in WRONG_ANSWERS and r.case_id in cases})

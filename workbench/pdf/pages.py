@@ -5,16 +5,16 @@ API:
 
 - `PdfPages(data, name, dpi)`: a PDF opened for forensics. Opening reads the page count and
   nothing else; `page(i)` (0-based) computes that page's spans with their visibility, each
-  extractor's text, the layer differences and the evidence boxes, keeps the last `cache_pages`
-  pages (an LRU), and `prefetch(i)` computes a page ahead in a worker thread.
+  extractor's text and the layer differences, keeps the last `cache_pages` pages (an LRU), and
+  `prefetch(i)` computes a page ahead in a worker thread.
 - `parse_pages(spec, page_count, cap)`: `--pages 1-5,12` / `all` / None -> 0-based page indices,
   and a line saying what was left out when the default cap applied.
-- `page_boxes(page, needles)`: the boxes shown on a page (hidden spans, and each needle's
-  evidence), one `Box` each; the Inspect screen draws them and `inspect --json` prints them.
-- `page_report(page, needles)`: one page of `inspect --json`.
+- `Box`: a rectangle drawn on a page (a case's evidence and the hidden spans are found by
+  `workbench.checks.inspect.page_boxes`, which makes them).
 - `hidden_stretches(text, hidden)`: where a text layer holds hidden spans' text (the Inspect
   screen colours them, plain `inspect` marks them).
-- `inspect_stream(...)` / `map_pages(fn, ...)`: every selected page, in order, on `jobs` processes.
+- `map_pages(fn, ...)`: `fn` of every selected page, in order, on `jobs` processes (the lint's
+  findings; `inspect`'s page reports, with `layers`).
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from workbench.core import limits
 from workbench.core.errors import UserError
-from workbench.core.pool import DaemonExecutor
+from workbench.core.pool import DaemonExecutor, map_ordered
 from workbench.pdf.budget import page_rotation, too_complex
 from workbench.pdf.document import open_fitz, why_failed
 from workbench.pdf.layers import LayerDiff, diff_page
@@ -329,29 +330,6 @@ def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "defa
 
 # ---- what a page shows --------------------------------------------------------------------------
 
-def evidence_needles(case: Any) -> list[tuple[str, str]]:
-    """(kind, text) pairs to find on a case's pages: the expected answer or tokens, the forbidden ones."""
-    needles: list[tuple[str, str]] = []
-    if case.expected_tokens:
-        needles += [("expected", t) for t in case.expected_tokens]
-    elif case.expected_answer:
-        needles.append(("expected", case.expected_answer))
-    needles += [("forbidden", f) for f in case.forbidden_answers if f]
-    return needles
-
-
-def page_boxes(page: PageForensics, needles: list[tuple[str, str]] = ()) -> list[Box]:
-    """The boxes drawn on a page: each hidden span, then each needle's evidence ((kind, text))."""
-    from workbench.checks.evidence import evidence_on_page
-
-    i = page.index
-    boxes = [Box(i, tuple(s.bbox), "hidden", s.text) for s in page.analysis.hidden if s.text.strip()]
-    for kind, needle in needles:
-        for hit in evidence_on_page(page.analysis, needle):
-            boxes += [Box(i, tuple(rect), kind, needle) for rect in hit.boxes]
-    return boxes
-
-
 def hidden_stretches(text: str, hidden: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
     """(start, end, why) of every place `text` holds a hidden span's text, in order and apart;
     `hidden` is (span text, why it is hidden) pairs."""
@@ -367,30 +345,6 @@ def hidden_stretches(text: str, hidden: list[tuple[str, str]]) -> list[tuple[int
                 found.append((start, end, why))
             start = text.find(needle, end)
     return sorted(found)
-
-
-def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dict[str, Any]:
-    """One page of `inspect --json`."""
-    spans = page.analysis.spans
-    diff = page.diff.to_json()
-    diff.pop("page_number", None)
-    diff.pop("hidden", None)  # the spans carry it
-    report: dict[str, Any] = {
-        "number": page.info.number,
-        "width_pt": round(page.info.width_pt, 2),
-        "height_pt": round(page.info.height_pt, 2),
-        "rotation": page.info.rotation,
-        "text": {k: page.texts.get(k, "") for k in EXTRACTORS},
-        "spans": [s.to_json() for s in spans],
-        "hidden_spans": sum(not s.visible for s in spans),
-        "layers": diff,
-        "boxes": [b.to_json() for b in page_boxes(page, needles)],
-    }
-    if page.skipped:
-        report["skipped"] = page.skipped
-    if page.unread:
-        report["unread"] = dict(page.unread)
-    return report
 
 
 def skipped_line(name: str, page: PageForensics) -> str:
@@ -423,57 +377,22 @@ def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
     _WORKER["pages"] = PdfPages(data, name, dpi, cache_pages=2)
 
 
-def _report_in_worker(encode: Callable[[dict[str, Any]], Any] | None, args: tuple[int, tuple]) -> tuple[Any, list[str]]:
-    index, needles = args
-    page = _WORKER["pages"].page(index, layers=True)
-    report = page_report(page, list(needles))
-    return (report if encode is None else encode(report)), unread_lines(page)
-
-
-def _apply_in_worker(fn: Callable[[str, PageForensics], Any], index: int) -> tuple[Any, str]:
+def _apply_in_worker(fn: Callable[[str, PageForensics], Any], layers: bool, index: int) -> tuple[Any, str]:
     pages = _WORKER["pages"]
-    page = pages.page(index, layers=False)
+    page = pages.page(index, layers=layers)
     return fn(pages.name, page), page.skipped
 
 
-def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
-                   needles: list[tuple[str, str]] = (), jobs: int | None = 1,
-                   encode: Callable[[dict[str, Any]], Any] | None = None,
-                   warn: Callable[[str], None] | None = None) -> Iterator[Any]:
-    """`page_report` of each page in `pages`, in order, computed on `jobs` processes; with
-    `encode` (a module-level function), `encode(report)` instead, computed where the page was:
-    `inspect --json` has each page's JSON text made in the worker, which is cheaper to send back
-    than the report itself and leaves this process only the writing. `warn` is given each
-    `unread_lines` line here, as its page is handed out."""
-    from functools import partial
-
-    from workbench.core.pool import map_ordered
-
-    _import_for_workers(text_layers=True)
-    work = [(i, tuple(needles)) for i in pages]
-    try:
-        for report, lines in map_ordered(partial(_report_in_worker, encode), work, jobs, chunksize=4,
-                                         initializer=_open_in_worker, initargs=(data, name, dpi)):
-            if warn is not None:
-                for line in lines:
-                    warn(line)
-            yield report
-    finally:
-        _close_worker()
-
-
 def map_pages(fn: Callable[[str, PageForensics], Any], data: bytes, pages: list[int], name: str = "PDF",
-              dpi: int = 150, jobs: int | None = 1) -> Iterator[tuple[Any, str]]:
-    """(`fn(name, page)`, skipped reason) of each page in `pages` (analysed without its text
-    layers), in order, on `jobs` processes; `fn` is a module-level function (it is sent to the
-    workers), e.g. the lint's `page_findings`."""
-    from functools import partial
-
-    from workbench.core.pool import map_ordered
-
-    _import_for_workers(text_layers=False)
+              dpi: int = 150, jobs: int | None = 1, *, layers: bool = False,
+              chunksize: int = 16) -> Iterator[tuple[Any, str]]:
+    """(`fn(name, page)`, skipped reason) of each page in `pages`, in order, on `jobs` processes,
+    `chunksize` pages a task; `fn` is a module-level function (it is sent to the workers), e.g.
+    the lint's `page_findings`. Pages are analysed without their text layers unless `layers`
+    (`inspect` reports them)."""
+    _import_for_workers(text_layers=layers)
     try:
-        yield from map_ordered(partial(_apply_in_worker, fn), pages, jobs, chunksize=16,
+        yield from map_ordered(partial(_apply_in_worker, fn, layers), pages, jobs, chunksize=chunksize,
                                initializer=_open_in_worker, initargs=(data, name, dpi))
     finally:
         _close_worker()

@@ -254,8 +254,9 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     The run file's lock is held from the first look at `out` to the last record, so a second run
     into the same file is refused at once (it would ask every case again) instead of doubling it.
     Records carry `shard` and `run_id` (given, else the resumed file's, else `run_identity`)."""
+    from workbench.build.shards import shard_items
     from workbench.core import atomic
-    from workbench.core.suite import load_suite, shard_items
+    from workbench.core.suite import load_suite
 
     suite = load_suite(suite_path)
     check_plan(plan)

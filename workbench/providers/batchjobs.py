@@ -471,7 +471,8 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
     """`run --batch`: advance the run's open batches (submit, poll, collect); when none is open,
     submit the cases that have no record yet as new batches, and return. `retry_errors` first
     drops this reader's error and timeout records (expired requests among them) so they go again."""
-    from workbench.core.suite import load_suite, run_marks, shard_items
+    from workbench.build.shards import shard_items
+    from workbench.core.suite import load_suite, run_marks
     from workbench.providers import config
     from workbench.providers.batch import (
         RunIdentity,

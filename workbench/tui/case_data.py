@@ -3,7 +3,7 @@
 Opening a case reads its PDF's page count and analyses the first pages (`eager`); every other page
 is analysed when it is shown (`load_page`, from a worker), kept in the document's bounded page
 cache (`workbench.pdf.pages.PdfPages`), and the page after it is computed ahead. The boxes drawn
-on a page come from the core's `page_boxes`, the same function `inspect --json` prints.
+on a page come from the checks' `page_boxes`, the same function `inspect --json` prints.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.checks.inspect import evidence_needles, page_boxes
 from workbench.checks.lint import Analysed
 from workbench.core.case import Case
-from workbench.pdf.pages import Box, PdfPages, evidence_needles, page_boxes
+from workbench.pdf.pages import Box, PdfPages
 from workbench.pdf.textlayer import EXTRACTORS
 
 # A case's PDF of up to this many pages is analysed whole when it opens (the Author screen

@@ -1,6 +1,6 @@
 """What the HTML report shows of a page: a crop around a case's evidence, with its boxes.
 
-Made by `workbench.pdf.crops` (which reads the PDF); the report only places it."""
+Made by `workbench.checks.crops` (which reads the PDF); the report only places it."""
 
 from __future__ import annotations
 

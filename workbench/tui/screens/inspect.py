@@ -994,9 +994,9 @@ class InspectScreen(PageKeys, Screen):
         import asyncio
 
         from workbench.build.adopted import rekeyed
+        from workbench.build.suite import add_to_suite
         from workbench.checks.lint import lint_case
         from workbench.checks.locate import located_answer
-        from workbench.core.suite import add_to_suite
         from workbench.pdf.document import read_pdf_bytes
         from workbench.tui.widgets.author_save import ConfirmScreen
         from workbench.tui.widgets.key_edit import KeyEditScreen

@@ -1,7 +1,7 @@
 """Page crops for the HTML report: the region of a case's page around its evidence (where the
 expected and forbidden answers are), as a small greyscale PNG with the boxes to draw over it.
 
-The evidence is found as the workbench draws it (`pages.evidence_needles`, `evidence.evidence_on_page`,
+The evidence is found as the workbench draws it (`inspect.evidence_needles`, `evidence.evidence_on_page`,
 the grader's matching); a case whose answers are only pixels (a scan) gets the top of its first
 page, said in the crop's note. Encoding is deterministic (pymupdf renders, Pillow writes the PNG
 with fixed settings), so the same PDF gives the same bytes.
@@ -13,11 +13,11 @@ import io
 from collections.abc import Iterable, Iterator
 
 from workbench.checks.evidence import evidence_on_page
+from workbench.checks.inspect import evidence_needles
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.pdf.document import open_fitz, read_pdf_bytes
-from workbench.pdf.pages import evidence_needles
 from workbench.pdf.spans import analyze_document
 
 # Analysis DPI for finding the boxes: positions do not depend on it, and the least the span
