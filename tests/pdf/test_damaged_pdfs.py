@@ -128,3 +128,19 @@ def test_a_miscounted_tree_opened_again_unwalked_counts_the_same():
     assert "Total: $1.00" in again[2].get_text()
     first.close()
     again.close()
+
+
+def test_quiet_opens_in_many_threads_leave_mupdf_errors_shown():
+    """Opening earlier revisions quietly turns MuPDF's error display off and back on; two threads
+    doing it at once left it off for the process (the second saved the first one's "off")."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from workbench.pdf.document import mupdf
+    from workbench.pdf.structure import _quiet_open
+
+    tools = mupdf().TOOLS
+    assert tools.mupdf_display_errors()
+    data = bad_ascii85_pdf()
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda _: _quiet_open(data), range(400)))
+    assert tools.mupdf_display_errors()

@@ -207,3 +207,22 @@ async def test_a_bad_journal_leaves_the_workbench_grading_against_v1_and_saying_
         await settle(pilot)
         assert any("graded against gold v1" in n.message and "disputes.jsonl:1:" in n.message
                    for n in app._notifications)
+
+
+async def test_a_suite_without_disputes_says_so_in_the_queue_and_the_page_pane(tmp_path):
+    """The shipped mini sample has no disputes: the page pane said "loading..." for good."""
+    from tests.fixtures import SAMPLE
+
+    suite = tmp_path / "mini"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert isinstance(app.screen, TriageScreen)
+        shown = screen_text(app)
+        assert "no disputes: open one from Inspect" in shown
+        assert "no dispute to show" in shown and "loading..." not in shown

@@ -16,6 +16,9 @@ Encrypted input, one rule for every command (adopt, mutate, inspect, lint, run, 
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -202,6 +205,27 @@ def _printable_message(record: Any) -> bool:
         except UnicodeEncodeError:
             record.msg = msg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return True
+
+
+_SWITCH_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def mupdf_switches_kept() -> Iterator[Any]:
+    """MuPDF's message switches (display errors, display warnings) as they were, after the block.
+
+    The switches are one per process: two threads each saving, turning off and restoring them
+    could leave them off for good (the second saved the first one's "off"), and every later
+    "MuPDF error: ..." line was lost. The lock makes save-and-restore whole; a message another
+    thread's MuPDF says inside the block is still not shown."""
+    tools = mupdf().TOOLS
+    with _SWITCH_LOCK:
+        errors, warnings = tools.mupdf_display_errors(), tools.mupdf_display_warnings()
+        try:
+            yield tools
+        finally:
+            tools.mupdf_display_errors(errors)
+            tools.mupdf_display_warnings(warnings)
 
 
 def mupdf() -> Any:

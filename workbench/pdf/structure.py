@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.pdf.budget import too_complex
+from workbench.pdf.document import mupdf, mupdf_switches_kept, open_fitz
 
 OCG_OFF = "optional content off"
 ANNOTATION = "annotation, not drawn"
@@ -470,16 +471,12 @@ def _revision_ends(data: bytes) -> list[int]:
 
 
 def _quiet_open(data: bytes):
-    import pymupdf
-
-    display = pymupdf.TOOLS.mupdf_display_errors()
-    pymupdf.TOOLS.mupdf_display_errors(False)
-    try:
-        return pymupdf.open(stream=data, filetype="pdf")
-    except Exception:  # an earlier revision that does not stand alone: skip it
-        return None
-    finally:
-        pymupdf.TOOLS.mupdf_display_errors(display)
+    with mupdf_switches_kept() as tools:
+        tools.mupdf_display_errors(False)
+        try:
+            return mupdf().open(stream=data, filetype="pdf")
+        except Exception:  # an earlier revision that does not stand alone: skip it
+            return None
 
 
 def _revision_traces(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
@@ -661,8 +658,6 @@ class StructureReport:
 
 def structure_report(data: bytes, name: str = "PDF") -> StructureReport:
     """The file's revisions and form fields (see the module docstring)."""
-    from workbench.pdf.document import open_fitz
-
     doc = open_fitz(data, name)
     try:
         fields: list[FormField] = []

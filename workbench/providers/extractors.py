@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.pdf.document import PdfError, mupdf
+from workbench.pdf.document import PdfError, mupdf, mupdf_switches_kept
 
 
 @dataclass(frozen=True)
@@ -122,13 +122,8 @@ def _import_pymupdf4llm() -> Any:
     """pymupdf4llm, imported without its side effect: its import turns MuPDF's error messages off
     for the whole process (`TOOLS.mupdf_display_errors(False)`), so every PDF read after the first
     pymupdf4llm probe lost the "MuPDF error: ..." lines the CLI and the workbench show."""
-    tools = mupdf().TOOLS
-    errors, warnings = tools.mupdf_display_errors(), tools.mupdf_display_warnings()
-    try:
+    with mupdf_switches_kept():
         import pymupdf4llm
-    finally:
-        tools.mupdf_display_errors(errors)
-        tools.mupdf_display_warnings(warnings)
     return pymupdf4llm
 
 

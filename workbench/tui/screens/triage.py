@@ -143,6 +143,8 @@ shown at the top.
         if not queue:
             options.add_option(Option(Text("no disputes: open one from Inspect (D)", style="dim"), disabled=True))
             self.query_one("#triage-detail", Static).update("")
+            self.current = None
+            self.query_one(PageView).clear("no dispute to show")   # it said "loading..." for good
             return
         for item in queue:
             d = item.dispute
