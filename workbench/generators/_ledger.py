@@ -1,7 +1,7 @@
 """A plain invoice skeleton (letterhead, bill-to, line items, totals) shared by several families.
 
 Private (the registry skips modules whose name starts with "_"). Families draw their trap on top
-of it; every figure here comes from the caller's random stream, so output stays deterministic.
+of it; every figure here comes from the caller's random streams, so output stays deterministic.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from reportlab.pdfgen.canvas import Canvas
 
 from workbench.generators import kit
+from workbench.generators.base import Streams
 
 CURRENCIES = kit.CURRENCY_SYMBOLS
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -39,23 +40,26 @@ class Invoice:
 
 
 def make_invoice(
-    rng: random.Random, total: float, currency: str = "USD", n_items: int = 4,
+    streams: Streams, total: float, currency: str = "USD", n_items: int = 4,
     tax_rate: float = 8.0, vendor: str | None = None, prefix: str = "INV", number: str | None = None,
 ) -> Invoice:
     """An invoice whose line items and tax add up to `total` exactly (in cents). A `number`
-    given is not drawn (nor is a `vendor`): the other figures come out as they would anyway."""
+    given is not drawn (nor is a `vendor`). Each part has its own stream, so a change to the total
+    or the number of items moves the items only, never the customer, date or address."""
     rate = tax_rate / 100
     subtotal = round(total / (1 + rate), 2)
     tax = round(total - subtotal, 2)
-    amounts = kit.split_total(rng, subtotal, n_items)
-    names = rng.sample(kit.ITEMS, len(amounts))
+    amounts = kit.split_total(streams.of("item_amounts"), subtotal, n_items)
+    names = streams.of("item_names").sample(kit.ITEMS, len(amounts))
+    issued = streams.of("date")
+    address = streams.of("address")
     return Invoice(
-        vendor=vendor or kit.pick(rng, kit.VENDORS),
-        customer=kit.pick(rng, kit.CUSTOMERS),
-        number=number or f"{prefix}-{rng.randint(100000, 999999)}",
-        issued=f"{rng.randint(1, 28)} {rng.choice(MONTHS)} 2025",
-        street=f"{rng.randint(2, 480)} {kit.pick(rng, kit.STREETS)}",
-        city=kit.pick(rng, kit.CITIES),
+        vendor=vendor or kit.pick(streams.of("vendor"), kit.VENDORS),
+        customer=kit.pick(streams.of("customer"), kit.CUSTOMERS),
+        number=number or f"{prefix}-{streams.of('number').randint(100000, 999999)}",
+        issued=f"{issued.randint(1, 28)} {issued.choice(MONTHS)} 2025",
+        street=f"{address.randint(2, 480)} {kit.pick(address, kit.STREETS)}",
+        city=kit.pick(address, kit.CITIES),
         symbol=CURRENCIES[currency],
         items=list(zip(names, amounts, strict=True)),
         subtotal=subtotal, tax_rate=tax_rate, tax=tax, total=round(total, 2),

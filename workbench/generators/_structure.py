@@ -17,7 +17,7 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Disarm, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Disarm, Param, Streams
 
 TOTAL_PARAM = Param("visible_total", "float", 4812.07, "the TOTAL DUE a person sees (the right answer)",
                     min=100, max=50000)
@@ -71,9 +71,10 @@ def draw_invoice(c: Canvas, p: Mapping[str, Any], seed: int, family: str, *, dra
     A tax rate of 0 prints the subtotal equal to the total: leave it out where that matters.
     `identity` keeps another invoice's vendor, customer, number and date (a corrected copy)."""
     visible, competing = amounts(p)
-    rng = rng_for(seed, family, "content")
-    inv = _ledger.make_invoice(rng, visible if total is None else total, p["currency"], rng.randint(2, 5),
-                               rng.choice(tax_rates), vendor=p["vendor"])
+    streams = Streams(seed, family)
+    inv = _ledger.make_invoice(streams, visible if total is None else total, p["currency"],
+                               streams.of("item_count").randint(2, 5), streams.of("tax_rate").choice(tax_rates),
+                               vendor=p["vendor"])
     if identity is not None:
         inv = replace(inv, vendor=identity.vendor, customer=identity.customer, number=identity.number,
                       issued=identity.issued, street=identity.street, city=identity.city,

@@ -15,7 +15,7 @@ from workbench.generators import _ledger, _structure, kit
 from workbench.generators.base import Arming, Generated, Param
 
 NAME = "actualtext_override"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose drawn total carries an /ActualText with another amount"
 
 PARAMS = _structure.invoice_params(

@@ -16,7 +16,7 @@ from workbench.generators import _ledger, _structure, kit
 from workbench.generators.base import Arming, Generated, Param
 
 NAME = "annotation_only_text"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice with a competing total only in an annotation that is never drawn (hidden, no-view or a note's popup)"
 
 # Annotation flags (PDF 32000-1, 12.5.3).

@@ -29,6 +29,24 @@ def rng_for(seed: int, *labels: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+class Streams:
+    """One case's content, one random stream per item: `of("vendor")`, `of("items")`.
+
+    Each item draws only from its own stream, so a parameter that changes how much one item draws
+    (more line items, another rule) moves nothing else on the page. `of` gives the same stream on
+    every call for one item, continuing where it left off.
+    """
+
+    def __init__(self, seed: int, family: str) -> None:
+        self.seed, self.family = seed, family
+        self._streams: dict[str, random.Random] = {}
+
+    def of(self, item: str) -> random.Random:
+        if item not in self._streams:
+            self._streams[item] = rng_for(self.seed, self.family, "content", item)
+        return self._streams[item]
+
+
 @dataclass(frozen=True)
 class Param:
     """One declared parameter: a type, a default, a range or choices, and a help line.

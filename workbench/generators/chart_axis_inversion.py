@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "chart_axis_inversion"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Report chart with an inverted value axis: the visually highest point is the lowest value"
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -48,29 +48,30 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     if p["periods"] == "quarters":
         labels = ["Q1", "Q2", "Q3", "Q4"]
         period_word = "quarter"
     else:
-        start = rng.randint(0, 12 - p["months"])
+        start = streams.of("first_month").randint(0, 12 - p["months"])
         labels = list(MONTHS[start:start + p["months"]])
         period_word = "month"
     n = len(labels)
     title, unit, phrase = METRICS[p["metric"]]
-    step = rng.choice((20, 25, 50, 100))
-    ticks = max(rng.randint(5, 8), (n + 5) // 2)
+    scale = streams.of("scale")
+    step = scale.choice((20, 25, 50, 100))
+    ticks = max(scale.randint(5, 8), (n + 5) // 2)
     axis_max = step * ticks
     # Values on distinct half-steps (a reader can place each against the gridlines), clear of the ends.
-    vals = rng.sample(range(2, ticks * 2 - 1), n)
+    vals = streams.of("values").sample(range(2, ticks * 2 - 1), n)
     values = [v * step / 2 for v in vals]
     hi = values.index(max(values))
     lo = values.index(min(values))
     expected, forbidden = (hi, lo) if p["asked"] == "highest" else (lo, hi)
 
-    region = kit.pick(rng, REGIONS)
-    company = kit.pick(rng, kit.VENDORS)
-    author = kit.pick(rng, kit.PEOPLE)
+    region = kit.pick(streams.of("region"), REGIONS)
+    company = kit.pick(streams.of("company"), kit.VENDORS)
+    author = kit.pick(streams.of("author"), kit.PEOPLE)
     c, buf = kit.new_canvas(title=f"{region} region review")
     L, R = _ledger.LEFT, _ledger.RIGHT
     y = _ledger.TOP

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "checkbox_ambiguity"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Form where the selected box and an erased, lighter mark differ by a small declared margin"
 
 GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -70,18 +70,18 @@ def _mark(c, style: str, x: float, y: float, s: float, gray: float) -> None:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     margin = p["margin"]
     style = p["mark_style"]
     asked = p["asked_group"]
     n_opts = p["options"]
     sel = (p["selected_position"] - 1) % n_opts
-    decoy = rng.choice([i for i in range(n_opts) if i != sel])
+    decoy = streams.of("decoy").choice([i for i in range(n_opts) if i != sel])
 
-    vendor = kit.pick(rng, kit.VENDORS)
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    order_no = f"SO-{rng.randint(100000, 999999)}"
-    rma_no = f"RMA-{rng.randint(10000, 99999)}"
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    order_no = f"SO-{streams.of('order_no').randint(100000, 999999)}"
+    rma_no = f"RMA-{streams.of('rma_no').randint(10000, 99999)}"
     width, height = kit.LETTER
     left, right = 60, width - 60
     page_h = height
@@ -99,8 +99,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
                           "answer, erase the old mark.")
     y -= 26
 
-    fields = (("Customer", customer), ("Sales order", order_no), ("Contact name", kit.pick(rng, kit.PEOPLE)),
-              ("Date", f"{rng.randint(1, 28)}/{rng.randint(1, 12):02d}/2025"))
+    date = streams.of("date")
+    fields = (("Customer", customer), ("Sales order", order_no), ("Contact name", kit.pick(streams.of("contact"), kit.PEOPLE)),
+              ("Date", f"{date.randint(1, 28)}/{date.randint(1, 12):02d}/2025"))
     for i, (label, value) in enumerate(fields):
         fx = left + (i % 2) * 250
         fy = y - (i // 2) * 26
@@ -115,18 +116,18 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     y -= 70
 
     box = 10.5
-    order = [asked, *[g for g in GROUPS if g != asked]]
-    rng.shuffle(order)
+    order = list(GROUPS)  # the same order whichever group is asked
+    streams.of("group_order").shuffle(order)
     boxes: dict[str, list[float]] = {}
     labels_used: dict[str, str] = {}
     for gi, key in enumerate(order):
         title, all_opts = GROUPS[key]
-        opts = list(all_opts[:n_opts]) if key == asked else list(all_opts[:rng.randint(3, 5)])
+        opts = list(all_opts[:n_opts]) if key == asked else list(all_opts[:streams.of(f"options:{key}").randint(3, 5)])
         col_x = left + (gi % 2) * 250
         top = y - (gi // 2) * 130
         c.setFont("Helvetica-Bold", 10)
         c.drawString(col_x, top, f"{gi + 1}. {title}")
-        chosen = sel if key == asked else rng.randrange(len(opts))
+        chosen = sel if key == asked else streams.of(f"chosen:{key}").randrange(len(opts))
         for k, opt in enumerate(opts):
             by = top - 22 - k * 19
             c.setLineWidth(0.8)

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "checksum_rule"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Several versions of one invoice; a printed check-digit rule selects the genuine one"
 
 RULES = {
@@ -74,28 +74,29 @@ def is_valid(rule: str, reference: str) -> bool:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     rule = p["rule"]
     n = p["candidates"]
     n_digits = p["digits"]
     valid_i = (p["valid_position"] - 1) % n
-    base_amount = rng.uniform(2000, 60000)
+    drawn, body_digits, check = streams.of("amounts"), streams.of("references"), streams.of("check_digits")
+    base_amount = drawn.uniform(2000, 60000)
 
     refs: list[str] = []
     amounts: list[float] = []
     texts: set[str] = set()
     for i in range(n):
-        body = str(rng.randint(1, 9)) + "".join(str(rng.randint(0, 9)) for _ in range(n_digits - 2))
+        body = str(body_digits.randint(1, 9)) + "".join(str(body_digits.randint(0, 9)) for _ in range(n_digits - 2))
         good = check_digit(rule, body)
         if i == valid_i:
             digit = good
         elif p["near_miss"]:
-            digit = (good + rng.choice((1, 9))) % 10
+            digit = (good + check.choice((1, 9))) % 10
         else:
-            digit = rng.choice([d for d in range(10) if d != good])
+            digit = check.choice([d for d in range(10) if d != good])
         refs.append(body + str(digit))
         while True:
-            amount = round(base_amount * rng.uniform(0.9, 1.1), 2)
+            amount = round(base_amount * drawn.uniform(0.9, 1.1), 2)
             text = kit.money(amount)
             if not any(text in t or t in text for t in texts):
                 break
@@ -103,9 +104,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         amounts.append(amount)
     assert [is_valid(rule, r) for r in refs].count(True) == 1
 
-    vendor = kit.pick(rng, kit.VENDORS)
-    company = kit.pick(rng, kit.CUSTOMERS)
-    inv_no = f"INV-{rng.randint(40000, 99999)}"
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
+    company = kit.pick(streams.of("company"), kit.CUSTOMERS)
+    inv_no = f"INV-{streams.of('invoice_no').randint(40000, 99999)}"
     width, height = kit.LETTER
     left, right = 56, width - 56
     c, buf = kit.new_canvas(title=f"Duplicate invoice review {inv_no}")
@@ -115,7 +116,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont("Helvetica-Bold", 11)
     c.drawRightString(right, y, "Accounts Payable - Duplicate Invoice Review")
     c.setFont("Helvetica", 8.5)
-    c.drawRightString(right, y - 14, f"Case AP-{rng.randint(1000, 9999)}  |  prepared by {kit.pick(rng, kit.PEOPLE)}")
+    c.drawRightString(right, y - 14, f"Case AP-{streams.of('case_no').randint(1000, 9999)}  |  prepared by {kit.pick(streams.of('preparer'), kit.PEOPLE)}")
     y -= 40
     intro = (
         f"We have received {n} versions of invoice {inv_no} from {vendor}, each with a different payment "
@@ -137,6 +138,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     y -= box_h + 14
 
     box_w = (right - left - 14) / 2
+    received, account = streams.of("received"), streams.of("accounts")
     slip_h = 92
     for i in range(n):
         col, row = i % 2, i // 2
@@ -150,13 +152,13 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         c.setFont("Helvetica-Bold", 9.5)
         c.drawString(x0 + 8, top - 13, f"Version {chr(65 + i)}")
         c.setFont("Helvetica", 8)
-        c.drawRightString(x0 + box_w - 8, top - 13, f"received {rng.randint(2, 27)}/0{rng.randint(4, 6)}/2025 by "
-                                                    f"{rng.choice(('email', 'post', 'supplier portal'))}")
+        c.drawRightString(x0 + box_w - 8, top - 13, f"received {received.randint(2, 27)}/0{received.randint(4, 6)}/2025 by "
+                                                    f"{received.choice(('email', 'post', 'supplier portal'))}")
         fields = (
             ("Invoice no.", inv_no),
             ("Payment reference", refs[i]),
-            ("Pay to account", f"{rng.randint(10, 99)}-{rng.randint(10, 99)}-{rng.randint(10, 99)} "
-                               f"{rng.randint(10000000, 99999999)}"),
+            ("Pay to account", f"{account.randint(10, 99)}-{account.randint(10, 99)}-{account.randint(10, 99)} "
+                               f"{account.randint(10000000, 99999999)}"),
             ("Amount due", kit.money(amounts[i])),
         )
         fy = top - 34

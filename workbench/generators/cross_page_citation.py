@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "cross_page_citation"
-VERSION = 3
+VERSION = 4  # 4: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Fee defined on page 1 and cited many pages later, with a decoy amount beside the citation"
 
 DECOYS = {
@@ -96,11 +96,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     n_pages = p["pages"]
     ref_page = 3 + (p["reference_page"] - 3) % (n_pages - 2)
     fee = round(p["fee"], 2)
-    rng = rng_for(seed, NAME, "content")
-    factor = rng.choice((rng.uniform(0.45, 0.85), rng.uniform(1.15, 1.6)))
+    streams = Streams(seed, NAME)
+    decoy_factor = streams.of("decoy_amount")
+    factor = decoy_factor.choice((decoy_factor.uniform(0.45, 0.85), decoy_factor.uniform(1.15, 1.6)))
     decoy_amount = round(fee * factor, 2)
-    supplier = kit.pick(rng, kit.VENDORS)
-    customer = kit.pick(rng, kit.CUSTOMERS)
+    supplier = kit.pick(streams.of("supplier"), kit.VENDORS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
     term = "Monthly Service Fee"
     width, height = kit.LETTER
     left, right = 72, width - 72
@@ -144,13 +145,15 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont("Helvetica-Bold", 15)
     c.drawCentredString(width / 2, y - 6, "MANAGED SERVICES AGREEMENT")
     y -= 34
+    date = streams.of("date")
     y = kit.draw_paragraph(
-        c, f"THIS AGREEMENT is dated {rng.randint(1, 28)} {rng.choice(('March', 'May', 'July', 'October'))} 2025 "
+        c, f"THIS AGREEMENT is dated {date.randint(1, 28)} {date.choice(('March', 'May', 'July', 'October'))} 2025 "
         f"and is made between {supplier} (the \"Supplier\") and {customer} (the \"Customer\").",
         left, y, text_w, size=BODY, leading=LEAD,
     ) - 10
-    defs = list(rng.sample(OTHER_DEFINITIONS, 5))
-    defs.insert(rng.randint(1, 4), (term, f"{kit.money(fee)} per month, exclusive of VAT, as adjusted under "
+    definitions = streams.of("definitions")
+    defs = list(definitions.sample(OTHER_DEFINITIONS, 5))
+    defs.insert(definitions.randint(1, 4), (term, f"{kit.money(fee)} per month, exclusive of VAT, as adjusted under "
                                           "clause 1.3."))
     defs.sort(key=lambda d: d[0])
     def_paras = ["In this Agreement the following definitions apply:"]
@@ -169,7 +172,18 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
                               "increased by no more than the annual change in the Consumer Prices Index.",
                            left, y, text_w, size=BODY, leading=LEAD) - 12
 
-    headings = list(rng.sample(HEADINGS, len(HEADINGS)))
+    headings = list(streams.of("headings").sample(HEADINGS, len(HEADINGS)))
+    clauses = streams.of("clauses")
+    fillers: list[tuple[str, list[str]]] = []
+
+    def filler(i: int) -> tuple[str, list[str]]:
+        """The i-th clause that is not the fee clause, drawn once, whichever page it lands on."""
+        while len(fillers) <= i:
+            sentences = clauses.sample(SENTENCES, 2 * clauses.randint(2, 3))  # no sentence twice in a clause
+            fillers.append((headings[len(fillers) % len(headings)],
+                            [" ".join(sentences[k:k + 2]) for k in range(0, len(sentences), 2)]))
+        return fillers[i]
+
     number = 2
     page = 1
     fee_clause_no = 0
@@ -188,9 +202,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             ]
             heading = "Charges and Payment"
         else:
-            sentences = rng.sample(SENTENCES, 2 * rng.randint(2, 3))  # no sentence twice in a clause
-            paras = [" ".join(sentences[k:k + 2]) for k in range(0, len(sentences), 2)]
-            heading = headings[(number - 2) % len(headings)]
+            heading, paras = filler(number - 2 - (1 if fee_clause_no else 0))
         if y - clause_height(number, paras) < bottom:
             if page == n_pages:
                 break

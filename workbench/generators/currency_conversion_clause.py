@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "currency_conversion_clause"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice total in one currency, settled in another at a stated contract rate"
 
 SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
@@ -62,16 +62,18 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         settle = round(total / stated, 2)
         wrong = round(total * stated, 2)
 
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     vat = p["vat_rate"] / 100
     subtotal = round(total / (1 + vat), 2)
     tax = round(total - subtotal, 2)
-    amounts = kit.split_total(rng, subtotal, rng.randint(2, 5))
-    items = rng.sample(kit.ITEMS, len(amounts))
-    vendor = kit.pick(rng, kit.VENDORS)
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    inv_no = f"{rng.choice(('INV', 'FAC', 'RE'))}-{rng.randint(2025000, 2025999)}"
-    agreement = f"FA-{rng.randint(100, 999)}"
+    amounts = kit.split_total(streams.of("item_amounts"), subtotal, streams.of("item_count").randint(2, 5))
+    items = streams.of("item_names").sample(kit.ITEMS, len(amounts))
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    number = streams.of("invoice_no")
+    inv_no = f"{number.choice(('INV', 'FAC', 'RE'))}-{number.randint(2025000, 2025999)}"
+    agreement = f"FA-{streams.of('agreement').randint(100, 999)}"
+    address, date, bank = streams.of("address"), streams.of("date"), streams.of("bank")
 
     def inv(v: float) -> str:
         return kit.money(v, inv_sym)
@@ -83,12 +85,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont("Helvetica-Bold", 17)
     c.drawString(left, y, vendor)
     c.setFont("Helvetica", 9)
-    c.drawString(left, y - 15, f"{rng.randint(2, 300)} {kit.pick(rng, kit.STREETS)}, {kit.pick(rng, kit.CITIES)}")
+    c.drawString(left, y - 15, f"{address.randint(2, 300)} {kit.pick(address, kit.STREETS)}, {kit.pick(address, kit.CITIES)}")
     c.setFont("Helvetica-Bold", 20)
     c.drawRightString(right, y, "INVOICE")
     c.setFont("Helvetica", 9.5)
     c.drawRightString(right, y - 17, f"Invoice no. {inv_no}")
-    c.drawRightString(right, y - 30, f"Date: {rng.randint(1, 28)} {rng.choice(('April', 'May', 'June', 'July'))} 2025")
+    c.drawRightString(right, y - 30, f"Date: {date.randint(1, 28)} {date.choice(('April', 'May', 'June', 'July'))} 2025")
     c.drawRightString(right, y - 43, f"Framework agreement {agreement}")
     y -= 80
     c.setFont("Helvetica-Bold", 9.5)
@@ -134,8 +136,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     )
     y = kit.draw_paragraph(c, clause, left + 8, y, right - left - 16, size=9.5, leading=13) - 4
     c.setFont("Helvetica", 9)
-    c.drawString(left + 8, y, f"Bank: {set_code} account {rng.randint(10000000, 99999999)}   "
-                              f"Sort/routing {rng.randint(100000, 999999)}   Reference: {inv_no}")
+    c.drawString(left + 8, y, f"Bank: {set_code} account {bank.randint(10000000, 99999999)}   "
+                              f"Sort/routing {bank.randint(100000, 999999)}   Reference: {inv_no}")
     y -= 10
     c.setLineWidth(0.6)
     c.rect(left, y, right - left, box_top - y, stroke=1, fill=0)

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "dash_sign_semantics"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Adjustment statement whose credits hang on a minus sign among hyphens and dashes"
 
 GLYPHS = {"minus": "\u2212", "hyphen": "-", "en_dash": "\u2013", "em_dash": "\u2014"}
@@ -58,12 +58,12 @@ def _amount(v: float) -> str:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     sign = GLYPHS[p["credit_glyph"]]
     nil = GLYPHS[p["nil_glyph"]]
     n_ch, n_cr, n_nil = p["charges"], p["credits"], p["nil_rows"]
-    charges = [round(rng.uniform(300, 5200), 2) for _ in range(n_ch)]
-    credits = [round(rng.uniform(120, 1800), 2) for _ in range(n_cr)]
+    charges = [round(streams.of("charges").uniform(300, 5200), 2) for _ in range(n_ch)]
+    credits = [round(streams.of("credits").uniform(120, 1800), 2) for _ in range(n_cr)]
     if sum(credits) + 50 > sum(charges):  # keep the net a charge: scale the credits down
         scale = (sum(charges) * 0.6) / sum(credits)
         credits = [round(v * scale, 2) for v in credits]
@@ -74,14 +74,15 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         raise GenerationError("the net adjustment equals a printed line; choose another seed")
 
     lines: list[tuple[str, float | None]] = (
-        [(d, v) for d, v in zip(rng.sample(CHARGES, n_ch), charges, strict=True)]
-        + [(d, -v) for d, v in zip(rng.sample(CREDITS, n_cr), credits, strict=True)]
-        + [(d, None) for d in rng.sample(NILS, n_nil)]
+        [(d, v) for d, v in zip(streams.of("charge_names").sample(CHARGES, n_ch), charges, strict=True)]
+        + [(d, -v) for d, v in zip(streams.of("credit_names").sample(CREDITS, n_cr), credits, strict=True)]
+        + [(d, None) for d in streams.of("nil_names").sample(NILS, n_nil)]
     )
-    rng.shuffle(lines)
-    vendor = kit.pick(rng, kit.VENDORS)
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    account = f"{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
+    streams.of("line_order").shuffle(lines)
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    number = streams.of("account")
+    account = f"{number.randint(100, 999)}-{number.randint(1000, 9999)}"
 
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
@@ -123,13 +124,14 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawRightString(cols[3], y, "Amount (USD)")
     y -= 20
     c.setFont(regular, 8.5)
-    day = rng.randint(1, 5)
+    dates, refs = streams.of("dates"), streams.of("references")
+    day = dates.randint(1, 5)
     first_credit = ""
     for k, (desc, value) in enumerate(lines):
-        day += rng.randint(2, 8)
+        day += dates.randint(2, 8)
         month, dd = (4 + min(2, day // 30)), day % 30 + 1
         c.drawString(cols[0], y, f"{dd:02d}/{month:02d}/2025")
-        c.drawString(cols[1], y, f"ADJ-{rng.randint(1000, 9999)}")
+        c.drawString(cols[1], y, f"ADJ-{refs.randint(1000, 9999)}")
         c.drawString(cols[2], y, desc)
         if value is None:
             text = nil

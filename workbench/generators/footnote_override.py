@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "footnote_override"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Contract clause whose small footnote overrides the amount stated in the body"
 
 # Per clause template: heading, the body sentence, the footnote sentence, the question, and the
@@ -141,29 +141,30 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     if override == body:
         raise GenerationError("override_value equals body_value: the footnote would not change anything")
     spec = CLAUSES[p["clause"]]
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     supplier = p["supplier"]
-    customer = kit.pick(rng, kit.CUSTOMERS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
     fn_size = p["footnote_size"]
     marker = MARKERS[p["marker"]]
     n_carve = p["carve_outs"]
-    carve = rng_for(seed, NAME, "carve").sample(list(spec["carve_outs"]), n_carve)
+    carve = streams.of("carve_outs").sample(list(spec["carve_outs"]), n_carve)
     ask_carve = p["ask_carve_outs"] and n_carve > 0
 
-    fillers = rng.sample(FILLER, 7)
-    target_pos = rng.randint(2, 5)  # the overridden clause is the 3rd..6th clause
+    fillers = streams.of("fillers").sample(FILLER, 7)
+    target_pos = streams.of("target_clause").randint(2, 5)  # the overridden clause is the 3rd..6th clause
     clauses: list[tuple[str, str, bool]] = [(h, t, False) for h, t in fillers]
     clauses.insert(target_pos, (spec["heading"], "", True))
     target_no = target_pos + 1
-    ref = f"{target_no}.{rng.randint(2, 4)}"
-    body_text = spec["body"].format(value=kit.money(body), ref=f"{target_no + rng.randint(1, 3)}.1")
+    ref = f"{target_no}.{streams.of('note_ref').randint(2, 4)}"
+    body_text = spec["body"].format(value=kit.money(body), ref=f"{target_no + streams.of('body_ref').randint(1, 3)}.1")
     note = spec["note"].format(value=kit.money(override), ref=ref)
     if carve:
         note += spec["carve_intro"] + _join_carve_outs([c[0] for c in carve])
     note += "."
 
-    day = rng.randint(1, 28)
-    month = rng.choice(["January", "March", "April", "June", "September", "October", "November"])
+    date = streams.of("date")
+    day = date.randint(1, 28)
+    month = date.choice(["January", "March", "April", "June", "September", "October", "November"])
     c, buf = kit.new_canvas(title="Master Services Agreement")
     width, height = kit.LETTER
     left, right = 72, width - 72

@@ -16,7 +16,7 @@ from workbench.generators import _ledger, _structure, kit
 from workbench.generators.base import Arming, Generated, Param
 
 NAME = "form_field_appearance"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose total is a form field: the appearance shows one amount, the field value another"
 
 FIELD_NAMES = ("amount_due", "TotalDue", "total", "invoice_total", "AmountPayable")

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Disarm, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Disarm, Generated, Param, Streams
 
 NAME = "hidden_ocr_mismatch"
-VERSION = 5  # 5: drawn with the shared invoice (_ledger): the same figures, other bytes
+VERSION = 6  # 6: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose printed total differs from an invisible text-layer total at the same spot"
 
 PARAMS = (
@@ -64,9 +64,8 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     # A ratio, not a difference: the hidden total is always positive and always differs.
     factor = 1 + p["hidden_change_pct"] / 100
     hidden = round(visible * factor if p["hidden_direction"] == "higher" else visible / factor, 2)
-    rng = rng_for(seed, NAME, "content")
     size = p["font_size"]
-    inv = _ledger.make_invoice(rng, visible, p["currency"], p["line_items"], p["tax_rate"],
+    inv = _ledger.make_invoice(Streams(seed, NAME), visible, p["currency"], p["line_items"], p["tax_rate"],
                                vendor=p["vendor"], number=f"INV-{p['invoice_number']}")
     fmt = inv.fmt
 

@@ -29,7 +29,7 @@ from workbench.generators.base import Arming, Generated, GenerationError, Param
 
 NAME = "incremental_update_shadow"
 _STAMP_DPI = 300
-VERSION = 2  # 2: the `stamp` edit (seeds draw from three edits)
+VERSION = 3  # 3: one random stream per content item; 2: the `stamp` edit
 DESCRIPTION = "Invoice corrected by an incremental update; the old total stays in the file's first revision"
 
 PARAMS = _structure.invoice_params(

@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "invoice_extraction"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice to extract as JSON (structured gold with per-field evidence); decoy phone and wrapped name"
 
 CURRENCIES = kit.CURRENCY_SYMBOLS
@@ -144,7 +144,7 @@ class _Layout:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     size = p["font_size"]
     code = p["currency"]
     sym = CURRENCIES[code]
@@ -156,20 +156,23 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     def fmt(v: float) -> str:
         return kit.money(v, sym)
 
-    # Content, drawn from private streams so each choice stays put when another changes.
+    # Content, one stream per item, so each stays put when a parameter changes another.
     vendor = p["vendor"]
-    division = kit.pick(rng, DIVISIONS)
+    division = kit.pick(streams.of("division"), DIVISIONS)
     legal = vendor
     if wrapped:
         base = _without_suffix(vendor) or vendor
         legal = f"{base} {division}{vendor[len(base):]}"
     phone_style = PHONE_STYLE[code]
-    main_phone = phone_style(rng.randint(10, 199), rng.randint(1000, 4999))
-    direct_phone = phone_style(rng.randint(200, 399), rng.randint(5000, 9999))
-    manager = kit.pick(rng, kit.PEOPLE)
-    customer = kit.pick(rng, kit.CUSTOMERS)
+    main = streams.of("main_phone")
+    main_phone = phone_style(main.randint(10, 199), main.randint(1000, 4999))
+    direct_no = streams.of("direct_phone")
+    direct_phone = phone_style(direct_no.randint(200, 399), direct_no.randint(5000, 9999))
+    manager = kit.pick(streams.of("manager"), kit.PEOPLE)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
     inv_no = f"INV-{p['invoice_number']}"
-    day, month_i = rng.randint(1, 28), rng.randrange(len(MONTHS))
+    date = streams.of("date")
+    day, month_i = date.randint(1, 28), date.randrange(len(MONTHS))
     issued_iso = f"2025-{month_i + 1:02d}-{day:02d}"
     due_month = month_i + 2  # net 30, kept simple: same day next month
     due_iso = f"2025-{due_month:02d}-{day:02d}"
@@ -177,11 +180,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     due_text = f"{day} {(MONTHS + ('December',))[due_month - 1]} 2025"
 
     n_items = p["line_items"]
-    names = rng.sample(kit.ITEMS, n_items)
+    names = streams.of("item_names").sample(kit.ITEMS, n_items)
+    prices = streams.of("item_prices")
     items: list[dict[str, Any]] = []
     for name in names:
-        qty = rng.randint(1, 5)
-        unit = kit.cents(rng, 40, 2400)
+        qty = prices.randint(1, 5)
+        unit = kit.cents(prices, 40, 2400)
         items.append({"description": name, "quantity": qty, "unit_price": unit, "amount": round(qty * unit, 2)})
     subtotal = round(sum(i["amount"] for i in items), 2)
     tax = round(subtotal * rate, 2)
@@ -213,8 +217,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     lay.evidence["invoice.vendor_name"] = {"page": 1, "box": name_box, "quote": " / ".join(lines),
                                            "alternatives": [alt] if alt else []}
     small = size - 1.5
-    street = f"{rng.randint(2, 480)} {kit.pick(rng, kit.STREETS)}"
-    city = kit.pick(rng, kit.CITIES)
+    address = streams.of("address")
+    street = f"{address.randint(2, 480)} {kit.pick(address, kit.STREETS)}"
+    city = kit.pick(address, kit.CITIES)
     y -= 2
     lay.text(left, y, street, "Helvetica", small)
     y -= small * 1.3

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "merged_table_cells"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Price schedule whose region cells span several plan rows; the answer depends on the span"
 
 REGIONS = ("North America", "Latin America", "Western Europe", "Central Europe", "Middle East", "Asia Pacific")
@@ -44,17 +44,18 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     n_groups, span = p["groups"], p["span"]
     g_ask = (p["asked_group"] - 1) % n_groups
     r_ask = (p["asked_position"] - 1) % span
-    rng = rng_for(seed, NAME, "content")
-    regions = rng.sample(REGIONS, n_groups)
-    first_plan = rng.randint(0, len(PLANS) - span)
+    streams = Streams(seed, NAME)
+    regions = streams.of("regions").sample(REGIONS, n_groups)
+    first_plan = streams.of("plans").randint(0, len(PLANS) - span)
     plans = PLANS[first_plan:first_plan + span]
     fees: list[list[float]] = []
     seen: set[float] = set()
-    for _ in range(n_groups):
-        level = rng.uniform(0.8, 1.25)
+    for g in range(n_groups):
+        group = streams.of(f"fees:{g}")  # its own stream: the span moves no other group's fees
+        level = group.uniform(0.8, 1.25)
         row = []
         for k in range(span):
-            v = round((2400 * (2.1 ** (first_plan + k))) * level * rng.uniform(0.95, 1.05), 2)
+            v = round((2400 * (2.1 ** (first_plan + k))) * level * group.uniform(0.95, 1.05), 2)
             while v in seen:
                 v = round(v + 1.25, 2)
             seen.add(v)
@@ -65,8 +66,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     forbidden = [fees[g][r_ask] for g in neighbours]
 
     vendor = p["vendor"]
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    quote_no = f"Q-{rng.randint(20000, 89999)}"
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    quote_no = f"Q-{streams.of('quote_no').randint(20000, 89999)}"
+    address = streams.of("address")
     width, height = kit.LETTER
     left, right = 60, width - 60
     c, buf = kit.new_canvas(title=f"{vendor} price schedule {quote_no}")
@@ -74,7 +76,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont("Helvetica-Bold", 17)
     c.drawString(left, y, vendor)
     c.setFont("Helvetica", 9)
-    c.drawString(left, y - 15, f"{rng.randint(10, 900)} {kit.pick(rng, kit.STREETS)}, {kit.pick(rng, kit.CITIES)}")
+    c.drawString(left, y - 15, f"{address.randint(10, 900)} {kit.pick(address, kit.STREETS)}, {kit.pick(address, kit.CITIES)}")
     c.setFont("Helvetica-Bold", 13)
     c.drawRightString(right, y, "PRICE SCHEDULE")
     c.setFont("Helvetica", 9.5)
@@ -148,7 +150,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     y -= 30
     c.setFont("Helvetica", 9.5)
     if y > 60:
-        c.drawString(left, y, f"Issued by {kit.pick(rng, kit.PEOPLE)}, Account Director, on behalf of {vendor.rstrip('.')}.")
+        c.drawString(left, y, f"Issued by {kit.pick(streams.of('issuer'), kit.PEOPLE)}, Account Director, on behalf of {vendor.rstrip('.')}.")
     kit.draw_footer_line(c, left, right, f"{vendor} - {quote_no} - Commercial in confidence", size=8, gray=0)
     pdf = kit.finish(c, buf)
 

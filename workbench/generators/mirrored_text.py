@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "mirrored_text"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Payment authorisation whose approved amount is a mirrored stamp; the requested amount is upright"
 
 INKS = {"red": (0.78, 0.1, 0.12), "blue": (0.1, 0.2, 0.7), "green": (0.05, 0.45, 0.2)}
@@ -51,20 +51,21 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     requested = round(approved / (1 - p["reduction_percent"] / 100), 2)
     if abs(requested - approved) < 1:
         raise GenerationError("reduction_percent is too small: the approval would not change the amount")
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     sym = _ledger.CURRENCIES[p["currency"]]
 
     def fmt(v: float) -> str:
         return kit.money(v, sym)
 
-    org = kit.pick(rng, kit.CUSTOMERS)
-    payee = kit.pick(rng, kit.VENDORS)
-    form_no = f"PA-{rng.randint(10000, 99999)}"
-    invoice_ref = f"INV-{rng.randint(100000, 999999)}"
-    dept = kit.pick(rng, DEPARTMENTS)
-    people = rng.sample(kit.PEOPLE, 2)
-    budget = f"{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
-    day = f"{rng.randint(1, 28)} {rng.choice(_ledger.MONTHS)} 2025"
+    org = kit.pick(streams.of("organisation"), kit.CUSTOMERS)
+    payee = kit.pick(streams.of("payee"), kit.VENDORS)
+    form_no = f"PA-{streams.of('form_no').randint(10000, 99999)}"
+    invoice_ref = f"INV-{streams.of('invoice_ref').randint(100000, 999999)}"
+    dept = kit.pick(streams.of("department"), DEPARTMENTS)
+    people = streams.of("people").sample(kit.PEOPLE, 2)
+    code, date = streams.of("budget_code"), streams.of("date")
+    budget = f"{code.randint(100, 999)}-{code.randint(1000, 9999)}"
+    day = f"{date.randint(1, 28)} {date.choice(_ledger.MONTHS)} 2025"
 
     c, buf = kit.new_canvas(title=f"Payment authorisation {form_no}")
     L, R = _ledger.LEFT, _ledger.RIGHT
@@ -122,13 +123,14 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFillGray(0)
 
     w, h = 220.0, 78.0
-    cx, cy = (L + R) / 2 + rng.uniform(-60, 60), box_top - box_h / 2 + 4
+    stamp = streams.of("stamp_pose")
+    cx, cy = (L + R) / 2 + stamp.uniform(-60, 60), box_top - box_h / 2 + 4
     ink = INKS[p["ink"]]
     lines = (("APPROVED FOR PAYMENT", 10, "Helvetica-Bold"), (fmt(approved), 18, "Helvetica-Bold"),
              (f"{people[1]}  {day}", 8, "Helvetica"))
     c.saveState()
     c.translate(cx, cy)
-    c.rotate(rng.uniform(-3, 3))
+    c.rotate(stamp.uniform(-3, 3))
     if p["mirror"] == "left_right":
         c.scale(-1, 1)
     else:

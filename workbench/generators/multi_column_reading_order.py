@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "multi_column_reading_order"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Two-column newsletter whose across-the-page reading order pairs a sentence with the wrong amount"
 
 CLASSES = ("Corporate", "Fellow", "Chartered", "Associate", "Affiliate", "Student", "Retired", "Overseas")
@@ -73,14 +73,15 @@ CONTRACT = (
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     size = p["font_size"]
     lead = round(size * 1.38, 2)
     gutter = p["gutter"]
-    assoc = kit.pick(rng, ASSOCIATIONS)
-    cls_a, cls_b = rng.sample(CLASSES, 2)
-    fee_a = round(rng.uniform(90, 900), 2)
-    fee_b = round(fee_a * rng.choice((rng.uniform(0.4, 0.8), rng.uniform(1.25, 1.9))), 2)
+    assoc = kit.pick(streams.of("association"), ASSOCIATIONS)
+    cls_a, cls_b = streams.of("classes").sample(CLASSES, 2)
+    fees = streams.of("fees")
+    fee_a = round(fees.uniform(90, 900), 2)
+    fee_b = round(fee_a * fees.choice((fees.uniform(0.4, 0.8), fees.uniform(1.25, 1.9))), 2)
     x_txt, y_txt = kit.money(fee_a), kit.money(fee_b)
 
     width, height = kit.LETTER
@@ -96,7 +97,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         """A paragraph forced to break between `before` and `after`."""
         return wrap(before), wrap(after)
 
-    pool = rng.sample(FILLER, len(FILLER))
+    pool = streams.of("news").sample(FILLER, len(FILLER))
     # Left column: two paragraphs, a heading, then the fee paragraph broken before the amount.
     left_lines: list[tuple[str, str]] = []   # (style, text)
     for para in pool[:2]:
@@ -127,7 +128,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         right_lines += [("body", t) for t in wrap(rest.pop(0))] + [("gap", "")]
     want = break_row - len(right_lines) - len(tail)   # rows still to fill before the heading
     if want >= 3:  # fill the space with a short events list, one event a line
-        events = rng.sample(EVENTS, min(len(EVENTS), want - 2))
+        events = streams.of("events").sample(EVENTS, min(len(EVENTS), want - 2))
         right_lines += [("head", "Dates for your diary"), *(("body", e) for e in events)]
         right_lines += [("gap", "")] * (want - 1 - len(events))
     elif want >= 0:

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "near_duplicate_entities"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Aged-debtors report with two near-identical customer names and different balances"
 
 STEMS = ("Meridian", "Northgate", "Calder", "Brightwater", "Ashford", "Kestrel", "Halcyon", "Redfern")
@@ -55,18 +55,19 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     stem = p["stem"].strip()
     target = f"{stem} Ltd."
     decoy = _decoy_name(stem, p["variant"])
-    rng = rng_for(seed, NAME, "content")
-    others = rng.sample(OTHERS, p["other_rows"])
+    streams = Streams(seed, NAME)
+    others = streams.of("others").sample(OTHERS, p["other_rows"])
     gap = min(p["separation"], len(others))
-    start = rng.randint(0, len(others) - gap)
+    start = streams.of("pair_position").randint(0, len(others) - gap)
     pair = (decoy, target) if p["decoy_first"] else (target, decoy)
     names = others[:start] + [pair[0]] + others[start:start + gap] + [pair[1]] + others[start + gap:]
 
     rows = []
     seen: set[float] = set()
     for name in names:
-        current = round(rng.uniform(300, 24000), 2)
-        overdue = round(rng.uniform(0, 15000), 2) if rng.random() < 0.6 else 0.0
+        balance = streams.of(f"balance:{name}")  # each customer keeps its balance wherever its row is
+        current = round(balance.uniform(300, 24000), 2)
+        overdue = round(balance.uniform(0, 15000), 2) if balance.random() < 0.6 else 0.0
         total = round(current + overdue, 2)
         while total in seen:
             current = round(current + 0.11, 2)
@@ -75,7 +76,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         rows.append((name, current, overdue, total))
     by_name = {r[0]: r for r in rows}
 
-    company = kit.pick(rng, kit.VENDORS)
+    company = kit.pick(streams.of("company"), kit.VENDORS)
     width, height = kit.LETTER
     left, right = 56, width - 56
     c, buf = kit.new_canvas(title="Aged debtors report")
@@ -99,10 +100,11 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawRightString(cols[3], y, "Overdue")
     c.drawRightString(cols[4], y, "Total balance")
     y -= 20
-    acct = rng.randint(10100, 10900)
+    accounts = streams.of("accounts")
+    acct = accounts.randint(10100, 10900)
     c.setFont("Helvetica", 9)
     for name, current, overdue, total in rows:
-        acct += rng.randint(3, 40)
+        acct += accounts.randint(3, 40)
         c.drawString(cols[0], y, f"C{acct}")
         c.drawString(cols[1], y, name)
         c.drawRightString(cols[2], y, kit.money(current))

@@ -16,7 +16,7 @@ from workbench.generators import _ledger, _structure, kit
 from workbench.generators.base import Arming, Generated, Param
 
 NAME = "optional_content_layer"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice with a competing total inside an optional content layer that is off for viewing"
 
 LAYER_NAMES = ("Draft", "Revision B", "Internal", "Superseded figures", "Print proof")

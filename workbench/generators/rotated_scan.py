@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "rotated_scan"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Document scanned askew: a tilted table whose rows no longer line up horizontally"
 
 DOCS = {
@@ -51,7 +51,7 @@ PITCH = 18.0
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     title, no_label, prefix, col_desc, col_amt, total_label = DOCS[p["document"]]
     n = p["rows"]
     if n > len(kit.ITEMS):
@@ -61,17 +61,18 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     def fmt(v: float) -> str:
         return kit.money(v, sym)
 
-    names = rng.sample(kit.ITEMS, n)
+    names = streams.of("item_names").sample(kit.ITEMS, n)
     amounts: list[float] = []
     while len(amounts) < n:
-        a = kit.cents(rng, 120, 9800)
+        a = kit.cents(streams.of("item_amounts"), 120, 9800)
         if all(abs(a - b) > 1 for b in amounts):
             amounts.append(a)
     total = round(sum(amounts), 2)
-    vendor = kit.pick(rng, kit.VENDORS)
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    number = f"{prefix}-{rng.randint(100000, 999999)}"
-    issued = f"{rng.randint(1, 28)} {rng.choice(_ledger.MONTHS)} 2025"
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    number = f"{prefix}-{streams.of('number').randint(100000, 999999)}"
+    date = streams.of("date")
+    issued = f"{date.randint(1, 28)} {date.choice(_ledger.MONTHS)} 2025"
 
     theta = p["angle"] * (1 if p["direction"] == "counterclockwise" else -1)
     L, R = _ledger.LEFT, _ledger.RIGHT
@@ -94,7 +95,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             candidates.append((i, j))
     if not candidates:
         raise GenerationError("the tilt is too small for any row to line up with another row's amount")
-    asked, level = rng.choice(candidates)
+    asked, level = streams.of("asked_row").choice(candidates)
 
     if p["mode"] == "page_rotate":
         c, buf = kit.new_canvas(pagesize=(W, H), title=f"{title.title()} {number}")
@@ -122,7 +123,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawRightString(R, y - 18, f"{no_label}: {number}")
     c.drawRightString(R, y - 32, f"Date: {issued}")
     c.drawString(L, y - 60, f"{'Employee' if p['document'] == 'expense_report' else 'Customer'}: "
-                 f"{kit.pick(rng, kit.PEOPLE) if p['document'] == 'expense_report' else customer}")
+                 f"{kit.pick(streams.of('employee'), kit.PEOPLE) if p['document'] == 'expense_report' else customer}")
     c.setFont("Helvetica-Bold", 10)
     c.drawString(L, table_top, col_desc)
     c.drawRightString(R, table_top, col_amt)

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "split_glyph_runs"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose total is drawn as separate glyph runs in scrambled stream order"
 
 PARAMS = (
@@ -62,9 +62,10 @@ def _runs(text: str, mode: str, rng) -> list[list[int]]:
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     total = round(p["total"], 2)
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     # Never 0% tax: the subtotal would print the total whole, as ordinary text.
-    inv = _ledger.make_invoice(rng, total, p["currency"], rng.randint(2, 6), rng.choice((5.0, 8.0, 10.0, 12.5)),
+    inv = _ledger.make_invoice(streams, total, p["currency"], streams.of("item_count").randint(2, 6),
+                               streams.of("tax_rate").choice((5.0, 8.0, 10.0, 12.5)),
                                vendor=p["vendor"])
     size = p["font_size"]
     spacing = p["spacing"]
@@ -83,7 +84,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         xs.append(x)
         x += w + spacing
     c.setFont(font, size)
-    for run in _runs(text, p["split"], rng_for(seed, NAME, "order")):
+    for run in _runs(text, p["split"], streams.of("run_order")):
         t = c.beginText(xs[run[0]], total_y)
         t.setFont(font, size)
         t.setCharSpace(spacing)

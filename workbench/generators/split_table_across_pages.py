@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "split_table_across_pages"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Report table whose header ends page 1 and whose rows continue on page 2"
 
 MONTHS = ("January", "February", "March", "April", "May", "June")
@@ -82,16 +82,17 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     asked_row = before + (p["asked_row"] - 1) % on_p2       # index into all rows
     asked_col = (p["asked_column"] - 1) % n_months           # index into month columns
 
-    rng = rng_for(seed, NAME, "content")
-    branches = sorted(rng.sample(BRANCHES, n_rows))
+    streams = Streams(seed, NAME)
+    branches = sorted(streams.of("branches").sample(BRANCHES, n_rows))
     months = MONTHS[:n_months]
     values: list[list[float]] = []
     seen: set[float] = set()
-    for _ in range(n_rows):
-        base = rng.uniform(40_000, 180_000)
+    for branch in branches:
+        revenue = streams.of(f"revenue:{branch}")  # the columns shown move no other branch's figures
+        base = revenue.uniform(40_000, 180_000)
         row = []
         for _ in months:
-            v = round(base * rng.uniform(0.85, 1.15), 2)
+            v = round(base * revenue.uniform(0.85, 1.15), 2)
             while v in seen:
                 v = round(v + 0.37, 2)
             seen.add(v)
@@ -105,7 +106,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         forbidden.append(values[wrong_row][asked_col])
 
     owner = p["report_owner"]
-    table_no = rng.randint(2, 6)
+    table_no = streams.of("table_no").randint(2, 6)
     caption = f"Table {table_no}. Net revenue by branch, {months[0]} to {months[-1]} 2025 (USD)"
     width, height = kit.LETTER
     left, right = 66, width - 66
@@ -153,7 +154,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.setFont("Helvetica-Bold", 11)
     c.drawString(left, y, "1. Summary")
     y -= 18
-    paragraphs = rng.sample(NARRATIVE, len(NARRATIVE))
+    paragraphs = streams.of("narrative").sample(NARRATIVE, len(NARRATIVE))
     for para in paragraphs:
         lines = kit.wrap(para, "Helvetica", 10, right - left)
         if y - 13.5 * len(lines) < table_top + 44:

@@ -18,8 +18,9 @@ How to edit it (the workbench reloads this file on every save while its authorin
 it; open it with `pdfworkbench`, press `w` on any case (Author), and pick this family):
 - PARAMS: what an author can turn. Each is typed (int, float, str, bool, choice), with a default,
   a range or choices, and a help line. Unset, a seeded parameter is drawn from the case seed.
-- generate(params, seed): draw the page, return the PDF bytes and the answer key. Use only
-  rng_for(seed, ...) for randomness and kit.new_canvas() for the canvas: same inputs, same bytes.
+- generate(params, seed): draw the page, return the PDF bytes and the answer key. Draw every
+  random content item from its own stream, `streams.of("vendor")`, `streams.of("lines")`, so a
+  parameter moves only its own content; use kit.new_canvas() for the canvas: same inputs, same bytes.
 - CONTRACT: where each answer must (and must not) be found; `pdfworkbench lint` checks it.
 - DISARMED: settings that remove the trap (the lint must report them; the tests check it does).
 - VERSION: bump it whenever the bytes you generate change.
@@ -31,7 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Disarm, Generated, GenerationError, Param, Streams
 
 NAME = "__NAME__"
 VERSION = 1
@@ -67,9 +68,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     printed, hidden = f"PO-{p['po_number']}", f"PO-{p['hidden_po_number']}"
     if printed == hidden:
         raise GenerationError("hidden_po_number must differ from po_number, or there is no trap")
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     size = p["font_size"]
-    vendor = kit.pick(rng, kit.VENDORS)
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
 
     c, buf = kit.new_canvas(title=f"Purchase order {printed}")
     width, height = kit.LETTER
@@ -102,10 +103,11 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.drawString(left, y, "Item")
     c.drawRightString(right, y, "Amount")
     c.setFont("Helvetica", size)
-    for item in rng.sample(kit.ITEMS, p["lines"]):
+    amounts = streams.of("line_amounts")
+    for item in streams.of("line_items").sample(kit.ITEMS, p["lines"]):
         y -= size * 1.8
         c.drawString(left, y, item)
-        c.drawRightString(right, y, kit.money(kit.cents(rng, 40, 900)))
+        c.drawRightString(right, y, kit.money(kit.cents(amounts, 40, 900)))
     if p["show_notes"]:
         y -= size * 3
         kit.draw_paragraph(c, f"Notes: quote {printed} on every delivery note and invoice. "

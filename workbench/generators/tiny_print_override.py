@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "tiny_print_override"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose printed total is overridden by a rebate footnote in very small print"
 
 PARAMS = (
@@ -45,10 +45,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     printed = round(payable / (1 - p["rebate_percent"] / 100), 2)
     if abs(printed - payable) < 1:
         raise GenerationError("rebate_percent is too small: the footnote would not change the amount")
-    rng = rng_for(seed, NAME, "content")
-    inv = _ledger.make_invoice(rng, printed, p["currency"], rng.randint(2, 6), rng.choice((0.0, 5.0, 8.0, 10.0)),
+    streams = Streams(seed, NAME)
+    inv = _ledger.make_invoice(streams, printed, p["currency"], streams.of("item_count").randint(2, 6),
+                               streams.of("tax_rate").choice((0.0, 5.0, 8.0, 10.0)),
                                vendor=p["vendor"])
-    agreement = f"FA-{rng.randint(100, 999)}/{rng.randint(20, 25)}"
+    number = streams.of("agreement")
+    agreement = f"FA-{number.randint(100, 999)}/{number.randint(20, 25)}"
     size = p["font_size"]
 
     c, buf = kit.new_canvas(title=f"Invoice {inv.number}")

@@ -16,7 +16,7 @@ from workbench.generators import _ledger, _structure, kit
 from workbench.generators.base import Arming, Generated, GenerationError, Param, rng_for
 
 NAME = "tounicode_remap"
-VERSION = 1
+VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose total's font maps each drawn digit to another digit in its ToUnicode CMap"
 
 FONTS = {"Vera": "Vera.ttf", "VeraBd": "VeraBd.ttf"}

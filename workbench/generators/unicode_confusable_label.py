@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "unicode_confusable_label"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Statement whose asked account's TOTAL DUE label uses look-alike letters; search finds the other"
 
 LOOKALIKES = {
@@ -73,25 +73,26 @@ def disguise(label: str, script: str, swaps: int, rng) -> str:
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     _register_font()
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     sym = _ledger.CURRENCIES[p["currency"]]
 
     def fmt(v: float) -> str:
         return kit.money(v, sym)
 
     label = p["label"]
-    fake = disguise(label, p["script"], p["swaps"], rng_for(seed, NAME, "swaps"))
+    fake = disguise(label, p["script"], p["swaps"], streams.of("swaps"))
     asked_total = round(p["asked_total"], 2)
-    other_total = _ledger.distinct_amount(rng, asked_total, -0.6, 1.5, [asked_total])
-    vendor = kit.pick(rng, kit.VENDORS)
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    base = rng.randint(10000, 99999)
-    sites = rng.sample(SITES, 2)
+    other_total = _ledger.distinct_amount(streams.of("other_total"), asked_total, -0.6, 1.5, [asked_total])
+    vendor = kit.pick(streams.of("vendor"), kit.VENDORS)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    base = streams.of("account_no").randint(10000, 99999)
+    sites = streams.of("sites").sample(SITES, 2)
     asked_first = p["asked_section"] == "first"
     accounts = [(f"{base}-A", sites[0]), (f"{base}-B", sites[1])]
     asked_idx = 0 if asked_first else 1
     totals = [asked_total, other_total] if asked_first else [other_total, asked_total]
-    issued = f"{rng.randint(1, 28)} {rng.choice(_ledger.MONTHS)} 2025"
+    date = streams.of("date")
+    issued = f"{date.randint(1, 28)} {date.choice(_ledger.MONTHS)} 2025"
 
     c, buf = kit.new_canvas(title=f"Statement of account {base}")
     L, R = _ledger.LEFT, _ledger.RIGHT
@@ -110,8 +111,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         "number.", L, y, R - L, size=10)
     y -= 18
     for k, ((acct, site), total) in enumerate(zip(accounts, totals, strict=True)):
-        brought = kit.cents(rng, 200, 6000)
-        payments = round(brought * rng.uniform(0.6, 1.0), 2)
+        history = streams.of(f"history:{k}")
+        brought = kit.cents(history, 200, 6000)
+        payments = round(brought * history.uniform(0.6, 1.0), 2)
         charges = round(total - brought + payments, 2)
         if charges <= 0:
             brought, payments = 0.0, 0.0

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
 NAME = "upside_down_amount"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Invoice whose adjusted amount due is an upside-down stamp; the printed total is upright"
 
 INKS = {"red": (0.78, 0.1, 0.12), "blue": (0.1, 0.2, 0.7), "violet": (0.45, 0.15, 0.6)}
@@ -49,11 +49,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     printed = round(adjusted / (1 - pct), 2)
     if abs(printed - adjusted) < 1:
         raise GenerationError("credit_percent is too small: the stamp would not change the amount")
-    rng = rng_for(seed, NAME, "content")
-    inv = _ledger.make_invoice(rng, printed, p["currency"], rng.randint(2, 5), rng.choice((0.0, 5.0, 8.0, 10.0)),
+    streams = Streams(seed, NAME)
+    inv = _ledger.make_invoice(streams, printed, p["currency"], streams.of("item_count").randint(2, 5),
+                               streams.of("tax_rate").choice((0.0, 5.0, 8.0, 10.0)),
                                vendor=p["vendor"])
-    credit_note = f"CN-{rng.randint(1000, 9999)}"
-    clerk = kit.pick(rng, kit.PEOPLE)
+    credit_note = f"CN-{streams.of('credit_note').randint(1000, 9999)}"
+    clerk = kit.pick(streams.of("clerk"), kit.PEOPLE)
 
     c, buf = kit.new_canvas(title=f"Invoice {inv.number}")
     y = _ledger.draw_header(c, inv)

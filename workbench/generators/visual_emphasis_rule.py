@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.generators import _ledger, kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, rng_for
+from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
 
 NAME = "visual_emphasis_rule"
-VERSION = 2
+VERSION = 3  # 3: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Quotation whose rule says the bold/shaded/red figure binds, beside a larger headline decoy"
 
 RULES = {
@@ -53,7 +53,7 @@ CONTRACT = (
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
     price = round(p["contract_price"], 2)
-    rng = rng_for(seed, NAME, "content")
+    streams = Streams(seed, NAME)
     sym = _ledger.CURRENCIES[p["currency"]]
 
     def fmt(v: float) -> str:
@@ -62,15 +62,16 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     n = p["options"]
     others: list[float] = []
     for _ in range(n - 1):
-        others.append(_ledger.distinct_amount(rng, price, -0.35, 0.45, [price, *others]))
-    headline = _ledger.distinct_amount(rng, price, 0.15, 0.6, [price, *others])
+        others.append(_ledger.distinct_amount(streams.of("other_prices"), price, -0.35, 0.45, [price, *others]))
+    headline = _ledger.distinct_amount(streams.of("headline"), price, 0.15, 0.6, [price, *others])
     index = {"first": 0, "middle": n // 2, "last": n - 1}[p["binding_position"]]
     amounts = others[:index] + [price] + others[index:]
-    options = rng.sample(OPTIONS, n)
-    customer = kit.pick(rng, kit.CUSTOMERS)
-    quote_no = f"Q-{rng.randint(10000, 99999)}"
-    issued = f"{rng.randint(1, 28)} {rng.choice(_ledger.MONTHS)} 2025"
-    contact = kit.pick(rng, kit.PEOPLE)
+    options = streams.of("options").sample(OPTIONS, n)
+    customer = kit.pick(streams.of("customer"), kit.CUSTOMERS)
+    quote_no = f"Q-{streams.of('quote_no').randint(10000, 99999)}"
+    date = streams.of("date")
+    issued = f"{date.randint(1, 28)} {date.choice(_ledger.MONTHS)} 2025"
+    contact = kit.pick(streams.of("contact"), kit.PEOPLE)
     cue = p["cue"]
 
     c, buf = kit.new_canvas(title=f"Quotation {quote_no}")
