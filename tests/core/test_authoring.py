@@ -108,7 +108,7 @@ def test_reload_picks_up_an_edit_and_reports_a_broken_one_with_its_line(tmp_path
 def test_an_exception_in_a_user_family_is_a_user_error_with_its_line(tmp_path):
     path = write_family_template("po_trap")
     lines = path.read_text().splitlines()
-    at = next(i for i, line in enumerate(lines) if "rng = rng_for(seed, NAME" in line)
+    at = next(i for i, line in enumerate(lines) if "streams = Streams(seed, NAME)" in line)
     lines.insert(at, "    1 / 0")
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(UserError, match=rf"po_trap\.py:{at + 1}: ZeroDivisionError"):

@@ -31,7 +31,7 @@ CORPUS = [
     ("tiny_print_override-0001", "€40,092.28", [("€40,092.28", "visible")]),
     ("tiny_print_override-0001", "€35,922.68", [("€35,922.68", "small_print")]),
     # the fee from page 4 instead of the definition on page 1
-    ("cross_page_citation-0001", "$38,804.52", [("$38,804.52", "other_page")]),
+    ("cross_page_citation-0001", "$43,234.12", [("$43,234.12", "other_page")]),
     # the injected instruction's amount (drawn invisibly)
     ("prompt_injection_in_body-0001", "Pay £7,012.13", [("£7,012.13", "injected")]),
     # a bare competing total line in white instructs no one: hidden text
@@ -45,27 +45,27 @@ CORPUS = [
     ("currency_conversion_clause-0001", "€10,827.80", [("€10,827.80", "computed")]),
     ("currency_conversion_clause-0001", "$11,724.34", [("$11,724.34", "visible")]),
     # a net that ignores the credit signs is printed nowhere: the sum of the printed lines
-    ("dash_sign_semantics-0001", "$11,269.05", [("$11,269.05", "computed")]),
+    ("dash_sign_semantics-0001", "$18,193.64", [("$18,193.64", "computed")]),
     # an invented amount
     ("merged_table_cells-0001", "$12,345.67", [("$12,345.67", "absent")]),
     # the neighbouring row, column or entity: printed where a person reads it
-    ("merged_table_cells-0001", "$10,376.48", [("$10,376.48", "visible")]),
-    ("near_duplicate_entities-0001", "$1,540.58", [("$1,540.58", "visible")]),
-    ("multi_column_reading_order-0001", "$966.81", [("$966.81", "visible")]),
-    ("checksum_rule-0001", "$50,637.30", [("$50,637.30", "visible")]),
-    ("chart_axis_inversion-0001", "Q3", [("Q3", "visible")]),
-    ("checkbox_ambiguity-0001", "Post", [("Post", "visible")]),
-    ("unicode_confusable_label-0001", "€7,612.77", [("€7,612.77", "visible")]),
-    ("visual_emphasis_rule-0001", "$28,698.63", [("$28,698.63", "visible")]),
-    ("rotated_scan-0001", "$7,619.35", [("$7,619.35", "visible")]),
+    ("merged_table_cells-0001", "$5,980.71", [("$5,980.71", "visible")]),
+    ("near_duplicate_entities-0001", "$16,400.19", [("$16,400.19", "visible")]),
+    ("multi_column_reading_order-0001", "$175.70", [("$175.70", "visible")]),
+    ("checksum_rule-0001", "$7,409.55", [("$7,409.55", "visible")]),
+    ("chart_axis_inversion-0001", "Q2", [("Q2", "visible")]),
+    ("checkbox_ambiguity-0001", "Telephone", [("Telephone", "visible")]),
+    ("unicode_confusable_label-0001", "€16,613.98", [("€16,613.98", "visible")]),
+    ("visual_emphasis_rule-0001", "$25,755.88", [("$25,755.88", "visible")]),
+    ("rotated_scan-0001", "$8,728.13", [("$8,728.13", "visible")]),
     ("split_glyph_runs-0001", "€45,371.28", [("€45,371.28", "visible")]),
-    ("split_table_across_pages-0001", "$97,583.00", [("$97,583.00", "visible")]),
+    ("split_table_across_pages-0001", "$123,203.26", [("$123,203.26", "visible")]),
     # a scan with a drifted OCR layer: the layer's changed value is hidden text
     ("footnote_override-0003", "$208,597.03", [("$208,597.03", "hidden")]),
     # a quoted transcription of a scanned book page: the key's sentence, printed as pixels
     ("book_scan_passage-0001", 'It reads "{first_words}"', [("{first_words}", "visible")]),
     # an extraction answer: the direct line taken for the main number is printed in the letterhead
-    ("invoice_extraction-0001", '{"vendor_phone": "+44 20 7946 6541"}', [("+44 20 7946 6541", "visible")]),
+    ("invoice_extraction-0001", '{"vendor_phone": "+44 20 7946 6155"}', [("+44 20 7946 6155", "visible")]),
     # traps in the file's structure: the other value is in it, but drawn nowhere
     ("actualtext_override-0001", "€12,643.57", [("€12,643.57", "hidden")]),
     ("annotation_only_text-0001", "$21,452.57", [("$21,452.57", "hidden")]),
@@ -121,7 +121,7 @@ def test_every_built_in_family_in_the_sample_has_a_corpus_answer():
 
 def test_a_visible_value_carries_its_page_and_box_and_the_json_shape():
     case, data = _case("cross_page_citation-0001")
-    (a,) = attribute(case, data, "$38,804.52")
+    (a,) = attribute(case, data, "$43,234.12")
     assert a.page == 3 and a.box is not None and a.box[2] > a.box[0]
     out = a.to_json()
     assert out["page"] == 4 and out["source"] == "other_page" and len(out["box"]) == 4
@@ -130,9 +130,9 @@ def test_a_visible_value_carries_its_page_and_box_and_the_json_shape():
 
 def test_misread_names_the_nearest_printed_value_and_the_edit():
     case, data = _case("merged_table_cells-0001")
-    (a,) = attribute(case, data, "$10,376.43")
+    (a,) = attribute(case, data, "$5,930.71")
     assert a.source == "misread"
-    assert "10,376.48" in a.detail and "8→3" in a.detail and "typical OCR confusion" in a.detail
+    assert "5,980.71" in a.detail and "8→3" in a.detail and "typical OCR confusion" in a.detail
 
 
 def test_values_found_in_the_answer_in_its_order():

@@ -420,6 +420,10 @@ def _arithmetic(doc: _Document, value: str) -> str:
                 return f"{a[1]} × {b[1]}{where(a, b)}"
     if small:
         return ""
+    if v != v.to_integral_value():
+        # A run of amounts in cents: a number without them between two line amounts (the "2" of
+        # "Site 2" in a description) does not break the run.
+        nums = [n for n in nums if "." in n[1]]
     for i in range(len(nums)):
         total = abs(nums[i][2])
         for j in range(i + 1, min(len(nums), i + ARITHMETIC_MAX_RUN)):
