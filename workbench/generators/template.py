@@ -19,7 +19,7 @@ it; open it with `pdfworkbench`, press `w` on any case (Author), and pick this f
 - PARAMS: what an author can turn. Each is typed (int, float, str, bool, choice), with a default,
   a range or choices, and a help line. Unset, a seeded parameter is drawn from the case seed.
 - generate(params, seed): draw the page, return the PDF bytes and the answer key. Draw every
-  random content item from its own stream, `streams.of("vendor")`, `streams.of("lines")`, so a
+  random content item from its own stream, `streams.of("vendor")`, `streams.of("line_items")`, so a
   parameter moves only its own content; use kit.new_canvas() for the canvas: same inputs, same bytes.
 - CONTRACT: where each answer must (and must not) be found; `pdfworkbench lint` checks it.
 - DISARMED: settings that remove the trap (the lint must report them; the tests check it does).
