@@ -59,8 +59,8 @@ def test_header_states_and_cards(sample):
     report, cases, crops = sample
     ctx = report_context(report, crops)
     page = report_html(report, crops).decode("utf-8")
-    assert "293742a8d34fb751e89cc7b2ec468f83e9bf3a44fc6cc52d83d2252450a5695d" in page   # the suite hash
-    assert "probe:pymupdf, probe:pypdf" in page and "2026-12-01" in page
+    assert "5219ce218909bcb3971d3629cb0906a2c30a0237888f416bd2ad896210b9a2cd" in page   # the suite hash
+    assert "probe:pymupdf, probe:pypdf" in page and "2026-12-03" in page
     wrong = [(r.run, r.case_id) for run in report.runs for r in run.final_rows().values()
              if r.outcome in WRONG_ANSWERS]
     assert ctx["answers"] == len(wrong) == page.count('<section class="answer"')

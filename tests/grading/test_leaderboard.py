@@ -15,7 +15,7 @@ def test_leaderboard_rows_of_the_shipped_runs(cli, tmp_path):
     assert code == 0, err
     board = json.loads(out.read_text(encoding="utf-8"))
     assert board["format"] == "pdfworkbench-leaderboard/1"
-    assert board["suite"] == {"name": "mini", "hash": "293742a8d34fb751e89cc7b2ec468f83e9bf3a44fc6cc52d83d2252450a5695d"}
+    assert board["suite"] == {"name": "mini", "hash": "5219ce218909bcb3971d3629cb0906a2c30a0237888f416bd2ad896210b9a2cd"}
     assert board["gold_version"] == "v1"
     first, second = board["rows"]
     assert (first["reader"], first["passed"], first["scored"]) == ("probe:pymupdf", 4, 33)   # best first

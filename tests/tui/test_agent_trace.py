@@ -53,7 +53,7 @@ async def test_an_agents_answer_shows_its_trace_and_where_its_value_came_from(ag
         assert trace.index("document_info()") < trace.index("page_text(1)") < trace.index("page_text(2)") \
             < trace.index("submit_extraction()")
         said = pane_text(app, answers.query_one("#answer-detail"))
-        assert ("$97,583.00: the value came from page_text of page 2, where it is printed; page 2's image was "
+        assert ("$123,203.26: the value came from page_text of page 2, where it is printed; page 2's image was "
                 "never requested") in said
 
         await open_answer(pilot, app, SPLIT, "agent:openai:agent-image")
