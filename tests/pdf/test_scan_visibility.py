@@ -121,3 +121,18 @@ def test_lint_keeps_the_scan_traps_armed(cli, tmp_path):
     code, out, err = cli("make", "hidden_ocr_mismatch", "--seed", "1", "--tier", "mild", "--text-layer", "none",
                        "--into", tmp_path / "gone")
     assert code != 0 and "trap-disarmed" in out + err
+
+
+def test_a_scan_is_read_once_by_its_pixels_whatever_file_carries_it(monkeypatch):
+    from workbench.pdf import ocr
+
+    printed = foreign_scan(PRINTED)
+    first = verdicts(printed)
+    # The same page in a file whose bytes differ (other metadata): its pixels are the same, so
+    # OCR is not asked again, and the verdicts are the same.
+    doc = pymupdf.open(stream=printed)
+    doc.set_metadata({"title": "another file"})
+    other = doc.tobytes()
+    assert other != printed
+    monkeypatch.setattr(ocr, "_read_pixmap", lambda *a, **k: pytest.fail("OCR ran again on the same pixels"))
+    assert verdicts(other) == first == [(t, True, []) for _, _, t in PRINTED]

@@ -574,7 +574,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
         skipped = _scan_unread(index, clock)
     if layer and not skipped:
         upright = all(spans[k].direction[0] > 0.7 for k in layer)  # (within 45 degrees of level)
-        lines = scanned.ocr_lines(ocr.ocr_page_lines(data, index, dpi, upright=upright))
+        lines = scanned.ocr_lines(_scan_lines(page, edited, data, index, dpi, upright))
         for k in layer:
             span = spans[k]
             flags = scanned.hidden_chars(span, lines)
@@ -676,6 +676,18 @@ def _split_partly_hidden(spans: list[Span], partly: dict[int, list[bool] | None]
                 out.append(piece)
             start = end
     return out
+
+
+def _scan_lines(page, edited: bool, data: bytes, index: int, dpi: int, upright: bool) -> list:
+    """What OCR reads on the scanned page (`ocr.scan_page_lines`), rendered as it is drawn: from
+    the bytes again when its text was removed from `page` for the bare render."""
+    if not edited:
+        return ocr.scan_page_lines(page, dpi, upright)
+    doc = open_fitz(data)
+    try:
+        return ocr.scan_page_lines(doc[index], dpi, upright)
+    finally:
+        doc.close()
 
 
 def _scan_unread(index: int, clock: PageClock) -> str:
