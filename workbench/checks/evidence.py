@@ -239,6 +239,8 @@ def evidence_on_page(pa, needle: str, find: Finder | None = None) -> list[Hit]:
     hidden = [s for s in pa.spans if not s.visible]
     page_hits = _hits_in(shown, needle, find, pa.page, pa.streams, "shown")
     page_hits += _hits_in(hidden, needle, find, pa.page, pa.streams, "hidden")
+    if not hidden:  # (all the spans are the shown ones: their hits are those found already)
+        return page_hits
     # Spans of both kinds together: a needle that straddles visible and hidden text.
     seen_boxes = {tuple(b) for h in page_hits for b in h.boxes}
     for h in _hits_in(pa.spans, needle, find, pa.page, pa.streams, "all"):

@@ -458,6 +458,49 @@ def _is_mirrored(chars, direction: tuple[float, float]) -> bool:
     return votes < 0
 
 
+def _to_page(page):
+    """Boxes of the text trace (unrotated coordinates) as the page is rendered."""
+    import pymupdf
+
+    if not page.rotation:  # a property that asks mupdf each time: read it once
+        return lambda r: tuple(r)
+    rot = page.rotation_matrix
+    return lambda r: tuple(pymupdf.Rect(r) * rot)
+
+
+def trace_spans(page, index: int, to_page=None, checks: bool = True) -> list[Span]:
+    """The text spans of the loaded pymupdf `page` (number `index`), with their positions, as
+    the page is rendered; no visibility verdict (every span is `visible` until analysed).
+    `checks=False` leaves out what only the verdicts use (layer issues, mirroring): positions
+    for drawing boxes."""
+    to_page = to_page or _to_page(page)
+    rotated = bool(page.rotation)
+    spans: list[Span] = []
+    for raw in page.get_texttrace():
+        chars = raw.get("chars") or ()
+        direction = tuple(raw.get("dir") or (1.0, 0.0))
+        text, raw_boxes = _spaced(chars, direction, float(raw.get("size") or 0.0))
+        if not text.strip() and not any(is_format_char(c) for c in text):
+            continue
+        bbox = to_page(raw["bbox"])
+        boxes = [to_page(b) for b in raw_boxes] if rotated else raw_boxes
+        size = float(raw.get("size") or 0.0)
+        span = Span(
+            page=index, seqno=int(raw.get("seqno", len(spans))), text=text, bbox=bbox,
+            font=str(raw.get("font", "")), size=size,
+            color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
+            render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
+            char_boxes=boxes, direction=direction,
+            mirrored=checks and _is_mirrored(chars, direction),
+        )
+        if checks:
+            # (the glyph widths matter only where a format character could be drawn: not in ASCII)
+            widths = None if text.isascii() else [b[2] - b[0] for b in boxes]
+            span.layer_issues = layer_issues(text, widths, size)
+        spans.append(span)
+    return spans
+
+
 def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> PageAnalysis:
     """Page `index` of the open pymupdf document `doc` (the bytes `data`), at `dpi`; `page` is
     that page if the caller has it loaded already (loading a page twice costs as much as its
@@ -476,32 +519,8 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
         page = doc[index]
     page_rect = page.rect
     width, height = page_rect.width, page_rect.height
-    trace = page.get_texttrace()
-    # The text trace gives unrotated coordinates; show boxes as the page is rendered.
-    rotated = bool(page.rotation)  # a property that asks mupdf each time: read it once
-    rot = page.rotation_matrix if rotated else None
-    to_page = (lambda r: tuple(pymupdf.Rect(r) * rot)) if rotated else (lambda r: tuple(r))
-    spans: list[Span] = []
-    for raw in trace:
-        chars = raw.get("chars") or ()
-        text, raw_boxes = _spaced(chars, tuple(raw.get("dir") or (1.0, 0.0)), float(raw.get("size") or 0.0))
-        if not text.strip() and not any(is_format_char(c) for c in text):
-            continue
-        bbox = to_page(raw["bbox"])
-        boxes = [to_page(b) for b in raw_boxes] if rotated else raw_boxes
-        size = float(raw.get("size") or 0.0)
-        span = Span(
-            page=index, seqno=int(raw.get("seqno", len(spans))), text=text, bbox=bbox,
-            font=str(raw.get("font", "")), size=size,
-            color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
-            render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
-            char_boxes=boxes, direction=tuple(raw.get("dir") or (1.0, 0.0)),
-            mirrored=_is_mirrored(chars, tuple(raw.get("dir") or (1.0, 0.0))),
-        )
-        # (the glyph widths matter only where a format character could be drawn: not in ASCII)
-        widths = None if text.isascii() else [b[2] - b[0] for b in boxes]
-        span.layer_issues = layer_issues(text, widths, size)
-        spans.append(span)
+    to_page = _to_page(page)
+    spans = trace_spans(page, index, to_page)
 
     log = [(kind, to_page(rect)) for kind, rect in page.get_bboxlog()] if spans else []
     # Read before the text is removed for the bare render: removing it renumbers the drawings.
@@ -808,6 +827,31 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return result
+
+
+def trace_document(data: bytes, name: str = "PDF") -> DocumentAnalysis:
+    """Every page's spans with their positions (`trace_spans`) and the structure's own text
+    (annotations, fields, layers, ActualText, remapped glyphs, as `analyze_document` adds them),
+    without the pixel checks: drawn text counts as shown. For drawing boxes where the verdicts
+    are not needed.
+    Not cached; a page over a per-page limit has no spans, as in `analyze_document`. (dpi 0:
+    nothing was rendered.)"""
+    doc = open_fitz(data, name)
+    try:
+        pages = []
+        for i in range(doc.page_count):
+            why = too_complex(doc, i)
+            if why:
+                pages.append(skipped_page(doc, i, 0, why))
+                continue
+            page = doc[i]
+            rect = page.rect
+            spans = trace_spans(page, i, checks=False)
+            structure.apply_to_page(doc, i, data, spans, Span, edited=False)
+            pages.append(PageAnalysis(i, rect.width, rect.height, 0, spans, []))
+    finally:
+        doc.close()
+    return DocumentAnalysis(0, pages)
 
 
 def analyze_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> list[Span]:
