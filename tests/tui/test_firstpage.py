@@ -109,12 +109,13 @@ def test_open_of_a_broken_or_locked_pdf_or_no_suite_is_one_line_before_the_scree
     broken.write_bytes(cyclic_pages_pdf())
     locked = tmp_path / "locked.pdf"
     locked.write_bytes(encrypted_pdf(USER_PASSWORD))
-    (tmp_path / "config").mkdir()
-    env = dict(os.environ, PDFWORKBENCH_CONFIG_DIR=str(tmp_path / "config"))
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "own-config").mkdir()   # the TUI tests' config folder holds their config.json
+    env = dict(os.environ, PDFWORKBENCH_CONFIG_DIR=str(tmp_path / "own-config"))
     for args, says in (([broken], "broken PDF (code=7: cycle in page tree)"),
                        ([locked, "--password", "wrong"], "does not open it"),
                        ([tmp_path / "nowhere"], "no such file or folder"),
-                       ([tmp_path / "config"], "no cases found")):
+                       ([tmp_path / "empty"], "no cases found")):
         proc = subprocess.run([sys.executable, "-m", "workbench", "open", *map(str, args)], capture_output=True,
                               text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
         lines = proc.stderr.strip().splitlines()
