@@ -829,28 +829,24 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
     return result
 
 
-def trace_document(data: bytes, name: str = "PDF") -> DocumentAnalysis:
-    """Every page's spans with their positions (`trace_spans`) and the structure's own text
-    (annotations, fields, layers, ActualText, remapped glyphs, as `analyze_document` adds them),
-    without the pixel checks: drawn text counts as shown. For drawing boxes where the verdicts
-    are not needed.
-    Not cached; a page over a per-page limit has no spans, as in `analyze_document`. (dpi 0:
-    nothing was rendered.)"""
-    doc = open_fitz(data, name)
-    try:
-        pages = []
-        for i in range(doc.page_count):
-            why = too_complex(doc, i)
-            if why:
-                pages.append(skipped_page(doc, i, 0, why))
-                continue
-            page = doc[i]
-            rect = page.rect
-            spans = trace_spans(page, i, checks=False)
-            structure.apply_to_page(doc, i, data, spans, Span, edited=False)
-            pages.append(PageAnalysis(i, rect.width, rect.height, 0, spans, []))
-    finally:
-        doc.close()
+def trace_fitz_document(doc, data: bytes) -> DocumentAnalysis:
+    """Every page's spans of the open pymupdf `doc` (the bytes `data`) with their positions
+    (`trace_spans`) and the structure's own text (annotations, fields, layers, ActualText,
+    remapped glyphs, as `analyze_document` adds them), without the pixel checks: drawn text
+    counts as shown. For drawing boxes where the verdicts are not needed. Not cached; a page over
+    a per-page limit has no spans, as in `analyze_document`. (dpi 0: nothing was rendered.)
+    `doc` is left as it was (nothing is removed for a bare render)."""
+    pages = []
+    for i in range(doc.page_count):
+        why = too_complex(doc, i)
+        if why:
+            pages.append(skipped_page(doc, i, 0, why))
+            continue
+        page = doc[i]
+        rect = page.rect
+        spans = trace_spans(page, i, checks=False)
+        structure.apply_to_page(doc, i, data, spans, Span, edited=False)
+        pages.append(PageAnalysis(i, rect.width, rect.height, 0, spans, []))
     return DocumentAnalysis(0, pages)
 
 
