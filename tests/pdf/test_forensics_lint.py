@@ -194,3 +194,23 @@ def test_a_case_written_by_make_lints_clean_through_the_json(tmp_path):
     path = write_case(case, pdf, tmp_path)
     assert lint_path(path) == []
     assert case.sha256 == sha256_hex(pdf)
+
+
+def test_a_scan_made_by_another_version_of_its_family_is_one_warning_not_false_errors():
+    """A suite built before its family changed: the lint drew the family's unscanned page anew
+    (now a different page) and compared the scan with it, giving false errors."""
+    import dataclasses
+
+    from tests.fixtures import SAMPLE
+    from workbench.core.case import load_case
+
+    case = load_case(next(SAMPLE.glob("footnote_override-0003-*.json")))
+    assert case.degrade and case.generator["version"] >= 1
+    pdf = case.pdf_file.read_bytes()
+    assert not [f for f in lint_case(case, pdf) if f.severity == "error"]
+    older = dataclasses.replace(case, generator={**case.generator, "version": case.generator["version"] - 1})
+    found = lint_case(older, pdf)
+    assert [(f.severity, f.code) for f in found if f.severity != "info"] == [("warning", "degraded-unchecked")]
+    (said,) = [f.message for f in found if f.code == "degraded-unchecked"]
+    assert said.startswith(f"made by footnote_override version {case.generator['version'] - 1}, and version "
+                           f"{case.generator['version']} is installed") and "rebuild the suite" in said
