@@ -50,9 +50,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
 
+    from workbench.core.scan import TIERS
     from workbench.generators.base import AnswerKey
     from workbench.generators.degrade import (
-        TIERS,
         _degrade_pixels,
         _jpeg,
         _render,

@@ -53,8 +53,8 @@ def test_build_help_documents_every_spec_field_and_tier(capsys):
     import pytest
 
     from workbench.cli import main
+    from workbench.core.scan import TEXT_LAYERS, TIERS
     from workbench.core.schema import SPEC, SPEC_GROUP
-    from workbench.generators.degrade import TEXT_LAYERS, TIERS
 
     with pytest.raises(SystemExit) as done:
         main(["build", "--help"])

@@ -19,7 +19,7 @@ from workbench.build.make import family_registry, get_family
 from workbench.build.suite import verify_suite
 from workbench.core.case import load_case
 from workbench.core.errors import UserError
-from workbench.generators.degrade import DegradeSpec
+from workbench.core.scan import DegradeSpec
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
@@ -131,7 +131,7 @@ def test_a_degraded_preview_keeps_the_clean_pdf_and_saves_what_verify_expects(tm
     preview = make_preview(family, draft)
     clean = make_preview(family, Draft("hidden_ocr_mismatch", 3, {"line_items": "2"}))
     assert preview.clean_pdf == clean.pdf and preview.pdf != clean.pdf
-    assert preview.case.degrade["knobs"]["noise"] == 9.0
+    assert preview.case.degrade.knobs()["noise"] == 9.0
     path, digest = save_preview(preview, tmp_path / "s", "mine-1")
     assert path == tmp_path / "s" / "mine-1.json" and existing_case_ids(tmp_path / "s") == {"mine-1"}
     with pytest.raises(UserError, match="already exists"):

@@ -12,13 +12,10 @@ import pytest
 from workbench.build.make import generate_case
 from workbench.build.suite import add_case, verify_suite
 from workbench.core.errors import UserError
+from workbench.core.scan import KNOBS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.generators import kit
 from workbench.generators.base import AnswerKey
 from workbench.generators.degrade import (
-    KNOBS,
-    TIER_NAMES,
-    TIERS,
-    DegradeSpec,
     apply_degrade,
     degrade_image,
     normalise_spec,

@@ -109,7 +109,7 @@ async def test_changing_the_tier_changes_the_page_and_the_views_toggle():
         assert "TOTAL DUE" in layer(screen)
         screen.query_one("#tier", Select).value = "heavy"
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert screen.preview.case.degrade["tier"] == "heavy"
+        assert screen.preview.case.degrade.tier == "heavy"
         assert screen.page.pdf != clean_pdf
         assert screen.page.border_title.startswith("scan · heavy")
         assert "(no text on this page)" in screen_text(app)     # an image-only scan
@@ -308,7 +308,7 @@ async def test_a_scan_that_removes_the_trap_shows_trap_disarmed_live():
         assert "lint ✔" in screen.sub_title
         screen.query_one("#tier", Select).value = "heavy"
         await settle(pilot)
-        assert screen.preview.case.degrade["text_layer"] == "none"
+        assert screen.preview.case.degrade.text_layer == "none"
         shown = await show_tab(pilot, "author-tab-lint")
         assert "trap-disarmed" in shown and "text layer none" in shown
         assert "lint: ERRORS" in screen.sub_title
@@ -323,14 +323,14 @@ async def test_a_knob_out_of_range_says_so_where_the_preview_is_and_keeps_the_la
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 2))
         screen.query_one(DegradeForm).set_tier("mild")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert screen.preview.case.degrade["tier"] == "mild"
+        assert screen.preview.case.degrade.tier == "mild"
         screen.query_one("#knob-rotation", Input).value = "99"
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "rotation" in screen.gen_error and "between" in screen.gen_error
-        assert screen.preview.case.degrade["tier"] == "mild"     # the last good preview stays
+        assert screen.preview.case.degrade.tier == "mild"     # the last good preview stays
         screen.query_one("#knob-rotation", Input).value = "3"
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert not screen.gen_error and screen.preview.case.degrade["knobs"]["rotation"] == 3.0
+        assert not screen.gen_error and screen.preview.case.degrade.knobs()["rotation"] == 3.0
 async def test_escape_asks_when_the_form_changed_and_the_draft_is_kept_per_family():
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:
@@ -422,7 +422,7 @@ async def test_the_lint_pane_of_a_scan_says_what_lint_says_of_the_case_saved():
             screen.query_one("#text-layer", Select).value = text_layer
             await settle(pilot, 2, AUTHOR_DEBOUNCE)
             case = screen.preview.case
-            assert (case.degrade["tier"], case.degrade["text_layer"]) == (tier, text_layer)
+            assert (case.degrade.tier, case.degrade.text_layer) == (tier, text_layer)
             spans.clear_cache()
             layers.clear_cache()
             from_scratch = [f.to_json() for f in lint_case(case, screen.preview.pdf)]

@@ -15,8 +15,8 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.scan import DegradeSpec
 from workbench.generators.base import Family
-from workbench.generators.degrade import DegradeSpec
 
 
 @dataclass
@@ -51,8 +51,7 @@ class Draft:
         params = dict(case.params or {})
         names = (case.generator or {}).get("pinned")
         pinned = {k: params[k] for k in names if k in params} if names is not None else params
-        degrade = DegradeSpec.parse_optional(case.degrade)
-        return cls(case.trap_family, case.seed, pinned, degrade.request() if degrade else None)
+        return cls(case.trap_family, case.seed, pinned, case.degrade.request() if case.degrade else None)
 
 
 @dataclass

@@ -11,8 +11,8 @@ from typing import Any
 from workbench.core import atomic
 from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.scan import DegradeSpec
 from workbench.generators.base import Family, GenerationError, ParamError
-from workbench.generators.degrade import DegradeSpec
 from workbench.generators.registry import Registry, UnknownFamily, discover
 
 _families: Registry | None = None
@@ -109,10 +109,10 @@ def make_case(
 
         t1 = time.perf_counter()
         scanned, applied = apply_degrade(pdf, spec, seed, out.key)
-        pdf, degrade_spec = scanned, applied.to_json()
+        pdf, degrade_spec = scanned, applied
         seconds["degrade"] = time.perf_counter() - t1
     key = out.key
-    cid = case_id or default_case_id(fam.name, seed, pinned, degrade_spec)
+    cid = case_id or default_case_id(fam.name, seed, pinned, degrade_spec.to_json() if degrade_spec else None)
     metadata = dict(key.metadata)
     metadata["expected_failure_mode"] = key.expected_failure_mode
     case = Case(

@@ -30,6 +30,7 @@ from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.layout import build_dir, holds_suite
 from workbench.core.pool import map_ordered
+from workbench.core.scan import TEXT_LAYERS, TIERS, DegradeSpec
 from workbench.core.schema import MAX_SEEDS, SPEC, SPEC_GROUP, check_shape, parse_seeds
 from workbench.core.suite import (
     case_entry,
@@ -42,7 +43,6 @@ from workbench.core.suite import (
     write_manifest,
 )
 from workbench.generators.base import ParamError
-from workbench.generators.degrade import TEXT_LAYERS, TIERS, DegradeSpec
 
 
 @dataclass

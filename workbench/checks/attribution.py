@@ -438,7 +438,7 @@ def _arithmetic(doc: _Document, value: str) -> str:
 
 def _printed_as_pixels(case: Case) -> bool:
     """The key's answer is printed as an image (a scan, or a contract saying pixels only)."""
-    if case.degrade:
+    if case.degrade is not None:
         return True
     return any(isinstance(c, dict) and c.get("target") in ("expected", "tokens")
                and c.get("where") == "pixels_only" for c in case.contract or [])

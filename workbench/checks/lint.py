@@ -82,6 +82,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.scan import DegradeSpec
 
 SEVERITIES = ("error", "warning", "info")
 WHERE = ("visible", "hidden", "text_layer", "every_text_layer", "pixels_only", "not_visible", "not_text_layer",
@@ -173,7 +174,7 @@ class _Subject:
 
     written: _Evidence
     page: _Evidence                  # visibility is judged here
-    scan: dict[str, Any] | None      # the case's degrade spec, if it is a scan
+    scan: DegradeSpec | None         # the case's degrade spec, if it is a scan
 
     @property
     def prefix(self) -> str:
@@ -181,8 +182,8 @@ class _Subject:
 
     @property
     def scan_label(self) -> str:
-        s = self.scan or {}
-        return f"the scan (tier {s.get('tier', '?')}, text layer {s.get('text_layer', 'none')})"
+        s = self.scan or DegradeSpec(tier="?")
+        return f"the scan (tier {s.tier}, text layer {s.text_layer})"
 
 
 def _pages(nums) -> str:
@@ -524,7 +525,7 @@ def _contract_findings(case, contract: list[Any], sub: _Subject) -> list[Finding
     out: list[Finding] = []
     cid = case.id
     wanted: dict[str, list[tuple[str, str]]] = {}   # forbidden value -> [(where, why)] saying it is there
-    text_layer = (sub.scan or {}).get("text_layer", "none") if sub.scan else None
+    text_layer = sub.scan.text_layer if sub.scan else None
     skipped = 0
     for n, clause in enumerate(contract):
         if not isinstance(clause, dict) or "target" not in clause or "where" not in clause:
@@ -625,7 +626,7 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None 
     try:
         written = _Evidence(pdf_bytes, dpi, name, case, analysed)
         page = written
-        if case.degrade:
+        if case.degrade is not None:
             if (stale := _stale_generator(case)) is not None:
                 out.append(Finding(case.id, "warning", "degraded-unchecked", stale))
                 return out
@@ -639,7 +640,7 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None 
     except UserError as exc:
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
         return out
-    sub = _Subject(written, page, case.degrade or None)
+    sub = _Subject(written, page, case.degrade)
     try:  # (the text layers are read here, when a check first asks for them)
         found = (_contract_findings(case, case.contract, sub) if case.contract
                  else _default_findings(case, sub))

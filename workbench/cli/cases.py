@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from workbench.cli.output import add_jobs_option, note, print_json
 from workbench.core.errors import UserError
-
-if TYPE_CHECKING:
-    from workbench.generators.degrade import DegradeSpec
-
+from workbench.core.scan import DegradeSpec
 
 # The fields of a suite spec (core.schema.SPEC and SPEC_GROUP; a test holds this text to them).
 BUILD_SPEC_HELP = """\
@@ -132,7 +128,6 @@ def _print_params(params: list[dict]) -> None:
 
 def _degrade_spec(args: argparse.Namespace) -> DegradeSpec | None:
     from workbench.build.make import parse_param_args
-    from workbench.generators.degrade import DegradeSpec
 
     if not (args.tier or args.degrade or args.text_layer or args.dpi is not None):
         return None

@@ -10,6 +10,7 @@ from typing import Any
 
 from workbench.core import files
 from workbench.core.errors import UserError
+from workbench.core.scan import DegradeSpec
 from workbench.core.schema import check_case
 
 # pdfhell's fields, in pdfhell's order; ours follow.
@@ -50,7 +51,7 @@ class Case:
     metadata: dict[str, Any] = field(default_factory=dict)
     # Ours (absent from pdfhell cases):
     params: dict[str, Any] | None = None
-    degrade: dict[str, Any] | None = None
+    degrade: DegradeSpec | None = None      # the scan, for a scanned case (`core.scan`)
     generator: dict[str, Any] | None = None
     matcher: dict[str, Any] | None = None
     gold: dict[str, Any] | None = None
@@ -149,6 +150,8 @@ class Case:
         for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
                      "source", "mutations"):
             value = getattr(self, name)
+            if isinstance(value, DegradeSpec):
+                value = value.to_json()
             if value is not None:
                 out[name] = value
         return out
@@ -156,6 +159,10 @@ class Case:
     @classmethod
     def from_json(cls, raw: Any, source: str = "case JSON") -> Case:
         check_case(raw, source)
+        try:
+            degrade = DegradeSpec.parse_optional(raw.get("degrade"))
+        except UserError as exc:
+            raise UserError(f"{source}: degrade: {exc}") from None
         try:
             return cls(
                 id=str(raw["id"]),
@@ -168,7 +175,7 @@ class Case:
                 pdf_path=str(raw.get("pdf_path") or ""),
                 metadata=dict(raw.get("metadata") or {}),
                 params=raw.get("params"),
-                degrade=raw.get("degrade"),
+                degrade=degrade,
                 generator=raw.get("generator"),
                 matcher=raw.get("matcher"),
                 gold=raw.get("gold"),

@@ -12,9 +12,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.core.scan import TIER_NAMES, DegradeSpec
 from workbench.generators import kit
 from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
-from workbench.generators.degrade import TIER_NAMES, DegradeSpec, apply_degrade
+from workbench.generators.degrade import apply_degrade
 from workbench.generators.passages import PASSAGES, keywords
 
 NAME = "book_scan_passage"

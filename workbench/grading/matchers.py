@@ -160,7 +160,7 @@ def forbidden_needles(case: Case) -> list[str]:
     """The answers that fall for the trap: the key's forbidden answers, and the value a drifted
     text layer elicits (answering it is falling for the trap)."""
     forbidden = [str(f) for f in case.forbidden_answers]
-    drifted = (case.degrade or {}).get("drifted_answer")
+    drifted = case.degrade.drifted_answer if case.degrade else None
     if drifted and drifted not in forbidden:
         forbidden.append(str(drifted))
     return forbidden

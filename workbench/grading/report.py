@@ -416,7 +416,7 @@ def group_of(by: str | None, case: Case | None, record: RunRecord) -> str:
     if case is None:
         return "(unknown case)"
     if by == "tier":
-        return str((case.degrade or {}).get("tier", "none"))
+        return case.degrade.tier if case.degrade else "none"
     if by.startswith("param:"):
         name = by.split(":", 1)[1]
         params = case.params or {}

@@ -121,7 +121,7 @@ def _key_fields(case: Case) -> dict[str, Any]:
         "matcher": as_json(case.matcher_spec),
         "gold": as_json(case.gold),
         "params": as_json(case.params),
-        "degrade": as_json(case.degrade),
+        "degrade": as_json(case.degrade.to_json() if case.degrade else None),
         "pdf_sha256": case.sha256 or "",
         "key_sha256": case.key_sha256(),
     }

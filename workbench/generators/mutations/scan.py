@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.core.scan import TEXT_LAYERS, TIER_NAMES, DegradeSpec
 from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
-from workbench.generators.degrade import TEXT_LAYERS, TIER_NAMES, DegradeSpec, apply_degrade
+from workbench.generators.degrade import apply_degrade
 from workbench.generators.mutations import Mutated, Target
 from workbench.generators.mutations import _common as c
 

@@ -474,7 +474,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     def _page_title(self, preview: Preview, scanned: bool) -> str:
         case = preview.case
         if scanned and case.degrade:
-            return f"scan · {case.degrade.get('tier')} · text {case.degrade.get('text_layer')}"
+            return f"scan · {case.degrade.tier} · text {case.degrade.text_layer}"
         return f"{case.trap_family} · seed {case.seed}" + (" · clean" if case.degrade else "")
 
     def _show_pages(self, ahead: PageView.Rendered | None = None) -> None:
@@ -733,7 +733,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
     async def _save_flow(self, preview: Preview, data: CaseData) -> None:
         summary = (f"{preview.case.trap_family} · seed {preview.case.seed} · "
                    f"{len(preview.draft.pinned)} pinned · "
-                   + (f"scan {preview.case.degrade['tier']}" if preview.case.degrade else "no scan"))
+                   + (f"scan {preview.case.degrade.tier}" if preview.case.degrade else "no scan"))
         if preview.case.mutations:
             root = (preview.case.source or {}).get("root_id", "")
             summary = (f"adopted {root} · " + " → ".join(m["mutation"] for m in preview.case.mutations)

@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static, Switch
 
 from workbench.build.authoring import Draft
+from workbench.core.scan import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.generators.base import Family, Param
-from workbench.generators.degrade import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 
 TIER_OFF = "off"
 TIER_CHOICES = (TIER_OFF, *TIER_NAMES)

@@ -164,8 +164,8 @@ def answer_key_text(case: Case) -> Group:
     field("Matcher", ", ".join(f"{k}={v}" for k, v in case.matcher_spec.items()))
     if case.params:
         field("Parameters", "\n".join(f"{k} = {v}" for k, v in case.params.items()))
-    if case.degrade:
-        field("Degradation", ", ".join(f"{k}={v}" for k, v in case.degrade.items()))
+    if case.degrade is not None:
+        field("Degradation", ", ".join(f"{k}={v}" for k, v in case.degrade.to_json().items()))
     field("Family · seed", f"{case.trap_family} · {case.seed}")
     if case.source is not None:
         src = case.source
