@@ -9,6 +9,7 @@ import pytest
 
 from workbench.core import atomic
 from workbench.core.case import load_case
+from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
 
 FAMILY = "white_text_injection"
@@ -52,3 +53,22 @@ def test_a_bad_degrade_field_is_one_line_naming_the_case(scanned, tmp_path, cli,
     assert code == 2 and not out
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert str(bad) in err and "degrade" in err and needle in err
+
+
+def test_a_scan_of_another_pipeline_version_is_graded_and_only_remaking_it_is_refused(scanned, tmp_path, cli):
+    """The version is checked where a scan is made, not where a case is read: a suite scanned by
+    an older pipeline still grades and reports; making its scan again says to rebuild."""
+    from workbench.build.make import regenerate
+
+    raw = json.loads(scanned.read_text())
+    raw["degrade"]["version"] = 99
+    old = tmp_path / scanned.name
+    old.write_text(json.dumps(raw))
+    (tmp_path / f"{raw['id']}.pdf").write_bytes(scanned.with_suffix(".pdf").read_bytes())
+    case = load_case(old)
+    assert case.degrade.version == 99 and case.to_json()["degrade"]["version"] == 99
+    code, out, err = cli("grade", old, "--answer", case.expected_answer)
+    assert code == 0 and "PASS" in out, err
+    with pytest.raises(UserError) as refused:
+        regenerate(case)
+    assert "scan pipeline version 99" in str(refused.value) and "rebuild the suite" in str(refused.value)

@@ -17,8 +17,9 @@ from typing import Any
 
 from workbench.core.errors import UserError
 
-# Bump whenever the pixels or bytes for a given spec change; recorded in the spec and checked when
-# one is parsed: reading a case of another version is refused (`Case.from_json` parses its spec).
+# Bump whenever the pixels or bytes for a given spec change; recorded in the spec and checked
+# where a scan is made (`generators.degrade.apply_degrade`): a case of another version is still
+# read, graded and reported, and only making its scan again is refused.
 VERSION = 1
 
 TEXT_LAYERS = ("none", "faithful", "drifted")
@@ -90,6 +91,7 @@ class DegradeSpec:
     dpi: int | None = None                                   # None: the tier's
     drifted: tuple[tuple[str, str], ...] = ()                # (original, replacement) in the text layer
     drifted_answer: str | None = None
+    version: int = VERSION                                   # the scan pipeline that made it
 
     @classmethod
     def parse(cls, spec: DegradeSpec | Mapping[str, Any]) -> DegradeSpec:
@@ -102,9 +104,10 @@ class DegradeSpec:
         if unknown:
             raise UserError(f"unknown degradation setting {', '.join(unknown)}; "
                             f"a spec has tier, overrides, text_layer and dpi")
-        version = spec.get("version", VERSION)
-        if int(version) != VERSION:
-            raise UserError(f"degraded with scan pipeline version {version}, installed version is {VERSION}")
+        try:
+            version = int(spec.get("version", VERSION))
+        except (TypeError, ValueError):
+            raise UserError(f"degradation version must be a whole number; got {spec.get('version')!r}") from None
         tier = spec.get("tier") or "clean"
         if tier not in TIERS:
             raise UserError(f"unknown degradation tier {tier!r}; choose one of {', '.join(TIER_NAMES)}")
@@ -122,7 +125,7 @@ class DegradeSpec:
         return cls(tier=tier, overrides=tuple(sorted(overrides.items())), text_layer=text_layer,
                    dpi=None if dpi is None else int(dpi),
                    drifted=tuple((str(k), str(v)) for k, v in dict(drifted).items()),
-                   drifted_answer=spec.get("drifted_answer"))
+                   drifted_answer=spec.get("drifted_answer"), version=version)
 
     @classmethod
     def parse_optional(cls, spec: DegradeSpec | Mapping[str, Any] | None) -> DegradeSpec | None:
@@ -149,7 +152,7 @@ class DegradeSpec:
         """The spec as a case records it: tier, overrides, text layer, dpi, version and every knob."""
         knobs = self.knobs()
         out: dict[str, Any] = {
-            "version": VERSION,
+            "version": self.version,
             "tier": self.tier,
             "overrides": self.override_map(),
             "text_layer": self.text_layer,

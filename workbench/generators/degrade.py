@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.core.scan import DegradeSpec
+from workbench.core.scan import VERSION, DegradeSpec
 from workbench.generators.base import AnswerKey, rng_for
 from workbench.text.search import fold_word
 
@@ -475,6 +475,9 @@ def apply_degrade(pdf: bytes, spec: DegradeSpec | Mapping[str, Any], seed: int,
     text layer answers). `key` is read, never changed.
     """
     asked = DegradeSpec.parse(spec)
+    if asked.version != VERSION:
+        raise UserError(f"degraded with scan pipeline version {asked.version}, installed version is {VERSION}: "
+                        "this scan cannot be made again here; rebuild the suite to scan it anew")
     recorded = asked.request()
     knobs = asked.knobs()
     dpi, quality, rotation = int(knobs["dpi"]), int(knobs["jpeg_quality"]), float(knobs["rotation"])
