@@ -307,13 +307,13 @@ async def test_a_scan_that_removes_the_trap_shows_trap_disarmed_live():
         assert "trap-disarmed" not in await show_tab(pilot, "author-tab-lint")
         assert "lint ✔" in screen.sub_title
         screen.query_one("#tier", Select).value = "heavy"
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)   # the change is debounced before it regenerates
         assert screen.preview.case.degrade.text_layer == "none"
         shown = await show_tab(pilot, "author-tab-lint")
         assert "trap-disarmed" in shown and "text layer none" in shown
         assert "lint: ERRORS" in screen.sub_title
         screen.query_one("#text-layer", Select).value = "faithful"   # the hidden total comes back
-        await settle(pilot)
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)   # the change is debounced before it regenerates
         assert "trap-disarmed" not in await show_tab(pilot, "author-tab-lint")
 
 
