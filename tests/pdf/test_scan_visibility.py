@@ -136,3 +136,22 @@ def test_a_scan_is_read_once_by_its_pixels_whatever_file_carries_it(monkeypatch)
     assert other != printed
     monkeypatch.setattr(ocr, "_read_pixmap", lambda *a, **k: pytest.fail("OCR ran again on the same pixels"))
     assert verdicts(other) == first == [(t, True, []) for _, _, t in PRINTED]
+
+
+def test_ocr_of_a_page_without_text_is_an_empty_result_and_says_nothing_on_stderr(tmp_path):
+    """rapidocr warned "The text detection result is empty" on stderr, in the middle of a
+    command's output (exposure, inspect), for every blank page or clip it was given."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    blank = tmp_path / "blank.pdf"
+    doc = pymupdf.open()
+    doc.new_page()
+    doc.save(blank)
+    script = ("import sys, pymupdf\nfrom workbench.pdf import ocr\n"
+              "print(ocr._read(pymupdf.open(sys.argv[1])[0], 72))\n")
+    proc = subprocess.run([sys.executable, "-c", script, str(blank)], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "[]", proc.stderr
+    assert "RapidOCR" not in proc.stderr and "detection result" not in proc.stderr, proc.stderr

@@ -62,8 +62,10 @@ def engine(kind: str = "page") -> Any:
                 raise UserError(
                     "OCR needs an engine: pip install 'pdfworkbench[ocr]' (rapidocr and onnxruntime)"
                 ) from None
-            # The models in rapidocr's wheel (nothing is downloaded); its INFO lines off.
-            _engines[kind] = RapidOCR(params={"Global.log_level": "warning", **_ENGINE_PARAMS[kind]})
+            # The models in rapidocr's wheel (nothing is downloaded); its INFO lines off, and its
+            # warnings ("The text detection result is empty" on stderr for a page or clip with no
+            # text: an empty result, which the caller sees).
+            _engines[kind] = RapidOCR(params={"Global.log_level": "error", **_ENGINE_PARAMS[kind]})
         return _engines[kind]
 
 
