@@ -198,10 +198,12 @@ def test_the_newcomer_path_in_a_real_terminal(tmp_path, size):
         term.type("probe:pypdf")
         term.wait_for(r"or type one\s+probe:pypdf", "the reader typed")
         term.keys("Enter")
-        shown = term.wait_for(r"✔ pass\s+probe:pypdf\s+· gold v1", "the probe's verdict")
+        # A second probe:pypdf row in the list (the sample has one); at 160x48 its detail too.
+        shown = term.wait_for(r"(✔ pass\s+probe:pypdf text[\s\S]*){2}", "the probe's verdict")
         assert "Answers" in shown
         if size == (160, 48):
-            assert "found the expected $44,879.86" in shown, shown
+            term.wait_for(r"✔ pass\s+probe:pypdf\s+· gold v1", "the verdict's detail")
+            assert "found the expected $44,879.86" in term.screen()
         assert (suite / "runs" / "asked.jsonl").exists()
 
         # r: the runs, the answer just asked among them (and the sample's own).
