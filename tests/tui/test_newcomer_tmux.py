@@ -52,6 +52,7 @@ class Terminal:
         self.tmux("resize-window", "-t", "wb", "-x", str(width), "-y", str(height))
         shown = self.tmux("display-message", "-p", "-t", "wb", "#{window_width}x#{window_height}").stdout
         assert shown.strip() == f"{width}x{height}", shown
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").stdout.strip()
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "wb", *keys)
@@ -102,6 +103,8 @@ class Terminal:
 
     def kill(self) -> None:
         self.tmux("kill-server", check=False)
+        if getattr(self, "socket_path", ""):  # tmux leaves its socket file behind
+            Path(self.socket_path).unlink(missing_ok=True)
 
 
 def _row(screen: str, pattern: str) -> str:
