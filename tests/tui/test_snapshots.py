@@ -33,9 +33,25 @@ def _open(screen: str, tmp_path: Path) -> tuple[WorkbenchApp, str]:
     return WorkbenchApp(open_source(_extraction(tmp_path))), SCREENS[screen]
 
 
+async def _case_loaded(pilot) -> None:
+    """Inspect's case data (its text layers, lint and the page's evidence boxes) has arrived:
+    it comes from a helper process, not a worker `settle` waits for (a snapshot under load
+    caught the page without its boxes)."""
+    from workbench.tui.screens.inspect import InspectScreen
+
+    for _ in range(1200):
+        inspect = next((s for s in pilot.app.screen_stack if isinstance(s, InspectScreen)), None)
+        if inspect is None or inspect.current is None or (
+                inspect.data is not None and inspect.data.case is inspect.current):
+            return
+        await pilot.pause(0.05)
+
+
 async def _settled_on(pilot, key: str) -> None:
     from tests.fixtures import AUTHOR_DEBOUNCE
 
+    await settle(pilot)
+    await _case_loaded(pilot)
     await settle(pilot)
     if key:
         await pilot.press(key)
