@@ -144,3 +144,18 @@ def test_quiet_opens_in_many_threads_leave_mupdf_errors_shown():
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda _: _quiet_open(data), range(400)))
     assert tools.mupdf_display_errors()
+
+
+def test_opens_in_many_threads_leave_mupdf_errors_shown():
+    """pymupdf's own constructor saves, clears and restores the error switch in a global: plain
+    opens in several threads (probes, page workers) left MuPDF's errors off for the process."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from workbench.pdf.document import mupdf
+
+    pymupdf = mupdf()
+    assert pymupdf.TOOLS.mupdf_display_errors()
+    data = bad_ascii85_pdf()
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda _: pymupdf.open(stream=data, filetype="pdf").close(), range(800)))
+    assert pymupdf.TOOLS.mupdf_display_errors()

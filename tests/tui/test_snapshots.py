@@ -47,6 +47,19 @@ async def _case_loaded(pilot) -> None:
         await pilot.pause(0.05)
 
 
+async def _screen_still(pilot) -> None:
+    """The screen drawn the same twice in a row, 0.2 s apart (up to a minute): a page fitted again
+    after the layout moved (the first-run hint) is drawn by a thread of the page view's own, with
+    its boxes, after every worker has ended."""
+    before = None
+    for _ in range(300):
+        now = pilot.app.export_screenshot()
+        if now == before:
+            return
+        before = now
+        await pilot.pause(0.2)
+
+
 async def _settled_on(pilot, key: str) -> None:
     from tests.fixtures import AUTHOR_DEBOUNCE
 
@@ -63,6 +76,7 @@ async def _settled_on(pilot, key: str) -> None:
                 break
             await pilot.pause(0.05)
         await settle(pilot)
+    await _screen_still(pilot)
     for screen in pilot.app.screen_stack:
         # The title says how long generation took: the one thing that differs run to run.
         if screen.sub_title:

@@ -207,7 +207,11 @@ def _printable_message(record: Any) -> bool:
     return True
 
 
-_SWITCH_LOCK = threading.Lock()
+# Held while MuPDF's message switches are saved, changed and restored: by `mupdf_switches_kept`
+# and around every `pymupdf.Document(...)`, whose constructor does the same with its own global
+# (errors off while it opens, then the value it saved): two threads opening at once left errors
+# off for the process. Re-entrant: a quiet open holds it and opens.
+_SWITCH_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
@@ -237,12 +241,28 @@ def mupdf() -> Any:
     import pymupdf
 
     if not _MESSAGES_ROUTED:
-        import logging
+        with _SWITCH_LOCK:
+            if not _MESSAGES_ROUTED:
+                import logging
 
-        pymupdf.set_messages(pylogging_name="pymupdf", pylogging_level=logging.WARNING)
-        logging.getLogger("pymupdf").addFilter(_printable_message)
-        _MESSAGES_ROUTED = True
+                pymupdf.set_messages(pylogging_name="pymupdf", pylogging_level=logging.WARNING)
+                logging.getLogger("pymupdf").addFilter(_printable_message)
+                _open_one_at_a_time(pymupdf.Document)
+                _MESSAGES_ROUTED = True
     return pymupdf
+
+
+def _open_one_at_a_time(document: Any) -> None:
+    """pymupdf's Document constructor turns MuPDF's error display off while it opens and puts
+    back the value it found, in a global: run it under the switches' lock (see _SWITCH_LOCK)."""
+    opening = document.__init__
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        with _SWITCH_LOCK:
+            opening(self, *args, **kwargs)
+
+    __init__.__doc__ = opening.__doc__
+    document.__init__ = __init__
 
 
 def _open(data: bytes, name: str, password: str | None, checked: bool = False) -> tuple[Any, bool]:
