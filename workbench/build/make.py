@@ -149,6 +149,16 @@ def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:
     return json_path
 
 
+def other_version(case: Case) -> str | None:
+    """"made by FAMILY version N, installed version is M" when the family installed is not the
+    version the case records (its pages would not be the ones it was made from), else None."""
+    fam = get_family(case.trap_family)
+    recorded = (case.generator or {}).get("version")
+    if recorded is not None and recorded != fam.version:
+        return f"made by {fam.name} version {recorded}, installed version is {fam.version}"
+    return None
+
+
 def regenerate(case: Case) -> tuple[Case, bytes]:
     """Generate a case again from what its JSON records (family, version, resolved params, degrade);
     an adopted case from its source (and its mutation steps)."""
@@ -157,11 +167,8 @@ def regenerate(case: Case) -> tuple[Case, bytes]:
 
         return regenerate_adopted(case)
     fam = get_family(case.trap_family)
-    recorded = (case.generator or {}).get("version")
-    if recorded is not None and recorded != fam.version:
-        raise UserError(
-            f"{case.id}: made by {fam.name} version {recorded}, installed version is {fam.version}"
-        )
+    if (other := other_version(case)) is not None:
+        raise UserError(f"{case.id}: {other}")
     if case.params is None:
         raise UserError(f"{case.id}: records no params (an imported case); it cannot be regenerated")
     return generate_case(fam.name, case.seed, case.params, case.degrade, case_id=case.id, family=fam)

@@ -668,20 +668,16 @@ def _stale_generator(case) -> str | None:
     """Why a scan cannot be checked against its unscanned page here: it was made by another
     version of its family, whose page this one no longer draws (the check compared the scan with
     a page it was never made from, and reported false errors), or None."""
-    from workbench.build.make import get_family
+    from workbench.build.make import other_version
 
-    made = case.generator if isinstance(case.generator, dict) else {}
-    if case.params is None or "version" not in made:
+    if case.params is None:
         return None
     try:
-        installed = get_family(case.trap_family).version
+        other = other_version(case)
     except UserError:
         return None
-    if int(made["version"]) == installed:
-        return None
-    return (f"made by {case.trap_family} version {made['version']}, and version {installed} is installed: "
-            "its unscanned page cannot be drawn again to check the scan; rebuild the suite "
-            "(pdfworkbench build) to lint it")
+    return None if other is None else (f"{other}: its unscanned page cannot be drawn again to check "
+                                       "the scan; rebuild the suite (pdfworkbench build) to lint it")
 
 
 def _unscanned(case) -> bytes | None:
