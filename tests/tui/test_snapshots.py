@@ -48,9 +48,16 @@ async def _case_loaded(pilot) -> None:
 
 
 async def _screen_still(pilot) -> None:
-    """The screen drawn the same twice in a row, 0.2 s apart (up to a minute): a page fitted again
-    after the layout moved (the first-run hint) is drawn by a thread of the page view's own, with
-    its boxes, after every worker has ended."""
+    """Every page pane drawn for its size now, then the screen drawn the same twice in a row,
+    0.2 s apart (up to a minute each): a page fitted again after the layout moved (the first-run
+    hint) is rendered by a worker that may start after `settle` saw none running, and on a loaded
+    machine it takes longer than 0.2 s (CI caught the hint's page drawn for the size before)."""
+    from workbench.tui.widgets.page_view import PageView
+
+    for _ in range(1200):
+        if all(page.up_to_date for page in pilot.app.screen.query(PageView) if page.display):
+            break
+        await pilot.pause(0.05)
     before = None
     for _ in range(300):
         now = pilot.app.export_screenshot()

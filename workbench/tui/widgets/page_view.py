@@ -536,6 +536,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         self.border_title = "Page"
         self.rendered_page: int | None = None  # the page on screen now (for tests and status)
         self._asked: PageRequest | None = None  # the last render asked for: only it is shown
+        self._drawn: PageRequest | None = None  # the request of the picture on screen now
 
     def compose(self) -> ComposeResult:
         yield Static(Text("loading...", style="dim"), id="page-image")
@@ -613,6 +614,14 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         first = firstpage.started()
         return (first is not None and self.graphics != "hires"
                 and first.ready(req.pdf, req.page, lambda w, h: render_dpi_for(req, w, h)))
+
+    @property
+    def up_to_date(self) -> bool:
+        """Whether the picture on screen is the last one asked for, at the pane's size now (no
+        render pending, no resize not yet drawn): what a test waits for before a snapshot."""
+        asked = self._asked
+        return self.pdf is None or (asked is not None and self._drawn == asked
+                                    and (asked.cols, asked.rows) == tuple(self.size))
 
     def on_resize(self) -> None:
         asked = self._asked
@@ -789,6 +798,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             if self.zoom_level:
                 self.center = message.view.center
             self.rendered_page = message.page
+            self._drawn = message.request
             if self.graphics == "hires":
                 self.query_one("#page-image", Static).display = False
                 self.query_one("#page-hires").image = message.renderable
