@@ -13,7 +13,7 @@ group titles say so).
 
     python -m benchmarks [--quick] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
 
-Groups: oneshot, pdf500, pdf10k, suite, sample, agents, scripts, tests. The machine is shared: the load average is
+Groups: oneshot, pdf500, pdf10k, suite, sample, tui, agents, scripts, tests. The machine is shared: the load average is
 printed with the table, and ratios measured within one run are more telling than absolute times.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, table
 from benchmarks.inputs import suite_spec, text_pdf
 
-GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "sample", "agents", "scripts", "tests")
+GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "sample", "tui", "agents", "scripts", "tests")
 # --quick without --only: what fits in a minute on an idle 2-core machine (the big inputs, the
 # suite and the per-area scripts are the full run's).
 QUICK_GROUPS = ("oneshot", "sample")
@@ -402,6 +402,13 @@ def bench_tests(tmp: Path, runs: int, quick: bool) -> list[Row]:
 
     return bench_collection.rows("the test loop: collection, whole processes, in turns with pytest's start",
                                  tmp, max(runs, 3 if quick else 5))
+
+
+def bench_tui(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    from benchmarks import bench_tui
+
+    return bench_tui.rows("first paint in tmux: the case list against one Static (issue 40.1)",
+                          max(runs, 3 if quick else 5))
 
 
 def bench_agents(tmp: Path, runs: int, quick: bool) -> list[Row]:

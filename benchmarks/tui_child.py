@@ -5,11 +5,19 @@ each of N page-down presses to that page on screen, a reader's pause (PAUSE) aft
 process's memory after the walk.
 
     python benchmarks/tui_child.py PATH [--walk N] [--burst M] [--cases N] [--no-ahead]
+                                        [--until page|list] [--out FILE]
 
 It starts as `pdfworkbench open PATH` does: the first page drawn by a second process
 (`workbench.tui.firstpage`; --no-ahead: not), a bare PDF checked before the screen starts.
 
 --cases N instead moves down the case list N times (a suite) and times each new case's page.
+
+--until list: the first frame is the first one with the case list in it (issue 40's first
+paint; the page may follow), not the first with the page. --out FILE: run in the terminal it was
+started in, as `pdfworkbench` runs (not headless), write the JSON to FILE and exit once that
+frame is written to the terminal (bench_tui.py runs it in tmux, beside floor_first_frame.py).
+The time is counted from BENCH_T0 in the environment when it is set (the launcher's clock as it
+started the process), else from the script's first line.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ START = time.time()
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -39,19 +48,69 @@ def rss_mb(field: str = "VmRSS") -> float:
     return 0.0
 
 
-async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: int = 0,
-               ahead: bool = True) -> dict:
-    # As `pdfworkbench open PATH` starts (workbench/cli/app.py cmd_open), headless.
+def started_at() -> float:
+    """When the process was started: the launcher's BENCH_T0, else this script's first line."""
+    return float(os.environ.get("BENCH_T0") or START)
+
+
+def start_app(path: Path, ahead: bool):
+    """The workbench's app on `path`, made as `pdfworkbench open PATH` makes it (cli/app.py cmd_open)."""
     from workbench.cli.app import check_pdf
+    from workbench.core.config import load_settings
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
     first = firstpage.start(path) if ahead else None
+    settings = load_settings()
     from workbench.tui.app import WorkbenchApp
-    from workbench.tui.widgets.page_view import PageView
 
     source = (first.source() if first is not None else None) or open_source(path)
     check_pdf(source, None, first)
+    return WorkbenchApp(source, settings)
+
+
+def shows(screen, until: str) -> bool:
+    """Whether `screen`, composed just now, shows the first page (`until` "page") or the case list
+    with its cases ("list"). The widgets' modules are looked up, not imported: importing them
+    here would move their import before the app's own."""
+    if until == "list":
+        module = sys.modules.get("workbench.tui.widgets.case_list")
+        cases = next(iter(screen.query(module.CaseList)), None) if module is not None else None
+        return cases is not None and bool(cases.root.children) and cases.size.height > 0
+    module = sys.modules.get("workbench.tui.widgets.page_view")
+    view = next(iter(screen.query(module.PageView)), None) if module is not None else None
+    return view is not None and view.rendered_page is not None
+
+
+def in_terminal(path: Path, until: str, out: Path, ahead: bool = True) -> None:
+    """Run in this terminal; write the time of the first frame written to it that shows `until`
+    to `out`, and exit."""
+    from workbench.core.pool import end_children
+    from workbench.tui import firstpage
+
+    first: list[float] = []
+    try:
+        app = start_app(path, ahead)
+        display = app._display
+
+        def frame(screen, update) -> None:
+            display(screen, update)
+            if update is not None and not first and shows(screen, until):
+                first.append(time.time())   # (written to the terminal just now)
+                app.call_later(app.exit)
+
+        app._display = frame
+        app.run()
+    finally:
+        firstpage.stop()
+        end_children()
+    out.write_text(json.dumps({"first_frame_s": first[0] - started_at()}))
+
+
+async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: int = 0,
+               ahead: bool = True, until: str = "page") -> dict:
+    # As `pdfworkbench open PATH` starts (workbench/cli/app.py cmd_open), headless.
+    app = start_app(path, ahead)
 
     rendered: list[tuple[float, int]] = []
     # When the first frame with the first page in it was made: the first frame the screen composes
@@ -63,32 +122,29 @@ async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: 
 
     def hook(message) -> None:
         # PageShown is posted on the UI thread once the image is handed to the pane.
-        if isinstance(message, PageView.PageShown):
+        page_view = sys.modules.get("workbench.tui.widgets.page_view")
+        if page_view is not None and isinstance(message, page_view.PageView.PageShown):
             rendered.append((time.perf_counter(), message.page))
 
-    app = WorkbenchApp(source)
     display = app._display
 
     def frame(screen, update) -> None:
         # (the frame was composed on this thread just now: a page in the pane now was in it)
-        if update is not None and not first_frame:
-            view = next(iter(screen.query(PageView)), None)
-            if view is not None and view.rendered_page is not None:
-                first_frame.append(time.time())
+        if update is not None and not first_frame and shows(screen, until):
+            first_frame.append(time.time())
         display(screen, update)
 
     app._display = frame
     out: dict = {}
     async with app.run_test(size=size, message_hook=hook) as pilot:
-        while True:
-            try:
-                view = app.screen.query_one(PageView)
-            except Exception:
-                view = None
-            if view is not None and view.rendered_page is not None and first_frame:
-                break
+        while not first_frame:
             await asyncio.sleep(0.002)
-        out["first_page_s"] = first_frame[0] - START
+        out["first_page_s" if until == "page" else "first_frame_s"] = first_frame[0] - started_at()
+        from workbench.tui.widgets.page_view import PageView
+
+        while until == "page" and app.screen.query_one(PageView).rendered_page is None:
+            await asyncio.sleep(0.002)
+        view = app.screen.query_one(PageView)
         out["first_page_cpu_s"] = time.process_time()  # this process's, not the first page's child
         out["page_count"] = view.page_count
         steps: list[float] = []
@@ -145,7 +201,13 @@ if __name__ == "__main__":
     ap.add_argument("--cases", type=int, default=0)
     ap.add_argument("--size", default="160x48")
     ap.add_argument("--no-ahead", action="store_true", help="no first page drawn by a second process")
+    ap.add_argument("--until", choices=("page", "list"), default="page",
+                    help="the first frame with the page in it (default), or with the case list")
+    ap.add_argument("--out", type=Path, help="run in this terminal and write the JSON here")
     a = ap.parse_args()
     w, h = (int(x) for x in a.size.split("x"))
-    print(json.dumps(asyncio.run(main(a.path, a.walk, a.cases, (w, h), a.burst, not a.no_ahead))))
+    if a.out is not None:
+        in_terminal(a.path, a.until, a.out, not a.no_ahead)
+        sys.exit(0)
+    print(json.dumps(asyncio.run(main(a.path, a.walk, a.cases, (w, h), a.burst, not a.no_ahead, a.until))))
     sys.stdout.flush()
