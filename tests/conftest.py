@@ -66,8 +66,8 @@ def run_cli_subprocess():
 
 @pytest.fixture(scope="session")
 def hostile_corpus(tmp_path_factory):
-    """The hostile corpus (tests/hostile_corpus.py), built once per test run."""
-    from tests.hostile_corpus import build_corpus
+    """The hostile corpus (tests/support/hostile_corpus.py), built once per test run."""
+    from tests.support.hostile_corpus import build_corpus
 
     root = tmp_path_factory.mktemp("hostile")
     return root, build_corpus(root)
@@ -75,14 +75,14 @@ def hostile_corpus(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def _agent_suite(tmp_path_factory) -> Path:
-    from tests.fixtures import agent_runs
+    from tests.support.fixtures import agent_runs
 
     return agent_runs(tmp_path_factory.mktemp("agents"))
 
 
 @pytest.fixture
 def agent_suite(tmp_path, _agent_suite) -> Path:
-    """A private copy of the sample suite with a run of each scripted agent (tests.fixtures.agent_runs)."""
+    """A private copy of the sample suite with a run of each scripted agent (tests.support.fixtures.agent_runs)."""
     import shutil
 
     dest = tmp_path / "mini"

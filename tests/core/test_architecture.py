@@ -55,7 +55,7 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
 
 
 def test_no_test_module_imports_another():
-    """Helpers live in tests/fixtures.py (and fixtures in conftest.py), never in a test module."""
+    """Helpers live in tests/support/fixtures.py (and fixtures in conftest.py), never in a test module."""
     files = sorted((ROOT / "tests").rglob("*.py"))
     bad = {f"{p.relative_to(ROOT)}: {n}" for p in files for n in imported_names(p)
            if n.startswith("tests.") and n.rsplit(".", 1)[-1].startswith("test_")

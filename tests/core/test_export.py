@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite
 from workbench.grading import grade
 
-HERE = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parents[1] / "support"
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "TOKENIZERS_PARALLELISM": "false"}
 

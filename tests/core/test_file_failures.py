@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT, SAMPLE
+from tests.support.fixtures import ROOT, SAMPLE
 
 pytestmark = pytest.mark.slow   # a full disk, a file-size limit, in child processes: 32 s for 7 at load 10 (`make test-fast` leaves them out)
 
@@ -208,7 +208,7 @@ def _temps(folder: Path) -> list[Path]:
 
 
 def test_a_build_killed_inside_a_write_leaves_a_temporary_file_the_next_build_removes(tmp_path):
-    """A real build process, its writes slowed (tests/slow_writer.py) so that it is surely inside
+    """A real build process, its writes slowed (tests/support/slow_writer.py) so that it is surely inside
     one when it gets SIGKILL: it leaves `.<name>.<host>-<pid>.<x>.tmp`; the next build removes it
     (its process is dead) and leaves another live process's alone."""
     from workbench.build.suite import build_suite
@@ -218,7 +218,7 @@ def test_a_build_killed_inside_a_write_leaves_a_temporary_file_the_next_build_re
     (tmp_path / "spec.toml").write_text(SPEC)
     out = tmp_path / "kb"
     env = {**_env(tmp_path), "SLOW_WRITE_S": "60"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "slow_writer.py"), "build",
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "support" / "slow_writer.py"), "build",
                              tmp_path / "spec.toml", "--out", out, "--jobs", "1"],
                             env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + GUARD_S

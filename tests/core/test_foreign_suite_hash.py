@@ -11,7 +11,7 @@ from pathlib import Path
 
 from reportlab.pdfgen import canvas
 
-from tests.fixtures import record, write_run
+from tests.support.fixtures import record, write_run
 from workbench.core.suite import load_suite
 
 

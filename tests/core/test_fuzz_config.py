@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fuzzing import file_state, plant_file
+from tests.support.fuzzing import file_state, plant_file
 from workbench.core import limits
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fuzzing import SEED, N, Tally, mutate
-from tests.fuzzing import report as _report
+from tests.support.fuzzing import SEED, N, Tally, mutate
+from tests.support.fuzzing import report as _report
 from workbench.core import limits
 from workbench.core.errors import UserError
 

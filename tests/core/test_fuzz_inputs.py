@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
-from tests.fuzzing import SEED, N, Tally, mutate
-from tests.fuzzing import report as _report
+from tests.support.fixtures import SAMPLE
+from tests.support.fuzzing import SEED, N, Tally, mutate
+from tests.support.fuzzing import report as _report
 
 
 def _samples() -> list[Path]:

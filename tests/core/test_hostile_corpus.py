@@ -1,8 +1,8 @@
-"""Every hostile input (tests/hostile_corpus.py) through inspect, lint, verify, run (probe),
+"""Every hostile input (tests/support/hostile_corpus.py) through inspect, lint, verify, run (probe),
 report --audit-pack and the workbench under Pilot: each works, or ends in one line and a non-zero
 exit, without a traceback, without hanging, under 1 GB, and writing nothing outside its folder.
 
-Each entry runs in its own interpreter (tests/hostile_driver.py) so a hang is caught by the
+Each entry runs in its own interpreter (tests/support/hostile_driver.py) so a hang is caught by the
 subprocess timeout and the peak memory is that entry's alone."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile_corpus import (
+from tests.support.hostile_corpus import (
     HOSTILE_PDFS,
     USER_PASSWORD,
     hostile_case_texts,
@@ -26,7 +26,7 @@ from tests.hostile_corpus import (
 pytestmark = pytest.mark.slow   # every hostile input through every command in a child: 10-300 s each at load 15
 
 ROOT = Path(__file__).resolve().parents[2]
-DRIVER = ROOT / "tests" / "hostile_driver.py"
+DRIVER = ROOT / "tests" / "support" / "hostile_driver.py"
 GUARD_S = 300          # a hang fails here; the 10 s aim is for the benchmark, not asserted
 NAMES = [*HOSTILE_PDFS, *hostile_case_texts(Path("x")), *hostile_suite_manifests(Path("x"))]
 # What each entry must come to (beyond "no traceback, one line when exit 2"): a needle in the

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 
 SPEC = """name = "jobs"
 version = "1"

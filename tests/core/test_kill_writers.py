@@ -1,5 +1,5 @@
 """Kill tests: `run`, saving a case into a suite (`make --into`) and `dispute decide`, each killed
-with SIGKILL at seeded random moments while its writes are slowed down (tests/slow_writer.py),
+with SIGKILL at seeded random moments while its writes are slowed down (tests/support/slow_writer.py),
 so the kill lands inside a write. Then resumed. Every file parses, nothing is duplicated, and at
 most the record being written is lost (and it is written again on resume)."""
 
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT, SAMPLE
+from tests.support.fixtures import ROOT, SAMPLE
 
 pytestmark = pytest.mark.slow   # writers killed mid-write in child processes, 98 s for 3 at load 10 (`make test-fast` leaves them out)
 
-SLOW = ROOT / "tests" / "slow_writer.py"
+SLOW = ROOT / "tests" / "support" / "slow_writer.py"
 KILLS = int(os.environ.get("PDFWORKBENCH_KILLS", "4"))
 GUARD_S = 180
 

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from tests.fixtures import TOTAL, load, record, suite_copy, write_run
+from tests.support.fixtures import TOTAL, load, record, suite_copy, write_run
 from workbench.core.errors import UserError
 from workbench.core.layout import ASK_RUN, RUNS_DIR, suite_of_run
 from workbench.core.runs import RunRecord, iter_records

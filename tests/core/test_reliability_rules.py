@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
-from tests.hostile_corpus import hostile_run_lines, hostile_specs
+from tests.support.fixtures import SAMPLE
+from tests.support.hostile_corpus import hostile_run_lines, hostile_specs
 from workbench.providers.fakeserver import FakeServer
 
 

@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 
 READER = ("--reader", "probe:pypdf", "--jobs", "1")
 

@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 
 HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "textual", "httpx", "reportlab", "workbench.providers",
          "workbench.pdf", "workbench.tui",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ONE_CASE
+from tests.support.fixtures import ONE_CASE
 from workbench.core import files, limits
 from workbench.core.errors import UserError
 
@@ -94,7 +94,7 @@ def test_a_linked_case_in_a_folder_without_manifest_is_a_problem_not_a_case(tmp_
 
 
 def test_linked_runs_folder_is_refused_and_ask_writes_nothing_outside(tmp_path, cli):
-    from tests.fixtures import record, write_run
+    from tests.support.fixtures import record, write_run
     from workbench.core.layout import ask_run, run_files
     from workbench.core.suite import load_suite
 
@@ -115,7 +115,7 @@ def test_linked_runs_folder_is_refused_and_ask_writes_nothing_outside(tmp_path, 
 
 
 def test_a_linked_run_file_and_journal_are_never_appended_through(tmp_path):
-    from tests.fixtures import record
+    from tests.support.fixtures import record
     from workbench.core.layout import journal_path
     from workbench.core.runs import RunWriter
     from workbench.core.suite import load_suite

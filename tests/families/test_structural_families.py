@@ -111,7 +111,7 @@ def test_the_pypdf_probe_reads_a_filled_form_as_pypdf_s_form_api_gives_it(tmp_pa
 
 def test_a_probe_falls_outright_for_four_of_the_six_sample_cases():
     """The shipped probe runs (sample_cases/rebuild.py): graded `trap`, not "gave both"."""
-    from tests.fixtures import SAMPLE
+    from tests.support.fixtures import SAMPLE
     from workbench.core.runs import iter_records
     from workbench.core.suite import load_suite
     from workbench.grading.outcome import outcome_of

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import INVOICE, TOTAL, invoice_json, load, record, suite_copy, write_run
+from tests.support.fixtures import INVOICE, TOTAL, invoice_json, load, record, suite_copy, write_run
 from workbench.core.layout import journal_path
 
 OPENED = {"format": "pdfworkbench-disputes/1", "event": "opened", "id": "d0001", "case_id": TOTAL,

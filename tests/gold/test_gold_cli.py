@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import load
+from tests.support.fixtures import load
 from workbench.core.runs import iter_records
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "extraction"

@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.fixtures import TOTAL, suite_copy
+from tests.support.fixtures import TOTAL, suite_copy
 from workbench.gold.disputes import add_dispute
 from workbench.gold.journal import journal_path, load_disputes
 

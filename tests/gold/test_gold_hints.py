@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures import INVOICE, TOTAL, load, suite_copy
+from tests.support.fixtures import INVOICE, TOTAL, load, suite_copy
 from workbench.gold.hints import audit_key, audit_suite
 
 

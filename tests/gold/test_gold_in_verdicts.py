@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures import TOTAL, load, record, suite_copy, write_run
+from tests.support.fixtures import TOTAL, load, record, suite_copy, write_run
 from workbench.gold.disputes import add_dispute, decide
 
 

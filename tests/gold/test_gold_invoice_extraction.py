@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.fixtures import invoice_json
+from tests.support.fixtures import invoice_json
 from workbench.build.make import generate_case
 from workbench.grading import grade
 

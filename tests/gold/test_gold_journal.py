@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.fixtures import TOTAL, suite_copy
+from tests.support.fixtures import TOTAL, suite_copy
 from workbench.core.errors import UserError
 from workbench.gold.disputes import add_dispute, decide
 from workbench.gold.journal import append_event, journal_path, load_disputes, read_events

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.fixtures import (
+from tests.support.fixtures import (
     INVOICE,
     TOTAL,
     invoice_json,

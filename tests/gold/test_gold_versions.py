@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.fixtures import INVOICE, TOTAL, load, suite_copy
+from tests.support.fixtures import INVOICE, TOTAL, load, suite_copy
 from workbench.core.errors import UserError
 from workbench.gold import versions as gold
 from workbench.gold.disputes import add_dispute, decide

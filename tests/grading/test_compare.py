@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
 from workbench.grading import build_report

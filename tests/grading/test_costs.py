@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 from workbench.core.runs import RunRecord
 from workbench.grading.cost import Price, call_cost, load_prices, usage_totals
 from workbench.providers.base import usage_dict

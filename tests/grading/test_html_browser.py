@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE, needs
+from tests.support.fixtures import SAMPLE, needs
 
 CHROMIUM = os.environ.get("PDFWORKBENCH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = [pytest.mark.skipif(not Path(CHROMIUM).exists(),

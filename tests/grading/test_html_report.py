@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 from workbench.grading.loading import load_cases, load_runs
 from workbench.grading.outcome import WRONG_ANSWERS
 from workbench.grading.report import build_report

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 
 RUNS = sorted((SAMPLE / "runs").glob("*.jsonl"))
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 
 SPEC = """name = "byx"
 [[families]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from tests.fixtures import suite_copy
+from tests.support.fixtures import suite_copy
 
 
 def _run_elsewhere(cli, tmp_path):

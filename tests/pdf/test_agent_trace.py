@@ -1,5 +1,5 @@
 """An agent's trace joined with attribution (workbench.checks.agent_trace), without the TUI: on runs
-of the fake server's scripted agents over the sample suite (tests.fixtures.agent_runs)."""
+of the fake server's scripted agents over the sample suite (tests.support.fixtures.agent_runs)."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_the_trace_and_report_by_tool_use_agree(runs):
 
 
 def test_a_reader_that_is_not_an_agent_has_no_trace(cases):
-    from tests.fixtures import SAMPLE
+    from tests.support.fixtures import SAMPLE
 
     probe = next(iter(iter_records(SAMPLE / "runs" / "probe-pypdf.jsonl")))
     assert agent_trace(probe) is None

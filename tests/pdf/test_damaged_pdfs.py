@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.hostile_corpus import (
+from tests.support.hostile_corpus import (
     bad_ascii85_pdf,
     damaged_stream_pdf,
     miscounted_pages_pdf,

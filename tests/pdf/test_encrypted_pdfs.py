@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile_corpus import USER_PASSWORD, case_dict, encrypted_pdf
+from tests.support.hostile_corpus import USER_PASSWORD, case_dict, encrypted_pdf
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests import pdfs_forensics as F
+from tests.support import pdfs_forensics as F
 from workbench.checks.evidence import find_evidence, find_in_layers
 from workbench.pdf.layers import layer_diff
 from workbench.text.search import find_all

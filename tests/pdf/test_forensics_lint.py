@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from tests import pdfs_forensics as F
+from tests.support import pdfs_forensics as F
 from workbench.build.make import generate_case, write_case
 from workbench.checks.lint import lint_case, lint_path
 from workbench.core.case import PDFHELL_FIELDS, Case, sha256_hex
@@ -201,7 +201,7 @@ def test_a_scan_made_by_another_version_of_its_family_is_one_warning_not_false_e
     (now a different page) and compared the scan with it, giving false errors."""
     import dataclasses
 
-    from tests.fixtures import SAMPLE
+    from tests.support.fixtures import SAMPLE
     from workbench.core.case import load_case
 
     case = load_case(next(SAMPLE.glob("footnote_override-0003-*.json")))

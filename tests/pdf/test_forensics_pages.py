@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.fixtures import SAMPLE, reportlab_pages
+from tests.support.fixtures import SAMPLE, reportlab_pages
 from workbench.core.errors import UserError
 from workbench.pdf.pages import PdfPages, parse_pages
 

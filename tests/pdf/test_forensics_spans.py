@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests import pdfs_forensics as F
+from tests.support import pdfs_forensics as F
 from workbench.checks.evidence import find_evidence
 from workbench.pdf.spans import analyze_page
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests import lint_corpus
+from tests.support import lint_corpus
 from workbench.checks.lint import lint_case
 from workbench.core.case import load_case
 from workbench.core.runs import iter_records

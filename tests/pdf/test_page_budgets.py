@@ -1,7 +1,7 @@
 """Work per page is bounded (issue 33 item 5): a page over a count of work (annotations, operators,
 XObject depth and visits) is "too complex: skipped (N ...)" in inspect, lint and rendering, is never
 loaded in MuPDF, and the rest of the document is read; `--limit NAME=N` raises the count. The
-hostile PDFs are made here (tests/hostile_corpus.py): page 1 hostile, page 2 a plain total."""
+hostile PDFs are made here (tests/support/hostile_corpus.py): page 1 hostile, page 2 a plain total."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.hostile_corpus import annotations_pdf, many_operators_pdf, xobject_fan_out_pdf
+from tests.support.hostile_corpus import annotations_pdf, many_operators_pdf, xobject_fan_out_pdf
 from workbench.core.errors import UserError
 
 HOSTILE = {

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.fixtures import reportlab_pages
+from tests.support.fixtures import reportlab_pages
 from workbench.core.errors import UserError
 from workbench.core.pool import HelperProcess
 from workbench.pdf.pages import PdfPages, pypdf_page_text, warm_pypdf

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 from workbench.providers.fakeserver import FakeServer
 
 KEYS = {"OPENAI_API_KEY": "sk-test-PLANTED-batch-0123456789abcdef",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 from workbench.providers import extractors
 
 SPEC = """name = "exp"
@@ -147,7 +147,7 @@ def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf(cases
     _installed_or_skip("pymupdf4llm")
     script = (
         "import logging, sys\n"
-        "from tests.hostile_corpus import bad_ascii85_pdf\n"
+        "from tests.support.hostile_corpus import bad_ascii85_pdf\n"
         "from workbench.providers.extractors import page_texts\n"
         "from workbench.pdf.pages import PdfPages\n"
         "said = []\n"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import suite_copy
+from tests.support.fixtures import suite_copy
 from workbench.core import limits
 from workbench.providers.fakeserver import FakeServer
 

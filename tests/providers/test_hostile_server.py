@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import SAMPLE
+from tests.support.fixtures import SAMPLE
 from workbench.providers.fakeserver import FakeServer
 
 KEY = "sk-test-" + "k3y" * 12          # long enough to be redacted, fragments included
 CASE = SAMPLE / "footnote_override-0001.json"
 GUARD_S = 120                          # a hung call fails the test here, not CI's clock
-OWN_PEAK = Path(__file__).resolve().parents[1] / "own_peak.py"
+OWN_PEAK = Path(__file__).resolve().parents[1] / "support" / "own_peak.py"
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def _run(argv: list[str], env: dict, cwd: Path) -> tuple[int, str, str, float, i
     fd, name = tempfile.mkstemp(suffix=".peak-mb")
     os.close(fd)
     peak = Path(name)
-    # Started through tests/own_peak.py, which writes the command's own peak memory: measured from
+    # Started through tests/support/own_peak.py, which writes the command's own peak memory: measured from
     # here, the peak would be this test process's (up to 1 GB), whatever the command used.
     p = subprocess.Popen([sys.executable, str(OWN_PEAK), str(peak), sys.executable, "-m", "workbench",
                           *map(str, argv)], env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -174,7 +174,7 @@ def _stream(size: int, head: bytes, filler: bytes):
 def _batch(env: dict, tmp_path: Path, tamper, *argv: str, hang_s: float = 30):
     """Submit a two-case batch to a fake OpenAI whose steps `tamper` changes, then `batch status`
     (with `argv` before it); return that command's (code, stdout, stderr, seconds, MB) and the run."""
-    from tests.fixtures import suite_copy
+    from tests.support.fixtures import suite_copy
 
     suite = suite_copy(tmp_path)
     out = tmp_path / "batch.jsonl"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import INVOICE, TOTAL, suite_copy
+from tests.support.fixtures import INVOICE, TOTAL, suite_copy
 from workbench.providers.fakeserver import FakeServer
 
 KEYS = {

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import needs
+from tests.support.fixtures import needs
 from workbench.core.runs import read_records
 from workbench.core.suite import load_suite
 from workbench.providers.agent.loop import tool_specs

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.fixtures import needs
+from tests.support.fixtures import needs
 from workbench.core.runs import read_records
 from workbench.core.suite import load_suite
 from workbench.providers.agent.loop import controller_hash as loop_controller_hash

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 from workbench.core.errors import UserError
 from workbench.providers import parse_reader, read
 from workbench.providers.fakeserver import FakeServer
 from workbench.providers.retry import RetryPolicy, decide, hint_from_headers
 
-HERE = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parents[1] / "support"
 PLANTED = "sk-test-PLANTED-7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
 FAST = RetryPolicy(base_s=0.005, cap_s=0.02, deadline_s=20, max_attempts=4, timeout_s=5)
 SPEC = """name = "mini"

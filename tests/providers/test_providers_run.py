@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 from workbench.providers.fakeserver import FakeServer
 
 PLANTED = "sk-test-PLANTED-c0ffee1234567890deadbeef5678abcd"

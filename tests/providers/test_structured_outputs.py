@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import suite_copy
+from tests.support.fixtures import suite_copy
 from workbench.providers.fakeserver import FakeServer
 
-HERE = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parents[1] / "support"
 READERS = {"openai": "openai:gpt-4o", "anthropic": "anthropic:claude-sonnet-4-5",
            "google": "google:gemini-2.5-flash", "ollama": "ollama:llama3.2-vision"}
 

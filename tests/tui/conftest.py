@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import built_suite
+from tests.support.fixtures import built_suite
 
 SMALL_SPEC = 'name = "small"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = [1, 2, 3]\n'
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select
 
-from tests.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
+from tests.support.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
 from workbench.build.suite import verify_suite
 from workbench.cli import main
 from workbench.core.source import open_source

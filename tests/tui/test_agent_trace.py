@@ -1,10 +1,10 @@
 """Inspect's Answers tab on an agent's answer: its trace beside the page, the jump to a page it
 opened, and where the value came from joined with what it read (runs of the fake server's scripted
-agents over the sample suite: tests.fixtures.agent_runs)."""
+agents over the sample suite: tests.support.fixtures.agent_runs)."""
 
 from __future__ import annotations
 
-from tests.fixtures import screen_text, settle
+from tests.support.fixtures import screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.case_list import CaseList
@@ -99,7 +99,7 @@ async def test_a_probe_answer_shows_no_trace(agent_suite):
 
     from textual.widgets import OptionList
 
-    from tests.fixtures import SAMPLE
+    from tests.support.fixtures import SAMPLE
 
     shutil.copy(SAMPLE / "runs" / "probe-pypdf.jsonl", agent_suite / "runs")
     app = WorkbenchApp(open_source(agent_suite))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select
 
-from tests.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
+from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
 from workbench.build.authoring import Draft, write_family_template
 from workbench.build.suite import verify_suite
 from workbench.core.source import open_source

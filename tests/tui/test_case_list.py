@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App, ComposeResult
 
-from tests.fixtures import SAMPLE, settle
+from tests.support.fixtures import SAMPLE, settle
 from workbench.core.case import Case
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -190,7 +190,7 @@ async def test_a_narrow_list_clips_long_names_without_a_scrollbar_row_over_the_c
 
 def test_the_readme_and_the_case_list_help_give_the_marks_the_list_draws():
     """The legend is made from the marks drawn (it said "● pass/wrong", a mark never drawn)."""
-    from tests.fixtures import ROOT
+    from tests.support.fixtures import ROOT
     from workbench.tui.widgets.case_list import CaseList
     from workbench.tui.widgets.marks import LINT_MARKS, MARKS, legend
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures import settle
+from tests.support.fixtures import settle
 from workbench.core.config import config_path
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp

@@ -4,7 +4,7 @@ and draws itself, for our files and others'; a child that dies, a file that chan
 read it, or a page too large to copy, and the workbench does the work itself; `open` on a broken or
 locked PDF or a path with no suite still stops with one line.
 
-Each check runs `tests/tui/firstpage_probe.py` in a fresh interpreter: `fork` is safe only in a
+Each check runs `tests/support/firstpage_probe.py` in a fresh interpreter: `fork` is safe only in a
 process with one thread, which this pytest process is not once the workbench has run in it."""
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import reportlab_pages
-from tests.hostile_corpus import USER_PASSWORD, cyclic_pages_pdf, encrypted_pdf
+from tests.support.fixtures import reportlab_pages
+from tests.support.hostile_corpus import USER_PASSWORD, cyclic_pages_pdf, encrypted_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = ROOT / "tests" / "tui" / "firstpage_probe.py"
+PROBE = ROOT / "tests" / "support" / "firstpage_probe.py"
 SAMPLE = ROOT / "sample_cases" / "mini"
 
 

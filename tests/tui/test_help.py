@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 
-from tests.fixtures import settle
+from tests.support.fixtures import settle
 from workbench.core.config import config_path
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp

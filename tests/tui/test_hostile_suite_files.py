@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.fixtures import settle
+from tests.support.fixtures import settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.text_layers import TextLayerView

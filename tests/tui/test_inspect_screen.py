@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.fixtures import SAMPLE, screen_text, settle
+from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.case_list import CaseList
@@ -268,7 +268,7 @@ async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_pat
 async def test_a_case_whose_pdf_pypdf_refuses_on_one_page_shows_its_pages_and_a_lint_error(tmp_path):
     import json
 
-    from tests.hostile_corpus import second_page_pypdf_refuses_pdf
+    from tests.support.hostile_corpus import second_page_pypdf_refuses_pdf
 
     (tmp_path / "refused-0001.pdf").write_bytes(second_page_pypdf_refuses_pdf())
     (tmp_path / "refused-0001.json").write_text(json.dumps({

@@ -4,7 +4,7 @@ stays within its bound."""
 
 from __future__ import annotations
 
-from tests.fixtures import reportlab_pages
+from tests.support.fixtures import reportlab_pages
 from workbench.core.source import open_source
 from workbench.pdf import pages as pages_mod
 from workbench.tui.app import WorkbenchApp
@@ -85,7 +85,7 @@ async def test_the_next_page_is_analysed_ahead_only_once_the_shown_page_is_on_sc
 async def test_a_page_pypdf_refuses_is_shown_with_its_pypdf_layer_marked_not_read(tmp_path):
     """The page, its pymupdf layer and its spans are there; the pypdf pane says why it is empty
     (it used to be the whole page's error: no page, no layers)."""
-    from tests.hostile_corpus import second_page_pypdf_refuses_pdf
+    from tests.support.hostile_corpus import second_page_pypdf_refuses_pdf
 
     pdf = tmp_path / "two.pdf"
     pdf.write_bytes(second_page_pypdf_refuses_pdf())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.fixtures import ROOT
 
 pytestmark = [
     pytest.mark.slow,

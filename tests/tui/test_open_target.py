@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from tests.fixtures import SAMPLE, screen_text, settle
+from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import screen_text, settle
-from tests.hostile_corpus import USER_PASSWORD, case_dict, encrypted_pdf
+from tests.support.fixtures import screen_text, settle
+from tests.support.hostile_corpus import USER_PASSWORD, case_dict, encrypted_pdf
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.inspect import InspectScreen

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.hostile_corpus import annotations_pdf, xobject_fan_out_pdf
+from tests.support.hostile_corpus import annotations_pdf, xobject_fan_out_pdf
 
 GUARD_S = 20   # a workbench that does not exit fails here (no timing beyond it is asserted)
 
@@ -62,7 +62,7 @@ def test_q_quits_while_a_hostile_page_is_open(make, tmp_path):
 
 
 async def test_the_page_and_text_panes_say_the_page_was_skipped_and_the_next_page_shows(tmp_path):
-    from tests.fixtures import screen_text, settle
+    from tests.support.fixtures import screen_text, settle
     from workbench.core.source import open_source
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.widgets.text_layers import TextLayerView

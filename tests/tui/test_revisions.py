@@ -9,7 +9,7 @@ import shutil
 import pymupdf
 from textual.widgets import TabbedContent
 
-from tests.fixtures import SAMPLE, screen_text, settle
+from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.case_list import CaseList

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from tests.fixtures import SAMPLE, screen_text, settle
+from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.runs import RunCompareScreen, RunsScreen

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import needs
+from tests.support.fixtures import needs
 
 pytestmark = needs("aiohttp", "textual_serve")
 

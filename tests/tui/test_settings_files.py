@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from tests.fixtures import settle
-from tests.fuzzing import file_state, plant_file
+from tests.support.fixtures import settle
+from tests.support.fuzzing import file_state, plant_file
 from workbench.core.config import config_path
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable, TabbedContent
 from textual.widgets._footer import FooterKey
 
-from tests.fixtures import settle
+from tests.support.fixtures import settle
 from workbench.core.config import config_path
 from workbench.core.source import open_source
 from workbench.providers.extractors import EXTRACTORS

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import settle
+from tests.support.fixtures import settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.help import HelpScreen
@@ -68,7 +68,7 @@ async def _screen_still(pilot) -> None:
 
 
 async def _settled_on(pilot, key: str) -> None:
-    from tests.fixtures import AUTHOR_DEBOUNCE
+    from tests.support.fixtures import AUTHOR_DEBOUNCE
 
     await settle(pilot)
     await _case_loaded(pilot)

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.fixtures import screen_text, settle
+from tests.support.fixtures import screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.triage import TriageScreen
@@ -177,7 +177,7 @@ async def test_a_bad_journal_shows_its_error_in_place_and_the_screen_stays_usabl
 async def test_the_workbench_grades_against_the_newest_gold_and_names_it(tmp_path):
     from textual.widgets import TabbedContent
 
-    from tests.fixtures import TOTAL, load, record, suite_copy, write_run
+    from tests.support.fixtures import TOTAL, load, record, suite_copy, write_run
     from workbench.gold.disputes import add_dispute, decide
     from workbench.tui.widgets.answers import AnswersView
     from workbench.tui.widgets.case_list import CaseList
@@ -211,7 +211,7 @@ async def test_a_bad_journal_leaves_the_workbench_grading_against_v1_and_saying_
 
 async def test_a_suite_without_disputes_says_so_in_the_queue_and_the_page_pane(tmp_path):
     """The shipped mini sample has no disputes: the page pane said "loading..." for good."""
-    from tests.fixtures import SAMPLE
+    from tests.support.fixtures import SAMPLE
 
     suite = tmp_path / "mini"
     shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))

@@ -6,7 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from tests.fixtures import screen_text, settle
+from tests.support.fixtures import screen_text, settle
 from workbench.core.config import config_path
 from workbench.core.layout import ASK_RUN, RUNS_DIR
 from workbench.core.runs import RunWriter, iter_records

@@ -1,6 +1,6 @@
 """Run an exported Inspect task through Inspect AI's mock model (no network), scripted per case.
 
-    python tests/inspect_mock_run.py TASK_DIR LOG_DIR ANSWERS.json
+    python tests/support/inspect_mock_run.py TASK_DIR LOG_DIR ANSWERS.json
 
 ANSWERS.json maps case id -> the answer the mock model gives for that case's PDF. Prints the log
 file's path. The mock's token usage is set, so Inspect never counts tokens with tiktoken (whose

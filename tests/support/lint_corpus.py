@@ -7,7 +7,7 @@ finding fire?), and the test of "fires" on a list of findings. The tests are phr
 lint of an earlier version (other codes for the same thing) can be scored too: "an error or
 warning that the expected tokens are not on the page", "an error", "a hidden-layer trap info".
 
-Run `python -m tests.lint_corpus` to print the confusion table of the lint in PYTHONPATH.
+Run `python -m tests.support.lint_corpus` to print the confusion table of the lint in PYTHONPATH.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Run the CLI with every file write slowed down, so a test can SIGKILL it inside a write.
 
-    python tests/slow_writer.py ARGS...      (SLOW_WRITE_S seconds between the halves of a write)
+    python tests/support/slow_writer.py ARGS...      (SLOW_WRITE_S seconds between the halves of a write)
 
 Each write is split in two with a pause between, at the three places the tool writes files: the
 run file's appends, atomic writes (temporary file, then rename: also paused before the rename)

@@ -5,7 +5,7 @@ large process (this pytest process, near 1 GB after hundreds of tests) reports t
 as its own in `ru_maxrss`, from `getrusage(RUSAGE_SELF)` and from `wait4` alike. So:
 
 - `own_peak_mb()` is this process's own peak (VmHWM, which starts afresh at exec);
-- `python tests/own_peak.py OUT ARGV...` runs ARGV as a child of this small process, passes its
+- `python tests/support/own_peak.py OUT ARGV...` runs ARGV as a child of this small process, passes its
   stdio and exit code through, and writes the child's own peak (MB) to OUT.
 """
 

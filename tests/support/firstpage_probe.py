@@ -4,7 +4,7 @@ PATH` does, headless, and prints JSON: what the page pane shows once the first p
 whether the picture drawn by the first page's process was used, and whether the first frame of the
 Inspect screen had the page in it.
 
-    python tests/tui/firstpage_probe.py PATH [--no-ahead] [--kill] [--touch] [--settled]
+    python tests/support/firstpage_probe.py PATH [--no-ahead] [--kill] [--touch] [--settled]
 
 --kill: the child is killed at once (the workbench must do the work itself);
 --touch: the file changes after the child read it (its verdict must not be used);

@@ -1,6 +1,6 @@
 """Run several CLI commands in one interpreter and report each as JSON (a hostile-corpus helper).
 
-    python tests/hostile_driver.py '[{"name": N, "commands": [[argv...], ...], "tui": PATH}, ...]'
+    python tests/support/hostile_driver.py '[{"name": N, "commands": [[argv...], ...], "tui": PATH}, ...]'
 
 Prints one JSON object per line: {"name", "argv", "code", "stderr", "stdout_tail", "uncaught",
 "seconds"}. An exception that escapes `workbench.cli.main` is reported as "uncaught" with its
@@ -44,7 +44,7 @@ async def run_tui(path: str) -> dict:
 
     t0 = time.monotonic()
     result = await _run_tui(path)
-    from tests.own_peak import own_peak_mb
+    from tests.support.own_peak import own_peak_mb
 
     result["seconds"] = round(time.monotonic() - t0, 2)
     result["peak_rss_mb"] = own_peak_mb()

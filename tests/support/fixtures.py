@@ -18,7 +18,7 @@ import pytest
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord, RunWriter
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_cases" / "mini"
 ONE_CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"   # a small source: Inspect has little to lint
 
