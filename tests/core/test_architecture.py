@@ -80,3 +80,16 @@ def test_no_import_circle_counting_imports_inside_functions():
                 circles.add(frozenset({module, imported}) if graph.direct_import_exists(
                     importer=imported, imported=module) else frozenset({module, imported, "..."}))
     assert circles <= KNOWN_CIRCLES, sorted(sorted(c) for c in circles - KNOWN_CIRCLES)
+
+
+def test_test_modules_mirror_the_packages():
+    """tests/<layer>/ for each package of workbench/ (tests/support/ holds what they share): a test
+    module elsewhere, or a folder without __init__.py (two test modules of one name would clash),
+    is named here."""
+    layers = {p.name for p in (ROOT / "workbench").iterdir() if (p / "__init__.py").is_file()}
+    tests = ROOT / "tests"
+    misplaced = sorted(str(p.relative_to(ROOT)) for p in tests.rglob("test_*.py")
+                       if "__snapshots__" not in p.parts and p.relative_to(tests).parts[0] not in layers)
+    assert not misplaced, f"move these to tests/<the package they test>/: {misplaced}"
+    folders = {p.parent for p in tests.rglob("*.py") if "__snapshots__" not in p.parts}
+    assert sorted(str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").is_file()) == []

@@ -35,7 +35,7 @@ CONTRACT = (
     Arming("forbidden", "text_layer", "pymupdf returns the ActualText instead of the glyphs"),
 )
 
-# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+# A setting that removes the trap: the lint must say so (tests/checks/test_lint_families.py).
 DISARMED = _structure.scan_disarms("the ActualText goes with the text layer when a scan has none")
 
 

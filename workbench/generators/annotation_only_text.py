@@ -39,7 +39,7 @@ CONTRACT = (
     Arming("forbidden", "not_text_layer", "page text extractors do not read undrawn annotations"),
 )
 
-# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+# A setting that removes the trap: the lint must say so (tests/checks/test_lint_families.py).
 DISARMED = _structure.scan_disarms("a scan keeps the page's pixels, not its annotations")
 
 

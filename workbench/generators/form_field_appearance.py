@@ -35,7 +35,7 @@ CONTRACT = (
     Arming("forbidden", "not_text_layer", "page text extractors read appearances, not values"),
 )
 
-# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+# A setting that removes the trap: the lint must say so (tests/checks/test_lint_families.py).
 DISARMED = _structure.scan_disarms("a scan keeps the field's appearance, not its value")
 
 

@@ -52,7 +52,7 @@ _AS_TEXT = (
 )
 CONTRACT = (*_AS_TEXT, *_FORBIDDEN)
 
-# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+# A setting that removes the trap: the lint must say so (tests/checks/test_lint_families.py).
 DISARMED = _structure.scan_disarms("a scan keeps the latest revision's pixels, not the earlier revision")
 
 

@@ -39,7 +39,7 @@ CONTRACT = (
     Arming("forbidden", "text_layer", "pypdf extracts text whatever the layer's state"),
 )
 
-# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+# A setting that removes the trap: the lint must say so (tests/checks/test_lint_families.py).
 DISARMED = _structure.scan_disarms("a scan keeps the pixels of the layers that are on")
 
 

@@ -36,7 +36,7 @@ CONTRACT = (
     Arming("forbidden", "text_layer", "every extractor reads the ToUnicode map"),
 )
 
-# A setting that removes the trap: the lint must say so (tests/test_forensics_families.py).
+# A setting that removes the trap: the lint must say so (tests/checks/test_lint_families.py).
 DISARMED = _structure.scan_disarms("the remapped text goes with the text layer when a scan has none")
 
 
