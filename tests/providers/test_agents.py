@@ -223,3 +223,54 @@ def test_tool_bytes_cap_and_dpi_cap(sample_cases, cli, server, suite):
     code, _, err, rec = ask(cli, server, suite, "openai", "image", TRAP, "--limit", "agent_tool_bytes=2000")
     assert ("page_image", True) in tools_used(rec)
     assert rec["extra"]["agent"]["tool_bytes"] <= 2000 + 2000
+
+
+BOOK = "book_scan_passage-0001-4e6dcd"    # a scan without a text layer: page_text is empty
+
+
+def test_every_wire_hands_an_empty_page_text_back_empty(cli, server, suite):
+    """An empty text layer reaches the agent as nothing in every format (Anthropic refuses an
+    empty text block: no placeholder the agent could take for the page's text)."""
+    server.agent_script.clear()   # the text agent submits the text it was given
+    answers = {p: ask(cli, server, suite, p, "text", BOOK)[3]["answer"] for p in WIRES}
+    assert set(answers.values()) == {""}, answers
+    body = server.requests[-1]["body"]   # openai-compatible's: a tool message with empty content
+    assert {"role": "tool", "tool_call_id": body["messages"][-1]["tool_call_id"], "content": ""} in body["messages"]
+
+
+def test_run_takes_the_base_url_from_the_environment_and_the_plain_script_scripts_the_image_agent(
+        run_cli_subprocess, sample_cases, tmp_path, monkeypatch):
+    """`run` with an agent reader and no --base-url (the provider's variable, as a user sets it);
+    a plain fake-server script (question -> expected answer) is what the image agent submits."""
+    two = tmp_path / "two"
+    two.mkdir()
+    for case in (TRAP, GRAY_CASE):
+        for ext in (".json", ".pdf"):
+            shutil.copy(SAMPLE / f"{case}{ext}", two)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["ANTHROPIC_API_KEY"])
+    script = {c.question: c.expected_answer for c in sample_cases if c.id in (TRAP, GRAY_CASE)}
+    with FakeServer(script=script) as fake:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.base_url("anthropic"))
+        done = run_cli_subprocess("run", two, "--reader", "agent:anthropic:agent-image", "--out",
+                                  tmp_path / "env.jsonl", "--no-cache")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-800:]
+    recs = records(tmp_path / "env.jsonl")
+    assert {r["answer"] for r in recs} == set(script.values()) and {r["status"] for r in recs} == {"ok"}
+
+
+def test_page_text_reads_with_the_extractor_asked_for(cli, server, suite):
+    """`--extractor` names page_text's extractor: it is in the record and the reader hash (not the
+    contract's); an OCR engine or an unknown name is refused with one line before any call."""
+    _, _, _, default = ask(cli, server, suite, "openai", "text")
+    _, _, _, other = ask(cli, server, suite, "openai", "text", TRAP, "--extractor", "pymupdf")
+    assert default["extra"]["agent"]["extractor"] == "pypdf" and other["extra"]["agent"]["extractor"] == "pymupdf"
+    assert other["extra"]["reader_hash"] != default["extra"]["reader_hash"]
+    assert other["extra"]["contract_hash"] == default["extra"]["contract_hash"]
+    calls = len(server.requests)
+    for bad, says in (("ocr", "text-layer extractor, not OCR"), ("nope", "unknown extractor 'nope'")):
+        code, _, err = cli("run", suite, "--reader", "agent:openai:agent-text", "--extractor", bad,
+                           "--base-url", server.base_url("openai"))
+        assert code == 2 and says in err and len(err.strip().splitlines()) == 1
+    code, _, err = cli("run", suite, "--reader", "probe:pypdf", "--extractor", "pymupdf")
+    assert code == 2 and "for agent readers" in err
+    assert len(server.requests) == calls

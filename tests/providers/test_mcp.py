@@ -157,3 +157,43 @@ async def test_an_mcp_run_is_its_own_controller_and_is_not_compared_with_an_agen
                             "controller_hash; print(controller_hash('stdio', 600))"],
                            capture_output=True, text=True, cwd=elsewhere, env=env, timeout=120)
     assert again.stdout.strip() == ours, again.stderr[-500:]
+
+
+async def test_two_servers_on_one_run_file_never_serve_the_same_case(suite, tmp_path):
+    """Two `mcp` processes without --case, on one run file, with sessions open at once: each is
+    served its own case (a claim beside the run file), and once both are recorded a third session
+    is given the next case."""
+    import anyio
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    out = tmp_path / "mcp-run.jsonl"
+    both_open = anyio.Event()
+    opened: list[str] = []
+
+    async def one(errlog) -> None:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "workbench", "mcp", str(suite),
+                                                                     "--out", str(out)], env=dict(os.environ))
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, client_info=types.Implementation(name=CLIENT, version="1")) as s:
+                await s.initialize()
+                info = await s.call_tool("document_info", {})   # the session's case is chosen
+                opened.append(json.loads(info.content[0].text)["question"])
+                if len(opened) == 2:
+                    both_open.set()
+                with anyio.fail_after(120):
+                    await both_open.wait()
+                await s.call_tool("submit_extraction", {"answer": "x"})
+
+    with open(tmp_path / "server-stderr.txt", "w") as errlog:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(one, errlog)
+            tg.start_soon(one, errlog)
+        _, [third], _ = await _session([str(suite), "--out", str(out)], errlog,
+                                       [("submit_extraction", {"answer": "x"})])
+    assert not third.is_error
+    recs = read_records([out])
+    first_three = [c.id for c in load_suite(suite).cases[:3]]
+    assert len(opened) == 2 and opened[0] != opened[1]
+    assert sorted(r.case_id for r in recs) == sorted(first_three)

@@ -20,6 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(-tools-http.jsonl with --http)")
     p.add_argument("--deadline", type=float, metavar="S",
                    help="seconds of wall clock for the case, from the session's first request (default 600)")
+    p.add_argument("--extractor", metavar="NAME", default="pypdf",
+                   help="the extractor page_text reads the text layer with (default pypdf; `pdfworkbench "
+                        "readers` lists those installed)")
     p.add_argument("--http", action="store_true",
                    help="serve streamable HTTP on 127.0.0.1 (a session per case, until Ctrl-C) behind a "
                         "new token, printed with the URL")
@@ -41,7 +44,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if args.port is not None and not args.http:
         raise UserError("--port is for --http (stdio has no port)")
     if not args.http:
-        rec = serve_stdio(args.suite, args.case, args.out, deadline)
+        rec = serve_stdio(args.suite, args.case, args.out, deadline, args.extractor)
         if rec is None:
             note("mcp: session ended; nothing recorded")
             return 0
@@ -55,7 +58,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         print(f"serving the agent tools over MCP on {http_url(bound, token)} (Ctrl-C stops)", flush=True)
         print(f"a client sends the token as a header: Authorization: Bearer {token}", flush=True)
 
-    records = serve_http(args.suite, args.case, args.out, deadline, port, announce)
+    records = serve_http(args.suite, args.case, args.out, deadline, port, announce, args.extractor)
     statuses = ", ".join(f"{r.case_id} {r.status}" for r in records) or "nothing"
     note(f"mcp: server stopped; recorded {statuses}")
     return 0

@@ -33,6 +33,9 @@ def _reader_args(p: argparse.ArgumentParser) -> None:
                    help="agent readers: the most turns of the tool loop per case (default 30)")
     p.add_argument("--deadline", type=float, metavar="S",
                    help="agent readers: seconds of wall clock per case, all turns included (default 600)")
+    p.add_argument("--extractor", metavar="NAME",
+                   help="agent readers: the extractor page_text reads the text layer with (default pypdf; "
+                        "`pdfworkbench readers` lists those installed)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -106,9 +109,13 @@ def _options(args: argparse.Namespace) -> dict:
         opts["temperature"] = args.temperature
     if getattr(args, "no_structured", False):
         opts["structured"] = False
-    if args.max_turns is not None or args.deadline is not None:
+    if args.max_turns is not None or args.deadline is not None or args.extractor is not None:
         if not args.reader.strip().lower().startswith("agent:"):
-            raise UserError("--max-turns and --deadline are for agent readers (agent:PROVIDER:MODEL)")
+            raise UserError("--max-turns, --deadline and --extractor are for agent readers (agent:PROVIDER:MODEL)")
+        if args.extractor is not None:
+            from workbench.providers.agent.tools import check_extractor
+
+            opts["extractor"] = check_extractor(args.extractor)
         if args.max_turns is not None:
             if args.max_turns < 1:
                 raise UserError("--max-turns must be at least 1")
@@ -125,11 +132,13 @@ def _slug(text: str) -> str:
 
 
 def default_out(suite_dir: Path, suite_name: str, reader: str, modality: str, dpi: int | None,
-                shard: str | None) -> Path:
+                shard: str | None, extractor: str | None = None) -> Path:
     """`SUITE/runs/<name>.jsonl`: beside the cases, where the workbench and `report` look."""
     parts = [suite_name, reader.replace(":", "-"), modality]
     if dpi:
         parts.append(f"{dpi}dpi")
+    if extractor:   # an agent whose page_text reads with another extractor than pypdf
+        parts.append(extractor)
     if shard:
         parts.append("shard" + shard.replace("/", "of"))
     from workbench.core.layout import runs_dir
@@ -182,7 +191,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                    password=args.password)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
-    out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard)
+    out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard,
+                                  plan.options.get("extractor"))
     log.debug("run: %d case(s) of %s, reader %s, modality %s%s, %d worker(s), run file %s",
               len(suite.cases), args.suite, plan.reader, modality, f" at {dpi} dpi" if dpi else "",
               plan.workers, out)

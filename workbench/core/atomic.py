@@ -163,6 +163,23 @@ def file_lock(lock_path: Path, what: str, timeout_s: float | None = None) -> Ite
         lock.release()
 
 
+def try_file_lock(lock_path: Path, what: str) -> Any | None:
+    """An exclusive lock on `lock_path` if no one holds it (give it back with its `release()`;
+    the system gives it back when the process ends, so a crash leaves no stale lock), else None."""
+    from filelock import FileLock, Timeout
+
+    lock_path = files.refuse_link(lock_path)
+    ensure_folder(lock_path.parent)
+    lock = FileLock(str(lock_path), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:  # an OSError too: before the next clause
+        return None
+    except OSError as exc:
+        raise files.write_failed(lock_path, exc, f" (cannot lock {what})") from None
+    return lock
+
+
 @contextlib.contextmanager
 def suite_lock(folder: Path, timeout_s: float | None = None) -> Iterator[None]:
     """Hold the suite's write lock; a second writer waits until the first is done."""

@@ -189,7 +189,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
     out: list[RunRecord] = []
     limits = httpx.Limits(max_connections=plan.workers + 2, max_keepalive_connections=plan.workers + 2)
 
-    url = "" if plan.reader.is_probe else config.base_url(plan.reader.provider, plan.base_url)
+    url = "" if plan.reader.is_probe else config.base_url(plan.reader.inner.provider, plan.base_url)
     # TLS settings matter only for https; building the default context costs ~30 ms.
     async with httpx.AsyncClient(limits=limits, verify=not url.startswith("http://")) as client:
         async def one(case: Case) -> None:

@@ -6,13 +6,15 @@ the conversation so far (stateless, as a real model does) and makes its next mov
 - `agent-text`: document_info, then page_text of every page, then submits what the text layer
   says (the `text` value of `agent_script`, else the page text itself): falls for a hidden layer;
 - `agent-image`: document_info, then page_image of every page, then submits the visible value
-  (the `image` value of `agent_script`);
+  (the `image` value of `agent_script`, else the server's plain script's answer for the question:
+  `fake-server --script` with `{question text: expected answer}` scripts it from the command line);
 - `agent-loop`: reads page 1's text again and again, `loop_s` seconds a turn, never submitting;
 - `agent-twice`: document_info, then two submissions in one turn (the visible value, then the
   text layer's): the first stands;
 - `agent-badjson`: submits text that is not JSON as an extraction's answer, then ends its turn.
 
-`agent_script` maps text found in the question (or "*") to `{"text": ..., "image": ...}`.
+`agent_script` maps text found in the question (or "*") to `{"text": ..., "image": ...}`; a plain
+script (text found in the question, or "*", to an answer) stands for the image values it lacks.
 """
 
 from __future__ import annotations
@@ -67,6 +69,15 @@ def _scripted(script: dict[str, dict[str, str]], question: str, which: str, fall
         if key != "*" and key in question and which in values:
             return values[which]
     return script.get("*", {}).get(which, fallback)
+
+
+def agent_script_with(agent_script: dict[str, dict[str, str]], plain: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The agents' script, with a plain script's answers as the image values it does not give
+    (a plain answer is what a reader that reads the page right says)."""
+    out = {k: dict(v) for k, v in agent_script.items()}   # the agents' own entries are looked up first
+    for key, answer in plain.items():
+        out.setdefault(key, {}).setdefault("image", answer)
+    return out
 
 
 def next_move(kind: str, turns: int, results: list[tuple[str, str]], script: dict[str, dict[str, str]],

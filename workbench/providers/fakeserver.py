@@ -45,7 +45,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from workbench.providers.fakeagents import agent_reply, is_agent_request
+from workbench.providers.fakeagents import agent_reply, agent_script_with, is_agent_request
 from workbench.providers.fakebatch import BatchService
 
 FAULT_KINDS = (
@@ -101,8 +101,9 @@ class FakeServer:
         self.hint_s = hint_s
         self.huge_mb = huge_mb
         self.echo_key = echo_key
-        # Scripted tool-calling agents (fakeagents.py): question text -> {"text", "image"} answers.
-        self.agent_script = dict(agent_script or {})
+        # Scripted tool-calling agents (fakeagents.py): question text -> {"text", "image"} answers
+        # (the plain script's answers stand for the image values it does not give).
+        self.agent_script = agent_script_with(dict(agent_script or {}), self.script)
         self.agent_loop_s = agent_loop_s
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[str, int] = {}

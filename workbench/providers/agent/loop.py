@@ -146,16 +146,11 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
     there: the only function that touches the network, with its retries, caps and redaction)."""
-    from workbench.core.errors import UserError
     from workbench.core.runs import utc_now
-    from workbench.providers import extractors
 
     inner = spec.inner
     key = config.api_key(inner.provider)
-    extractor = str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR))
-    if extractors.get(extractor).modality != "text" or extractors.version(extractor) is None:
-        raise UserError(f"agent extractor {extractor}: " + (extractors.missing(extractor) if extractors.get(
-            extractor).modality == "text" else "page_text takes a text-layer extractor, not OCR"))
+    extractor = tools_mod.check_extractor(str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
     wire, url = wire_for(inner.provider, config.base_url(inner.provider, base_url))
     max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     deadline_s = float(options.get("deadline_s", DEFAULT_DEADLINE_S))

@@ -3,7 +3,8 @@ same four tools as an agent reader (`tools.DocumentTools`, the schemas of `loop.
 case's PDF, and its first valid `submit_extraction` is recorded as a run record: reader
 `mcp:<client name>`, the three hashes, the tool trace. One case per session: a session without
 `--case` is given the suite's first case that the run file holds no record of for this client
-(and that no other open session of it is reading).
+and that no other session of it is reading, in this server or another one on the same run file
+(each session claims its case with a lock beside the run file: `claim`).
 
 Two transports: stdio (one session, the process's), and streamable HTTP on 127.0.0.1 behind a
 per-launch token and the Host and Origin checks of `core.httpguard`, serving sessions until stopped.
@@ -88,6 +89,25 @@ def answered(reader: str, path: Path) -> set[str]:
     return {r.case_id for r in iter_records(path) if r.reader == reader} if path.is_file() else set()
 
 
+def claim_path(path: Path, reader: str, case_id: str) -> Path:
+    """The lock a session holds on its case while it reads it: `.RUN.jsonl.claims/READER/CASE.lock`
+    beside the run file, so no other session of the client, in this server or another one writing
+    the same run file, is served the case at the same time."""
+    return path.with_name(f".{path.name}.claims") / reader.replace(":", "-") / f"{case_id}.lock"
+
+
+def claim(path: Path, reader: str, case_id: str) -> Any | None:
+    """Claim `case_id` for a session of `reader` (the lock, to release when the session's case
+    ends), or None: another session holds it, or the run file has its record by now."""
+    from workbench.core.atomic import try_file_lock
+
+    lock = try_file_lock(claim_path(path, reader, case_id), f"case {case_id} for {reader}")
+    if lock is not None and case_id in answered(reader, path):   # recorded since the run file was read
+        lock.release()
+        return False
+    return lock
+
+
 # Records of one server go through here one at a time (HTTP sessions share a run file).
 _record_lock = threading.Lock()
 
@@ -96,17 +116,19 @@ class McpCase:
     """The tools and the record of one session's case."""
 
     def __init__(self, suite: Any, case: Case, reader: str, path: Path, deadline_s: float,
-                 client_version: str | None, transport: str) -> None:
+                 client_version: str | None, transport: str, claimed: Any = None,
+                 extractor: str = tools_mod.DEFAULT_EXTRACTOR) -> None:
         import anyio
 
         from workbench.pdf.document import read_pdf_bytes
 
         self.suite, self.case, self.reader, self.path = suite, case, reader, path
+        self.claimed = claimed   # the case's claim (`claim`), given back on `close`
         self.deadline_s = deadline_s
         self.client_version = client_version
         self.transport = transport
         self.pdf = read_pdf_bytes(case.pdf_file)
-        self.tools = DocumentTools(case, self.pdf, tools_mod.DEFAULT_EXTRACTOR)
+        self.tools = DocumentTools(case, self.pdf, extractor)
         self.started_at = utc_now()
         self.t_start = time.monotonic()
         self.recorded: str | None = None
@@ -142,7 +164,7 @@ class McpCase:
         from workbench.core.runs import run_identity
         from workbench.core.suite import content_hash, run_marks
 
-        options = {"deadline_s": self.deadline_s}
+        options = {"deadline_s": self.deadline_s, "extractor": self.tools.extractor}
         name = self.reader.split(":", 1)[1]
         turns = [{"turn": n, "text": "", "finish_reason": None, "provider_ms": None, "attempts": 0,
                   "usage": None, "tools": [c]} for n, c in enumerate(self.tools.calls, 1)]
@@ -173,6 +195,9 @@ class McpCase:
 
     def close(self) -> None:
         self.tools.close()
+        if self.claimed is not None:
+            self.claimed.release()
+            self.claimed = None
 
 
 def _content(result: tools_mod.ToolResult) -> list[Any]:
@@ -190,10 +215,10 @@ class Sessions:
     has its `Mcp-Session-Id`), and the records they wrote."""
 
     def __init__(self, suite: Any, fixed: Case | None, out: Path | None, deadline_s: float,
-                 transport: str) -> None:
+                 transport: str, extractor: str = tools_mod.DEFAULT_EXTRACTOR) -> None:
         import anyio
 
-        self.suite, self.fixed, self.out = suite, fixed, out
+        self.suite, self.fixed, self.out, self.extractor = suite, fixed, out, extractor
         self.deadline_s, self.transport = deadline_s, transport
         self.open: dict[str | None, McpCase] = {}
         self.refused: dict[str | None, str] = {}
@@ -220,21 +245,33 @@ class Sessions:
         info = getattr(params, "client_info", None)
         reader = client_reader(getattr(info, "name", None))
         path = run_path(self.suite, reader, self.out, self.transport)
-        busy = {mc.case.id for mc in self.open.values() if mc.reader == reader and mc.path == path}
-        done = answered(reader, path) | busy
+        done = answered(reader, path)
         fixed = self.fixed
-        case = (fixed if fixed.id not in done else None) if fixed is not None else \
-            next((c for c in self.suite.cases if c.id not in done), None)
-        if case is None:   # one attempt per case: what is recorded stands
-            why = (f"case {fixed.id} already has a record of {reader} in {path}" if fixed is not None and
-                   fixed.id not in busy else f"case {fixed.id} is being read by another session of {reader}"
-                   if fixed is not None else
-                   f"every case of suite {self.suite.name!r} has a record of {reader} in {path}")
+        case, claimed, busy = None, None, []
+        for c in [fixed] if fixed is not None else self.suite.cases:
+            if c.id in done:
+                continue
+            claimed = claim(path, reader, c.id)   # a session here or in another server may be reading it
+            if claimed:
+                case = c
+                break
+            if claimed is None:
+                busy.append(c.id)
+        if case is None:   # one attempt per case: what is recorded (or being read) stands
+            why = (f"case {fixed.id} is being read by another session of {reader}" if fixed is not None and busy
+                   else f"case {fixed.id} already has a record of {reader} in {path}" if fixed is not None else
+                   f"every case of suite {self.suite.name!r} has a record of {reader} in {path}" if not busy else
+                   f"every case of suite {self.suite.name!r} has a record of {reader} in {path} or is being "
+                   f"read by another session ({len(busy)})")
             self.refused[key] = why
             log.warning("mcp: %s; nothing left to serve (use another --out for a new run)", why)
             return None
-        mc = McpCase(self.suite, case, reader, path, self.deadline_s, getattr(info, "version", None),
-                     self.transport)
+        try:
+            mc = McpCase(self.suite, case, reader, path, self.deadline_s, getattr(info, "version", None),
+                         self.transport, claimed, self.extractor)
+        except BaseException:
+            claimed.release()
+            raise
         self.open[key] = mc
         log.info("mcp: serving case %s to %s (deadline %g s), run file %s", case.id, reader,
                  self.deadline_s, path)
@@ -329,23 +366,25 @@ class Sessions:
 
 
 def _sessions(suite_path: Path, case_id: str | None, out: Path | None, deadline_s: float,
-              transport: str) -> Sessions:
+              transport: str, extractor: str) -> Sessions:
     from workbench.core.suite import load_suite
 
+    tools_mod.check_extractor(extractor)
     suite = load_suite(suite_path)
     fixed = suite.case(case_id) if case_id else None
     if out is not None and Path(out).is_dir():
         raise UserError(f"--out {out}: is a folder; give a run file (.jsonl)")
-    return Sessions(suite, fixed, out, deadline_s, transport)
+    return Sessions(suite, fixed, out, deadline_s, transport, extractor)
 
 
 def serve_stdio(suite_path: Path, case_id: str | None, out: Path | None,
-                deadline_s: float = DEFAULT_DEADLINE_S) -> RunRecord | None:
+                deadline_s: float = DEFAULT_DEADLINE_S,
+                extractor: str = tools_mod.DEFAULT_EXTRACTOR) -> RunRecord | None:
     """Serve one session on stdin/stdout; return the record it wrote (None: it wrote none)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
-    sessions = _sessions(suite_path, case_id, out, deadline_s, "stdio")
+    sessions = _sessions(suite_path, case_id, out, deadline_s, "stdio", extractor)
     server = sessions.server()
 
     async def main() -> None:
@@ -401,14 +440,15 @@ def http_url(port: int, token: str | None = None) -> str:
 
 
 def serve_http(suite_path: Path, case_id: str | None, out: Path | None, deadline_s: float, port: int,
-               announce: Callable[[int, str], None]) -> list[RunRecord]:
+               announce: Callable[[int, str], None],
+               extractor: str = tools_mod.DEFAULT_EXTRACTOR) -> list[RunRecord]:
     """Serve sessions over streamable HTTP on 127.0.0.1 `port` (0: a free one) until SIGINT or
     SIGTERM; `announce(port, token)` once the socket listens. Returns the records written."""
     import anyio
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    sessions = _sessions(suite_path, case_id, out, deadline_s, "streamable-http")
+    sessions = _sessions(suite_path, case_id, out, deadline_s, "streamable-http", extractor)
     token = new_token()
     guard = Guard(HTTP_HOST, token, command="pdfworkbench mcp --http", token_hint=TOKEN_HINT)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -46,6 +46,20 @@ TOOL_SPECS: list[dict[str, Any]] = [
 TOOL_NAMES = tuple(t["name"] for t in TOOL_SPECS)
 
 
+def check_extractor(name: str) -> str:
+    """`name` if page_text can read with it here (a text-layer extractor that is installed), else
+    a UserError saying why, before any case is read."""
+    from workbench.providers import extractors
+
+    ex = extractors.get(name)
+    if ex.modality != "text":
+        raise UserError(f"agent extractor {name}: page_text takes a text-layer extractor, not OCR; "
+                        f"choose one of {', '.join(n for n, e in extractors.EXTRACTORS.items() if e.modality == 'text')}")
+    if extractors.version(name) is None:
+        raise UserError(f"agent extractor {name}: {extractors.missing(name)}")
+    return name
+
+
 @dataclass
 class ToolResult:
     """What one tool call gives back to the agent: text, and a PNG for page_image."""

@@ -147,11 +147,14 @@ class AnthropicWire:
         conv.append(result.extra["message"])
         blocks = []
         for call, out in answers:
-            content: list[dict[str, Any]] = [{"type": "text", "text": out.text or "(empty)"}]
+            # Anthropic refuses an empty text block: an empty page's text goes back as no content
+            # at all (as the other formats send an empty string), never as a placeholder the agent
+            # could take for the page's text.
+            content: list[dict[str, Any]] = [{"type": "text", "text": out.text}] if out.text else []
             if out.image:
                 content.append({"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                                             "data": _b64(out.image)}})
-            blocks.append({"type": "tool_result", "tool_use_id": call.id, "content": content,
+            blocks.append({"type": "tool_result", "tool_use_id": call.id, **({"content": content} if content else {}),
                            **({"is_error": True} if out.is_error else {})})
         conv.append({"role": "user", "content": blocks})
 
