@@ -3,7 +3,10 @@ runs, the header, the charts, and a card per case answered wrong with its page c
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from workbench.grading.report import build_report
 pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 pytest.importorskip("jinja2", reason="the HTML report needs the report extra (jinja2)")
 
+from workbench.checks import crops as crops_module  # noqa: E402
 from workbench.checks.crops import evidence_crop, evidence_crops  # noqa: E402
 from workbench.grading.html import report_context, report_html  # noqa: E402
 
@@ -97,6 +101,40 @@ def test_a_scan_with_no_text_gets_the_top_of_its_page_and_says_so():
     assert "pixels" in crop.note and crop.clip[:2] == (0.0, 0.0)
 
 
+def test_a_crop_from_the_cache_is_the_crop_made_again(sample, tmp_path, monkeypatch):
+    _, cases, crops = sample
+    wanted = [cases[c] for c in sorted(crops)]
+    cache = tmp_path / "crops"
+    first = dict(evidence_crops(wanted, jobs=1, cache=cache))
+    assert first == crops                                        # the cache changes nothing made
+    entries = sorted(cache.rglob("*.json"))
+    assert len(entries) == sum(c is not None for c in crops.values())
+    entries[0].write_bytes(entries[0].read_bytes()[:100])        # an entry cut short: a miss
+    made = []
+    real = crops_module.evidence_crop
+    monkeypatch.setattr(crops_module, "evidence_crop", lambda case, data: made.append(case.id) or real(case, data))
+    again = dict(evidence_crops(wanted, jobs=1, cache=cache))
+    assert again == crops and len(made) == 1                     # only the damaged one made again
+    assert json.loads(entries[0].read_bytes())["png_sha256"]    # and kept whole again
+
+
+def test_a_changed_pdf_is_cropped_afresh(tmp_path):
+    cases, _ = load_cases([SAMPLE])
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    case_id = "actualtext_override-0001"
+    for ext in ("json", "pdf"):
+        shutil.copy(SAMPLE / f"{case_id}.{ext}", suite / f"{case_id}.{ext}")
+    case = load_cases([suite])[0][case_id]
+    cache = tmp_path / "crops"
+    before = dict(evidence_crops([case], jobs=1, cache=cache))[case_id]
+    other = cases["tiny_print_override-0001"].pdf_file          # other bytes under the same name
+    shutil.copy(other, suite / f"{case_id}.pdf")
+    after = dict(evidence_crops([case], jobs=1, cache=cache))[case_id]
+    assert after != before and after == evidence_crop(case, other.read_bytes())
+    assert len(list(cache.rglob("*.json"))) == 2
+
+
 def test_report_html_from_the_command_line(cli, tmp_path):
     out = tmp_path / "report.html"
     code, stdout, err = cli("report", *RUNS, "--html", out, "--jobs", "1")
@@ -104,6 +142,17 @@ def test_report_html_from_the_command_line(cli, tmp_path):
     assert f"wrote {out}" in err and "page crops" in err
     assert out.read_bytes().startswith(b"<!DOCTYPE html>")
     assert "pass rate" in stdout or "metric" in stdout            # the text report is still printed
+
+
+def test_the_crop_cache_gives_the_same_page(cli, tmp_path):
+    """Made afresh, from the cache, and with --no-cache: the same bytes (the cache is the user's
+    cache folder, PDFWORKBENCH_CACHE_DIR in the tests)."""
+    pages = [tmp_path / f"{name}.html" for name in ("cold", "warm", "fresh")]
+    for page, extra in zip(pages, ([], [], ["--no-cache"]), strict=True):
+        code, _, err = cli("report", *RUNS, "--html", page, "--jobs", "1", *extra)
+        assert code == 0, err
+    assert pages[0].read_bytes() == pages[1].read_bytes() == pages[2].read_bytes()
+    assert list((Path(os.environ["PDFWORKBENCH_CACHE_DIR"]) / "crops").rglob("*.json"))
 
 
 def test_a_hostile_answer_and_reader_stay_text(tmp_path):

@@ -5,19 +5,34 @@ The evidence is found as the workbench draws it (`inspect.evidence_needles`, `ev
 the grader's matching); a case whose answers are only pixels (a scan) gets the top of its first
 page, said in the crop's note. Encoding is deterministic (pymupdf renders, Pillow writes the PNG
 with fixed settings), so the same PDF gives the same bytes.
+
+A crop depends only on its PDF's bytes and its key's needles, so `evidence_crops` keeps each one
+in a cache folder (the caller's, e.g. the user's cache) and takes it from there next time. The
+entry's name is a hash of everything that could change a crop's bytes: the PDF, the needles, the
+source of the code that makes it, the versions of pymupdf, Pillow and zlib, and the limits in
+force; so a crop from the cache is the one that would be made again, byte for byte.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import io
+import json
+import os
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 from workbench.checks.evidence import evidence_on_page
 from workbench.checks.inspect import evidence_needles
-from workbench.core.case import Case
+from workbench.core import files, limits
+from workbench.core.atomic import temp_prefix
+from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.grading.html.crop import CropBox, PageCrop
-from workbench.pdf.document import open_fitz, read_pdf_bytes
+from workbench.pdf.document import open_fitz
 from workbench.pdf.spans import trace_fitz_document
 
 # The crop's resolution: at 72 DPI text of 9 pt and up stays legible, and a report of a thousand
@@ -111,17 +126,162 @@ def evidence_crop(case: Case, data: bytes) -> PageCrop:
     return PageCrop(case.id, page, tuple(round(v, 2) for v in clip), pix.width, pix.height, png, inside, note)
 
 
-def _crop_or_none(case: Case) -> PageCrop | None:
+def _pdf_bytes(case: Case) -> bytes:
+    # Read as it is: evidence_crop's open checks it (pdf.document.read_pdf_bytes would open it a
+    # second time to check; a crop asks no password, so the bytes are the same).
+    return files.read_bytes(case.pdf_file, "PDF", "pdf_file_bytes")
+
+
+# ---- the cache -------------------------------------------------------------------------------
+
+# The entry's layout; bump it when the JSON below changes shape.
+CACHE_FORMAT = 1
+# The packages whose source a crop runs through (this module, evidence, spans, structure, the
+# text search, the limits, ...): any edit to them is a new cache key, so a crop in the cache is
+# never one that the code of today would draw differently.
+_CODE = ("checks", "core", "grading", "pdf", "text")
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    root = Path(__file__).resolve().parents[1]
+    digest = []
+    for package in _CODE:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.append(f"{path.relative_to(root).as_posix()} {sha256_hex(path.read_bytes())}")
+    return sha256_hex("\n".join(digest).encode())
+
+
+@lru_cache(maxsize=1)
+def _versions() -> tuple[str, ...]:
+    """The renderer's and the encoder's versions, from the installed distributions' metadata (a
+    cache hit loads neither pymupdf nor Pillow)."""
+    import zlib
+    from importlib import metadata
+
+    def version(dist: str) -> str:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return ""
+
+    return version("pymupdf"), version("pillow"), zlib.ZLIB_RUNTIME_VERSION
+
+
+def _fingerprint() -> str:
+    """What every crop's key shares (see the module docstring). The limits are read each time:
+    a command's --limit can change them in this process."""
+    return json.dumps([CACHE_FORMAT, _code_digest(), *_versions(),
+                       {name: limits.get(name) for name in sorted(limits.LIMITS)}])
+
+
+def crop_key(case: Case, pdf_sha256: str, fingerprint: str) -> str:
+    """The cache key of `case`'s crop made from the PDF of that hash."""
+    return sha256_hex(json.dumps([fingerprint, pdf_sha256, evidence_needles(case)]).encode())
+
+
+def _entry_path(folder: Path, key: str) -> Path:
+    return Path(folder) / key[:2] / f"{key}.json"
+
+
+def _to_entry(key: str, crop: PageCrop) -> dict[str, Any]:
+    return {"key": key, "page": crop.page, "clip": list(crop.clip), "width": crop.width,
+            "height": crop.height, "boxes": [[b.kind, list(b.rect)] for b in crop.boxes], "note": crop.note,
+            "png": base64.b64encode(crop.png).decode("ascii"), "png_sha256": sha256_hex(crop.png)}
+
+
+def _from_entry(case_id: str, key: str, entry: Any) -> PageCrop | None:
+    """The crop an entry holds, or None when it is not one (damaged, cut short, another key)."""
     try:
-        return evidence_crop(case, read_pdf_bytes(case.pdf_file))
+        if entry["key"] != key:
+            return None
+        png = base64.b64decode(entry["png"], validate=True)
+        if sha256_hex(png) != entry["png_sha256"]:
+            return None
+        clip = tuple(float(v) for v in entry["clip"])
+        boxes = tuple(CropBox(str(kind), tuple(float(v) for v in rect)) for kind, rect in entry["boxes"])
+        if len(clip) != 4 or any(len(b.rect) != 4 for b in boxes):
+            return None
+        return PageCrop(case_id, int(entry["page"]), clip, int(entry["width"]), int(entry["height"]), png,
+                        boxes, str(entry["note"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _cached(folder: Path, case_id: str, key: str) -> PageCrop | None:
+    try:
+        entry = json.loads(_entry_path(folder, key).read_bytes())
+    except (OSError, ValueError):
+        return None   # not there, or not whole: a miss
+    return _from_entry(case_id, key, entry)
+
+
+def _store(folder: Path, key: str, crop: PageCrop) -> None:
+    """Keep the crop under its key: a temporary file renamed into place, so a reader sees a whole
+    entry or none. Not synced to disk (a sync a file was 7 ms here, longer than making the crop): an
+    entry cut short by a crash fails its checks and is a miss. A folder that cannot be written
+    only makes the next report slower."""
+    path = _entry_path(folder, key)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.parent / f"{temp_prefix(path.name)}{os.urandom(4).hex()}.tmp"
+        tmp.write_bytes(json.dumps(_to_entry(key, crop), separators=(",", ":")).encode("ascii"))
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+# A crop to make: the case, and where to keep it (the cache folder, the key, and the hash of the
+# PDF the key was made from), or None.
+_Job = tuple[Case, tuple[Path, str, str] | None]
+
+
+def _make(job: _Job) -> PageCrop | None:
+    """A pool worker's crop (None when the PDF cannot be read: the card says so), kept in the
+    cache when the PDF read is still the one its key was made from."""
+    case, keep = job
+    try:
+        data = _pdf_bytes(case)
+        crop = evidence_crop(case, data)
     except UserError:
-        return None   # a PDF that cannot be read shows no crop; the card says so
+        return None
+    if keep is not None and sha256_hex(data) == keep[2]:
+        _store(keep[0], keep[1], crop)
+    return crop
 
 
-def evidence_crops(cases: Iterable[Case], jobs: int | None = None) -> Iterator[tuple[str, PageCrop | None]]:
-    """(case id, crop or None) for each case, in order, on `jobs` processes."""
+def evidence_crops(cases: Iterable[Case], jobs: int | None = None,
+                   cache: Path | None = None) -> Iterator[tuple[str, PageCrop | None]]:
+    """(case id, crop or None) for each case, in order: from the `cache` folder where it holds
+    the crop, the others made on `jobs` processes (and kept there)."""
     from workbench.core.pool import map_ordered
 
     cases = list(cases)
-    for case, crop in zip(cases, map_ordered(_crop_or_none, cases, jobs, chunksize=8), strict=True):
-        yield case.id, crop
+    found: dict[int, PageCrop | None] = {}
+    todo: list[_Job] = []
+    where: list[int] = []
+    fingerprint = _fingerprint() if cache is not None else ""
+    for i, case in enumerate(cases):
+        keep = None
+        if cache is not None:
+            try:
+                pdf_sha = sha256_hex(_pdf_bytes(case))
+            except UserError:
+                found[i] = None   # not readable: nothing to crop
+                continue
+            key = crop_key(case, pdf_sha, fingerprint)
+            hit = _cached(cache, case.id, key)
+            if hit is not None:
+                found[i] = hit
+                continue
+            keep = (Path(cache), key, pdf_sha)
+        todo.append((case, keep))
+        where.append(i)
+    made = map_ordered(_make, todo, jobs, chunksize=8)
+    for i, crop in zip(where, made, strict=True):
+        found[i] = crop
+    for i, case in enumerate(cases):
+        yield case.id, found[i]

@@ -61,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "family, suite hash, gold version, configuration hash); - prints them")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="processes for the HTML report's page crops (default every core)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="make the HTML report's page crops afresh (the cache is keyed by the PDF's bytes, "
+                        "the answer key and the code and libraries that draw them)")
     p.add_argument("--gold", default="latest", metavar="vN",
                    help="gold version to grade against: vN or latest (default); the report names it")
     p.set_defaults(handler=cmd_report)
@@ -386,7 +389,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         atomic.write_json(args.leaderboard, leaderboard(report, gold.used if gold else None))
         note(f"wrote leaderboard rows to {args.leaderboard}")
     if args.html:
-        _write_html(report, cases, args.html, args.jobs)
+        _write_html(report, cases, args.html, args.jobs, not args.no_cache)
     if args.junit:
         from workbench.grading.junit import write_junit
 
@@ -437,15 +440,17 @@ def _cases_at_gold(folders: list[Path], version: str):
     return cases, suites, choices[0]
 
 
-def _write_html(report, cases: dict, out: Path, jobs: int) -> None:
-    """The HTML report, with a page crop of every case some run answered wrong."""
+def _write_html(report, cases: dict, out: Path, jobs: int, cache: bool) -> None:
+    """The HTML report, with a page crop of every case some run answered wrong (from the crop
+    cache in the user's cache folder, unless `cache` is off)."""
     from workbench.checks.crops import evidence_crops
     from workbench.grading.html import write_report_html
     from workbench.grading.outcome import WRONG_ANSWERS
+    from workbench.providers.config import cache_dir
 
     wrong = sorted({r.case_id for run in report.runs for r in run.final_rows().values()
                     if r.outcome in WRONG_ANSWERS and r.case_id in cases})
-    crops = dict(evidence_crops([cases[c] for c in wrong], jobs))
+    crops = dict(evidence_crops([cases[c] for c in wrong], jobs, cache_dir() / "crops" if cache else None))
     questions = {cid: cases[cid].question for cid in wrong}
     size = write_report_html(report, out, crops, questions)
     note(f"wrote {out} ({size / 1e6:.1f} MB, {sum(c is not None for c in crops.values())} page crops)")
