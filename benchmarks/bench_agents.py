@@ -236,7 +236,7 @@ def workers_rows(group: str, tmp: Path, rounds: int, cases: int = WORKER_CASES, 
     default extractor (pypdf) and by pymupdf, and the floor, in turns."""
     from workbench.build.suite import build_suite
     from workbench.providers.base import parse_reader
-    from workbench.providers.batch import RunPlan, run_suite
+    from workbench.providers.running import RunPlan, run_suite
 
     what = f"{cases} agent cases x {workers} workers, {latency_ms:.0f} ms server, over the ideal"
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")

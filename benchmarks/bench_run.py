@@ -37,7 +37,7 @@ def main() -> int:
 
     from workbench.build.suite import build_suite
     from workbench.providers.base import parse_reader
-    from workbench.providers.batch import RunPlan, run_suite
+    from workbench.providers.running import RunPlan, run_suite
 
     spec = tmp / "spec.toml"
     spec.write_text(f'name = "bench"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = "1..{args.cases}"\n'

@@ -225,7 +225,7 @@ def test_the_cap_holds_when_the_size_on_disk_lies(tmp_path, monkeypatch):
 
 def test_a_fifo_as_a_runs_batch_state_file_is_refused_at_once(tmp_path):
     """`run --batch` keeps its batches' ids beside the run file; a FIFO there blocked for ever."""
-    from workbench.providers.batchjobs import load_state, state_path
+    from workbench.providers.batch.state import load_state, state_path
 
     state = state_path(tmp_path / "runs" / "r.jsonl")
     state.parent.mkdir(parents=True)

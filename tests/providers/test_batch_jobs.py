@@ -382,9 +382,9 @@ def test_a_failed_batch_records_each_call_as_an_error(env, cli, suite_dir, cases
 
 
 def test_a_large_run_is_split_by_the_service_limits(env, cli, suite_dir, cases, monkeypatch):
-    from workbench.providers import batchjobs
+    from workbench.providers.batch import submit
 
-    monkeypatch.setitem(batchjobs.LIMITS, "anthropic", (2, 10**9))
+    monkeypatch.setitem(submit.LIMITS, "anthropic", (2, 10**9))
     out = env / "run.jsonl"
     with FakeServer(script=script(cases)) as server:
         assert cli("run", suite_dir, "--reader", MODELS["anthropic"], "--batch", "--base-url",

@@ -73,7 +73,7 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
 def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path,
               run_id: str | None = None) -> int:
     """`run --batch`: submit, or poll and collect, then return (`run_id`: `--run-id`, checked)."""
-    from workbench.providers.batchjobs import submit_or_advance
+    from workbench.providers.batch.submit import submit_or_advance
 
     def step():
         return submit_or_advance(args.suite, plan, out, shard=args.shard, retry_errors=args.retry_errors,
@@ -93,7 +93,7 @@ def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path
 
 
 def cmd_status(args: argparse.Namespace, cancel: bool = False) -> int:
-    from workbench.providers.batchjobs import advance_run
+    from workbench.providers.batch.job import advance_run
 
     def step(cancel_now: bool = False):
         return advance_run(args.run, cancel=cancel_now, base_url=args.base_url, password=args.password,

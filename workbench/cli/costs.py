@@ -16,15 +16,15 @@ def dry_run(args: argparse.Namespace, plan, suite, out: Path) -> int:
     from workbench.grading.cost import kilo, load_prices, money
     from workbench.pdf.document import read_pdf_bytes
     from workbench.providers import reading
-    from workbench.providers.batch import effective_modality, finished_cases, is_finished
     from workbench.providers.estimate import estimate_call
+    from workbench.providers.running import effective_modality, finished_cases, is_finished
 
     reading.check_options(plan.options)
     if plan.reader.provider == "ollama" or plan.reader.provider == "openai-compatible":
         if plan.modality == "pdf":
             raise UserError(f"{plan.reader.provider} takes page images, not PDF files: use --modality pixels or text")
     if args.batch:
-        from workbench.providers.batchjobs import check_provider
+        from workbench.providers.batch.submit import check_provider
 
         check_provider(plan.reader)
     cases = shard_items(list(suite.cases), args.shard)

@@ -18,7 +18,8 @@ Public names (the TUI and the CLI import these from `workbench.providers`):
   `probe:ocr`) run in a thread and carry their own modality (text, or pixels for OCR).
 - `RetryPolicy`: backoff base/cap, deadline, attempts, longest server-asked wait, request timeout.
 - `FakeServer` (workbench.providers.fakeserver): the fake provider for tests and dry runs.
-- `run_suite(...)` (workbench.providers.batch): the batch loop behind `pdfworkbench run`.
+- `run_suite(...)` (workbench.providers.running): the live run behind `pdfworkbench run`;
+  `workbench.providers.batch`: the same run through the providers' batch services (`run --batch`).
 
 Keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY or GEMINI_API_KEY (and the
 optional OPENAI_COMPATIBLE_API_KEY); they are never written to any file, record or screen.

@@ -275,7 +275,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     """Ask `reader` the case's question about the PDF; see the module docstring of
     `workbench.providers` for the contract. Cancelling the awaiting task cancels the call.
 
-    `gate` (an asyncio.Semaphore) is held only around the model call itself, so a batch can
+    `gate` (an asyncio.Semaphore) is held only around the model call itself, so a run can
     prepare the next documents while `gate`'s worth of calls are in flight. `local` (an Executor,
     e.g. a process pool) runs the local work (rendering pixels, probes); None: a thread."""
     from workbench.core.case import sha256_hex

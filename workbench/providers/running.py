@@ -1,5 +1,6 @@
-"""A batch run: every case of a suite (or a shard of it) asked of one reader, `workers` calls at a
-time, each record appended to the run file as its call finishes.
+"""A live run: every case of a suite (or a shard of it) asked of one reader, `workers` calls at a
+time, each record appended to the run file as its call finishes (`pdfworkbench run`; a run
+through the providers' batch services is `workbench.providers.batch`).
 
 An interrupted run (Ctrl-C, a crash) leaves a valid JSON Lines file; `resume=True` skips every
 case that already has a record for this reader, modality and DPI, so no finished call is repeated.
@@ -183,7 +184,7 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
     from workbench.providers.reading import read
 
     calls = asyncio.Semaphore(plan.workers)
-    # Documents are read and prepared up to one batch ahead of the calls in flight.
+    # Documents are read and prepared up to `workers` calls ahead of the calls in flight.
     ahead = asyncio.Semaphore(2 * plan.workers)
     write_lock = asyncio.Lock()
     out: list[RunRecord] = []
