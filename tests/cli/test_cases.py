@@ -245,3 +245,70 @@ def test_pdfhell_folder_opens_as_a_suite(tmp_path):
     assert src.kind == "suite" and [c.id for c in src.cases] == [case.id]
     assert src.suite is not None and not src.suite.has_manifest
     shutil.rmtree(tmp_path)
+
+
+# ---- each command of workbench/cli/cases.py: exit code and --json on good input and on bad ----
+
+TWO_SEEDS = 'name = "tiny"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = [1, 2]\n'
+
+
+def test_families_json_names_every_family_and_a_bad_option_is_one_line(command, work):
+    from tests.support.cli import printed_json, refused
+
+    names = {f["name"] for f in printed_json(command("families", "--json"))}
+    assert FAMILY in names and "invoice_extraction" in names
+    refused(command("families", "--json", "--colour"), "unrecognized arguments: --colour")
+
+
+def test_make_json_and_its_bad_input(command, work):
+    from tests.support.cli import files_under, printed_json, refused
+
+    made = printed_json(command("make", FAMILY, "--seed", "1", "--out", "made", "--json"))
+    assert made["id"] == f"{FAMILY}-0001" and (work / "made" / f"{FAMILY}-0001.pdf").is_file()
+    refused(command("make", "no_such_family", "--out", "bad", "--json"), "unknown family 'no_such_family'")
+    refused(command("make", FAMILY, "--seed", "x", "--json"), "--seed")
+    assert files_under(work / "bad") == []
+
+
+def test_build_merge_suite_and_verify_json_and_their_bad_input(command, work):
+    from tests.support.cli import printed_json, refused
+
+    (work / "spec.toml").write_text(TWO_SEEDS)
+    built = printed_json(command("build", "spec.toml", "--out", "whole", "--json"))
+    assert built["cases"] == 2 and built["build"]["missing"] == []
+    for i in (1, 2):
+        printed_json(command("build", "spec.toml", "--out", "sharded", "--shard", f"{i}/2", "--json"))
+    merged = printed_json(command("merge-suite", "sharded", "--json"))
+    assert merged["suite_hash"] == built["suite_hash"]
+    verified = printed_json(command("verify", "whole", "--json"))
+    assert verified["ok"] and [c["ok"] for c in verified["cases"]] == [True, True]
+
+    refused(command("build", "missing.toml", "--out", "x", "--json"), "missing.toml: no such file")
+    refused(command("build", "spec.toml", "--out", "x", "--shard", "3/2", "--json"), "shard")
+    refused(command("merge-suite", "whole", "--json"), "no shard manifests")
+    refused(command("merge-suite", "missing", "--json"), "not a folder")
+    refused(command("verify", "missing", "--json"), "not a folder")
+    assert not (work / "x").exists()
+
+
+def test_verify_of_a_changed_key_is_exit_1_with_json(command, work):
+    from tests.support.cli import printed_json
+
+    (work / "spec.toml").write_text(TWO_SEEDS)
+    printed_json(command("build", "spec.toml", "--out", "s", "--json"))
+    case = work / "s" / f"{FAMILY}-0001.json"
+    case.write_text(case.read_text().replace('"seed": 1', '"seed": 5'))
+    verified = printed_json(command("verify", "s", "--json"), code=1)
+    assert not verified["ok"]
+
+
+def test_inspect_json_and_its_bad_input(command, work):
+    from tests.support.cli import printed_json, refused
+    from tests.support.fixtures import ONE_CASE
+
+    report = printed_json(command("inspect", ONE_CASE.with_suffix(".pdf"), "--json", "--pages", "1"))
+    assert report["page_count"] == 1 and report["pages"][0]["text"]["pypdf"]
+    refused(command("inspect", "missing.pdf", "--json"), "missing.pdf: no such file")
+    (work / "not.pdf").write_text("plain text")
+    refused(command("inspect", "not.pdf", "--json"), "not a PDF")
+    refused(command("inspect", ONE_CASE.with_suffix(".pdf"), "--json", "--pages", "0"), "page")

@@ -480,3 +480,40 @@ def test_bash_completes_through_the_generated_script(tmp_path):
             'printf "%s\\n" "${COMPREPLY[@]}"\n')
     proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60, env=env)
     assert "footnote_override" in proc.stdout, proc.stderr
+
+
+def _command_words_used(path: Path) -> set[tuple[str, ...]]:
+    """Every run of string constants in a call's arguments, a list or a tuple of the test module
+    (`command("dispute", "add", ...)`, `[sys.executable, "-m", "workbench", "mcp", ...]`)."""
+    import ast
+
+    runs: set[tuple[str, ...]] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        items = node.args if isinstance(node, ast.Call) else node.elts if isinstance(node, ast.List | ast.Tuple) else []
+        words = [i.value if isinstance(i, ast.Constant) and isinstance(i.value, str) else None for i in items]
+        for start in range(len(words)):
+            for end in range(start + 1, min(len(words), start + 3) + 1):
+                if None not in words[start:end]:
+                    runs.add(tuple(words[start:end]))
+    return runs
+
+
+def test_every_command_is_run_by_the_test_module_of_its_cli_module():
+    """tests/cli/test_<module>.py runs each command workbench/cli/<module>.py registers (its exit
+    codes and --json, on good input and on bad)."""
+    import argparse
+    import importlib
+
+    from workbench.cli import COMMAND_MODULES
+    from workbench.cli.tree import subparsers, walk
+
+    missing = []
+    for name in COMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        importlib.import_module(name).register(parser.add_subparsers())
+        short = name.rsplit(".", 1)[-1]
+        test_module = ROOT / "tests" / "cli" / f"test_{short}.py"
+        used = _command_words_used(test_module) if test_module.exists() else set()
+        missing += [f"{' '.join(path)} (tests/cli/test_{short}.py)" for path, p in walk(parser)
+                    if not subparsers(p) and path not in used]
+    assert not missing, f"commands no test in tests/cli runs: {missing}"

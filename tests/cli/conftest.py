@@ -1,0 +1,33 @@
+"""Fixtures of the command tests: a command run in-process as typed, exit code included (argparse's
+own usage errors end in SystemExit), from an empty working folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def work(tmp_path, monkeypatch) -> Path:
+    """An empty working folder, the current one: relative paths in a command land here."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+@pytest.fixture
+def command(capsys):
+    """Run `pdfworkbench ARGV...` in-process: (exit code, stdout, stderr)."""
+    from workbench.cli import main
+
+    def run(*argv) -> tuple[int, str, str]:
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exc:   # argparse: --help, or a usage error
+            code = exc.code if isinstance(exc.code, int) else 2
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

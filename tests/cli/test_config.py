@@ -1,0 +1,45 @@
+"""`config show|path|edit|keys|limits` (workbench/cli/config.py): exit codes and --json on good
+input and on bad. The settings are the test's own (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from tests.support.cli import printed_json, refused
+
+
+def test_config_show_keys_and_limits_json(command, work):
+    shown = printed_json(command("config", "show", "--json"))
+    assert shown["folder"] == os.environ["PDFWORKBENCH_CONFIG_DIR"] and not shown["config_json"]["exists"]
+    keys = printed_json(command("config", "keys", "--json"))
+    assert {"id", "keys", "description"} <= set(keys[0]) and any(k["id"] == "help" for k in keys)
+    limits = printed_json(command("config", "limits", "--json"))
+    assert all(limit["value"] == limit["default"] for limit in limits)
+
+
+def test_config_path_prints_the_folder_or_one_file(command, work):
+    code, out, _ = command("config", "path")
+    assert code == 0 and out.strip() == os.environ["PDFWORKBENCH_CONFIG_DIR"]
+    code, out, _ = command("config", "path", "--file", "readers")
+    assert code == 0 and out.strip().endswith("readers.toml")
+
+
+def test_config_edit_checks_what_the_editor_left(command, work, monkeypatch):
+    writes = work / "editor.py"
+    writes.write_text("import sys\nopen(sys.argv[2], 'w').write(sys.argv[1])\n")
+    monkeypatch.setenv("VISUAL", f"{sys.executable} {writes} {json.dumps(json.dumps({'user': 'ann'}))}")
+    code, out, _ = command("config", "edit")
+    assert code == 0 and out.strip().endswith("config.json: ok")
+    monkeypatch.setenv("VISUAL", "false")
+    refused(command("config", "edit"), "exited with code 1")
+    monkeypatch.setenv("VISUAL", f"{sys.executable} {writes} '{{not json'")
+    refused(command("config", "edit"), "config edit")
+
+
+def test_config_refuses_bad_input_in_one_line(command, work):
+    refused(command("config", "path", "--file", "nosuch"), "invalid choice: 'nosuch'")
+    refused(command("config", "show", "--json", "--all"), "unrecognized arguments: --all")
+    refused(command("config", "limits", "--limit", "no_such_limit=3", "--json"), "no_such_limit")
+    refused(command("config", "keys", "--json", "--limit", "x"), "")
