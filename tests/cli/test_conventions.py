@@ -340,7 +340,7 @@ def test_ollama_reader_defaults_to_page_images(tmp_path):
     assert "--modality" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
     records = [json.loads(x) for x in next((tmp_path / "s" / "runs").glob("*.jsonl")).read_text().splitlines()]
     assert [r["modality"] for r in records] == ["pixels"] and records[0]["status"] == "ok"
-    from workbench.providers.reading import default_modality
+    from workbench.providers.adapters import default_modality
 
     assert default_modality("openai:gpt-4o") == "pdf" and default_modality("probe:pypdf") == "text"
 

@@ -396,7 +396,7 @@ async def test_ask_again_from_an_answer_defaults_to_that_answers_reader(tmp_path
 async def test_switching_the_ask_dialog_to_a_pixels_reader_switches_the_modality(tmp_path):
     from textual.widgets import Select
 
-    from workbench.providers.reading import default_modality
+    from workbench.providers.adapters import default_modality
     from workbench.tui.screens.ask import AskScreen
 
     app = WorkbenchApp(open_source(_mini_copy(tmp_path)))

@@ -15,11 +15,11 @@ def dry_run(args: argparse.Namespace, plan, suite, out: Path) -> int:
     from workbench.build.shards import shard_items
     from workbench.grading.cost import kilo, load_prices, money
     from workbench.pdf.document import read_pdf_bytes
-    from workbench.providers import reading
+    from workbench.providers.adapters import check_options
     from workbench.providers.estimate import estimate_call
     from workbench.providers.running import effective_modality, finished_cases, is_finished
 
-    reading.check_options(plan.options)
+    check_options(plan.options)
     if plan.reader.provider == "ollama" or plan.reader.provider == "openai-compatible":
         if plan.modality == "pdf":
             raise UserError(f"{plan.reader.provider} takes page images, not PDF files: use --modality pixels or text")

@@ -176,8 +176,8 @@ class _ProgressLine:
 def cmd_run(args: argparse.Namespace) -> int:
     from workbench.cli.grading import _threshold
     from workbench.core.suite import load_suite
+    from workbench.providers.adapters import default_modality
     from workbench.providers.base import parse_reader
-    from workbench.providers.reading import default_modality
     from workbench.providers.running import RunInterrupted, RunPlan, effective_modality, run_suite
 
     threshold = _threshold(args.fail_threshold)

@@ -36,6 +36,9 @@ from workbench.providers.base import (
 __all__ = ["READERS", "ReaderSpec", "RetryPolicy", "default_prompt", "known_readers", "parse_reader", "read"]
 
 
+# `read` (httpx, the PDF libraries) and `RetryPolicy` (the settings) load on first use: importing
+# any module of this package runs this file first, and the workbench's screens import `base` and
+# `adapters` as a reader is typed.
 def __getattr__(name: str):
     if name == "read":
         from workbench.providers.reading import read

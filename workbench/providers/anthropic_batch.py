@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.providers.base import ReadResult
+from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import (
     Poll,
     counts,
@@ -23,6 +24,7 @@ from workbench.providers.batch.replies import (
     word,
 )
 from workbench.providers.batch.service import Service
+from workbench.providers.batch.state import Entry
 
 # How far back (seconds) a restart looks for an Anthropic batch it may have created: clocks differ.
 CLOCK_SKEW_S = 300
@@ -35,21 +37,19 @@ class AnthropicBatches:
         self.s = service
 
     @staticmethod
-    def line(custom_id: str, call: Any) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
         return {"custom_id": custom_id, "params": call.body}
 
-    def upload(self, entry: Any, lines: list[bytes]) -> None:
-        self._lines = lines
+    def upload(self, entry: Entry, lines: list[bytes]) -> None:
+        self._lines = lines   # sent with the create call
 
-    def create(self, entry: Any) -> str:
+    def create(self, entry: Entry) -> str:
         body = b'{"requests": [' + b",".join(line.rstrip(b"\n") for line in self._lines) + b"]}"
         what = "creating the message batch"
         answer = self.s.call("POST", "/v1/messages/batches", what, content=body, once=True)
         return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the batch's id"))
 
-    def find(self, entry: Any) -> str | None:
-        import datetime as dt
-
+    def find(self, entry: Entry) -> str | None:
         since = dt.datetime.fromisoformat(str(entry.create_started_at).replace("Z", "+00:00"))
         what = "listing message batches"
         listing = self.s.call("GET", "/v1/messages/batches?limit=100", what)
@@ -90,7 +90,7 @@ class AnthropicBatches:
 
         return shaped(self.s, what, read, "nothing was changed")
 
-    def results(self, poll: Poll, entry: Any) -> Iterator[tuple[str | None, ReadResult]]:
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str | None, ReadResult]]:
         # Built from the id we polled, never from `results_url`: the key goes only where it is meant to.
         yield from file_results(self.s, f"/v1/messages/batches/{entry.batch_id}/results", "results",
                                 self._result)

@@ -16,8 +16,10 @@ from workbench.core.case import Case
 from workbench.core.layout import ask_run, holds_suite
 from workbench.core.runs import RunRecord, RunWriter
 from workbench.core.suite import Suite, load_suite, run_marks
+from workbench.pdf.document import read_pdf_bytes
+from workbench.providers.adapters import default_modality
 from workbench.providers.base import ReaderSpec, default_prompt
-from workbench.providers.reading import DEFAULT_DPI, default_modality, read
+from workbench.providers.reading import DEFAULT_DPI, read
 
 
 def suite_of_case(case: Case) -> Suite | None:
@@ -50,8 +52,6 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
         prompt = default_prompt(replace(case, question=question))
     pdf = None
     if password:  # an encrypted PDF is sent decrypted (`read` opens the PDF without a password)
-        from workbench.pdf.document import read_pdf_bytes
-
         pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file, password)
     record = await read(case, pdf, reader, modality or default_modality(reader), dpi, prompt, options,
                         cache, base_url=base_url)

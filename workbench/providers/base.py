@@ -159,6 +159,9 @@ def usage_dict(**values: Any) -> dict[str, Any]:
 
 
 class Adapter(Protocol):
+    """A provider adapter: a module of these (`providers/openai.py`, ...; by name in
+    `adapters.ADAPTERS`). Pure: it builds the call and reads the answer, and does no I/O."""
+
     name: str
     takes_pdf: bool
     # How the adapter sends `ReadRequest.schema` (recorded in the run record), or None when it sends

@@ -13,8 +13,12 @@ import re
 import tomllib
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
+import platformdirs
+
+from workbench.core import files
+from workbench.core.config import readers_path
 from workbench.core.errors import UserError
 
 BASE_URL_ENV = {
@@ -57,8 +61,6 @@ def cache_dir() -> Path:
     env = os.environ.get("PDFWORKBENCH_CACHE_DIR")
     if env:
         return Path(env)
-    import platformdirs
-
     return Path(platformdirs.user_cache_dir("pdfworkbench")) / "answers"
 
 
@@ -69,9 +71,6 @@ MAX_BASE_URL_CHARS = 2048
 def reader_settings() -> dict:
     """readers.toml as a dict ({} when there is none); a file that cannot be read or is not TOML
     is a UserError (one line: where, what, how to fix). Its sections are checked where used."""
-    from workbench.core import files
-    from workbench.core.config import readers_path
-
     path = readers_path()
     if not os.path.lexists(path):
         return {}
@@ -98,8 +97,6 @@ def base_url_origin(provider: str, flag: str | None = None, flag_origin: str = "
     if not url:
         section = reader_settings().get(provider)
         if section is not None:
-            from workbench.core.config import readers_path
-
             where = f"{readers_path()}: [{provider}]"
             if not isinstance(section, dict):
                 raise UserError(f"{where} must be a table (a line [{provider}], then base_url = "
@@ -149,8 +146,6 @@ def check_base_url(url: str, provider: str, origin: str) -> str:
         return (parts.scheme.lower() + url[len(parts.scheme):]).rstrip("/")
     shown = url if parts is None or "@" not in parts.netloc else url.replace(parts.netloc.rpartition("@")[0], "***", 1)
     shown = redact(shown[:60] + ("…" if len(shown) > 60 else ""))
-    from workbench.core.config import readers_path
-
     where = {"--base-url": "--base-url", "readers.toml": f"[{provider}] base_url in {readers_path()}",
              "default": "the default"}.get(origin, origin)
     fix = {"--base-url": "give http(s)://host[:port][/path]",
@@ -198,8 +193,6 @@ def redact(text: str | None, keys: list[str] | None = None) -> str | None:
         return text
     clean = _redact_plain(text, keys)
     if "%" in clean:
-        from urllib.parse import unquote
-
         decoded = unquote(clean)
         if decoded != clean:
             again = _redact_plain(decoded, keys)

@@ -12,6 +12,8 @@ import os
 import re
 from pathlib import Path
 
+from workbench.core import files
+from workbench.core.config import user_path
 from workbench.core.errors import UserError
 from workbench.providers.config import BASE_URL_ENV, KEY_ENV
 
@@ -48,9 +50,6 @@ def parse_env_text(text: str, source: str = ".env") -> dict[str, str]:
 
 def load_env_file(path: Path) -> list[str]:
     """Put the file's reader variables into os.environ (unset ones only). Returns the names set."""
-    from workbench.core import files
-    from workbench.core.config import user_path
-
     path = user_path(str(path))
     text = files.read_text(path, ".env file", "json_file_bytes")  # regular files only, capped
     values = parse_env_text(text, str(path))

@@ -11,10 +11,12 @@ the answer key's own length ("likely", a model that answers as asked) and `max_t
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.pdf.document import open_fitz
 from workbench.providers.base import DEFAULT_DPI, DEFAULT_MAX_TOKENS, default_prompt
 
 CHARS_PER_TOKEN = 4
@@ -52,14 +54,10 @@ class CallEstimate:
 
 def estimate_call(case: Any, pdf: bytes, provider: str, modality: str, dpi: int | None,
                   prompt: str | None, options: dict[str, Any]) -> CallEstimate:
-    from workbench.pdf.document import open_fitz
-
     prompt = prompt or default_prompt(case)
     tokens = text_tokens(prompt)
     schema = case.answer_schema
     if schema is not None and options.get("structured", True) is not False:
-        import json
-
         tokens += text_tokens(json.dumps(schema))
     doc = open_fitz(pdf)
     try:

@@ -11,7 +11,9 @@ of `probe:NAME` recorded (`runs_exposure`), reading no PDF.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
 from workbench.grading.report import RunReport
+from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import extractors
 from workbench.providers.base import parse_reader
 from workbench.providers.config import cache_dir
@@ -82,8 +85,6 @@ def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
 
 def _extract_job(job: tuple[str, str, bool]) -> tuple[str | None, str | None]:
     """(text, None) or (None, why): one PDF read by one extractor, in a pool worker."""
-    from workbench.pdf.document import read_pdf_bytes
-
     path, name, use_cache = job
     try:
         return extracted_text(read_pdf_bytes(Path(path)), name, use_cache), None
@@ -240,9 +241,6 @@ def matrix_text(exp: Exposure) -> str:
 
 
 def csv_text(exp: Exposure) -> str:
-    import csv
-    import io
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["case_id", "family", *exp.extractors])

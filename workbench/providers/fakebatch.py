@@ -1,5 +1,6 @@
 """The fake provider's batch services: OpenAI Batch, Anthropic Message Batches and Gemini batch mode,
-each in its own wire format, for tests and CI dry runs (served by `fakeserver.FakeServer`).
+each in its own wire format, for tests and CI dry runs (served by `fakeserver.FakeServer`;
+the endpoints of each are in `fakebatchwire.py`).
 
 OpenAI: `POST /v1/files` (multipart, purpose=batch, a JSONL of {custom_id, method, url, body}),
 `POST /v1/batches`, `GET /v1/batches[/{id}]`, `POST /v1/batches/{id}/cancel`,
@@ -19,16 +20,15 @@ mistyped, huge, non-UTF-8, HTML, lying-length and dripping answers this way).
 
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import hashlib
 import json
-import re
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from workbench.providers.fakewire import contents
 
 # Status, body, headers, content type. The body may be an iterator of chunks (a huge file made as
 # it is sent); a `content-length` in the headers is sent as it is, true or not, and an
@@ -39,8 +39,6 @@ Reply = tuple[int, Any, dict[str, str], str]
 # (Anthropic), output and errors (OpenAI's files).
 Tamper = Callable[[str, Reply], Reply | None]
 
-_CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-_GEMINI_CREATE = re.compile(r"^/v1beta/models/(?P<model>[^/:]+):batchGenerateContent$")
 ENDS = ("completed", "expired", "failed")
 
 
@@ -63,13 +61,25 @@ class FakeBatch:
     error_file_id: str | None = None
 
 
-class BatchService:
+def ok(obj: Any) -> Reply:
+    return 200, json.dumps(obj).encode(), {}, "application/json"
+
+
+def iso(t: float) -> str:
+    """A time as the services write it (RFC 3339, microseconds, UTC)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
+
+
+class BatchStore:
+    """The batches and files of the three fake services, and the life of a batch: created, polled
+    until it ends, its requests answered as live calls are."""
+
     def __init__(self, fake: Any, polls: int = 1, seconds: float | None = None,
                  end: str = "completed", faults: dict[str, str] | None = None,
                  create_delay_s: float = 0.0, tamper: Tamper | None = None) -> None:
         if end not in ENDS:
             raise ValueError(f"batch end {end!r}: choose one of {', '.join(ENDS)}")
-        self.fake = fake
+        self.fake = fake   # the FakeServer: its lock, its answers, its echo of the key
         self.polls = polls
         self.seconds = seconds
         self.end = end
@@ -80,50 +90,14 @@ class BatchService:
         self.files: dict[str, dict[str, Any]] = {}
         self.creates = 0          # batch creations asked for (a test's "never submits twice")
         self.calls: list[tuple[str, str]] = []   # (method, path) of every batch-service request
-        self._key: str | None = None
-
-    # ---- routing ------------------------------------------------------------------------------
-    def route(self, method: str, target: str, raw: bytes, headers: dict[str, str]) -> Reply | None:
-        """The reply to a batch-service request, or None when `target` is not one."""
-        p, _, _query = target.partition("?")
-        handlers = [
-            ("POST", r"^/v1/files$", self._oa_upload, "upload"),
-            ("GET", r"^/v1/files/(?P<id>[^/]+)/content$", self._oa_content, "file"),
-            ("POST", r"^/v1/batches$", self._oa_create, "create"),
-            ("GET", r"^/v1/batches$", self._oa_list, "list"),
-            ("GET", r"^/v1/batches/(?P<id>[^/]+)$", self._oa_get, "status"),
-            ("POST", r"^/v1/batches/(?P<id>[^/]+)/cancel$", self._oa_cancel, "cancel"),
-            ("POST", r"^/v1/messages/batches$", self._an_create, "create"),
-            ("GET", r"^/v1/messages/batches$", self._an_list, "list"),
-            ("GET", r"^/v1/messages/batches/(?P<id>[^/]+)$", self._an_get, "status"),
-            ("POST", r"^/v1/messages/batches/(?P<id>[^/]+)/cancel$", self._an_cancel, "cancel"),
-            ("GET", r"^/v1/messages/batches/(?P<id>[^/]+)/results$", self._an_results, "results"),
-            ("POST", _GEMINI_CREATE.pattern, self._g_create, "create"),
-            ("GET", r"^/v1beta/batches$", self._g_list, "list"),
-            ("GET", r"^/v1beta/batches/(?P<id>[^/:]+)$", self._g_get, "status"),
-            ("POST", r"^/v1beta/batches/(?P<id>[^/:]+):cancel$", self._g_cancel, "cancel"),
-        ]
-        for verb, pattern, handler, step in handlers:
-            m = re.match(pattern, p)
-            if verb == method and m:
-                self._key = (headers.get("authorization", "").removeprefix("Bearer ")
-                             or headers.get("x-api-key") or headers.get("x-goog-api-key"))
-                with self.fake._lock:
-                    self.calls.append((method, p))
-                    reply = handler(raw=raw, headers=headers, **m.groupdict())
-                    if step == "file":   # OpenAI's output and error files are steps of their own
-                        step = self.files.get(m.group("id"), {}).get("step", "file")
-                if self.tamper is not None:
-                    reply = self.tamper(step, reply) or reply
-                return reply
-        return None
+        self.key: str | None = None               # the key of the request being answered
 
     # ---- the life of a batch ------------------------------------------------------------------
-    def _new_id(self, prefix: str) -> str:
+    def new_id(self, prefix: str) -> str:
         return prefix + uuid.uuid4().hex[:20]
 
-    def _created(self, batch: FakeBatch) -> None:
-        batch.key = self._key
+    def created(self, batch: FakeBatch) -> None:
+        batch.key = self.key
         self.batches[batch.id] = batch
         self.creates += 1
         if self.create_delay_s:
@@ -135,7 +109,7 @@ class BatchService:
             finally:
                 self.fake._lock.acquire()
 
-    def _advance(self, batch: FakeBatch, poll: bool = True) -> None:
+    def advance(self, batch: FakeBatch, poll: bool = True) -> None:
         if poll:
             batch.polls += 1
         if batch.state == "cancelling":
@@ -166,7 +140,7 @@ class BatchService:
         model = batch.model
         faults = self.fake.model_faults(model)
         kind = faults[0][0] if faults else None
-        pdfs, texts, _ = self.fake.contents(batch.fmt, body)
+        pdfs, texts, _ = contents(batch.fmt, body)
         shas = {hashlib.sha256(pdf).hexdigest() for pdf in pdfs}
         joined = "\n".join(texts)
         for key, fault in self.faults.items():
@@ -177,365 +151,13 @@ class BatchService:
         with_len = len(json.dumps(body))
         return self.fake.reply(batch.fmt, model, body, with_len, kind, batch.key, 10_000 + i)
 
-    def _counts(self, batch: FakeBatch) -> dict[str, int]:
+    def counts(self, batch: FakeBatch) -> dict[str, int]:
         done = [r for r in batch.results or [] if "status" in r]
         return {"total": len(batch.requests), "ok": sum(r["status"] == 200 for r in done),
                 "failed": sum(r["status"] != 200 for r in done),
                 "expired": sum(r.get("end") == "expired" for r in batch.results or []),
                 "cancelled": sum(r.get("end") == "cancelled" for r in batch.results or [])}
 
-    def _get(self, batch_id: str, fmt: str) -> FakeBatch | None:
+    def get(self, batch_id: str, fmt: str) -> FakeBatch | None:
         batch = self.batches.get(batch_id)
         return batch if batch and batch.fmt == fmt else None
-
-    # ---- OpenAI -------------------------------------------------------------------------------
-    @staticmethod
-    def _oa_error(status: int, message: str, code: str | None = None) -> Reply:
-        body = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}}
-        return status, json.dumps(body).encode(), {}, "application/json"
-
-    @staticmethod
-    def _ok(obj: Any) -> Reply:
-        return 200, json.dumps(obj).encode(), {}, "application/json"
-
-    def _oa_upload(self, raw: bytes, headers: dict[str, str]) -> Reply:
-        ctype = headers.get("content-type", "")
-        if not ctype.startswith("multipart/form-data"):
-            return self._oa_error(400, "Uploads are multipart/form-data with a purpose and a file.")
-        msg = email.parser.BytesParser(policy=email.policy.default).parsebytes(
-            b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
-        fields: dict[str, Any] = {}
-        filename = None
-        for part in msg.iter_parts():
-            name = part.get_param("name", header="content-disposition")
-            if part.get_filename():
-                filename = part.get_filename()
-            fields[name] = part.get_payload(decode=True)
-        if (fields.get("purpose") or b"").decode() != "batch" or "file" not in fields:
-            return self._oa_error(400, "A batch input file needs purpose=batch and a file part.")
-        file_id = self._new_id("file-")
-        data = fields["file"]
-        self.files[file_id] = {"filename": filename, "purpose": "batch", "data": data}
-        return self._ok({"id": file_id, "object": "file", "bytes": len(data), "created_at": int(time.time()),
-                         "filename": filename, "purpose": "batch", "status": "processed"})
-
-    def _oa_create(self, raw: bytes, headers: dict[str, str]) -> Reply:
-        try:
-            req = json.loads(raw)
-        except ValueError:
-            return self._oa_error(400, "We could not parse the JSON body of your request.")
-        if req.get("endpoint") != "/v1/chat/completions":
-            return self._oa_error(400, f"Invalid endpoint {req.get('endpoint')!r}.")
-        if req.get("completion_window") != "24h":
-            return self._oa_error(400, "completion_window: only 24h is supported.")
-        meta = req.get("metadata") or {}
-        if not isinstance(meta, dict) or len(meta) > 16 or any(
-                not isinstance(v, str) or len(k) > 64 or len(v) > 512 for k, v in meta.items()):
-            return self._oa_error(400, "metadata: at most 16 string pairs (keys up to 64, values up to 512 chars).")
-        file = self.files.get(str(req.get("input_file_id")))
-        if file is None:
-            return self._oa_error(404, f"No such File object: {req.get('input_file_id')}")
-        requests: list[tuple[str, dict[str, Any]]] = []
-        errors: list[dict[str, Any]] = []
-        seen: set[str] = set()
-        model = ""
-        for n, line in enumerate(file["data"].decode("utf-8", "replace").splitlines(), 1):
-            try:
-                item = json.loads(line)
-            except ValueError:
-                errors.append({"code": "invalid_json_line", "message": "This line is not JSON.", "line": n})
-                continue
-            cid = item.get("custom_id")
-            if not isinstance(cid, str) or cid in seen:
-                errors.append({"code": "duplicate_custom_id", "message": "custom_id must be unique.", "line": n})
-                continue
-            if item.get("method") != "POST" or item.get("url") != "/v1/chat/completions":
-                errors.append({"code": "invalid_url", "message": "url must be the batch's endpoint.", "line": n})
-                continue
-            body = item.get("body")
-            if not isinstance(body, dict) or not body.get("model"):
-                errors.append({"code": "missing_required_parameter", "message": "body.model is required.", "line": n})
-                continue
-            if model and body["model"] != model:
-                errors.append({"code": "mismatched_model", "message": "Every line must use one model.", "line": n})
-                continue
-            model = body["model"]
-            seen.add(cid)
-            requests.append((cid, body))
-        batch = FakeBatch(self._new_id("batch_"), "openai", model, requests, metadata=meta,
-                          input_file_id=req.get("input_file_id"))
-        if errors or not requests:
-            batch.state, batch.errors, batch.results = "failed", errors or [
-                {"code": "empty_file", "message": "The input file has no requests.", "line": None}], []
-        self._created(batch)
-        return self._ok(self._oa_object(batch))
-
-    def _oa_files(self, batch: FakeBatch) -> None:
-        if batch.results is None or batch.output_file_id or batch.state == "failed":
-            return
-        out, err = [], []
-        echo = batch.key if self.fake.echo_key else None
-        for r in batch.results:
-            if "status" in r:
-                line = {"id": self._new_id("batch_req_"), "custom_id": r["id"],
-                        "response": {"status_code": r["status"], "request_id": self._new_id("req_"),
-                                     "body": r["body"]}, "error": None}
-                if echo:
-                    line["id"], line["response"]["request_id"] = f"batch_req_{echo}", f"req_{echo}"
-                (out if r["status"] == 200 else err).append(line)
-            else:
-                code = "batch_expired" if r["end"] == "expired" else "batch_cancelled"
-                message = f"This request was not run: the batch was {r['end']}." + (f" ({echo})" if echo else "")
-                err.append({"id": f"batch_req_{echo}" if echo else self._new_id("batch_req_"), "custom_id": r["id"],
-                            "response": None, "error": {"code": code, "message": message,
-                                                        **({"param": echo} if echo else {})}})
-        for rows, attr in ((out, "output_file_id"), (err, "error_file_id")):
-            if rows:
-                file_id = self._new_id("file-")
-                data = "".join(json.dumps(row) + "\n" for row in rows).encode()
-                self.files[file_id] = {"filename": f"{batch.id}_{attr}.jsonl", "purpose": "batch_output",
-                                       "data": data, "step": "output" if attr == "output_file_id" else "errors"}
-                setattr(batch, attr, file_id)
-
-    def _oa_object(self, batch: FakeBatch) -> dict[str, Any]:
-        self._oa_files(batch)
-        status = "validating" if batch.polls == 0 and batch.state == "in_progress" else batch.state
-        return {"id": batch.id, "object": "batch", "endpoint": "/v1/chat/completions",
-                "errors": {"object": "list", "data": batch.errors} if batch.errors else None,
-                "input_file_id": batch.input_file_id, "completion_window": "24h", "status": status,
-                "output_file_id": batch.output_file_id, "error_file_id": batch.error_file_id,
-                "created_at": int(batch.created), "expires_at": int(batch.created) + 86400,
-                "request_counts": self._oa_counts(batch),
-                "metadata": batch.metadata or None} | self._echo_object(batch)
-
-    def _echo_object(self, batch: FakeBatch) -> dict[str, Any]:
-        """What a careless service adds to a batch object (`echo_key`): the key in its counts
-        and in an error note (OpenAI), beside the real fields."""
-        if not self.fake.echo_key:
-            return {}
-        key = batch.key
-        return {"errors": {"object": "list", "data": [*batch.errors, {
-            "code": f"{key}", "message": f"note: the key {key}", "param": f"{key}", "line": None}]},
-                "request_counts": {**self._oa_counts(batch), f"{key}": 1, "note": f"{key}"}}
-
-    def _oa_counts(self, batch: FakeBatch) -> dict[str, int]:
-        c = self._counts(batch)
-        return {"total": c["total"], "completed": c["ok"],
-                "failed": c["total"] - c["ok"] if batch.results is not None else 0}
-
-    def _oa_get(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(id, "openai")
-        if batch is None:
-            return self._oa_error(404, f"No batch found with id '{id}'.")
-        self._advance(batch)
-        return self._ok(self._oa_object(batch))
-
-    def _oa_list(self, raw: bytes, headers: dict[str, str]) -> Reply:
-        data = [self._oa_object(b) for b in sorted(self.batches.values(), key=lambda b: -b.created)
-                if b.fmt == "openai"]
-        return self._ok({"object": "list", "data": data, "first_id": data[0]["id"] if data else None,
-                         "last_id": data[-1]["id"] if data else None, "has_more": False})
-
-    def _oa_cancel(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(id, "openai")
-        if batch is None:
-            return self._oa_error(404, f"No batch found with id '{id}'.")
-        if batch.state == "in_progress":
-            batch.state = "cancelling"
-        return self._ok(self._oa_object(batch))
-
-    def _oa_content(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        file = self.files.get(id)
-        if file is None:
-            return self._oa_error(404, f"No such File object: {id}")
-        return 200, file["data"], {}, "application/octet-stream"
-
-    # ---- Anthropic ----------------------------------------------------------------------------
-    @staticmethod
-    def _an_error(status: int, etype: str, message: str) -> Reply:
-        body = {"type": "error", "error": {"type": etype, "message": message}}
-        return status, json.dumps(body).encode(), {}, "application/json"
-
-    def _an_create(self, raw: bytes, headers: dict[str, str]) -> Reply:
-        if not headers.get("anthropic-version"):
-            return self._an_error(400, "invalid_request_error", "anthropic-version: header is required")
-        try:
-            req = json.loads(raw)
-        except ValueError:
-            return self._an_error(400, "invalid_request_error", "The request body is not valid JSON.")
-        items = req.get("requests")
-        if not isinstance(items, list) or not items:
-            return self._an_error(400, "invalid_request_error", "requests: at least one request is required")
-        requests, seen = [], set()
-        for i, item in enumerate(items):
-            cid = item.get("custom_id") if isinstance(item, dict) else None
-            if not isinstance(cid, str) or not _CUSTOM_ID.match(cid):
-                return self._an_error(400, "invalid_request_error",
-                                      f"requests.{i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'")
-            if cid in seen:
-                return self._an_error(400, "invalid_request_error", f"requests.{i}.custom_id: duplicate {cid!r}")
-            params = item.get("params")
-            if not isinstance(params, dict) or not all(k in params for k in ("model", "max_tokens", "messages")):
-                return self._an_error(400, "invalid_request_error",
-                                      f"requests.{i}.params: model, max_tokens and messages are required")
-            seen.add(cid)
-            requests.append((cid, params))
-        batch = FakeBatch(self._new_id("msgbatch_"), "anthropic", str(requests[0][1]["model"]), requests)
-        self._created(batch)
-        return self._ok(self._an_object(batch))
-
-    @staticmethod
-    def _iso(t: float) -> str:
-        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
-
-    def _an_object(self, batch: FakeBatch) -> dict[str, Any]:
-        ended = batch.results is not None
-        counts = {"processing": 0 if ended else len(batch.requests), "succeeded": 0, "errored": 0,
-                  "canceled": 0, "expired": 0}
-        for r in batch.results or []:
-            if "status" in r:
-                counts["succeeded" if r["status"] == 200 else "errored"] += 1
-            else:
-                counts["canceled" if r["end"] == "cancelled" else "expired"] += 1
-        status = "ended" if ended else ("canceling" if batch.state == "cancelling" else "in_progress")
-        if self.fake.echo_key:
-            counts = {**counts, f"{batch.key}": 0, "note": f"{batch.key}"}
-        return {"id": batch.id, "type": "message_batch", "processing_status": status, "request_counts": counts,
-                "ended_at": self._iso(time.time()) if ended else None, "created_at": self._iso(batch.created),
-                "expires_at": self._iso(batch.created + 86400), "archived_at": None,
-                "cancel_initiated_at": None if batch.state != "cancelled" else self._iso(batch.created),
-                "results_url": f"{self.fake.url}/v1/messages/batches/{batch.id}/results" if ended else None}
-
-    def _an_get(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(id, "anthropic")
-        if batch is None:
-            return self._an_error(404, "not_found_error", f"No message batch with id {id!r}")
-        self._advance(batch)
-        return self._ok(self._an_object(batch))
-
-    def _an_list(self, raw: bytes, headers: dict[str, str]) -> Reply:
-        data = [self._an_object(b) for b in sorted(self.batches.values(), key=lambda b: -b.created)
-                if b.fmt == "anthropic"]
-        return self._ok({"data": data, "has_more": False, "first_id": data[0]["id"] if data else None,
-                         "last_id": data[-1]["id"] if data else None})
-
-    def _an_cancel(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(id, "anthropic")
-        if batch is None:
-            return self._an_error(404, "not_found_error", f"No message batch with id {id!r}")
-        if batch.state == "in_progress":
-            batch.state = "cancelling"
-        return self._ok(self._an_object(batch))
-
-    def _an_results(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(id, "anthropic")
-        if batch is None:
-            return self._an_error(404, "not_found_error", f"No message batch with id {id!r}")
-        if batch.results is None:
-            return self._an_error(400, "invalid_request_error", "The batch has not ended yet.")
-        lines = []
-        for r in batch.results:
-            if "status" not in r:
-                result: dict[str, Any] = {"type": "canceled" if r["end"] == "cancelled" else "expired"}
-            elif r["status"] == 200:
-                result = {"type": "succeeded", "message": r["body"]}
-            else:
-                result = {"type": "errored", "error": r["body"]}
-            line = {"custom_id": r["id"], "result": result}
-            if self.fake.echo_key:
-                line["note"] = f"{batch.key}"
-            lines.append(json.dumps(line) + "\n")
-        return 200, "".join(lines).encode(), {}, "application/binary"
-
-    # ---- Gemini -------------------------------------------------------------------------------
-    @staticmethod
-    def _g_error(status: int, gstatus: str, message: str) -> Reply:
-        body = {"error": {"code": status, "message": message, "status": gstatus}}
-        return status, json.dumps(body).encode(), {}, "application/json"
-
-    def _g_create(self, raw: bytes, headers: dict[str, str], model: str) -> Reply:
-        try:
-            req = json.loads(raw)
-        except ValueError:
-            return self._g_error(400, "INVALID_ARGUMENT", "Invalid JSON payload received.")
-        b = req.get("batch") if isinstance(req, dict) else None
-        if not isinstance(b, dict):
-            return self._g_error(400, "INVALID_ARGUMENT", "batch: required")
-        name = b.get("display_name", b.get("displayName"))
-        config = b.get("input_config", b.get("inputConfig"))
-        if not isinstance(name, str) or not name:
-            return self._g_error(400, "INVALID_ARGUMENT", "batch.display_name: required")
-        inner = (config or {}).get("requests") if isinstance(config, dict) else None
-        items = inner.get("requests") if isinstance(inner, dict) else None
-        if not isinstance(items, list) or not items:
-            return self._g_error(400, "INVALID_ARGUMENT", "batch.input_config.requests.requests: required")
-        requests = []
-        for i, item in enumerate(items):
-            body = item.get("request") if isinstance(item, dict) else None
-            if not isinstance(body, dict) or not body.get("contents"):
-                return self._g_error(400, "INVALID_ARGUMENT", f"requests[{i}].request.contents: required")
-            key = (item.get("metadata") or {}).get("key") or str(i)
-            requests.append((str(key), body))
-        batch = FakeBatch(self._new_id("batches/"), "google", model, requests, display_name=name)
-        self._created(batch)
-        return self._ok(self._g_object(batch))
-
-    _G_STATE = {"in_progress": "BATCH_STATE_RUNNING", "cancelling": "BATCH_STATE_RUNNING",
-                "completed": "BATCH_STATE_SUCCEEDED", "failed": "BATCH_STATE_FAILED",
-                "expired": "BATCH_STATE_EXPIRED", "cancelled": "BATCH_STATE_CANCELLED"}
-
-    def _g_object(self, batch: FakeBatch) -> dict[str, Any]:
-        state = self._G_STATE[batch.state]
-        if batch.polls == 0 and batch.state == "in_progress":
-            state = "BATCH_STATE_PENDING"
-        c = self._counts(batch)
-        meta = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
-                "model": f"models/{batch.model}", "displayName": batch.display_name, "name": batch.id,
-                "createTime": self._iso(batch.created), "state": state,
-                "batchStats": {"requestCount": str(c["total"]), "successfulRequestCount": str(c["ok"]),
-                               "failedRequestCount": str(c["failed"]),
-                               "pendingRequestCount": str(c["total"] - c["ok"] - c["failed"])}}
-        if self.fake.echo_key:
-            meta["batchStats"] |= {f"{batch.key}": "1", "note": f"{batch.key}"}
-        op: dict[str, Any] = {"name": batch.id, "metadata": meta, "done": batch.results is not None}
-        if batch.results is not None and batch.state == "failed":
-            op["error"] = {"code": 13, "message": "The batch failed." + (f" ({batch.key})" if self.fake.echo_key else "")}
-        elif batch.results is not None:
-            out = []
-            for r in batch.results:
-                if "status" not in r:
-                    continue  # an expired or cancelled request has no response
-                if r["status"] == 200:
-                    out.append({"response": r["body"], "metadata": {"key": r["id"]}})
-                else:  # a google.rpc.Status: the gRPC code, not the HTTP one
-                    err = r["body"].get("error", {})
-                    grpc = {"INVALID_ARGUMENT": 3, "NOT_FOUND": 5, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
-                            "UNAUTHENTICATED": 16, "UNAVAILABLE": 14}.get(err.get("status"), 13)
-                    out.append({"error": {"code": grpc, "message": err.get("message", "")},
-                                "metadata": {"key": r["id"]}})
-                if self.fake.echo_key:
-                    out[-1]["metadata"]["note"] = f"{batch.key}"
-            op["response"] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
-                                       "GenerateContentBatchOutput",
-                              "inlinedResponses": {"inlinedResponses": out}}
-        return op
-
-    def _g_get(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(f"batches/{id}", "google")
-        if batch is None:
-            return self._g_error(404, "NOT_FOUND", f"Batch batches/{id} not found.")
-        self._advance(batch)
-        return self._ok(self._g_object(batch))
-
-    def _g_list(self, raw: bytes, headers: dict[str, str]) -> Reply:
-        ops = [self._g_object(b) for b in sorted(self.batches.values(), key=lambda b: -b.created)
-               if b.fmt == "google"]
-        return self._ok({"operations": ops})
-
-    def _g_cancel(self, raw: bytes, headers: dict[str, str], id: str) -> Reply:
-        batch = self._get(f"batches/{id}", "google")
-        if batch is None:
-            return self._g_error(404, "NOT_FOUND", f"Batch batches/{id} not found.")
-        if batch.state == "in_progress":
-            batch.state = "cancelling"
-        return self._ok({})

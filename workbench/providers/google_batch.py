@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from workbench.providers.base import ReadResult
+from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import (
     Poll,
     counts,
@@ -21,6 +21,7 @@ from workbench.providers.batch.replies import (
     word,
 )
 from workbench.providers.batch.service import Service
+from workbench.providers.batch.state import Entry
 
 INTENT_PREFIX = "pdfworkbench-"
 
@@ -36,13 +37,13 @@ class GeminiBatches:
         self.s = service
 
     @staticmethod
-    def line(custom_id: str, call: Any) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
         return {"request": call.body, "metadata": {"key": custom_id}}
 
-    def upload(self, entry: Any, lines: list[bytes]) -> None:
-        self._lines = lines
+    def upload(self, entry: Entry, lines: list[bytes]) -> None:
+        self._lines = lines   # inlined in the create call
 
-    def create(self, entry: Any) -> str:
+    def create(self, entry: Entry) -> str:
         model = self.s.spec.model.removeprefix("models/")
         requests = b",".join(line.rstrip(b"\n") for line in self._lines)
         body = (b'{"batch": {"display_name": ' + json.dumps(INTENT_PREFIX + entry.intent).encode()
@@ -56,7 +57,7 @@ class GeminiBatches:
 
         return shaped(self.s, what, read)
 
-    def find(self, entry: Any) -> str | None:
+    def find(self, entry: Entry) -> str | None:
         what = "listing batches"
         listing = self.s.call("GET", "/v1beta/batches?pageSize=100", what)
 
@@ -88,7 +89,7 @@ class GeminiBatches:
 
         return shaped(self.s, what, read, "nothing was changed")
 
-    def results(self, poll: Poll, entry: Any) -> Iterator[tuple[str | None, ReadResult]]:
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str | None, ReadResult]]:
         raw = poll.raw
         inlined = (maybe_obj(raw.get("response")).get("inlinedResponses")
                    or maybe_obj(maybe_obj(raw.get("metadata")).get("output")).get("inlinedResponses") or {})

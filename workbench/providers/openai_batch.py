@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from workbench.core.runs import CallError
-from workbench.providers.base import ReadResult
+from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import (
     Poll,
     counts,
@@ -23,6 +23,7 @@ from workbench.providers.batch.replies import (
     word,
 )
 from workbench.providers.batch.service import Service
+from workbench.providers.batch.state import Entry
 
 
 class OpenAIBatches:
@@ -37,23 +38,23 @@ class OpenAIBatches:
         self.s = service
 
     @staticmethod
-    def line(custom_id: str, call: Any) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
         return {"custom_id": custom_id, "method": "POST", "url": OpenAIBatches.ENDPOINT, "body": call.body}
 
-    def upload(self, entry: Any, lines: list[bytes]) -> str:
+    def upload(self, entry: Entry, lines: list[bytes]) -> str:
         files = {"file": (f"{entry.intent}.jsonl", b"".join(lines), "application/jsonl")}
         what = "uploading the input file"
         answer = self.s.call("POST", "/files", what, files=files, data={"purpose": "batch"})
         return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the file's id"))
 
-    def create(self, entry: Any) -> str:
+    def create(self, entry: Entry) -> str:
         body = {"input_file_id": entry.file_id, "endpoint": self.ENDPOINT, "completion_window": "24h",
                 "metadata": {"pdfworkbench_intent": entry.intent}}
         what = "creating the batch"
         answer = self.s.call("POST", "/batches", what, body=body, once=True)
         return shaped(self.s, what, lambda: ident(obj(answer, "the answer").get("id"), "the batch's id"))
 
-    def find(self, entry: Any) -> str | None:
+    def find(self, entry: Entry) -> str | None:
         what = "listing batches"
         listing = self.s.call("GET", "/batches?limit=100", what)
 
@@ -80,7 +81,7 @@ class OpenAIBatches:
 
         return shaped(self.s, what, read, "nothing was changed")
 
-    def results(self, poll: Poll, entry: Any) -> Iterator[tuple[str | None, ReadResult]]:
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str | None, ReadResult]]:
         if poll.status == "completed" and not (poll.raw.get("output_file_id") or poll.raw.get("error_file_id")):
             raise self.s.refuse(f"reading batch {entry.batch_id}", "it is completed but names no output or "
                                 "error file; nothing of it was collected: try again later")

@@ -5,20 +5,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import time
-from dataclasses import dataclass
+from concurrent.futures import Executor
 from typing import Any
 
+import httpx
+
 from workbench.core import limits
-from workbench.core.case import Case
+from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
+from workbench.pdf.document import open_fitz, read_pdf_bytes, render_dpi
+from workbench.pdf.render import check_renderable
+from workbench.pdf.textlayer import text_pymupdf
 from workbench.providers import config
+from workbench.providers.adapters import adapter, check_options, default_modality
+from workbench.providers.agent.loop import agent_prompt, hashes, run_agent
 from workbench.providers.base import (
     DEFAULT_DPI,
     DEFAULT_MAX_TOKENS,
+    Adapter,
+    HttpCall,
     Part,
     ReaderSpec,
     ReadRequest,
@@ -28,48 +36,14 @@ from workbench.providers.base import (
     parse_reader,
 )
 from workbench.providers.cache import AnswerCache, cache_key
+from workbench.providers.exchange import MAX_ERROR_TEXT, BodyTooLarge, body_value, exchange
+from workbench.providers.extractors import SLOW as CACHED_PROBES
+from workbench.providers.extractors import version
+from workbench.providers.probes import check_probe, probe_answer, probe_modality
 from workbench.providers.retry import RetryPolicy, decide
 
-ADAPTER_MODULES = {
-    "openai": "workbench.providers.openai",
-    "anthropic": "workbench.providers.anthropic",
-    "google": "workbench.providers.google",
-    "ollama": "workbench.providers.ollama",
-    "openai-compatible": "workbench.providers.openai_compatible",
-}
-KNOWN_OPTIONS = ("max_tokens", "temperature", "structured",
-                 "max_turns", "deadline_s", "extractor")   # the last three: agent readers only
-MAX_ERROR_TEXT = 1000
 
-
-def adapter(provider: str) -> Any:
-    return importlib.import_module(ADAPTER_MODULES[provider])
-
-
-def default_modality(reader: str | ReaderSpec) -> str:
-    """The modality a reader gets when none is asked for: one it supports (the PDF file where
-    the provider takes PDF files, else page images; a probe's own)."""
-    spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
-    if spec.is_probe:
-        from workbench.providers.probes import probe_modality
-
-        return probe_modality(spec.model)
-    if spec.is_agent:
-        return "tools"
-    return "pdf" if adapter(spec.provider).takes_pdf else "pixels"
-
-
-def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(KNOWN_OPTIONS))
-    if unknown:
-        raise UserError(f"unknown reader option {', '.join(unknown)}; known: {', '.join(KNOWN_OPTIONS)}")
-    if not isinstance(options.get("structured", True), bool):
-        raise UserError("reader option structured: give true or false")
-    return options
-
-
-def structured_schema(case: Case, mod: Any, options: dict[str, Any]) -> dict[str, Any] | None:
+def structured_schema(case: Case, mod: Adapter, options: dict[str, Any]) -> dict[str, Any] | None:
     """The schema to send as structured output: an extraction case's, when the adapter takes one
     and the options do not turn it off (`--no-structured`)."""
     if options.get("structured", True) is False or not getattr(mod, "structured", None):
@@ -77,13 +51,13 @@ def structured_schema(case: Case, mod: Any, options: dict[str, Any]) -> dict[str
     return case.answer_schema
 
 
-def read_request(case: Case, parts: list[Part], prompt: str, options: dict[str, Any], mod: Any) -> ReadRequest:
+def read_request(case: Case, parts: list[Part], prompt: str, options: dict[str, Any], mod: Adapter) -> ReadRequest:
     """The request a reader gets: a live call's and a provider batch's are built by this one function."""
     return ReadRequest(prompt, parts, int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
                        options.get("temperature"), schema=structured_schema(case, mod, options))
 
 
-def cache_options(case: Case, mod: Any, options: dict[str, Any]) -> dict[str, Any]:
+def cache_options(case: Case, mod: Adapter, options: dict[str, Any]) -> dict[str, Any]:
     """The options as the answer cache keys them: how the schema is sent counts (it changes the call)."""
     schema = structured_schema(case, mod, options)
     return {**options, "structured": mod.structured} if schema else {k: v for k, v in options.items()
@@ -96,9 +70,6 @@ def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
         # A neutral filename: the case id would tell the model which trap it faces.
         return [Part("pdf", data=pdf, mime="application/pdf", filename="document.pdf")]
     if modality == "pixels":
-        from workbench.pdf.document import open_fitz, render_dpi
-        from workbench.pdf.render import check_renderable
-
         doc = open_fitz(pdf)
         try:
             for i in range(doc.page_count):  # (a page MuPDF would draw for minutes: refused first)
@@ -109,71 +80,13 @@ def prepare_parts(pdf: bytes, modality: str, dpi: int | None) -> list[Part]:
         finally:
             doc.close()
     if modality == "text":
-        from workbench.pdf.textlayer import text_pymupdf
-
         return [Part("text", text=document_text(text_pymupdf(pdf)))]
     raise UserError(f"unknown modality {modality!r}; choose one of {', '.join(MODALITIES)}")
-
-
-def _body_value(raw: bytes) -> Any:
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return raw[:MAX_ERROR_TEXT].decode("utf-8", "replace")
 
 
 def _error(etype: str | None, message: str, http_status: int | None = None,
            code: str | None = None) -> CallError:
     return CallError(etype, (message or "")[:MAX_ERROR_TEXT], http_status, code)
-
-
-class BodyTooLarge(Exception):
-    """A body past its cap: `size` is how far it got (or what its content-length said)."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__(size)
-        self.size = size
-
-
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]   # names in lower case
-    reason: str
-    body: bytes               # empty when it went to a sink
-
-
-async def _read_capped(resp: Any, cap: int, sink: Any = None) -> bytes:
-    """The response body, or BodyTooLarge as soon as it passes `cap` bytes (so an endless or
-    gigabyte body costs at most `cap` of memory, or of disk with a `sink` file)."""
-    declared = resp.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > cap:
-        raise BodyTooLarge(int(declared))
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in resp.aiter_bytes():
-        size += len(chunk)
-        if size > cap:
-            raise BodyTooLarge(size)
-        if sink is None:
-            chunks.append(chunk)
-        else:
-            sink.write(chunk)
-    return b"".join(chunks)
-
-
-async def exchange(client: Any, method: str, url: str, budget_s: float, cap: int, *,
-                   sink: Any = None, sink_cap: int | None = None, **request: Any) -> Reply:
-    """One HTTP request, the only place the readers touch the network (live calls and batch
-    services alike). It ends within `budget_s` from connecting to the last byte, however the
-    server drips them (TimeoutError), and its body is streamed and cut at `cap` bytes
-    (BodyTooLarge). With `sink` (a binary file), a 2xx body is written there, up to `sink_cap`."""
-    async with asyncio.timeout(budget_s):
-        async with client.stream(method, url, timeout=budget_s, **request) as resp:
-            to_sink = sink if sink is not None and 200 <= resp.status_code < 300 else None
-            body = await _read_capped(resp, (sink_cap or cap) if to_sink else cap, to_sink)
-            return Reply(resp.status_code, {k.lower(): v for k, v in resp.headers.items()},
-                         getattr(resp, "reason_phrase", "") or "", body)
 
 
 def redact_result(result: ReadResult, keys: list[str]) -> ReadResult:
@@ -183,7 +96,7 @@ def redact_result(result: ReadResult, keys: list[str]) -> ReadResult:
     return config.redact_all(result, keys)
 
 
-async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tuple[ReadResult, int]:
+async def call_http(client: httpx.AsyncClient, mod: Adapter, call: HttpCall, policy: RetryPolicy) -> tuple[ReadResult, int]:
     """POST the call, retrying by the policy. Returns the result, redacted (`redact_result`),
     and the number of attempts.
 
@@ -196,9 +109,8 @@ async def call_http(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tu
     return redact_result(result, config.process_keys(*_call_keys(call))), attempts
 
 
-async def _call_with_retries(client: Any, mod: Any, call: Any, policy: RetryPolicy) -> tuple[ReadResult, int]:
-    import httpx
-
+async def _call_with_retries(client: httpx.AsyncClient, mod: Adapter, call: HttpCall,
+                             policy: RetryPolicy) -> tuple[ReadResult, int]:
     started = time.monotonic()
     attempt = 0
     while True:
@@ -235,7 +147,7 @@ async def _call_with_retries(client: Any, mod: Any, call: Any, policy: RetryPoli
                     result = ReadResult("error", request_id=rid, error=_error(
                         "malformed_response", f"the provider's answer could not be read: {exc}", status))
                 return result, attempt
-            perr = mod.parse_error(status, _body_value(raw))
+            perr = mod.parse_error(status, body_value(raw))
             hint, no_retry = perr.retry_delay_s, perr.no_retry
             result = ReadResult("error", request_id=rid, error=_error(
                 perr.type or f"http_{status}", perr.message or reply.reason or f"HTTP {status}", status, perr.code))
@@ -245,7 +157,7 @@ async def _call_with_retries(client: Any, mod: Any, call: Any, policy: RetryPoli
         await asyncio.sleep(wait)
 
 
-def _call_keys(call: Any) -> list[str]:
+def _call_keys(call: HttpCall) -> list[str]:
     """The key a call carries (whatever header or query parameter its adapter put it in)."""
     out = []
     for name, value in (call.headers or {}).items():
@@ -270,16 +182,15 @@ def _record(case: Case, pdf_sha: str, reader: str, modality: str, dpi: int | Non
 async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
                options: dict[str, Any] | None = None, cache: bool = True, *,
-               client: Any = None, base_url: str | None = None,
-               policy: RetryPolicy | None = None, gate: Any = None, local: Any = None) -> RunRecord:
+               client: httpx.AsyncClient | None = None, base_url: str | None = None,
+               policy: RetryPolicy | None = None, gate: asyncio.Semaphore | None = None,
+               local: Executor | None = None) -> RunRecord:
     """Ask `reader` the case's question about the PDF; see the module docstring of
     `workbench.providers` for the contract. Cancelling the awaiting task cancels the call.
 
     `gate` (an asyncio.Semaphore) is held only around the model call itself, so a run can
     prepare the next documents while `gate`'s worth of calls are in flight. `local` (an Executor,
     e.g. a process pool) runs the local work (rendering pixels, probes); None: a thread."""
-    from workbench.core.case import sha256_hex
-
     gate = gate or contextlib.nullcontext()
 
     spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
@@ -297,10 +208,6 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
         return await _read_agent(case, pdf, spec, prompt_arg, options, cache, client, base_url, policy, gate, local)
 
     if spec.is_probe:
-        from workbench.providers.extractors import SLOW as CACHED_PROBES
-        from workbench.providers.extractors import version
-        from workbench.providers.probes import check_probe, probe_answer, probe_modality
-
         modality = probe_modality(spec.model)
         dpi = (dpi or DEFAULT_DPI) if modality == "pixels" else None
         check_probe(spec.model)
@@ -311,7 +218,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
         key = cache_key(pdf_sha, str(spec), modality, dpi, "", {"version": library}, None)
         hit = store.get(key) if store else None
         if hit:
-            return _from_cache(hit, case, prompt, started_at)
+            return from_cache(hit, case, prompt, started_at)
         async with gate:
             t0 = time.monotonic()
             answer = await asyncio.get_running_loop().run_in_executor(local, probe_answer, spec.model, pdf, dpi)
@@ -335,7 +242,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     if store:
         hit = store.get(ckey)
         if hit:
-            return _from_cache(hit, case, prompt, started_at)
+            return from_cache(hit, case, prompt, started_at)
 
     parts = await asyncio.get_running_loop().run_in_executor(local, prepare_parts, pdf, modality, dpi)
     req = read_request(case, parts, prompt, options, mod)
@@ -344,8 +251,6 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     async with gate:
         t0 = time.monotonic()
         if client is None:
-            import httpx
-
             async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
                 result, attempts = await call_http(own, mod, call, policy)
         else:
@@ -362,13 +267,11 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
 
 
 async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: dict[str, Any],
-                      cache: bool, client: Any, base_url: str | None, policy: RetryPolicy | None, gate: Any,
-                      local: Any) -> RunRecord:
+                      cache: bool, client: httpx.AsyncClient | None, base_url: str | None,
+                      policy: RetryPolicy | None, gate: asyncio.Semaphore | contextlib.nullcontext[None],
+                      local: Executor | None) -> RunRecord:
     """An agent reader's case: the tool loop (`providers.agent.loop`), cached like any answer
     (keyed by the three hashes too, so a changed tool, prompt or loop asks again)."""
-    from workbench.core.case import sha256_hex
-    from workbench.providers.agent.loop import agent_prompt, hashes, run_agent
-
     config.api_key(spec.inner.provider)
     url = config.base_url(spec.inner.provider, base_url)
     started_at = utc_now()
@@ -377,12 +280,10 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
                      {**options, **hashes(prompt, options)}, url)
     hit = store.get(ckey) if store else None
     if hit:
-        return _from_cache(hit, case, hit.prompt, started_at)
+        return from_cache(hit, case, hit.prompt, started_at)
     policy = policy or RetryPolicy.from_env()
     async with gate:
         if client is None:
-            import httpx
-
             async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
                 rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http)
         else:
@@ -393,12 +294,10 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
 
 
 def _read_pdf(case: Case) -> bytes:
-    from workbench.pdf.document import read_pdf_bytes
-
     return read_pdf_bytes(case.pdf_file)
 
 
-def _from_cache(hit: RunRecord, case: Case, prompt: str, started_at: str) -> RunRecord:
+def from_cache(hit: RunRecord, case: Case, prompt: str, started_at: str) -> RunRecord:
     hit.case_id, hit.key_sha256, hit.trap_family = case.id, case.key_sha256(), case.trap_family
     hit.prompt = prompt
     hit.extra = {**hit.extra, "cached": True, "cached_from": hit.started_at}

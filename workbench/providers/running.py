@@ -10,17 +10,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
+from workbench.build.shards import Shard, shard_items
+from workbench.core import atomic, files
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runs import MODALITIES, CallError, RunRecord, RunWriter, iter_records, utc_now
-from workbench.core.suite import run_marks
+from workbench.core.pool import process_pool, resolve_jobs
+from workbench.core.runs import (
+    MODALITIES,
+    CallError,
+    RunRecord,
+    RunWriter,
+    iter_records,
+    run_identity,
+    utc_now,
+)
+from workbench.core.suite import Suite, content_hash, load_suite, run_marks
+from workbench.pdf.document import read_pdf_bytes
+from workbench.providers import config
+from workbench.providers.adapters import adapter, check_options
 from workbench.providers.base import DEFAULT_DPI, ReaderSpec, default_prompt
+from workbench.providers.probes import check_probe, probe_modality
+from workbench.providers.reading import read
 from workbench.providers.retry import RetryPolicy
 
 
@@ -63,24 +83,18 @@ def effective_modality(plan: RunPlan) -> tuple[str, int | None]:
     """The modality and DPI the records will carry (probes have their own modality)."""
     modality = plan.modality
     if plan.reader.is_probe:
-        from workbench.providers.probes import probe_modality
-
         modality = probe_modality(plan.reader.model)
     return modality, ((plan.dpi or DEFAULT_DPI) if modality == "pixels" else None)
 
 
 def check_plan(plan: RunPlan) -> None:
     """Raise the user's mistakes (no key, wrong modality) before any call is made."""
-    from workbench.providers import config, reading
-
     if plan.modality not in MODALITIES:
         raise UserError(f"unknown modality {plan.modality!r}; choose one of {', '.join(MODALITIES)}")
     if plan.workers < 1:
         raise UserError("--workers must be at least 1")
-    reading.check_options(plan.options)
+    check_options(plan.options)
     if plan.reader.is_probe:
-        from workbench.providers.probes import check_probe
-
         check_probe(plan.reader.model)
         return
     if plan.reader.is_agent:
@@ -91,7 +105,7 @@ def check_plan(plan: RunPlan) -> None:
         return
     config.api_key(plan.reader.provider)
     config.base_url(plan.reader.provider, plan.base_url)
-    if plan.modality == "pdf" and not reading.adapter(plan.reader.provider).takes_pdf:
+    if plan.modality == "pdf" and not adapter(plan.reader.provider).takes_pdf:
         raise UserError(f"{plan.reader.provider} takes page images, not PDF files: use --modality pixels or text")
 
 
@@ -121,10 +135,6 @@ def drop_failed(path: Path, plan: RunPlan, only_unreached: bool = False) -> int:
     """Rewrite `path` (atomically) without this reader's error and timeout records (or, with
     `only_unreached`, its calls that never reached a server), so a resumed run asks those cases
     again and the file keeps one record per call. Returns how many went."""
-    import json
-
-    from workbench.core import atomic, files
-
     modality, dpi = effective_modality(plan)
     kept, dropped = [], 0
     text = files.read_text(path, "run file", "run_file_bytes")
@@ -147,8 +157,6 @@ def drop_failed(path: Path, plan: RunPlan, only_unreached: bool = False) -> int:
 
 def drop_torn_tail(path: Path) -> None:
     """Cut a half-written last line (a crash mid-write) so appended records start on a line of their own."""
-    from workbench.core import files
-
     data = files.read_bytes(path, "run file", "run_file_bytes")
     if data and not data.endswith(b"\n"):
         with files.open_append(path, "run file", text=False) as fh:
@@ -169,20 +177,15 @@ def _bad_input_record(case: Case, plan: RunPlan, message: str) -> RunRecord:
                      attempts=0, started_at=utc_now(), trap_family=case.trap_family)
 
 
-async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress: Progress,
+async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progress: Progress,
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
-                    local: Any = None, shard: str | None = None,
+                    local: Executor | None = None, shard: str | None = None,
                     suite_marks: dict[str, Any] | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
     `local` (an Executor) runs each call's local work; None: threads. `suite_marks`
     (`core.suite.run_marks`) go into every record's `extra`: where the suite is, and its hash."""
-    import httpx
-
-    from workbench.providers import config
-    from workbench.providers.reading import read
-
     calls = asyncio.Semaphore(plan.workers)
     # Documents are read and prepared up to `workers` calls ahead of the calls in flight.
     ahead = asyncio.Semaphore(2 * plan.workers)
@@ -231,8 +234,6 @@ async def run_cases(cases: list[Any], plan: RunPlan, writer: RunWriter, progress
 
 
 def _read_pdf(case: Case, password: str | None = None) -> bytes:
-    from workbench.pdf.document import read_pdf_bytes
-
     return read_pdf_bytes(case.pdf_file, password)
 
 
@@ -255,10 +256,6 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     The run file's lock is held from the first look at `out` to the last record, so a second run
     into the same file is refused at once (it would ask every case again) instead of doubling it.
     Records carry `shard` and `run_id` (given, else the resumed file's, else `run_identity`)."""
-    from workbench.build.shards import shard_items
-    from workbench.core import atomic
-    from workbench.core.suite import load_suite
-
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
@@ -277,12 +274,10 @@ class RunIdentity:
 
     shard: str | None
     run_id: str | None
-    suite: Any
+    suite: Suite
 
     @classmethod
-    def of(cls, shard: str | None, run_id: str | None, suite: Any) -> RunIdentity:
-        from workbench.build.shards import Shard
-
+    def of(cls, shard: str | None, run_id: str | None, suite: Suite) -> RunIdentity:
         return cls(str(Shard.parse(shard)) if shard else None, run_id, suite)
 
     def resolve(self, plan: RunPlan, out: Path, recorded: str | None) -> str:
@@ -293,16 +288,13 @@ class RunIdentity:
         return self.run_id or recorded or self.default_run_id(plan, out)
 
     def default_run_id(self, plan: RunPlan, out: Path) -> str:
-        from workbench.core.runs import run_identity
-        from workbench.core.suite import content_hash
-
         modality, dpi = effective_modality(plan)
         parts = {"suite": content_hash(self.suite), "reader": str(plan.reader), "modality": modality,
                  "dpi": dpi, "prompt": plan.prompt, "options": plan.options}
         return run_identity(parts, out.parent, (c.id for c in self.suite.cases))
 
 
-def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: bool, retry_errors: bool,
+def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resume: bool, retry_errors: bool,
                 on_progress: Callable[[Progress], None] | None, ident: RunIdentity | None = None) -> RunOutcome:
     ident = ident or RunIdentity(None, None, suite)
     done: dict[str, set[str | None]] = {}
@@ -336,11 +328,9 @@ def _run_locked(suite: Any, cases: list[Any], plan: RunPlan, out: Path, resume: 
 
 
 @contextlib.contextmanager
-def _local_pool(plan: RunPlan, todo: int):
+def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
     """A process pool of `plan.jobs` for the run's local work, started before the event loop's
     threads exist; None (threads) for one job or nothing to do."""
-    from workbench.core.pool import process_pool, resolve_jobs
-
     jobs = min(resolve_jobs(plan.jobs), todo)
     if jobs <= 1:
         yield None

@@ -8,14 +8,18 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from workbench.core import atomic
+from workbench.core.case import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
+from workbench.core.suite import load_suite, run_marks
 from workbench.core.words import counted
+from workbench.pdf.document import read_pdf_bytes
+from workbench.providers import config
 from workbench.providers.anthropic_batch import AnthropicBatches
-from workbench.providers.base import ReadResult
+from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import Poll, not_run
 from workbench.providers.batch.service import Refused, Service
 from workbench.providers.batch.state import (
@@ -26,10 +30,43 @@ from workbench.providers.batch.state import (
     save_state,
     state_path,
 )
+from workbench.providers.cache import AnswerCache
 from workbench.providers.google_batch import GeminiBatches
 from workbench.providers.openai_batch import OpenAIBatches
+from workbench.providers.reading import prepare_parts, read_request, redact_result
+from workbench.providers.retry import RetryPolicy
+from workbench.providers.running import drop_torn_tail
 
-PROTOCOLS = {"openai": OpenAIBatches, "anthropic": AnthropicBatches, "google": GeminiBatches}
+
+class BatchProtocol(Protocol):
+    """One provider's batch service on the wire, over a `Service` (`providers/NAME_batch.py`)."""
+
+    def __init__(self, service: Service) -> None: ...
+
+    @staticmethod
+    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
+        """The live call as one request of the batch's input (a JSON Lines line)."""
+
+    def upload(self, entry: Entry, lines: list[bytes]) -> str | None:
+        """Send the entry's request lines: the input file's id (OpenAI), or None where they go
+        with the create call (kept until then)."""
+
+    def create(self, entry: Entry) -> str:
+        """Create the batch; its id."""
+
+    def find(self, entry: Entry) -> str | None:
+        """The batch a create interrupted may have made (by the entry's intent), or None."""
+
+    def poll(self, batch_id: str) -> Poll: ...
+
+    def results(self, poll: Poll, entry: Entry) -> Iterator[tuple[str | None, ReadResult]]:
+        """(custom id, result) of an ended batch; a result no call can be told from has None."""
+
+    def cancel(self, batch_id: str) -> None: ...
+
+
+PROTOCOLS: dict[str, type[BatchProtocol]] = {
+    "openai": OpenAIBatches, "anthropic": AnthropicBatches, "google": GeminiBatches}
 
 
 @dataclass
@@ -57,10 +94,10 @@ class BatchOutcome:
 
 
 class BatchRun:
-    """A run file's provider batches: submit, poll, collect, cancel. Hold `lock()` around any step."""
+    """A run file's provider batches: submit, poll, collect, cancel. Hold `run_lock` around any step."""
 
     def __init__(self, out: Path, state: BatchState, key: str | None, password: str | None = None,
-                 policy: Any = None, on_step: Callable[[str], None] | None = None,
+                 policy: RetryPolicy | None = None, on_step: Callable[[str], None] | None = None,
                  prepared: dict[str, list[bytes]] | None = None) -> None:
         self.out = Path(out)
         self.path = state_path(self.out)
@@ -76,8 +113,6 @@ class BatchRun:
     def suite_marks(self) -> dict[str, Any]:
         """Where the suite is and its hash (`core.suite.run_marks`), for every record collected."""
         if self._suite_marks is None:
-            from workbench.core.suite import load_suite, run_marks
-
             try:
                 self._suite_marks = run_marks(load_suite(Path(self.state.suite_dir)), self.out)
             except UserError:  # the suite moved since the batch was sent: its records say where it was
@@ -94,11 +129,6 @@ class BatchRun:
     def _lines(self, entry: Entry) -> list[bytes]:
         if entry.intent in self.prepared:
             return self.prepared.pop(entry.intent)
-        from workbench.core.case import sha256_hex
-        from workbench.core.suite import load_suite
-        from workbench.pdf.document import read_pdf_bytes
-        from workbench.providers.reading import prepare_parts, read_request
-
         suite = load_suite(Path(self.state.suite_dir))
         spec = self.state.spec
         lines = []
@@ -126,12 +156,10 @@ class BatchRun:
                 self.save()
                 self.on_step(f"found batch {found} submitted before the interruption")
                 return
-        if isinstance(self.proto, OpenAIBatches):
-            if not entry.file_id:   # an input file uploaded before an interruption is used as it is
-                entry.file_id = self.proto.upload(entry, self._lines(entry))
+        if not entry.file_id:   # an input file uploaded before an interruption is used as it is
+            entry.file_id = self.proto.upload(entry, self._lines(entry))
+            if entry.file_id:
                 self.save()
-        else:
-            self.proto.upload(entry, self._lines(entry))   # kept for the create call
         entry.create_started_at = utc_now()
         self.save()
         try:
@@ -160,13 +188,8 @@ class BatchRun:
     def collect(self, entry: Entry, poll: Poll) -> int:
         """Write a record for every request of an ended batch (the ones not yet written): its
         result, or why there is none (a result line of the wrong shape is that call's error)."""
-        from workbench.providers.cache import AnswerCache
-        from workbench.providers.reading import redact_result
-
         store = AnswerCache() if self.state.cache else None
         if self.out.exists():
-            from workbench.providers.running import drop_torn_tail
-
             drop_torn_tail(self.out)   # a collection killed mid-write: its half line goes
         done = self._recorded()
         seen: set[str] = set()
@@ -291,8 +314,6 @@ def run_records(out: Path, state: BatchState, ids: set[str] | None = None) -> li
 def open_batches(run: Path, base_url: str | None = None, password: str | None = None,
                  on_step: Callable[[str], None] | None = None) -> BatchRun:
     """The batches of a run file (or of its state file), to poll or cancel under `run_lock`."""
-    from workbench.providers import config
-
     out = run_of_state(Path(run))
     path = state_path(out)
     state = load_state(path)

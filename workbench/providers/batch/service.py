@@ -3,7 +3,7 @@ Anthropic Message Batches, Gemini batch mode; each one's protocol is beside its 
 `providers/openai_batch.py`, `anthropic_batch.py`, `google_batch.py`).
 
 What comes back is untrusted, as a live answer is, and `Service` is its one gate:
-- every request ends by a deadline (`reading.exchange`) and every body is cut at a cap: a JSON
+- every request ends by a deadline (`exchange.exchange`) and every body is cut at a cap: a JSON
   answer at `provider_batch_reply_bytes`, a result or error file, streamed to a temporary file,
   at `provider_batch_file_bytes`, each of its lines at `provider_answer_bytes`;
 - every string of every answer and line is redacted against every key in the process before
@@ -24,10 +24,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+import httpx
+
 from workbench.core import limits
 from workbench.core.errors import UserError
 from workbench.providers import config
+from workbench.providers.adapters import adapter
 from workbench.providers.base import ReaderSpec, ReadRequest
+from workbench.providers.exchange import BodyTooLarge, Reply, body_value, exchange
+from workbench.providers.retry import RetryPolicy, decide
 
 _CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"([A-Za-z0-9_-]{1,64})"')
 
@@ -37,10 +42,7 @@ class Service:
     Synchronous (each request runs its own event loop): call it where no loop is running, as
     the CLI does, or from a worker thread."""
 
-    def __init__(self, spec: ReaderSpec, url: str, key: str | None, policy: Any = None) -> None:
-        from workbench.providers.reading import adapter
-        from workbench.providers.retry import RetryPolicy
-
+    def __init__(self, spec: ReaderSpec, url: str, key: str | None, policy: RetryPolicy | None = None) -> None:
         self.spec, self.url, self.key = spec, url.rstrip("/"), key
         self.mod = adapter(spec.provider)
         self.policy = policy or RetryPolicy.from_env()
@@ -83,12 +85,7 @@ class Service:
             yield sink
 
     def _request(self, method: str, path: str, what: str, *, sink: IO[bytes] | None = None,
-                 once: bool = False, **request: Any) -> Any:
-        import httpx
-
-        from workbench.providers.reading import BodyTooLarge, _body_value
-        from workbench.providers.retry import decide
-
+                 once: bool = False, **request: Any) -> Reply:
         headers = dict(self.headers)
         if request.get("files") is not None:
             headers.pop("content-type", None)
@@ -138,7 +135,7 @@ class Service:
                 status, rheaders = reply.status, reply.headers
                 if 200 <= status < 300:
                     return reply
-                perr = self.mod.parse_error(status, _body_value(reply.body))
+                perr = self.mod.parse_error(status, body_value(reply.body))
                 hint, no_retry = perr.retry_delay_s, perr.no_retry
                 page = _html_title(reply.body)
                 problem = f"HTTP {status}: {page or perr.message or reply.reason}"
@@ -151,11 +148,7 @@ class Service:
             time.sleep(wait)
 
     async def _attempt(self, method: str, path: str, budget: float, cap: int, sink: IO[bytes] | None,
-                       headers: dict[str, str], request: dict[str, Any]) -> Any:
-        import httpx
-
-        from workbench.providers.reading import exchange
-
+                       headers: dict[str, str], request: dict[str, Any]) -> Reply:
         # An error body is read into memory, so it has the answer cap, whatever the file's.
         small = min(cap, limits.get("provider_answer_bytes")) if sink is not None else cap
         async with httpx.AsyncClient(verify=not self.url.startswith("http://")) as client:

@@ -12,7 +12,7 @@ from typing import Any
 from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.runs import utc_now
-from workbench.providers.base import ReaderSpec
+from workbench.providers.base import ReaderSpec, parse_reader
 
 STATE_FORMAT = "pdfworkbench-batch/1"
 STATE_SUFFIX = ".batch.json"
@@ -67,8 +67,6 @@ class BatchState:
 
     @property
     def spec(self) -> ReaderSpec:
-        from workbench.providers.base import parse_reader
-
         return parse_reader(self.reader)
 
     def open_entries(self) -> list[Entry]:

@@ -8,8 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from workbench.build.shards import shard_items
+from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord, RunWriter, utc_now
+from workbench.core.suite import load_suite, run_marks
+from workbench.pdf.document import read_pdf_bytes
+from workbench.providers import config
+from workbench.providers.adapters import adapter
 from workbench.providers.base import ReaderSpec, default_prompt
 from workbench.providers.batch.job import (
     PROTOCOLS,
@@ -20,6 +26,18 @@ from workbench.providers.batch.job import (
     run_records,
 )
 from workbench.providers.batch.state import BatchState, Entry, load_state, save_state, state_path
+from workbench.providers.cache import AnswerCache, cache_key
+from workbench.providers.reading import cache_options, from_cache, prepare_parts, read_request
+from workbench.providers.running import (
+    RunIdentity,
+    RunPlan,
+    check_plan,
+    drop_failed,
+    drop_torn_tail,
+    effective_modality,
+    finished_cases,
+    is_finished,
+)
 
 BATCH_PROVIDERS = ("openai", "anthropic", "google")
 # Per batch: most requests and bytes each service takes (OpenAI: 50,000 lines and 200 MB of file;
@@ -38,23 +56,12 @@ def check_provider(reader: ReaderSpec) -> None:
                         f"{', '.join(p + ':MODEL' for p in BATCH_PROVIDERS)}")
 
 
-def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None, password: str | None = None,
-            store: Any = None) -> tuple[list[Entry], dict[str, list[bytes]], list[RunRecord]]:
+def prepare(state: BatchState, cases: list[Case], plan: RunPlan, key: str | None, password: str | None = None,
+            store: AnswerCache | None = None) -> tuple[list[Entry], dict[str, list[bytes]], list[RunRecord]]:
     """Entries for `cases`, split by each service's limits (the bodies are built to measure them);
     the request lines built, by intent, to send as they are (up to PREPARED_BYTES of them; the
     rest, and any after a restart, are built again from the state); and, with an answer cache
     `store`, the records of the cases it already answers (as a live run would take them)."""
-    from workbench.core.case import sha256_hex
-    from workbench.pdf.document import read_pdf_bytes
-    from workbench.providers.cache import cache_key
-    from workbench.providers.reading import (
-        _from_cache,
-        adapter,
-        cache_options,
-        prepare_parts,
-        read_request,
-    )
-
     spec = state.spec
     mod = adapter(spec.provider)
     proto = PROTOCOLS[spec.provider]
@@ -82,7 +89,7 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None, pas
                          cache_options(case, mod, state.options), state.base_url) if store else None
         hit = store.get(ckey) if store else None
         if hit:
-            rec = _from_cache(hit, case, prompt, utc_now())
+            rec = from_cache(hit, case, prompt, utc_now())
             rec.suite, rec.run_id, rec.shard = state.suite, state.run_id, state.shard
             hits.append(rec)
             continue
@@ -104,25 +111,12 @@ def prepare(state: BatchState, cases: list[Any], plan: Any, key: str | None, pas
     return entries, prepared, hits
 
 
-def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | None = None,
+def submit_or_advance(suite_path: Path, plan: RunPlan, out: Path, *, shard: str | None = None,
                       retry_errors: bool = False, on_step: Callable[[str], None] | None = None,
                       run_id: str | None = None) -> BatchOutcome:
     """`run --batch`: advance the run's open batches (submit, poll, collect); when none is open,
     submit the cases that have no record yet as new batches, and return. `retry_errors` first
     drops this reader's error and timeout records (expired requests among them) so they go again."""
-    from workbench.build.shards import shard_items
-    from workbench.core.suite import load_suite, run_marks
-    from workbench.providers import config
-    from workbench.providers.running import (
-        RunIdentity,
-        check_plan,
-        drop_failed,
-        drop_torn_tail,
-        effective_modality,
-        finished_cases,
-        is_finished,
-    )
-
     given_run_id = run_id
     check_provider(plan.reader)
     check_plan(plan)
@@ -157,8 +151,6 @@ def submit_or_advance(suite_path: Path, plan: Any, out: Path, *, shard: str | No
             if not todo:
                 return BatchOutcome(state, out, records=run_records(out, state, {c.id for c in cases}))
             state.base_url, state.options, state.cache = url, dict(plan.options), bool(plan.cache)
-            from workbench.providers.cache import AnswerCache
-
             entries, prepared, hits = prepare(state, todo, plan, key, plan.password,
                                               AnswerCache() if plan.cache else None)
             if hits:

@@ -117,7 +117,7 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
         self._show_provider()
         reader = self._reader()
         if reader != self.choice.reader:  # another reader: a modality it takes (pixels, pdf, its own)
-            from workbench.providers.reading import default_modality
+            from workbench.providers.adapters import default_modality
 
             try:
                 modality = default_modality(reader)
