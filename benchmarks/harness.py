@@ -21,19 +21,36 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+def machine_load() -> float:
+    """The 1-minute load average now: every row is read against the machine's state when it ran."""
+    return round(os.getloadavg()[0], 2)
+
+
 @dataclass
 class Row:
-    """One line of the table. `target` is an upper bound in `unit` unless `at_least` is set."""
+    """One line of the table. `target` is an upper bound in `unit` unless `at_least` is set.
+
+    `floor` is the same measure of the least the work could take (a bare library call, a bare
+    interpreter, the ideal time), measured in the same run, in turns with `values` where it can be:
+    the table prints it beside the row with the ratio, so a row reads the same on a fast machine
+    and on a loaded one. `ratios` are per-pair ratios when the pairs are not `values`/`floor` one
+    for one (default: each value over its floor when they pair, else median over median)."""
 
     group: str
     what: str
-    unit: str                      # "s", "ms", "MB" or "x"
+    unit: str                      # "s", "ms", "MB", "/s" or "x"
     values: list[float]
     target: float | None = None
     at_least: bool = False
     note: str = ""
     error: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    floor: list[float] | None = None
+    floor_what: str = ""
+    ratios: list[float] | None = None
+    ratio_target: float | None = None   # an upper bound on the ratio to the floor (the issue's aims)
+    load: float = field(default_factory=machine_load)
+    cores: int = field(default_factory=lambda: os.cpu_count() or 1)
 
     @property
     def median(self) -> float | None:
@@ -44,15 +61,39 @@ class Row:
         return p95(self.values) if self.values else None
 
     @property
+    def floor_median(self) -> float | None:
+        return statistics.median(self.floor) if self.floor else None
+
+    @property
+    def ratio(self) -> float | None:
+        """The row over its floor (a rate, "/s": the floor over the row, so more is still slower)."""
+        if self.ratios:
+            return statistics.median(self.ratios)
+        if not self.values or not self.floor:
+            return None
+        if len(self.values) == len(self.floor):
+            pairs = [(f / v if self.unit == "/s" else v / f) for v, f in zip(self.values, self.floor, strict=True)
+                     if (v if self.unit == "/s" else f)]
+            return statistics.median(pairs) if pairs else None
+        m, f = self.median, self.floor_median
+        return (f / m if self.unit == "/s" else m / f) if (m if self.unit == "/s" else f) else None
+
+    @property
     def met(self) -> bool | None:
-        if self.error or self.median is None or self.target is None:
-            return None if not self.error else False
-        # A ratio is judged on its median; a time or a size on its median too (p95 is shown).
-        return self.median >= self.target if self.at_least else self.median <= self.target
+        if self.error:
+            return False
+        checks = []
+        # A time, a size or a ratio is judged on its median (p95 is shown).
+        if self.median is not None and self.target is not None:
+            checks.append(self.median >= self.target if self.at_least else self.median <= self.target)
+        if self.ratio is not None and self.ratio_target is not None:
+            checks.append(self.ratio <= self.ratio_target)
+        return all(checks) if checks else None
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        out.update(median=self.median, p95=self.p95, met=self.met)
+        out.update(median=self.median, p95=self.p95, met=self.met, floor_median=self.floor_median,
+                   ratio=self.ratio)
         return out
 
 
@@ -67,27 +108,38 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.0f} MB"
     if unit == "x":
         return f"{value:.2f}x"
+    if unit == "/s":
+        return f"{value:,.0f}/s"
     return f"{value:g} {unit}"
 
 
 def table(rows: list[Row]) -> str:
-    lines = [f"{'measure':<58} {'median':>10} {'p95':>10} {'target':>11} {'met':>4}  n"]
+    """Every row with its floor and its ratio to it, the target, and the load and cores it ran at."""
+    lines = [f"{'measure':<58} {'median':>9} {'p95':>9} {'floor':>9} {'ratio':>7} {'target':>10} {'met':>4} "
+             f"{'n':>3} {'load/cores':>10}"]
     group = None
     for r in rows:
         if r.group != group:
             group = r.group
-            machine = (f"  [load {r.extra['load_1min']:.2f}, {r.extra['cores']} cores]"
-                       if "load_1min" in r.extra else "")
-            lines.append(f"-- {group}{machine}")
+            lines.append(f"-- {group}")
         target = "-" if r.target is None else ("≥ " if r.at_least else "< ") + fmt(r.target, r.unit)
+        if r.ratio_target is not None:   # the aim on the ratio is the one shown; both are judged
+            target = f"< {r.ratio_target:.2f}x"
         met = {True: "yes", False: "NO", None: "-"}[r.met]
+        machine = f"{r.load:.1f}/{r.cores}"
         if r.error:
-            lines.append(f"  {r.what:<56} {'failed':>10} {'':>10} {target:>11} {met:>4}  {r.error}")
+            lines.append(f"  {r.what:<56} {'failed':>9} {'':>9} {'':>9} {'':>7} {target:>10} {met:>4} {'':>3} "
+                         f"{machine:>10}  {r.error}")
             continue
-        line = (f"  {r.what:<56} {fmt(r.median, r.unit):>10} {fmt(r.p95, r.unit):>10} {target:>11} "
-                f"{met:>4}  {len(r.values)}")
+        ratio = "-" if r.ratio is None else f"{r.ratio:.2f}x"
+        floor = fmt(r.floor_median, r.unit) if r.floor else ("-" if r.unit == "x" else "none")
+        line = (f"  {r.what:<56} {fmt(r.median, r.unit):>9} {fmt(r.p95, r.unit):>9} {floor:>9} {ratio:>7} "
+                f"{target:>10} {met:>4} {len(r.values):>3} {machine:>10}")
+        notes = [f"floor: {r.floor_what}"] if r.floor_what else []
         if r.note:
-            line += f"  ({r.note})"
+            notes.append(r.note)
+        if notes:
+            line += f"  ({'; '.join(notes)})"
         lines.append(line)
     return "\n".join(lines)
 
