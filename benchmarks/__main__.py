@@ -13,7 +13,7 @@ group titles say so).
 
     python -m benchmarks [--quick] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
 
-Groups: oneshot, pdf500, pdf10k, suite, sample, tui, agents, scripts, tests. The machine is shared: the load average is
+Groups: oneshot, pdf500, pdf10k, suite, report, sample, tui, agents, scripts, tests. The machine is shared: the load average is
 printed with the table, and ratios measured within one run are more telling than absolute times.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, table
 from benchmarks.inputs import suite_spec, text_pdf
 
-GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "sample", "tui", "agents", "scripts", "tests")
+GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "report", "sample", "tui", "agents", "scripts", "tests")
 # --quick without --only: what fits in a minute on an idle 2-core machine (the big inputs, the
 # suite and the per-area scripts are the full run's).
 QUICK_GROUPS = ("oneshot", "sample")
@@ -279,7 +279,6 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
                             floor=[r.peak_mb for r in ran[1]], floor_what="build --jobs 1"))
     rows += _tui_rows(g, suite, runs, 0.8, cases=20 if quick else 40, step_target_ms=80.0,
                       step_label="next case (down to its page on screen)")
-    rows += _html_rows(g, tmp, suite, runs)
     rows += _exposure_rows(g, suite, runs)
     return rows
 
@@ -333,39 +332,12 @@ def _exposure_rows(group: str, suite: Path, runs: int) -> list[Row]:
                 ratio_target=1.8, note=each)]
 
 
-def _html_rows(group: str, tmp: Path, suite: Path, runs: int) -> list[Row]:
-    """`report --html` of three readers over the suite (the two text-layer probes, and predictions
-    that give the key's answer to two cases in three and the trap's to the third), with a page crop
-    of every case answered wrong: its time, peak memory and the page's size."""
-    out_dir = tmp / "html-runs"
-    out_dir.mkdir(exist_ok=True)
-    try:
-        for probe in ("pypdf", "pymupdf"):
-            ran = run_cli(["run", str(suite), "--reader", f"probe:{probe}", "--out",
-                           str(out_dir / f"probe-{probe}.jsonl"), "--no-cache"])
-            if ran.code not in (0, 1):
-                raise RuntimeError(f"run probe:{probe}: " + (ran.stderr.strip().splitlines() or ["failed"])[-1])
-        from workbench.core.suite import load_suite
+def bench_report(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    from benchmarks import bench_report
 
-        preds = out_dir.parent / "predictions.jsonl"
-        lines = []
-        for i, case in enumerate(load_suite(suite).cases):
-            answer = case.expected_answer if i % 3 else (case.forbidden_answers or ["not stated"])[0]
-            lines.append(json.dumps({"id": case.id, "prediction": answer}))
-        preds.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        ran = run_cli(["import-run", str(preds), "--suite", str(suite), "--reader",
-                       "bench:key-echo", "--out", str(out_dir / "key-echo.jsonl"), "--force"])
-        if ran.code != 0:
-            raise RuntimeError("import-run: " + (ran.stderr.strip().splitlines() or ["failed"])[-1])
-    except (RuntimeError, TimeoutError) as exc:
-        return [Row(group, "report --html, 3 readers", "s", [], 5.0, error=str(exc)[:120])]
-    page = tmp / "report.html"
-    args = ["report", *map(str, sorted(out_dir.glob("*.jsonl"))), "--suite", str(suite), "--html", str(page)]
-    rows = _cli_rows(group, "report --html, 3 readers, a crop of every wrong answer", args, runs, 5.0, None,
-                     check=lambda r: (r.stderr.strip().splitlines() or [""])[-1][-60:])
-    if page.exists():
-        rows.append(Row(group, "report --html: the page's size", "MB", [page.stat().st_size / 1e6], 5.0))
-    return rows
+    seeds = 8 if quick else 44
+    return bench_report.rows(f"report --html of the suite's cases x 3 readers ({seeds} seeds a family; "
+                             "issue 37), in turns with its floors", tmp, runs, quick, WARMUP)
 
 
 def bench_oneshot(tmp: Path, runs: int, quick: bool) -> list[Row]:

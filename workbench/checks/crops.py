@@ -136,18 +136,20 @@ def _pdf_bytes(case: Case) -> bytes:
 
 # The entry's layout; bump it when the JSON below changes shape.
 CACHE_FORMAT = 1
-# The packages whose source a crop runs through (this module, evidence, spans, structure, the
-# text search, the limits, ...): any edit to them is a new cache key, so a crop in the cache is
-# never one that the code of today would draw differently.
-_CODE = ("checks", "core", "grading", "pdf", "text")
+# The source a crop runs through (this module, evidence, the needles, spans, structure, the text
+# search, the limits, the crop's own type; the packages whole): any edit there is a new cache key,
+# so a crop in the cache is never one that the code of today would draw differently. (The report's
+# template and charts are not in it: a crop does not depend on them.)
+_CODE = ("checks", "core", "pdf", "text", "grading/html/crop.py")
 
 
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
     root = Path(__file__).resolve().parents[1]
     digest = []
-    for package in _CODE:
-        for path in sorted((root / package).rglob("*.py")):
+    for name in _CODE:
+        found = [root / name] if name.endswith(".py") else (root / name).rglob("*.py")
+        for path in sorted(found):
             digest.append(f"{path.relative_to(root).as_posix()} {sha256_hex(path.read_bytes())}")
     return sha256_hex("\n".join(digest).encode())
 

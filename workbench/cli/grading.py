@@ -321,6 +321,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         from workbench.grading.cost import load_prices
 
         prices = load_prices(args.prices)
+    if args.html:   # the charts' engine loads on its own threads while the runs are graded
+        from workbench.grading.html.charts import warm_up
+
+        warm_up()
     runs = load_runs(args.runs)
     all_records = [r for recs in runs.values() for r in recs]
     if not args.allow_mixed:
