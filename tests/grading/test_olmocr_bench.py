@@ -27,6 +27,9 @@ seeds = "1..1"
 [[families]]
 name = "merged_table_cells"
 seeds = "1..1"
+[[families]]
+name = "invoice_extraction"
+seeds = "1..1"
 """
 # The fields of olmOCR-bench's test classes (`olmocr.bench.tests`: BasePDFTest, TextPresenceTest,
 # TextOrderTest, TableTest; its README's test types): its loader passes a line's fields to the
@@ -81,6 +84,16 @@ def test_export_writes_single_page_pdfs_and_tests_naming_case_and_family(exporte
     white = next(c for c in cases.values() if c.trap_family == "white_text_injection")
     mine = {r["type"]: r["text"] for r in rows if r["id"].startswith(white.id + ":")}
     assert mine == {"present": white.expected_answer, "absent": white.forbidden_answers[0]}
+
+
+def test_an_extraction_is_tested_on_the_values_its_page_shows(exported, suite_dir):
+    """An extraction's expected answer is a JSON object, no text of the page: its present tests are
+    the values the contract says the page shows, and its decoy (printed too, named `meta:decoy`)
+    has no absent test, which a faithful reading would fail."""
+    case = next(c for c in _cases(suite_dir).values() if c.trap_family == "invoice_extraction")
+    mine = [(r["type"], r["text"]) for r in _rows(exported) if r["id"].startswith(case.id + ":")]
+    assert mine == [("present", case.metadata["vendor_phone"]), ("present", case.metadata["total"])]
+    assert case.metadata["decoy"] in case.forbidden_answers
 
 
 def test_reading_order_and_table_cells_the_keys_know_are_order_and_table_tests(exported, suite_dir):

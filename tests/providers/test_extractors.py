@@ -163,3 +163,19 @@ def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf(cases
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip().splitlines()[-1] == "True", proc.stdout
+
+
+def test_an_extraction_case_is_exposed_by_the_values_its_page_shows():
+    """An extraction's key is a JSON object, which no extractor's text holds: exposure looks for the
+    values the page shows (the vendor's number and the total), as the olmOCR-bench export does."""
+    from tests.support.fixtures import SAMPLE
+    from workbench.core.suite import load_suite
+    from workbench.providers import exposure
+
+    case = load_suite(SAMPLE).case("invoice_extraction-0001")
+    phone, total, decoy = (case.metadata[k] for k in ("vendor_phone", "total", "decoy"))
+    assert exposure.expected_needles(case) == [phone, total]
+    assert exposure.exposure_state(case, f"Tel {phone}\nTOTAL {total}") == "expected"
+    assert exposure.exposure_state(case, f"Tel {decoy}\nTOTAL {total}") == "forbidden"
+    text = extractors.page_text("pypdf", case.pdf_file.read_bytes(), 1)
+    assert exposure.exposure_state(case, text) == "both"   # the decoy is printed too: a faithful text holds both

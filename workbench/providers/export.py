@@ -5,7 +5,8 @@
   our own runs send; the task's scorer calls our grader, so Inspect's verdicts are ours.
 - `olmocr-bench`: olmOCR-bench's layout (allenai/olmocr, `olmocr/bench`): single-page PDFs under
   `pdfs/FAMILY/` (a case of N pages is N PDFs, `CASE-pN.pdf`) and one test JSONL with the trap's
-  meaning as its tests: the expected value `present` on the page that shows it, each decoy
+  meaning as its tests: the expected value `present` on the page that shows it (an extraction's
+  values its page shows: `exposure.expected_needles`), each decoy
   hidden from the eye `absent` from every page, the reading order a key knows as `order` (before, after) and a
   table cell it names with its headings as `table` (`olmocr_order`, `olmocr_table`). A test id
   is `CASE:present:1`, `CASE:absent:2:p1`, `CASE:order:1`, `CASE:table:1`, ... and the
@@ -329,28 +330,19 @@ def olmocr_table(case: Case) -> list[tuple[int, dict[str, str]]]:
     return []
 
 
-def _printed_decoys(case: Case) -> set[str]:
-    """The forbidden answers the case's contract says are visible on the page."""
-    from workbench.checks.lint import contract_targets
-
-    out: set[str] = set()
-    for clause in case.contract or []:
-        found = contract_targets(case, str(clause.get("target", ""))) if clause.get("where") == "visible" else None
-        if found and found[0] == "forbidden":
-            out.update(found[1])
-    return out
-
-
 def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
     """The case's key as olmOCR-bench tests (fields as its `olmocr.bench.tests` classes take them),
     each on one page: an order across a page break has no test (olmOCR-bench reads one page at a
     time), a table heading on another page is left out of its test. A decoy the family's contract
     says is printed on the page (a neighbouring cell, the other column's amount) has no `absent`
     test: a faithful reading shows it; the hidden ones (white text, a layer switched off) do."""
-    from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
+    from workbench.grading.matchers import forbidden_needles, needle_finder
+    from workbench.providers.exposure import expected_needles, printed_values
 
     find = needle_finder(case)
-    printed = _printed_decoys(case)
+    forbidden = [s for s in forbidden_needles(case) if str(s).strip()]
+    printed = printed_values(case)[0]
+    needles = expected_needles(case)
     tests: list[dict[str, Any]] = []
 
     def test(kind: str, n: int, page: int, suffix: str = "", **fields: Any) -> None:
@@ -361,10 +353,10 @@ def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
         test(kind, n, page, suffix, text=text, case_sensitive=False, first_n=None, last_n=None)
 
     pages = range(1, len(page_texts) + 1)
-    for n, needle in enumerate((s for s in matcher_needles(case) if str(s).strip()), 1):
+    for n, needle in enumerate(needles, 1):
         on = next((p for p in pages if find(page_texts[p - 1], str(needle))), 1)
         text_test("present", n, on, str(needle))
-    for n, needle in enumerate((s for s in forbidden_needles(case) if str(s).strip()), 1):
+    for n, needle in enumerate(forbidden, 1):
         for page in pages if needle not in printed else ():
             text_test("absent", n, page, str(needle), f":p{page}")
     for n, (page, before, after) in enumerate(olmocr_order(case), 1):

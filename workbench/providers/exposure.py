@@ -37,10 +37,37 @@ LETTERS = {"expected": "E", "forbidden": "F", "both": "B", "neither": "N", ERROR
 NOT_A_RUN = "-"  # a cell of a run that holds no record of the family's cases
 
 
+def printed_values(case: Case) -> tuple[set[str], list[str]]:
+    """What the case's contract says is visible on the page: the forbidden answers among it (named
+    as `forbidden` or by their metadata key, as `meta:decoy`), and the other values, in order."""
+    from workbench.checks.lint import contract_targets
+
+    forbidden = set(forbidden_needles(case))
+    decoys: set[str] = set()
+    values: list[str] = []
+    for clause in case.contract or []:
+        found = contract_targets(case, str(clause.get("target", ""))) if clause.get("where") == "visible" else None
+        for value in (found[1] or []) if found else []:
+            if found[0] == "forbidden" or value in forbidden:
+                decoys.add(value)
+            elif value not in values:
+                values.append(value)
+    return decoys, values
+
+
+def expected_needles(case: Case) -> list[str]:
+    """The expected values a document's text should hold: the matcher's, except for an extraction
+    whose key is a JSON object (no text of the page), whose values the page shows (its contract's
+    visible values that are not decoys)."""
+    if case.answer_schema is not None and not case.expected_tokens:
+        return printed_values(case)[1]
+    return [str(n) for n in matcher_needles(case) if str(n).strip()]
+
+
 def exposure_state(case: Case, text: str) -> str:
     """expected | forbidden | both | neither: what of the key the text holds."""
     find = needle_finder(case)
-    needles = [n for n in matcher_needles(case) if str(n).strip()]
+    needles = expected_needles(case)
     expected = bool(needles) and all(find(text, n) for n in needles)
     forbidden = any(find(text, f) for f in forbidden_needles(case) if f.strip())
     return {(True, True): "both", (True, False): "expected",
@@ -52,7 +79,7 @@ def key_spans(case: Case, text: str) -> list[tuple[int, int, str]]:
     `exposure_state` finds them (for marking them in a text pane)."""
     find = needle_finder(case)
     out = []
-    for kind, needles in (("expected", matcher_needles(case)), ("forbidden", forbidden_needles(case))):
+    for kind, needles in (("expected", expected_needles(case)), ("forbidden", forbidden_needles(case))):
         for needle in needles:
             if str(needle).strip():
                 out += [(*p.span, kind) for p in find(text, str(needle)) if p.span is not None]
