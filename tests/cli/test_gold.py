@@ -146,8 +146,6 @@ def test_gold_commands_refuse_bad_input_in_one_line(command, work):
     assert not (suite / "disputes.jsonl").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="a folder that does not exist reads as a suite with no disputes and "
-                                       "gold v1 (exit 0), where every other command says 'not a folder'")
 @pytest.mark.parametrize("argv", [("dispute", "list"), ("gold", "versions")], ids=" ".join)
 def test_dispute_list_and_gold_versions_refuse_a_missing_suite(command, work, argv):
     from tests.support.cli import refused

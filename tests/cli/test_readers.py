@@ -76,8 +76,6 @@ def test_fake_server_refuses_a_bad_script_in_one_line(command, work):
     refused(command("fake-server", "--port", "zero"), "--port")
 
 
-@pytest.mark.xfail(strict=True, reason="a port out of range ends in OverflowError's traceback (cli/readers.py "
-                                       "cmd_fake_server catches OSError and ValueError only)")
 def test_fake_server_refuses_a_port_out_of_range_in_one_line(command, work):
     refused(command("fake-server", "--port", "99999"), "port")
     assert files_under(work) == []

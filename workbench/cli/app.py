@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.cli.output import port_number
+
 if TYPE_CHECKING:
     from workbench.core.source import Source
 
@@ -24,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve the workbench to a web browser (textual-serve), behind a token")
     p.add_argument("path", nargs="?", type=Path, help="default: the shipped sample suite")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port to bind (default 8000; 0: a free one, printed)")
+    p.add_argument("--port", type=port_number, default=8000, help="port to bind (default 8000; 0: a free one, printed)")
     p.add_argument("--allow-remote", action="store_true",
                    help="let --host be an address other machines reach (the workbench reads and "
                         "writes files as you)")

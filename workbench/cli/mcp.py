@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from workbench.cli.output import note
+from workbench.cli.output import note, port_number
 from workbench.core.errors import UserError
 
 
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--http", action="store_true",
                    help="serve streamable HTTP on 127.0.0.1 (a session per case, until Ctrl-C) behind a "
                         "new token, printed with the URL")
-    p.add_argument("--port", type=int, metavar="N", help="with --http: the port (default 0: a free one, printed)")
+    p.add_argument("--port", type=port_number, metavar="N", help="with --http: the port (default 0: a free one, printed)")
     p.set_defaults(handler=cmd_mcp)
 
 

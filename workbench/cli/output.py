@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import sys
@@ -155,6 +156,17 @@ def note(message: str) -> None:
     (a warning, a failed gate) and show even under --quiet; other notes are progress."""
     level = logging.WARNING if message.startswith("pdfworkbench:") else logging.INFO
     log.log(level, message)
+
+
+def port_number(text: str) -> int:
+    """`--port`'s type: a TCP port to listen on, 0 (a free one, printed) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is out of range: a port is 0 (a free one) to 65535")
+    return port
 
 
 def add_jobs_option(p: Any, what: str = "local work") -> None:

@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from workbench.cli.output import add_jobs_option, log, note, print_json
+from workbench.cli.output import add_jobs_option, log, note, port_number, print_json
 from workbench.core.errors import UserError
 from workbench.core.words import counted
 
@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_readers)
 
     p = sub.add_parser("fake-server", help="serve a fake model provider on 127.0.0.1 (tests, CI dry runs)")
-    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--port", type=port_number, default=8765)
     p.add_argument("--script", type=Path, help="JSON object: PDF sha256, prompt text or '*' -> answer")
     p.add_argument("--latency-ms", type=float, default=0.0, help="wait this long before each answer")
     p.add_argument("--fault", default="", metavar="SPEC",

@@ -26,6 +26,13 @@ BUILD_DIR = ".build"         # per-shard manifests of `build --shard` (build/sha
 NOT_CASES = frozenset({SUITE_FILE, "gold.json", JOURNAL, "manifest.json"})
 
 
+def require_suite_folder(folder: Path) -> None:
+    """A suite's folder must be there: a command given a path that is not one says so in one
+    line, rather than reading it as a suite with nothing in it."""
+    if not Path(folder).is_dir():
+        raise UserError(f"{folder}: not a folder; give a suite folder (with suite.json or case JSON files)")
+
+
 # Each place below is the suite's own: a symbolic link there (to a folder or file elsewhere) is
 # refused with one line (`files.check_own`), so nothing is read or written outside the suite.
 

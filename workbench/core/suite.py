@@ -15,7 +15,14 @@ from typing import Any
 from workbench.core import atomic, files
 from workbench.core.case import Case, load_case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.layout import SUITE_FILE, case_files, holds_suite, named_suite_dir, suite_of_run
+from workbench.core.layout import (
+    SUITE_FILE,
+    case_files,
+    holds_suite,
+    named_suite_dir,
+    require_suite_folder,
+    suite_of_run,
+)
 from workbench.core.runs import iter_records
 from workbench.core.schema import check_suite, plain_id
 
@@ -74,8 +81,7 @@ def suite_hash(entries: list[dict[str, Any]]) -> str:
 
 def load_suite(folder: Path) -> Suite:
     folder = Path(folder)
-    if not folder.is_dir():
-        raise UserError(f"{folder}: not a folder; give a suite folder (with suite.json or case JSON files)")
+    require_suite_folder(folder)
     manifest_path = folder / SUITE_FILE
     problems: list[str] = []
     if manifest_path.exists() or manifest_path.is_symlink():

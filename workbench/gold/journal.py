@@ -35,7 +35,7 @@ from typing import Any
 from workbench.core import files
 from workbench.core.config import user_name
 from workbench.core.errors import UserError
-from workbench.core.layout import journal_path
+from workbench.core.layout import journal_path, require_suite_folder
 from workbench.core.schema import (
     DISPUTE_DECIDED,
     DISPUTE_EVENT,
@@ -117,6 +117,7 @@ def read_events(folder: Path) -> list[dict[str, Any]]:
     A line of the wrong shape (a field of the wrong type, an unknown event, a decision for a
     dispute no earlier line opens, an id opened twice) is one UserError naming the file and line.
     """
+    require_suite_folder(folder)
     path = journal_path(folder)
     if not os.path.lexists(path):
         return []
