@@ -10,10 +10,10 @@ change in the machine's load falls on all alike):
 - `report --html` with an empty crop cache (every crop made), then again with the cache it left.
 
 Each is a whole process; its wall and CPU time (user + system, the processes it waited for
-included) are kept, and each row's note gives the load when it ran. The ratios are of wall time,
-per round: the made-afresh run over the sum of the two floors, the cached run over the grading
-floor. Where Chromium and playwright are at hand, the page is opened (offline) and the first
-paint with the first chart in it is timed.
+included) are kept, with the load when it ran. Each row's floor is from the same rounds: the run
+with its crops made over the two floors together, the cached run over grading alone, the crops
+(the made run less grading) over pymupdf's. Where Chromium and playwright are at hand, the page
+is opened (offline) and the first paint with the first chart in it is timed.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -141,29 +140,30 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
                 got[k].append(r)
                 loads[k].append(_load())
     said = (got["cold"][-1].stderr.strip().splitlines() or [""])[-1]
+    g, f, c, w = (got[k] for k in ("grading", "crops", "cold", "warm"))
+    both = "report without --html, plus the same crops by pymupdf alone (2 processes)"
+    grading = "report without --html (load the runs and the suite, grade every answer)"
 
-    def cpu(k: str) -> str:
-        return f"CPU {statistics.median(r.cpu_s for r in got[k]):.1f} s; {', '.join(loads[k])}"
+    def secs(rs) -> list[float]:
+        return [r.seconds for r in rs]
+
+    def cpus(rs) -> list[float]:
+        return [r.cpu_s for r in rs]
 
     out = [
-        Row(group, "floor: report without --html (load, grade)", "s", [r.seconds for r in got["grading"]],
-            None, note=cpu("grading"), extra={"cpu_s": [r.cpu_s for r in got["grading"]]}),
-        Row(group, "floor: the same crops by pymupdf alone, 2 processes", "s", [r.seconds for r in got["crops"]],
-            None, note=cpu("crops"), extra={"cpu_s": [r.cpu_s for r in got["crops"]]}),
-        Row(group, "report --html, crops made (empty cache)", "s", [r.seconds for r in got["cold"]], 5.0,
-            note=f"{cpu('cold')}; {said[-48:]}", extra={"cpu_s": [r.cpu_s for r in got["cold"]]}),
-        Row(group, "report --html, crops from the cache", "s", [r.seconds for r in got["warm"]], 5.0,
-            note=cpu("warm"), extra={"cpu_s": [r.cpu_s for r in got["warm"]]}),
-        Row(group, "crops made: over the two floors together, in turns", "x",
-            [c.seconds / (g.seconds + f.seconds) for c, g, f in zip(got["cold"], got["grading"], got["crops"],
-                                                                     strict=True)], None,
-            note="CPU " + ", ".join(f"{c.cpu_s / (g.cpu_s + f.cpu_s):.2f}x" for c, g, f in
-                                    zip(got["cold"], got["grading"], got["crops"], strict=True))),
-        Row(group, "crops from the cache: over the grading floor, in turns", "x",
-            [w.seconds / g.seconds for w, g in zip(got["warm"], got["grading"], strict=True)], None,
-            note="CPU " + ", ".join(f"{w.cpu_s / g.cpu_s:.2f}x" for w, g in zip(got["warm"], got["grading"],
-                                                                                   strict=True))),
-        Row(group, "report --html: peak RSS (process tree), crops made", "MB", [r.peak_mb for r in got["cold"]], None),
+        Row(group, "report --html, crops made (empty cache): wall", "s", secs(c), 5.0,
+            floor=[a.seconds + b.seconds for a, b in zip(g, f, strict=True)], floor_what=both,
+            note=f"{said[-40:]}; {', '.join(loads['cold'])}"),
+        Row(group, "report --html, crops made (empty cache): CPU", "s", cpus(c), None,
+            floor=[a.cpu_s + b.cpu_s for a, b in zip(g, f, strict=True)], floor_what=both),
+        Row(group, "report --html, crops from the cache: wall", "s", secs(w), 5.0, floor=secs(g),
+            floor_what=grading, note=", ".join(loads["warm"])),
+        Row(group, "report --html, crops from the cache: CPU", "s", cpus(w), None, floor=cpus(g),
+            floor_what=grading),
+        Row(group, "the crops alone (made, less grading): CPU", "s",
+            [a.cpu_s - b.cpu_s for a, b in zip(c, g, strict=True)], None, floor=cpus(f),
+            floor_what="the same crops by pymupdf alone: open, render, PNG (2 processes)"),
+        Row(group, "report --html: peak RSS (process tree), crops made", "MB", [r.peak_mb for r in c], None),
     ]
     if page.exists():
         out.append(Row(group, "report --html: the page's size", "MB", [page.stat().st_size / 1e6], 5.0))
@@ -190,8 +190,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pdfwb-bench-report-") as tmp:
         t0 = time.perf_counter()
         got = rows("report --html (issue 37)", Path(tmp), runs, quick=False)
-        for r in got:
-            r.extra.update(load_1min=round(os.getloadavg()[0], 2), cores=os.cpu_count())
         print(table(got))
         print(f"\n{os.cpu_count()} cores; {time.perf_counter() - t0:.0f} s in all")
 
