@@ -9,16 +9,16 @@ a reader's modality as the reader is typed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from workbench.core.errors import UserError
 from workbench.providers import anthropic, google, ollama, openai, openai_compatible
-from workbench.providers.base import Adapter, ReaderSpec, parse_reader
+from workbench.providers.base import Adapter, ReaderOptions, ReaderSpec, parse_reader
 from workbench.providers.probes import probe_modality
 
 ADAPTERS: dict[str, Adapter] = {m.name: m for m in (openai, anthropic, google, ollama, openai_compatible)}
-KNOWN_OPTIONS = ("max_tokens", "temperature", "structured",
-                 "max_turns", "deadline_s", "extractor")   # the last three: agent readers only
+KNOWN_OPTIONS = tuple(ReaderOptions.__annotations__)
 
 
 def adapter(provider: str) -> Adapter:
@@ -36,11 +36,12 @@ def default_modality(reader: str | ReaderSpec) -> str:
     return "pdf" if adapter(spec.provider).takes_pdf else "pixels"
 
 
-def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(KNOWN_OPTIONS))
+def check_options(options: Mapping[str, Any] | None) -> ReaderOptions:
+    """The options as a reader takes them; a UserError names one it does not know."""
+    given = dict(options or {})
+    unknown = sorted(set(given) - set(KNOWN_OPTIONS))
     if unknown:
         raise UserError(f"unknown reader option {', '.join(unknown)}; known: {', '.join(KNOWN_OPTIONS)}")
-    if not isinstance(options.get("structured", True), bool):
+    if not isinstance(given.get("structured", True), bool):
         raise UserError("reader option structured: give true or false")
-    return options
+    return cast(ReaderOptions, given)

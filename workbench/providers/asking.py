@@ -8,6 +8,7 @@ The record names the suite (as `run` records do) and is appended to the suite's 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ def _folder(case: Case, suite: Suite | None) -> Path:
 
 async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
               dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
-              options: dict[str, Any] | None = None, cache: bool = True, *,
+              options: Mapping[str, Any] | None = None, cache: bool = True, *,
               suite: Suite | None = None, out: Path | None = None,
               base_url: str | None = None, question: str | None = None,
               password: str | None = None) -> tuple[RunRecord, Path]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
@@ -42,6 +42,23 @@ READERS = (
 
 DEFAULT_MAX_TOKENS = 1024
 DEFAULT_DPI = 150
+
+
+class ReaderOptions(TypedDict, total=False):
+    """What a reader may be asked besides the document and the prompt (`--max-tokens`, ...); the
+    run's plan, its batch state file and the answer cache's key record them as given."""
+
+    max_tokens: int
+    temperature: float
+    structured: bool      # send an extraction case's schema as structured output (default true)
+    # agent readers only:
+    max_turns: int
+    deadline_s: float
+    extractor: str        # the text layer its page_text tool reads
+
+
+# Token counts by `core.runs.USAGE_KEYS`, None where the provider gave no number.
+Usage = dict[str, int | None]
 
 
 @dataclass(frozen=True)
@@ -95,7 +112,7 @@ def known_readers() -> list[str]:
 class Part:
     """One piece of the document sent to a reader: the PDF, one page image, or extracted text."""
 
-    kind: str            # "pdf" | "image" | "text"
+    kind: Literal["pdf", "image", "text"]
     data: bytes = b""    # pdf or image bytes
     text: str = ""       # for kind == "text"
     mime: str = ""
@@ -142,17 +159,15 @@ class ReadResult:
     status: str                          # ok | blocked | truncated | refused | error | timeout
     answer: str | None = None
     finish_reason: str | None = None
-    usage: dict[str, Any] | None = None
+    usage: Usage | None = None
     request_id: str | None = None
     error: CallError | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)   # into the record's `extra` (JSON)
 
 
-
-
-def usage_dict(**values: Any) -> dict[str, Any]:
+def usage_dict(**values: Any) -> Usage:
     """Token usage with every known key present; None where the provider gave no number."""
-    out: dict[str, Any] = {k: None for k in USAGE_KEYS}
+    out: Usage = {k: None for k in USAGE_KEYS}
     for k, v in values.items():
         out[k] = v if isinstance(v, int) and not isinstance(v, bool) else None
     return out

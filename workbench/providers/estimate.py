@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.pdf.document import open_fitz
-from workbench.providers.base import DEFAULT_DPI, DEFAULT_MAX_TOKENS, default_prompt
+from workbench.providers.base import DEFAULT_DPI, DEFAULT_MAX_TOKENS, ReaderOptions, default_prompt
 
 CHARS_PER_TOKEN = 4
 GEMINI_PAGE_TOKENS = 258
@@ -53,7 +53,7 @@ class CallEstimate:
 
 
 def estimate_call(case: Any, pdf: bytes, provider: str, modality: str, dpi: int | None,
-                  prompt: str | None, options: dict[str, Any]) -> CallEstimate:
+                  prompt: str | None, options: ReaderOptions) -> CallEstimate:
     prompt = prompt or default_prompt(case)
     tokens = text_tokens(prompt)
     schema = case.answer_schema

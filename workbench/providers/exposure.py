@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workbench.checks.lint import contract_targets
 from workbench.core import atomic
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
@@ -40,8 +41,6 @@ NOT_A_RUN = "-"  # a cell of a run that holds no record of the family's cases
 def printed_values(case: Case) -> tuple[set[str], list[str]]:
     """What the case's contract says is visible on the page: the forbidden answers among it (named
     as `forbidden` or by their metadata key, as `meta:decoy`), and the other values, in order."""
-    from workbench.checks.lint import contract_targets
-
     forbidden = set(forbidden_needles(case))
     decoys: set[str] = set()
     values: list[str] = []
@@ -120,10 +119,27 @@ def _extract_job(job: tuple[str, str, bool]) -> tuple[str | None, str | None]:
 
 
 @dataclass
+class ExposureRow:
+    """One case's cells: extractor (or run) -> state, and why each `error` cell is one."""
+
+    case_id: str
+    family: str
+    extractors: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, str | dict[str, str]]:
+        out: dict[str, str | dict[str, str]] = {"case_id": self.case_id, "family": self.family,
+                                                "extractors": self.extractors}
+        if self.errors:
+            out["errors"] = self.errors
+        return out
+
+
+@dataclass
 class Exposure:
     extractors: list[str]
     versions: dict[str, str]
-    cases: list[dict] = field(default_factory=list)
+    cases: list[ExposureRow] = field(default_factory=list)
     # `report --by extractor`: the run each column comes from, and the columns of readers that are
     # not probes (what their answers hold, not an extractor's text)
     runs: dict[str, str] = field(default_factory=dict)
@@ -133,20 +149,21 @@ class Exposure:
         """family -> extractor -> state -> count."""
         out: dict[str, dict[str, dict[str, int]]] = {}
         for row in self.cases:
-            fam = out.setdefault(row["family"], {n: dict.fromkeys((*STATES, ERROR), 0) for n in self.extractors})
-            for name, state in row["extractors"].items():
+            fam = out.setdefault(row.family, {n: dict.fromkeys((*STATES, ERROR), 0) for n in self.extractors})
+            for name, state in row.extractors.items():
                 fam[name][state] += 1
         return dict(sorted(out.items()))
 
     def totals(self) -> dict[str, dict[str, int]]:
         out = {n: dict.fromkeys((*STATES, ERROR), 0) for n in self.extractors}
         for row in self.cases:
-            for name, state in row["extractors"].items():
+            for name, state in row.extractors.items():
                 out[name][state] += 1
         return out
 
     def to_json(self) -> dict:
-        out = {"extractors": {n: self.versions[n] for n in self.extractors}, "cases": self.cases,
+        out = {"extractors": {n: self.versions[n] for n in self.extractors},
+               "cases": [row.to_json() for row in self.cases],
                "matrix": self.matrix(), "totals": self.totals()}
         if self.runs:
             out.update(runs=self.runs, not_probes=self.not_probes)
@@ -181,10 +198,7 @@ def suite_exposure(cases: list[Case], names: list[str], jobs: int | None = 0,
                 states[name], errors[name] = ERROR, why or "unreadable"
             else:
                 states[name] = exposure_state(case, text)
-        row = {"case_id": case.id, "family": case.trap_family, "extractors": states}
-        if errors:
-            row["errors"] = errors
-        out.cases.append(row)
+        out.cases.append(ExposureRow(case.id, case.trap_family, states, errors))
     return out
 
 
@@ -203,7 +217,7 @@ def runs_exposure(runs: Sequence[RunReport], cases_by_id: Mapping[str, Case]) ->
     the record's answer holds, found as `exposure_state` finds it in an extractor's text; a call
     that did not finish is `error` (its reason in `errors`); a case without a key is left out."""
     out = Exposure([], {})
-    rows: dict[str, dict] = {}
+    rows: dict[str, ExposureRow] = {}
     for run in runs:
         readers = {r.reader for r in run.rows}
         probe = _probe_of(next(iter(readers))) if len(readers) == 1 else None
@@ -220,12 +234,12 @@ def runs_exposure(runs: Sequence[RunReport], cases_by_id: Mapping[str, Case]) ->
             case = cases_by_id.get(row.case_id)
             if case is None or row.outcome == "no_key":
                 continue   # the report lists the cases it has no key for
-            entry = rows.setdefault(case.id, {"case_id": case.id, "family": case.trap_family, "extractors": {}})
+            entry = rows.setdefault(case.id, ExposureRow(case.id, case.trap_family))
             if row.execution == "finished" and row.answer is not None:
-                entry["extractors"][name] = exposure_state(case, row.answer)
+                entry.extractors[name] = exposure_state(case, row.answer)
             else:
-                entry["extractors"][name] = ERROR
-                entry.setdefault("errors", {})[name] = row.reason
+                entry.extractors[name] = ERROR
+                entry.errors[name] = row.reason
     out.cases = [rows[k] for k in sorted(rows)]
     return out
 
@@ -272,5 +286,5 @@ def csv_text(exp: Exposure) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["case_id", "family", *exp.extractors])
     for row in exp.cases:
-        w.writerow([row["case_id"], row["family"], *(row["extractors"][n] for n in exp.extractors)])
+        w.writerow([row.case_id, row.family, *(row.extractors[n] for n in exp.extractors)])
     return buf.getvalue()

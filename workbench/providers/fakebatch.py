@@ -43,6 +43,30 @@ ENDS = ("completed", "expired", "failed")
 
 
 @dataclass
+class FakeResult:
+    """What became of one request of an ended batch: answered (`status`, `body`), or not run (`end`)."""
+
+    id: str                       # its custom id (Gemini: its metadata key)
+    status: int | None = None     # the HTTP status of its answer
+    body: Any = None              # the answer or error body a live call would get
+    end: str | None = None        # expired | cancelled: the batch ended before it ran
+
+    @property
+    def ran(self) -> bool:
+        return self.status is not None
+
+
+@dataclass
+class FakeFile:
+    """A file of the OpenAI batch service: an uploaded input file, or a batch's output or errors."""
+
+    filename: str | None
+    purpose: str                  # batch | batch_output
+    data: bytes
+    step: str = "file"            # its download's step for `tamper`: file, output or errors
+
+
+@dataclass
 class FakeBatch:
     id: str
     fmt: str                                  # openai | anthropic | google
@@ -56,7 +80,7 @@ class FakeBatch:
     polls: int = 0
     state: str = "in_progress"                # in_progress | cancelling | completed | expired | failed | cancelled
     errors: list[dict[str, Any]] = field(default_factory=list)
-    results: list[dict[str, Any]] | None = None   # per request: {"id", "status", "body"} or {"id", "end"}
+    results: list[FakeResult] | None = None   # one per request, once the batch has ended
     output_file_id: str | None = None
     error_file_id: str | None = None
 
@@ -87,7 +111,7 @@ class BatchStore:
         self.create_delay_s = create_delay_s
         self.tamper = tamper
         self.batches: dict[str, FakeBatch] = {}
-        self.files: dict[str, dict[str, Any]] = {}
+        self.files: dict[str, FakeFile] = {}
         self.creates = 0          # batch creations asked for (a test's "never submits twice")
         self.calls: list[tuple[str, str]] = []   # (method, path) of every batch-service request
         self.key: str | None = None               # the key of the request being answered
@@ -130,10 +154,10 @@ class BatchStore:
         results = []
         for i, (cid, body) in enumerate(batch.requests):
             if i >= keep:
-                results.append({"id": cid, "end": state})
+                results.append(FakeResult(cid, end=state))
                 continue
             status, _, obj = self._answer(batch, body, i)
-            results.append({"id": cid, "status": status, "body": obj})
+            results.append(FakeResult(cid, status, obj))
         batch.results = results
 
     def _answer(self, batch: FakeBatch, body: dict[str, Any], i: int) -> tuple[int, dict[str, str], Any]:
@@ -152,11 +176,11 @@ class BatchStore:
         return self.fake.reply(batch.fmt, model, body, with_len, kind, batch.key, 10_000 + i)
 
     def counts(self, batch: FakeBatch) -> dict[str, int]:
-        done = [r for r in batch.results or [] if "status" in r]
-        return {"total": len(batch.requests), "ok": sum(r["status"] == 200 for r in done),
-                "failed": sum(r["status"] != 200 for r in done),
-                "expired": sum(r.get("end") == "expired" for r in batch.results or []),
-                "cancelled": sum(r.get("end") == "cancelled" for r in batch.results or [])}
+        done = [r for r in batch.results or [] if r.ran]
+        return {"total": len(batch.requests), "ok": sum(r.status == 200 for r in done),
+                "failed": sum(r.status != 200 for r in done),
+                "expired": sum(r.end == "expired" for r in batch.results or []),
+                "cancelled": sum(r.end == "cancelled" for r in batch.results or [])}
 
     def get(self, batch_id: str, fmt: str) -> FakeBatch | None:
         batch = self.batches.get(batch_id)

@@ -12,7 +12,7 @@ import re
 import time
 from typing import Any
 
-from workbench.providers.fakebatch import BatchStore, FakeBatch, Reply, Tamper, iso, ok
+from workbench.providers.fakebatch import BatchStore, FakeBatch, FakeFile, Reply, Tamper, iso, ok
 
 _CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _GEMINI_CREATE = re.compile(r"^/v1beta/models/(?P<model>[^/:]+):batchGenerateContent$")
@@ -46,7 +46,7 @@ class FakeOpenAIBatches:
             return self._error(400, "A batch input file needs purpose=batch and a file part.")
         file_id = self.s.new_id("file-")
         data = fields["file"]
-        self.s.files[file_id] = {"filename": filename, "purpose": "batch", "data": data}
+        self.s.files[file_id] = FakeFile(filename, "batch", data)
         return ok({"id": file_id, "object": "file", "bytes": len(data), "created_at": int(time.time()),
                    "filename": filename, "purpose": "batch", "status": "processed"})
 
@@ -70,7 +70,7 @@ class FakeOpenAIBatches:
         errors: list[dict[str, Any]] = []
         seen: set[str] = set()
         model = ""
-        for n, line in enumerate(file["data"].decode("utf-8", "replace").splitlines(), 1):
+        for n, line in enumerate(file.data.decode("utf-8", "replace").splitlines(), 1):
             try:
                 item = json.loads(line)
             except ValueError:
@@ -107,25 +107,25 @@ class FakeOpenAIBatches:
         out, err = [], []
         echo = batch.key if self.s.fake.echo_key else None
         for r in batch.results:
-            if "status" in r:
-                line = {"id": self.s.new_id("batch_req_"), "custom_id": r["id"],
-                        "response": {"status_code": r["status"], "request_id": self.s.new_id("req_"),
-                                     "body": r["body"]}, "error": None}
+            if r.ran:
+                line = {"id": self.s.new_id("batch_req_"), "custom_id": r.id,
+                        "response": {"status_code": r.status, "request_id": self.s.new_id("req_"),
+                                     "body": r.body}, "error": None}
                 if echo:
                     line["id"], line["response"]["request_id"] = f"batch_req_{echo}", f"req_{echo}"
-                (out if r["status"] == 200 else err).append(line)
+                (out if r.status == 200 else err).append(line)
             else:
-                code = "batch_expired" if r["end"] == "expired" else "batch_cancelled"
-                message = f"This request was not run: the batch was {r['end']}." + (f" ({echo})" if echo else "")
-                err.append({"id": f"batch_req_{echo}" if echo else self.s.new_id("batch_req_"), "custom_id": r["id"],
+                code = "batch_expired" if r.end == "expired" else "batch_cancelled"
+                message = f"This request was not run: the batch was {r.end}." + (f" ({echo})" if echo else "")
+                err.append({"id": f"batch_req_{echo}" if echo else self.s.new_id("batch_req_"), "custom_id": r.id,
                             "response": None, "error": {"code": code, "message": message,
                                                         **({"param": echo} if echo else {})}})
         for rows, attr in ((out, "output_file_id"), (err, "error_file_id")):
             if rows:
                 file_id = self.s.new_id("file-")
                 data = "".join(json.dumps(row) + "\n" for row in rows).encode()
-                self.s.files[file_id] = {"filename": f"{batch.id}_{attr}.jsonl", "purpose": "batch_output",
-                                       "data": data, "step": "output" if attr == "output_file_id" else "errors"}
+                self.s.files[file_id] = FakeFile(f"{batch.id}_{attr}.jsonl", "batch_output", data,
+                                                 "output" if attr == "output_file_id" else "errors")
                 setattr(batch, attr, file_id)
 
     def _object(self, batch: FakeBatch) -> dict[str, Any]:
@@ -179,7 +179,7 @@ class FakeOpenAIBatches:
         file = self.s.files.get(id)
         if file is None:
             return self._error(404, f"No such File object: {id}")
-        return 200, file["data"], {}, "application/octet-stream"
+        return 200, file.data, {}, "application/octet-stream"
 
 
 class FakeAnthropicBatches:
@@ -226,10 +226,10 @@ class FakeAnthropicBatches:
         counts = {"processing": 0 if ended else len(batch.requests), "succeeded": 0, "errored": 0,
                   "canceled": 0, "expired": 0}
         for r in batch.results or []:
-            if "status" in r:
-                counts["succeeded" if r["status"] == 200 else "errored"] += 1
+            if r.ran:
+                counts["succeeded" if r.status == 200 else "errored"] += 1
             else:
-                counts["canceled" if r["end"] == "cancelled" else "expired"] += 1
+                counts["canceled" if r.end == "cancelled" else "expired"] += 1
         status = "ended" if ended else ("canceling" if batch.state == "cancelling" else "in_progress")
         if self.s.fake.echo_key:
             counts = {**counts, f"{batch.key}": 0, "note": f"{batch.key}"}
@@ -268,13 +268,13 @@ class FakeAnthropicBatches:
             return self._error(400, "invalid_request_error", "The batch has not ended yet.")
         lines = []
         for r in batch.results:
-            if "status" not in r:
-                result: dict[str, Any] = {"type": "canceled" if r["end"] == "cancelled" else "expired"}
-            elif r["status"] == 200:
-                result = {"type": "succeeded", "message": r["body"]}
+            if not r.ran:
+                result: dict[str, Any] = {"type": "canceled" if r.end == "cancelled" else "expired"}
+            elif r.status == 200:
+                result = {"type": "succeeded", "message": r.body}
             else:
-                result = {"type": "errored", "error": r["body"]}
-            line = {"custom_id": r["id"], "result": result}
+                result = {"type": "errored", "error": r.body}
+            line = {"custom_id": r.id, "result": result}
             if self.s.fake.echo_key:
                 line["note"] = f"{batch.key}"
             lines.append(json.dumps(line) + "\n")
@@ -342,16 +342,16 @@ class FakeGeminiBatches:
         elif batch.results is not None:
             out = []
             for r in batch.results:
-                if "status" not in r:
+                if not r.ran:
                     continue  # an expired or cancelled request has no response
-                if r["status"] == 200:
-                    out.append({"response": r["body"], "metadata": {"key": r["id"]}})
+                if r.status == 200:
+                    out.append({"response": r.body, "metadata": {"key": r.id}})
                 else:  # a google.rpc.Status: the gRPC code, not the HTTP one
-                    err = r["body"].get("error", {})
+                    err = r.body.get("error", {})
                     grpc = {"INVALID_ARGUMENT": 3, "NOT_FOUND": 5, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
                             "UNAUTHENTICATED": 16, "UNAVAILABLE": 14}.get(err.get("status"), 13)
                     out.append({"error": {"code": grpc, "message": err.get("message", "")},
-                                "metadata": {"key": r["id"]}})
+                                "metadata": {"key": r.id}})
                 if self.s.fake.echo_key:
                     out[-1]["metadata"]["note"] = f"{batch.key}"
             op["response"] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
@@ -421,7 +421,8 @@ class BatchService(BatchStore):
                     self.calls.append((method, p))
                     reply = handler(raw=raw, headers=headers, **m.groupdict())
                     if step == "file":   # OpenAI's output and error files are steps of their own
-                        step = self.files.get(m.group("id"), {}).get("step", "file")
+                        file = self.files.get(m.group("id"))
+                        step = file.step if file else "file"
                 if self.tamper is not None:
                     reply = self.tamper(step, reply) or reply
                 return reply

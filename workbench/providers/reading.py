@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from typing import Any
 
@@ -28,6 +29,7 @@ from workbench.providers.base import (
     Adapter,
     HttpCall,
     Part,
+    ReaderOptions,
     ReaderSpec,
     ReadRequest,
     ReadResult,
@@ -43,7 +45,7 @@ from workbench.providers.probes import check_probe, probe_answer, probe_modality
 from workbench.providers.retry import RetryPolicy, decide
 
 
-def structured_schema(case: Case, mod: Adapter, options: dict[str, Any]) -> dict[str, Any] | None:
+def structured_schema(case: Case, mod: Adapter, options: ReaderOptions) -> dict[str, Any] | None:
     """The schema to send as structured output: an extraction case's, when the adapter takes one
     and the options do not turn it off (`--no-structured`)."""
     if options.get("structured", True) is False or not getattr(mod, "structured", None):
@@ -51,13 +53,13 @@ def structured_schema(case: Case, mod: Adapter, options: dict[str, Any]) -> dict
     return case.answer_schema
 
 
-def read_request(case: Case, parts: list[Part], prompt: str, options: dict[str, Any], mod: Adapter) -> ReadRequest:
+def read_request(case: Case, parts: list[Part], prompt: str, options: ReaderOptions, mod: Adapter) -> ReadRequest:
     """The request a reader gets: a live call's and a provider batch's are built by this one function."""
     return ReadRequest(prompt, parts, int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
                        options.get("temperature"), schema=structured_schema(case, mod, options))
 
 
-def cache_options(case: Case, mod: Adapter, options: dict[str, Any]) -> dict[str, Any]:
+def cache_options(case: Case, mod: Adapter, options: ReaderOptions) -> dict[str, Any]:
     """The options as the answer cache keys them: how the schema is sent counts (it changes the call)."""
     schema = structured_schema(case, mod, options)
     return {**options, "structured": mod.structured} if schema else {k: v for k, v in options.items()
@@ -181,7 +183,7 @@ def _record(case: Case, pdf_sha: str, reader: str, modality: str, dpi: int | Non
 
 async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, modality: str | None = None,
                dpi: int | None = DEFAULT_DPI, prompt: str | None = None,
-               options: dict[str, Any] | None = None, cache: bool = True, *,
+               options: Mapping[str, Any] | None = None, cache: bool = True, *,
                client: httpx.AsyncClient | None = None, base_url: str | None = None,
                policy: RetryPolicy | None = None, gate: asyncio.Semaphore | None = None,
                local: Executor | None = None) -> RunRecord:
@@ -266,7 +268,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     return rec
 
 
-async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: dict[str, Any],
+async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: ReaderOptions,
                       cache: bool, client: httpx.AsyncClient | None, base_url: str | None,
                       policy: RetryPolicy | None, gate: asyncio.Semaphore | contextlib.nullcontext[None],
                       local: Executor | None) -> RunRecord:

@@ -38,7 +38,7 @@ from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config
 from workbench.providers.adapters import adapter, check_options
-from workbench.providers.base import DEFAULT_DPI, ReaderSpec, default_prompt
+from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec, default_prompt
 from workbench.providers.probes import check_probe, probe_modality
 from workbench.providers.reading import read
 from workbench.providers.retry import RetryPolicy
@@ -71,7 +71,7 @@ class RunPlan:
     dpi: int | None
     workers: int = 4
     prompt: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
+    options: ReaderOptions = field(default_factory=ReaderOptions)
     cache: bool = True
     base_url: str | None = None
     policy: RetryPolicy | None = None
@@ -181,7 +181,7 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
                     local: Executor | None = None, shard: str | None = None,
-                    suite_marks: dict[str, Any] | None = None) -> list[RunRecord]:
+                    suite_marks: dict[str, str] | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
     `local` (an Executor) runs each call's local work; None: threads. `suite_marks`

@@ -23,6 +23,7 @@ from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import Poll, not_run
 from workbench.providers.batch.service import Refused, Service
 from workbench.providers.batch.state import (
+    BatchRequest,
     BatchState,
     Entry,
     load_state,
@@ -108,9 +109,9 @@ class BatchRun:
         self.proto = PROTOCOLS[state.spec.provider](self.service)
         self.on_step = on_step or (lambda _line: None)
         self.prepared = dict(prepared or {})
-        self._suite_marks: dict[str, Any] | None = None
+        self._suite_marks: dict[str, str] | None = None
 
-    def suite_marks(self) -> dict[str, Any]:
+    def suite_marks(self) -> dict[str, str]:
         """Where the suite is and its hash (`core.suite.run_marks`), for every record collected."""
         if self._suite_marks is None:
             try:
@@ -133,12 +134,12 @@ class BatchRun:
         spec = self.state.spec
         lines = []
         for cid, meta in entry.requests.items():
-            case = suite.case(meta["case_id"])
+            case = suite.case(meta.case_id)
             pdf = read_pdf_bytes(case.pdf_file, self.password)
-            if sha256_hex(pdf) != meta["case_sha256"]:
+            if sha256_hex(pdf) != meta.case_sha256:
                 raise UserError(f"case {case.id}: its PDF changed since the batch was prepared; "
                                 f"remove {self.path} to prepare it again")
-            req = read_request(case, prepare_parts(pdf, self.state.modality, self.state.dpi), meta["prompt"],
+            req = read_request(case, prepare_parts(pdf, self.state.modality, self.state.dpi), meta.prompt,
                                self.state.options, self.service.mod)
             call = self.service.mod.build(req, spec.model, self.state.base_url, self.key)
             lines.append(encode_line(self.proto.line(cid, call)))
@@ -206,13 +207,13 @@ class BatchRun:
                 if meta is None or cid in seen:
                     return
                 seen.add(cid)
-                if (meta["case_id"], meta["case_sha256"]) in done:
+                if (meta.case_id, meta.case_sha256) in done:
                     return
                 record = self._record(entry, cid, meta, redact_result(result, self.service.keys))
                 writer.append(record)
                 written += 1
-                if store is not None and meta.get("cache_key"):
-                    store.put(meta["cache_key"], record)   # only finished answers are kept
+                if store is not None and meta.cache_key:
+                    store.put(meta.cache_key, record)   # only finished answers are kept
 
             for cid, result in self.proto.results(poll, entry):
                 if cid is None or cid not in entry.requests or cid in seen:
@@ -249,21 +250,21 @@ class BatchRun:
         return {(r.case_id, r.case_sha256) for r in iter_records(self.out)
                 if r.reader == self.state.reader and r.modality == self.state.modality and r.dpi == self.state.dpi}
 
-    def _record(self, entry: Entry, cid: str, meta: dict[str, Any], result: ReadResult) -> RunRecord:
+    def _record(self, entry: Entry, cid: str, meta: BatchRequest, result: ReadResult) -> RunRecord:
         extra: dict[str, Any] = {**result.extra, "batch": {"provider": self.state.spec.provider,
                                                            "id": entry.batch_id, "custom_id": cid}}
         extra.update(self.suite_marks())
-        if meta.get("structured"):
-            extra["structured_output"] = meta["structured"]
+        if meta.structured:
+            extra["structured_output"] = meta.structured
         if self.state.modality == "text":
             extra["extractor"] = "pymupdf"
         ran = result.status not in ("cancelled",) and not (result.error and result.error.type == "batch_expired")
         return RunRecord(
-            case_id=meta["case_id"], case_sha256=meta["case_sha256"], key_sha256=meta["key_sha256"],
-            reader=self.state.reader, modality=self.state.modality, dpi=self.state.dpi, prompt=meta["prompt"],
+            case_id=meta.case_id, case_sha256=meta.case_sha256, key_sha256=meta.key_sha256,
+            reader=self.state.reader, modality=self.state.modality, dpi=self.state.dpi, prompt=meta.prompt,
             answer=result.answer, status=result.status, error=result.error.to_json() if result.error else None,
             finish_reason=result.finish_reason, latency_ms=None, attempts=1 if ran else 0, usage=result.usage,
-            request_id=result.request_id, started_at=entry.submitted_at, trap_family=meta.get("trap_family"),
+            request_id=result.request_id, started_at=entry.submitted_at, trap_family=meta.trap_family,
             suite=self.state.suite, run_id=self.state.run_id, shard=self.state.shard, extra=extra)
 
     def advance(self) -> BatchOutcome:
@@ -336,6 +337,6 @@ def advance_run(run: Path, *, cancel: bool = False, base_url: str | None = None,
         finally:
             job.close()
         if outcome.done:
-            ids = {m["case_id"] for e in job.state.entries for m in e.requests.values()}
+            ids = {m.case_id for e in job.state.entries for m in e.requests.values()}
             outcome.records = run_records(out, job.state, ids)
         return outcome

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.core.runs import CallError
-from workbench.providers.base import ReadResult
+from workbench.providers.base import Adapter, ReadResult
 from workbench.providers.batch.service import BadLine, Service
 
 ENDED = ("completed", "expired", "cancelled", "failed")
@@ -25,8 +25,8 @@ MALFORMED = (ValueError, TypeError, AttributeError, KeyError, IndexError, Recurs
 class Poll:
     status: str                       # ours: in_progress | completed | expired | cancelled | failed
     provider_status: str
-    counts: dict[str, Any]
-    raw: dict[str, Any]
+    counts: dict[str, int | str]
+    raw: dict[str, Any]               # the service's own object, as it sent it (redacted)
     message: str = ""                 # why a batch failed, when it says
 
     @property
@@ -57,9 +57,9 @@ def word(value: Any, n: int = 64) -> str:
     return " ".join(str(value).split())[:n] if value is not None else ""
 
 
-def counts(value: Any) -> dict[str, Any]:
+def counts(value: Any) -> dict[str, int | str]:
     """Request counts (numbers, or numbers as strings as Gemini gives them), nothing else."""
-    out: dict[str, Any] = {}
+    out: dict[str, int | str] = {}
     for k, v in maybe_obj(value).items():
         if isinstance(v, bool) or not isinstance(k, str) or len(k) > 40:
             continue
@@ -82,7 +82,7 @@ def shaped(service: Service, what: str, read: Callable[[], Any], after: str = ""
                              + (f"; {after}" if after else "")) from None
 
 
-def error_result(mod: Any, status: int, body: Any, request_id: str | None = None) -> ReadResult:
+def error_result(mod: Adapter, status: int, body: Any, request_id: str | None = None) -> ReadResult:
     perr = mod.parse_error(status, body)
     return ReadResult("error", request_id=request_id, error=CallError(
         perr.type or (f"http_{status}" if status else "request_failed"), perr.message or f"HTTP {status}",
@@ -94,7 +94,7 @@ def malformed(problem: str) -> ReadResult:
                                                                      f"{problem}"))
 
 
-def parsed(mod: Any, body: Any, headers: dict[str, str]) -> ReadResult:
+def parsed(mod: Adapter, body: Any, headers: dict[str, str]) -> ReadResult:
     try:
         return mod.parse(body, headers)
     except MALFORMED as exc:

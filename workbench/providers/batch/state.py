@@ -12,7 +12,7 @@ from typing import Any
 from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.runs import utc_now
-from workbench.providers.base import ReaderSpec, parse_reader
+from workbench.providers.base import ReaderOptions, ReaderSpec, parse_reader
 
 STATE_FORMAT = "pdfworkbench-batch/1"
 STATE_SUFFIX = ".batch.json"
@@ -33,11 +33,24 @@ def run_of_state(path: Path) -> Path:
 
 
 @dataclass
+class BatchRequest:
+    """The case one request of a batch asks, and what its record will carry."""
+
+    case_id: str
+    case_sha256: str                  # of the PDF sent: a case whose PDF changed is not sent again
+    key_sha256: str
+    prompt: str
+    trap_family: str | None = None
+    structured: str | None = None     # how the answer's schema went (the adapter's `structured`), or None
+    cache_key: str | None = None      # the answer cache's key for the answer (None: --no-cache)
+
+
+@dataclass
 class Entry:
     """One provider batch of the run."""
 
     intent: str                                   # our handle, in the batch's metadata or name
-    requests: dict[str, dict[str, Any]]           # custom id -> the case it asks (id, hashes, prompt)
+    requests: dict[str, BatchRequest]             # custom id -> the case it asks
     batch_id: str | None = None
     file_id: str | None = None                    # OpenAI's uploaded input file
     created_at: str = field(default_factory=utc_now)
@@ -45,7 +58,7 @@ class Entry:
     submitted_at: str | None = None
     status: str | None = None                     # ours: in_progress, completed, expired, ...
     provider_status: str | None = None            # the provider's own word
-    counts: dict[str, Any] | None = None
+    counts: dict[str, int | str] | None = None    # the provider's request counts (Gemini's are strings)
     collected: bool = False
 
 
@@ -59,7 +72,7 @@ class BatchState:
     dpi: int | None
     base_url: str
     run_id: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: ReaderOptions = field(default_factory=ReaderOptions)
     entries: list[Entry] = field(default_factory=list)
     cache: bool = True                # collected answers go to the answer cache (not with --no-cache)
     shard: str | None = None          # "i/n" of a sharded run; its records carry it
@@ -89,7 +102,8 @@ def load_state(path: Path) -> BatchState | None:
     try:
         if raw.get("format") != STATE_FORMAT:
             raise ValueError(f"format {raw.get('format')!r}")
-        entries = [Entry(**e) for e in raw.pop("entries")]
+        entries = [Entry(**{**e, "requests": {cid: BatchRequest(**r) for cid, r in e["requests"].items()}})
+                   for e in raw.pop("entries")]
         return BatchState(**raw, entries=entries)
     except (AttributeError, TypeError, ValueError, KeyError) as exc:
         raise UserError(f"{path}: not a pdfworkbench batch state file ({exc}); restore it, or remove it if "

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from workbench.build.shards import shard_items
 from workbench.core.case import Case, sha256_hex
@@ -16,7 +15,7 @@ from workbench.core.suite import load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config
 from workbench.providers.adapters import adapter
-from workbench.providers.base import ReaderSpec, default_prompt
+from workbench.providers.base import ReaderOptions, ReaderSpec, default_prompt
 from workbench.providers.batch.job import (
     PROTOCOLS,
     BatchOutcome,
@@ -25,7 +24,14 @@ from workbench.providers.batch.job import (
     run_lock,
     run_records,
 )
-from workbench.providers.batch.state import BatchState, Entry, load_state, save_state, state_path
+from workbench.providers.batch.state import (
+    BatchRequest,
+    BatchState,
+    Entry,
+    load_state,
+    save_state,
+    state_path,
+)
 from workbench.providers.cache import AnswerCache, cache_key
 from workbench.providers.reading import cache_options, from_cache, prepare_parts, read_request
 from workbench.providers.running import (
@@ -70,7 +76,7 @@ def prepare(state: BatchState, cases: list[Case], plan: RunPlan, key: str | None
     prepared: dict[str, list[bytes]] = {}
     hits: list[RunRecord] = []
     kept = 0
-    current: dict[str, dict[str, Any]] = {}
+    current: dict[str, BatchRequest] = {}
     lines: list[bytes] = []
     size = 0
     intent = uuid.uuid4().hex[:16]
@@ -101,10 +107,8 @@ def prepare(state: BatchState, cases: list[Case], plan: RunPlan, key: str | None
         cid = f"{intent[:8]}-{n:06d}"
         line = encode_line(proto.line(cid, call))
         lines.append(line)
-        current[cid] = {"case_id": case.id, "case_sha256": sha256_hex(pdf), "key_sha256": case.key_sha256(),
-                        "prompt": prompt, "trap_family": case.trap_family,
-                        "structured": mod.structured if req.schema is not None else None,
-                        "cache_key": ckey}
+        current[cid] = BatchRequest(case.id, sha256_hex(pdf), case.key_sha256(), prompt, case.trap_family,
+                                    mod.structured if req.schema is not None else None, ckey)
         size += len(line)
     if current:
         close_entry()
@@ -146,11 +150,11 @@ def submit_or_advance(suite_path: Path, plan: RunPlan, out: Path, *, shard: str 
                 ident = RunIdentity.of(shard, given_run_id, suite)
                 state = BatchState(run=out.name, suite_dir=str(Path(suite_path).resolve()), suite=suite.name,
                                    reader=str(plan.reader), modality=modality, dpi=dpi, base_url=url,
-                                   run_id=ident.resolve(plan, out, run_id), options=dict(plan.options),
+                                   run_id=ident.resolve(plan, out, run_id), options=ReaderOptions(**plan.options),
                                    shard=ident.shard)
             if not todo:
                 return BatchOutcome(state, out, records=run_records(out, state, {c.id for c in cases}))
-            state.base_url, state.options, state.cache = url, dict(plan.options), bool(plan.cache)
+            state.base_url, state.options, state.cache = url, ReaderOptions(**plan.options), bool(plan.cache)
             entries, prepared, hits = prepare(state, todo, plan, key, plan.password,
                                               AnswerCache() if plan.cache else None)
             if hits:
