@@ -1,0 +1,56 @@
+"""Amounts as the grader reads them (workbench/text/money.py): digit groups written the ways
+documents write them, currencies before or after, whole tokens only, and when two agree."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from workbench.text.money import find_money, number_value, parse_money
+
+
+@pytest.mark.parametrize("written, value", [
+    ("1,234,567.89", "1234567.89"), ("1.234.567,89", "1234567.89"), ("1.234,56", "1234.56"),
+    ("1'234'567.89", "1234567.89"), ("1\u00a0234,56", "1234.56"), ("12,50", "12.50"),
+    ("1,23,456.78", "123456.78"),
+    # ambiguous forms keep the English reading
+    ("1,234", "1234"), ("1.234", "1.234"), ("1.234.567", "1234567"),
+])
+def test_digit_groups_are_read_as_documents_write_them(written, value):
+    assert number_value(written) == Decimal(value)
+    assert parse_money(written).value == Decimal(value)
+
+
+@pytest.mark.parametrize("written, value, currency", [
+    ("$1,234.56", "1234.56", "USD"), ("1234.56 USD", "1234.56", "USD"), ("US$ 5", "5", "USD"),
+    ("€13,144.73", "13144.73", "EUR"), ("EUR 1.234,56", "1234.56", "EUR"), ("£7", "7", "GBP"),
+    ("-$12.00", "-12.00", "USD"), ("\u2212 5", "-5", None), ("42", "42", None), ("$1,234.56.", "1234.56", "USD"),
+])
+def test_an_amount_is_its_signed_value_and_its_currency(written, value, currency):
+    got = parse_money(written)
+    assert (got.value, got.currency) == (Decimal(value), currency)
+
+
+@pytest.mark.parametrize("text", ["$5 EUR", "five dollars", "", "$", "1,234.56 and 7"])
+def test_what_is_not_one_amount_is_none(text):
+    assert parse_money(text) is None
+
+
+def test_a_mention_is_a_whole_token_never_a_piece_of_a_larger_one():
+    assert [m.text for m in find_money("Total $11,234.56 due")] == ["$11,234.56"]
+    assert [m.value for m in find_money("invoice INV-5 dated 2023 500")] == [Decimal(2023), Decimal(500)]
+    # a zero-width space inside the figure is read through; the mention spans the original text
+    text = "due: 1,2\u200b34.56 EUR"
+    (mention,) = find_money(text)
+    assert (mention.value, mention.currency, text[mention.start:mention.end]) == \
+        (Decimal("1234.56"), "EUR", "1,2\u200b34.56 EUR")
+
+
+@pytest.mark.parametrize("a, b, agree", [
+    ("$1,234.56", "1234.56 USD", True), ("$1,234.56", "1234.56", True), ("€5", "5 EUR", True),
+    ("€5", "$5", False), ("$5", "$5.01", False), ("-5", "5", False),
+])
+def test_two_amounts_agree_when_values_match_and_currencies_do_not_contradict(a, b, agree):
+    assert parse_money(a).agrees(parse_money(b)) is agree
+    assert parse_money(b).agrees(parse_money(a)) is agree

@@ -1,0 +1,54 @@
+"""Folding and finding (workbench/text/search.py): the one way an answer or a page's text is
+searched for a value, and what makes an answer a refusal or a hedge."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.text.search import find_all, find_hedge, find_refusal, find_text, fold, read_glyphs
+
+
+def test_fold_is_case_spacing_and_look_alike_marks_with_the_original_indexes():
+    text = "Net\u00a0 Amount \u2014 \u201cDUE\u201d\n"
+    folded, index = fold(text)
+    assert folded == 'net amount - "due"'
+    assert [text[i] for i in index][:3] == ["N", "e", "t"] and len(index) == len(folded)
+    assert fold("A\u200bB")[0] == "ab"                      # a format character is nothing
+
+
+def test_read_glyphs_reads_look_alike_letters_as_a_person_sees_them():
+    assert read_glyphs("Т\u043eтаl")[0].lower().startswith("to")      # Cyrillic Т, о
+    assert fold("\u0422otal", glyphs=True)[0] == "total"
+
+
+@pytest.mark.parametrize("answer, needle, found", [
+    ("The TOTAL  due", "total due", "TOTAL  due"),
+    ("It is $1,234.56 in all", "1234.56 USD", "$1,234.56"),           # money compared as money
+    ("It is $11,234.56 in all", "$1,234.56", None),                   # never a piece of a token
+    ("It is €1,234.56", "$1,234.56", None),                           # currencies contradict
+])
+def test_find_text_is_tolerant_of_case_and_spacing_and_compares_money_as_money(answer, needle, found):
+    part = find_text(answer, needle)
+    assert part.matched is (found is not None) and part.found == found
+    if found:
+        assert answer[part.span[0]:part.span[1]] == found
+
+
+def test_find_all_finds_each_place_and_whole_word_keeps_to_words():
+    assert [p.span for p in find_all("cat catalog cat", "cat")] == [(0, 3), (4, 7), (12, 15)]
+    assert [p.span for p in find_all("cat catalog cat", "cat", whole_word=True)] == [(0, 3), (12, 15)]
+
+
+@pytest.mark.parametrize("answer, refusal", [
+    ("I cannot read the document.", "i cannot"), ("Sorry, I'm sorry.", "i'm sorry"), ("", "(empty answer)"),
+    ("The amount is not visible in the scan", "not visible"), ("$1,234.56", None),
+])
+def test_find_refusal(answer, refusal):
+    assert find_refusal(answer) == refusal
+
+
+def test_a_hedge_is_found_unless_the_expected_text_has_it_too():
+    assert find_hedge("The total appears to be $5") == "appears to"
+    assert find_hedge("The total is $5") is None
+    assert find_hedge("I think I might say", quoted="I think I might say") is None
+    assert find_hedge("I think I might say, probably", quoted="I think I might say") == "probably"
