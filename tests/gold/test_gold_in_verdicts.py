@@ -53,7 +53,7 @@ def test_regrade_names_both_versions(cli, tmp_path):
 
 
 def test_export_writes_the_newest_gold_keys_and_names_the_version(cli, tmp_path):
-    from workbench.providers.export import JSONL_KEYS
+    from workbench.grading.export import JSONL_KEYS
 
     suite, _ = _suite_at_v2(tmp_path)
     code, out, _ = cli("export", suite, "--to", "jsonl", "--out", tmp_path / "hf", "--json")

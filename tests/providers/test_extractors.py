@@ -170,11 +170,12 @@ def test_an_extraction_case_is_exposed_by_the_values_its_page_shows():
     values the page shows (the vendor's number and the total), as the olmOCR-bench export does."""
     from tests.support.fixtures import SAMPLE
     from workbench.core.suite import load_suite
+    from workbench.grading.needles import expected_needles
     from workbench.providers import exposure
 
     case = load_suite(SAMPLE).case("invoice_extraction-0001")
     phone, total, decoy = (case.metadata[k] for k in ("vendor_phone", "total", "decoy"))
-    assert exposure.expected_needles(case) == [phone, total]
+    assert expected_needles(case) == [phone, total]
     assert exposure.exposure_state(case, f"Tel {phone}\nTOTAL {total}") == "expected"
     assert exposure.exposure_state(case, f"Tel {decoy}\nTOTAL {total}") == "forbidden"
     text = extractors.page_text("pypdf", case.pdf_file.read_bytes(), 1)

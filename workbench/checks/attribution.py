@@ -38,9 +38,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from workbench.checks.evidence import Hit, find_evidence, find_in_layers, turned
-from workbench.checks.lint import contract_targets
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.grading.needles import contract_targets
 from workbench.grading.outcome import WRONG_ANSWERS
 from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.spans import Span, analyze_page

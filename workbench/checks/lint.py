@@ -83,6 +83,7 @@ from typing import Any
 
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
+from workbench.grading.needles import TARGET_PREFIXES, contract_targets
 
 SEVERITIES = ("error", "warning", "info")
 WHERE = ("visible", "hidden", "text_layer", "every_text_layer", "pixels_only", "not_visible", "not_text_layer",
@@ -196,31 +197,6 @@ def _reasons(hits) -> str:
     for h in hits:
         rs.extend(r for r in h.reasons if r not in rs)
     return ", ".join(rs) or "hidden"
-
-
-_TARGET_PREFIXES = ("expected", "tokens", "forbidden", "meta:")
-
-
-def contract_targets(case, target: str) -> tuple[str, list[str]] | None:
-    """(kind, values) for a contract target, or None if the target is malformed."""
-    if target == "expected":
-        return "expected", [case.expected_answer] if case.expected_answer.strip() else []
-    if target == "tokens":
-        return "tokens", list(case.expected_tokens)
-    if target == "forbidden":
-        return "forbidden", list(case.forbidden_answers)
-    m = re.fullmatch(r"forbidden:(\d+)", target)
-    if m:
-        i = int(m.group(1))
-        return "forbidden", [case.forbidden_answers[i]] if i < len(case.forbidden_answers) else []
-    if target.startswith("meta:") and len(target) > 5:
-        key = target[5:]
-        if key not in case.metadata:
-            return "meta", None  # type: ignore[return-value]
-        value = case.metadata[key]
-        values = value if isinstance(value, list) else [value]
-        return "meta", [str(v) for v in values if str(v).strip()]
-    return None
 
 
 def _where_found(value: str, sub: _Subject) -> dict[str, Any]:
@@ -501,7 +477,7 @@ def _derived_findings(case, n: int, clause: dict[str, Any], kind: str, values: l
     out: list[Finding] = []
     shown: list[str] = []
     for part in parts:
-        resolved = contract_targets(case, part) if part.startswith(_TARGET_PREFIXES) else ("part", [part])
+        resolved = contract_targets(case, part) if part.startswith(TARGET_PREFIXES) else ("part", [part])
         if resolved is None or resolved[1] is None:
             out.append(Finding(cid, "error", "contract-invalid",
                                f"contract clause #{n}: part {part!r} names no value of the case"))

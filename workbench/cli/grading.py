@@ -111,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from workbench.gold.versions import cases_at, choose
-    from workbench.providers.export import export_suite
+    from workbench.grading.export import export_suite
 
     gold = choose(args.suite, args.gold)
     done = export_suite(args.suite, args.to, args.out, args.license,

@@ -113,7 +113,7 @@ def write_records(records: list[RunRecord], path: Path) -> None:
 
 
 # ---- Inspect AI eval logs and JSON Lines predictions -----------------------------------------
-# Both come back from a suite written by `pdfworkbench export` (providers/export.py): Inspect's
+# Both come back from a suite written by `pdfworkbench export` (export.py): Inspect's
 # samples carry the case id and the hashes of the PDF and key they were asked about in their
 # metadata; a predictions file names each case by `id`. Every record is provenance `imported`,
 # graded again from the answer keys when read (Inspect's own score is kept in extra for reference).

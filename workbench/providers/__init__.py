@@ -5,7 +5,6 @@ Public names (the TUI and the CLI import these from `workbench.providers`):
 - `parse_reader("openai:gpt-4o") -> ReaderSpec(provider, model)`; UserError for an unknown
   provider or probe. Providers: openai, anthropic, google, ollama, openai-compatible, probe.
 - `READERS` / `known_readers()`: reader specs to offer in a picker, probes first.
-- `default_prompt(case) -> str`: the prompt sent around the case's question.
 - `async read(case, pdf_bytes, reader, modality, dpi, prompt=None, options=None, cache=True,
   *, client=None, base_url=None, policy=None) -> RunRecord`: one call. `modality` is pdf, pixels
   (every page as PNG at `dpi`) or text (the text layer only); `options` may hold max_tokens and
@@ -28,12 +27,11 @@ optional OPENAI_COMPATIBLE_API_KEY); they are never written to any file, record 
 from workbench.providers.base import (
     READERS,
     ReaderSpec,
-    default_prompt,
     known_readers,
     parse_reader,
 )
 
-__all__ = ["READERS", "ReaderSpec", "RetryPolicy", "default_prompt", "known_readers", "parse_reader", "read"]
+__all__ = ["READERS", "ReaderSpec", "RetryPolicy", "known_readers", "parse_reader", "read"]
 
 
 # `read` (httpx, the PDF libraries) and `RetryPolicy` (the settings) load on first use: importing

@@ -15,11 +15,12 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.layout import ask_run, holds_suite
+from workbench.core.prompt import default_prompt
 from workbench.core.runs import RunRecord, RunWriter
 from workbench.core.suite import Suite, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers.adapters import default_modality
-from workbench.providers.base import ReaderSpec, default_prompt
+from workbench.providers.base import ReaderSpec
 from workbench.providers.reading import DEFAULT_DPI, read
 
 

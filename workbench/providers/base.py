@@ -10,7 +10,6 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypedDict
 
-from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import USAGE_KEYS, CallError
 from workbench.providers.extractors import EXTRACTORS
@@ -188,15 +187,6 @@ class Adapter(Protocol):
     def parse(self, body: Any, headers: dict[str, str]) -> ReadResult: ...
 
     def parse_error(self, status: int, body: Any) -> ProviderError: ...
-
-
-def default_prompt(case: Case) -> str:
-    """The question as sent to a reader, asking for the answer only."""
-    return (
-        "Answer the question using only the attached document. "
-        "Reply with the answer alone, with no explanation.\n\n"
-        f"Question: {case.question}"
-    )
 
 
 def document_text(pages: list[str]) -> str:

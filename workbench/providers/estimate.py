@@ -16,8 +16,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.prompt import default_prompt
 from workbench.pdf.document import open_fitz
-from workbench.providers.base import DEFAULT_DPI, DEFAULT_MAX_TOKENS, ReaderOptions, default_prompt
+from workbench.providers.base import DEFAULT_DPI, DEFAULT_MAX_TOKENS, ReaderOptions
 
 CHARS_PER_TOKEN = 4
 GEMINI_PAGE_TOKENS = 258

@@ -19,12 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.checks.lint import contract_targets
 from workbench.core import atomic
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
-from workbench.grading.matchers import forbidden_needles, matcher_needles, needle_finder
+from workbench.grading.matchers import forbidden_needles, needle_finder
+from workbench.grading.needles import expected_needles
 from workbench.grading.report import RunReport
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import extractors
@@ -36,31 +36,6 @@ ERROR = "error"  # the extractor could not read the PDF (its reason is in `error
 CACHE_FORMAT = 1
 LETTERS = {"expected": "E", "forbidden": "F", "both": "B", "neither": "N", ERROR: "!"}
 NOT_A_RUN = "-"  # a cell of a run that holds no record of the family's cases
-
-
-def printed_values(case: Case) -> tuple[set[str], list[str]]:
-    """What the case's contract says is visible on the page: the forbidden answers among it (named
-    as `forbidden` or by their metadata key, as `meta:decoy`), and the other values, in order."""
-    forbidden = set(forbidden_needles(case))
-    decoys: set[str] = set()
-    values: list[str] = []
-    for clause in case.contract or []:
-        found = contract_targets(case, str(clause.get("target", ""))) if clause.get("where") == "visible" else None
-        for value in (found[1] or []) if found else []:
-            if found[0] == "forbidden" or value in forbidden:
-                decoys.add(value)
-            elif value not in values:
-                values.append(value)
-    return decoys, values
-
-
-def expected_needles(case: Case) -> list[str]:
-    """The expected values a document's text should hold: the matcher's, except for an extraction
-    whose key is a JSON object (no text of the page), whose values the page shows (its contract's
-    visible values that are not decoys)."""
-    if case.answer_schema is not None and not case.expected_tokens:
-        return printed_values(case)[1]
-    return [str(n) for n in matcher_needles(case) if str(n).strip()]
 
 
 def exposure_state(case: Case, text: str) -> str:

@@ -16,6 +16,7 @@ import httpx
 from workbench.core import limits
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.prompt import default_prompt
 from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
 from workbench.pdf.document import open_fitz, read_pdf_bytes, render_dpi
 from workbench.pdf.render import check_renderable
@@ -33,7 +34,6 @@ from workbench.providers.base import (
     ReaderSpec,
     ReadRequest,
     ReadResult,
-    default_prompt,
     document_text,
     parse_reader,
 )

@@ -25,6 +25,7 @@ from workbench.core import atomic, files
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.pool import process_pool, resolve_jobs
+from workbench.core.prompt import default_prompt
 from workbench.core.runs import (
     MODALITIES,
     CallError,
@@ -38,7 +39,7 @@ from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config
 from workbench.providers.adapters import adapter, check_options
-from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec, default_prompt
+from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
 from workbench.providers.probes import check_probe, probe_modality
 from workbench.providers.reading import read
 from workbench.providers.retry import RetryPolicy

@@ -10,12 +10,13 @@ from pathlib import Path
 from workbench.build.shards import shard_items
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.prompt import default_prompt
 from workbench.core.runs import RunRecord, RunWriter, utc_now
 from workbench.core.suite import load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config
 from workbench.providers.adapters import adapter
-from workbench.providers.base import ReaderOptions, ReaderSpec, default_prompt
+from workbench.providers.base import ReaderOptions, ReaderSpec
 from workbench.providers.batch.job import (
     PROTOCOLS,
     BatchOutcome,

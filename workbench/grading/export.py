@@ -6,7 +6,7 @@
 - `olmocr-bench`: olmOCR-bench's layout (allenai/olmocr, `olmocr/bench`): single-page PDFs under
   `pdfs/FAMILY/` (a case of N pages is N PDFs, `CASE-pN.pdf`) and one test JSONL with the trap's
   meaning as its tests: the expected value `present` on the page that shows it (an extraction's
-  values its page shows: `exposure.expected_needles`), each decoy
+  values its page shows: `needles.expected_needles`), each decoy
   hidden from the eye `absent` from every page, the reading order a key knows as `order` (before, after) and a
   table cell it names with its headings as `table` (`olmocr_order`, `olmocr_table`). A test id
   is `CASE:present:1`, `CASE:absent:2:p1`, `CASE:order:1`, `CASE:table:1`, ... and the
@@ -16,7 +16,7 @@
   file of answer keys (`cases.jsonl`), the PDFs under `pdfs/`, and a dataset card (`README.md`)
   naming the suite hash and the licence.
 
-What the harnesses answer comes back with `pdfworkbench import-run` (grading/importers.py). The
+What the harnesses answer comes back with `pdfworkbench import-run` (`importers.py`, beside this). The
 folder is written beside `--out` and renamed into place once whole, so a failed export leaves
 nothing behind.
 """
@@ -31,11 +31,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pymupdf
+
 from workbench.core import files
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.prompt import default_prompt
 from workbench.core.suite import Suite, content_hash, load_suite
-from workbench.providers.base import default_prompt
+from workbench.grading.matchers import forbidden_needles, needle_finder
+from workbench.grading.needles import expected_needles, printed_values
+from workbench.pdf import textlayer
 
 FORMATS = ("inspect", "jsonl", "olmocr-bench")
 OLMOCR_TESTS = "pdfworkbench_traps.jsonl"
@@ -276,8 +281,6 @@ def olmocr_pdf_name(case: Case, page: int) -> str:
 
 def _single_pages(pdf: bytes) -> list[bytes]:
     """A PDF per page; a one-page PDF is kept as its own bytes (its trap intact)."""
-    import pymupdf
-
     doc = pymupdf.open(stream=pdf, filetype="pdf")
     try:
         if doc.page_count == 1:
@@ -336,9 +339,6 @@ def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
     time), a table heading on another page is left out of its test. A decoy the family's contract
     says is printed on the page (a neighbouring cell, the other column's amount) has no `absent`
     test: a faithful reading shows it; the hidden ones (white text, a layer switched off) do."""
-    from workbench.grading.matchers import forbidden_needles, needle_finder
-    from workbench.providers.exposure import expected_needles, printed_values
-
     find = needle_finder(case)
     forbidden = [s for s in forbidden_needles(case) if str(s).strip()]
     printed = printed_values(case)[0]
@@ -370,8 +370,6 @@ def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
 
 
 def _write_olmocr(suite: Suite, pdfs: list[Path], out: Path) -> None:
-    from workbench.pdf import textlayer
-
     rows: list[dict[str, Any]] = []
     for case, path in zip(suite.cases, pdfs, strict=True):
         data = path.read_bytes()
