@@ -24,7 +24,7 @@ def test_plain_inspect_tags_the_hidden_text_in_each_layer_when_piped(cli, tmp_pa
 
 
 def test_plain_inspect_colours_the_hidden_text_on_a_terminal(tmp_path):
-    from workbench.cli.cases import HIDDEN_ANSI, mark_hidden_text
+    from workbench.cli.inspection import HIDDEN_ANSI, mark_hidden_text
 
     spans = [{"text": "$9,999.00", "visible": False, "reasons": ["invisible render mode"]},
              {"text": "Total", "visible": True, "reasons": []}]

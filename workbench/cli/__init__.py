@@ -1,6 +1,8 @@
-"""Command-line entry point: argument parsing only; every command calls into the packages.
+"""Command-line entry point: parsing the words, then running the command they name.
 
-Each area registers its subcommands from its own module here, so areas don't collide.
+The command table (`workbench.cli.commands`) names each command's options and its function;
+only the command typed is built in full and imported (`pdfworkbench --help` builds none), and
+what runs it (`workbench.cli.dispatch`) is imported once --help and --version have answered.
 """
 
 from __future__ import annotations
@@ -8,33 +10,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from workbench import __version__
+from workbench.cli.commands import BY_NAME, COMMANDS, Command, resolve
+from workbench.cli.examples import EXAMPLES
 from workbench.cli.tree import subparsers, walk
 from workbench.core.errors import UserError
-
-if TYPE_CHECKING:
-    from workbench.core.config import Settings
-
-# Modules with a `register(subparsers)` function, in the order their commands are listed.
-COMMAND_MODULES = (
-    "workbench.cli.cases",
-    "workbench.cli.adopt",
-    "workbench.cli.forensics",
-    "workbench.cli.grading",
-    "workbench.cli.readers",
-    "workbench.cli.mcp",
-    "workbench.cli.exposure",
-    "workbench.cli.batchjobs",
-    "workbench.cli.gold",
-    "workbench.cli.authoring",
-    "workbench.cli.app",
-    "workbench.cli.config",
-    "workbench.cli.completion",
-)
 
 EXIT_CODES = """\
 exit codes:
@@ -79,18 +62,10 @@ def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
             pass
 
 
-# Commands whose start-up is measured (issue 40: `grade` is called once per answer by CI jobs):
-# named first, their module alone registers (argparse's building of every command was a third of
-# `grade`'s start); `pdfworkbench --help` and every other command build them all.
-REGISTER_ALONE = {"grade": "workbench.cli.grading"}
-
-
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser, or with `only` (a module of COMMAND_MODULES) that module's commands alone."""
-    import importlib
-
-    from workbench.cli.examples import EXAMPLES
-
+    """The parser of every command (`only` None: completion, tests), or of the command `only`
+    names with every other one a name and a help line (what `pdfworkbench --help` lists; "":
+    none built, for that help). Building every command's options was a third of `grade`'s start."""
     parser = _Parser(
         prog="pdfworkbench",
         description="A workbench for adversarial PDF test cases. With no command, opens the workbench "
@@ -102,16 +77,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pdfworkbench {__version__}")
     _add_global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in (only,) if only else COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
-    for path, child in walk(parser):
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help)
+        if only is None or command.name == only:
+            _fill(command, p)
+    return parser
+
+
+def _fill(command: Command, p: argparse.ArgumentParser) -> None:
+    """A command's options (and its actions'), the function each runs, the output options and
+    the examples that end each one's --help."""
+    resolve(command.options)(p)
+    for path, child in [((command.name,), p), *walk(p, (command.name,))]:
+        if not subparsers(child):
+            child.set_defaults(handler=command.target(path[1] if len(path) > 1 else None))
         _add_global_options(child, top=False)
         examples = EXAMPLES.get(" ".join(path))
         if examples and not child.epilog:
             lines = "\n".join(f"  {line}" for line in examples)
             child.epilog = f"examples:\n{lines}\n\n{EXIT_CODES}"
             child.formatter_class = argparse.RawDescriptionHelpFormatter
-    return parser
 
 
 def command_names(parser: argparse.ArgumentParser) -> list[str]:
@@ -127,7 +112,7 @@ def _open_or_unknown(argv: list[str], commands: list[str]) -> list[str]:
         Path(first).suffix.lower() in {".pdf", ".json", ".jsonl", ".toml"}
     if looks_like_path:
         return ["open", *argv]
-    import difflib
+    import difflib  # a mistyped word only: `grade` and the other one-shots never load it
 
     close = difflib.get_close_matches(first, commands, n=3, cutoff=0.6)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
@@ -147,7 +132,7 @@ def _target(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Argume
 
 
 def _unrecognised(parser: argparse.ArgumentParser, argv: list[str], extras: list[str]) -> UserError:
-    import difflib
+    import difflib  # a mistyped option only (see `_open_or_unknown`)
 
     target = _target(parser, argv)
     options = [s for a in target._actions for s in a.option_strings if s.startswith("--")]
@@ -186,17 +171,6 @@ def _join_dash_values(argv: list[str], parser: argparse.ArgumentParser) -> list[
     return out
 
 
-_STDIN_TEXT = ("answer", "prompt", "question", "rationale")
-
-
-def _read_stdin_values(args: argparse.Namespace) -> None:
-    wanted = [name for name in _STDIN_TEXT if getattr(args, name, None) == "-"]
-    if len(wanted) > 1:
-        raise UserError(f"only one of {', '.join('--' + n for n in wanted)} can read stdin")
-    for name in wanted:
-        setattr(args, name, sys.stdin.read())
-
-
 def _leading_global_flags(argv: list[str]) -> int:
     """How many words at the start are output flags (-v, -q, --env-file FILE) given before the command."""
     i = 0
@@ -215,13 +189,11 @@ def _leading_global_flags(argv: list[str]) -> int:
 def _parse(argv: list[str]) -> argparse.Namespace:
     i = _leading_global_flags(argv)
     rest = argv[i:]
-    completing = bool(os.environ.get("_ARGCOMPLETE"))
-    parser = build_parser(None if completing or not rest else REGISTER_ALONE.get(rest[0]))
-    if completing:
+    if os.environ.get("_ARGCOMPLETE"):
+        # The shell asks for completions (a TAB): argcomplete answers from the whole parser and exits.
         from workbench.cli.completion import autocomplete
 
-        autocomplete(parser)
-    commands = command_names(parser)
+        autocomplete(build_parser())
     if not rest:
         rest = ["open"]
     elif rest[0] in ("-h", "--help", "--version"):
@@ -229,55 +201,13 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     elif rest[0].startswith("-"):
         rest = ["open", *rest]  # `pdfworkbench --graphics hires`
     else:
-        rest = _open_or_unknown(rest, commands)
+        rest = _open_or_unknown(rest, list(BY_NAME))
+    parser = build_parser(rest[0] if rest[0] in BY_NAME else "")
     words = argv[:i] + _join_dash_values(rest, parser)
     args, extras = parser.parse_known_args(words)
     if extras:
         raise _unrecognised(parser, rest, extras)
     return args
-
-
-def _load_env_file(args: argparse.Namespace, settings: Settings) -> None:
-    """--env-file, else config.json's `env_file`: opt-in, read only (the config's, when it cannot
-    be read, is a warning: a setting stops no command)."""
-    if args.env_file is not None:
-        from workbench.providers.envfile import load_env_file
-
-        load_env_file(Path(args.env_file))
-        return
-    path = settings.env_file
-    if path:
-        # (only then: `workbench.providers` is 50 modules every command without a .env paid for)
-        from workbench.providers.envfile import load_env_file
-
-        try:
-            load_env_file(Path(path))
-        except UserError as exc:
-            print(f"pdfworkbench: warning: config.json env_file: {exc}; no keys read from it",
-                  file=sys.stderr)
-
-
-def _warn_settings(settings: Settings) -> None:
-    """A config.json that cannot be used is said once, on stderr, for every command."""
-    problem = settings.problem
-    if problem:
-        print(f"pdfworkbench: warning: {problem}", file=sys.stderr)
-
-
-def _apply_limits(args: argparse.Namespace, settings: Settings) -> None:
-    """config.json's `limits`, then --limit (the flag wins)."""
-    from workbench.core import limits
-
-    values: dict[str, int | float] = {}
-    configured = settings.limits
-    for name, value in (configured.items() if isinstance(configured, dict) else ()):
-        try:
-            values.update([limits.parse_override(f"{name}={value}")])
-        except UserError as exc:
-            print(f"pdfworkbench: warning: config.json limits: {exc}", file=sys.stderr)
-    for text in getattr(args, "limit", None) or ():
-        values.update([limits.parse_override(text)])
-    limits.for_command(values)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -290,48 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"pdfworkbench: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    from workbench.cli.logs import cli_logging  # after parsing: --help needs no logging
+    # What runs a command (settings, limits, logging, its errors): --help and --version have
+    # exited by now and need none of it.
+    from workbench.cli.dispatch import run_command
 
-    verbosity = -1 if args.quiet else min(int(args.verbose or 0), 2)
-    handler: Callable[[argparse.Namespace], int] = args.handler
-    with cli_logging(verbosity):
-        try:
-            from workbench.core.config import load_settings
-
-            settings = load_settings()  # once: the warning, the limits and the .env all read it
-            _warn_settings(settings)
-            _apply_limits(args, settings)
-            _load_env_file(args, settings)
-            _read_stdin_values(args)
-            return int(handler(args) or 0)
-        except UserError as exc:
-            from workbench.providers.config import redact
-
-            print(f"pdfworkbench: error: {redact(str(exc))}", file=sys.stderr)   # it may quote a provider
-            return exc.exit_code
-        except KeyboardInterrupt:
-            print("pdfworkbench: interrupted", file=sys.stderr)
-            return 130
-        except BrokenPipeError:
-            return 0
-        except OSError as exc:
-            from workbench.core.files import os_error_line
-
-            line = os_error_line(exc)  # a full disk, a read-only folder, a name too long
-            if line is None:
-                raise
-            print(f"pdfworkbench: error: {line}", file=sys.stderr)
-            return 2
-        except Exception as exc:
-            from workbench.pdf.document import is_pdf_error
-
-            if not is_pdf_error(exc):
-                raise  # a bug: keep the traceback
-            # A PDF library tripping over a hostile file somewhere past the opening checks.
-            first = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-            print(f"pdfworkbench: error: broken PDF ({first}); check the file or regenerate it",
-                  file=sys.stderr)
-            return 2
+    return run_command(args)
 
 
 if __name__ == "__main__":

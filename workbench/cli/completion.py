@@ -9,30 +9,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
+
+import argcomplete
+from argcomplete import shellcode
 
 from workbench.cli.tree import walk
 
-SHELLS = ("bash", "zsh", "fish")
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("completion", help="print the shell completion script for bash, zsh or fish",
-                       description="Completes commands, options, family names, readers and suite "
-                                   "folders. Needs the argcomplete package (installed with pdfworkbench).")
-    p.add_argument("shell", choices=SHELLS)
-    p.set_defaults(handler=cmd_completion)
-
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    import sys
-
-    from argcomplete import shellcode
-
     sys.stdout.write(shellcode(["pdfworkbench"], shell=args.shell))
     return 0
 
 
+# Each completer loads what it lists when the shell asks for it (a TAB): the family registry
+# imports every family module, the readers the providers.
 def complete_family(prefix: str, **_: object) -> list[str]:
     from workbench.build.make import family_registry
 
@@ -74,7 +66,5 @@ def attach_completers(parser: argparse.ArgumentParser) -> None:
 
 def autocomplete(parser: argparse.ArgumentParser) -> None:
     """Answer a TAB (exits) when the shell asked for one; otherwise do nothing."""
-    import argcomplete
-
     attach_completers(parser)
     argcomplete.autocomplete(parser, always_complete_options="long")

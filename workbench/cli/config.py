@@ -1,12 +1,20 @@
-"""Commands for the user's settings: config show|path|edit|keys."""
+"""Commands for the user's settings: config show|path|edit|keys|limits."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
+import shutil
+import subprocess
+import tomllib
 
 from workbench.cli.output import print_json
+from workbench.core import atomic, limits
+from workbench.core.config import Settings, config_dir, config_path, load_settings, readers_path
 from workbench.core.errors import UserError
+from workbench.providers.config import BASE_URL_ENV, KEY_ENV, cache_dir, reader_settings
+from workbench.tui.keymap import remappable_bindings
 
 READERS_TEMPLATE = """\
 # Base URLs of model providers (keys never go here: they come from the environment).
@@ -17,46 +25,11 @@ READERS_TEMPLATE = """\
 """
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("config", help="show, locate and edit the settings (config.json, readers.toml)",
-                       description="Every setting lives in one folder: config.json (theme, reader, "
-                                   "modality, DPI, key map, family folders, env_file), readers.toml "
-                                   "(providers' base URLs) and families/ (your trap families). "
-                                   "PDFWORKBENCH_CONFIG_DIR moves the folder.")
-    csub = p.add_subparsers(dest="config_command", metavar="ACTION", required=True, parser_class=type(p))
-
-    q = csub.add_parser("show", help="the settings in effect, where each file is, which keys are set")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(handler=cmd_config_show)
-
-    q = csub.add_parser("path", help="print the config folder (or one file's path)")
-    q.add_argument("--file", choices=["config", "readers", "families"],
-                   help="print this file's path instead: config.json, readers.toml or families/")
-    q.set_defaults(handler=cmd_config_path)
-
-    q = csub.add_parser("edit", help="open config.json (or readers.toml) in $VISUAL or $EDITOR, then check it")
-    q.add_argument("--readers", action="store_true", help="edit readers.toml instead of config.json")
-    q.set_defaults(handler=cmd_config_edit)
-
-    q = csub.add_parser("keys", help="the key-binding ids that config.json's keymap can remap")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(handler=cmd_config_keys)
-
-    q = csub.add_parser("limits", help="the budgets and size caps on untrusted input, and how to raise one")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(handler=cmd_config_limits)
-
-
 def _state() -> dict:
-    from workbench.core.config import config_dir, config_path, load_settings, readers_path
-    from workbench.providers.config import BASE_URL_ENV, KEY_ENV, cache_dir
-
     settings = load_settings()
     readers: dict = {}
     readers_problem = None
     try:
-        from workbench.providers.config import reader_settings
-
         readers = reader_settings()
     except UserError as exc:
         readers_problem = str(exc)
@@ -77,7 +50,7 @@ def _state() -> dict:
     }
 
 
-def cmd_config_show(args: argparse.Namespace) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     state = _state()
     if args.json:
         print_json(state)
@@ -103,9 +76,7 @@ def cmd_config_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_config_path(args: argparse.Namespace) -> int:
-    from workbench.core.config import config_dir, config_path, readers_path
-
+def cmd_path(args: argparse.Namespace) -> int:
     paths = {None: config_dir(), "config": config_path(), "readers": readers_path(),
              "families": config_dir() / "families"}
     print(paths[args.file])
@@ -113,9 +84,6 @@ def cmd_config_path(args: argparse.Namespace) -> int:
 
 
 def _editor() -> list[str]:
-    import shlex
-    import shutil
-
     for var in ("VISUAL", "EDITOR"):
         if os.environ.get(var, "").strip():
             return shlex.split(os.environ[var])
@@ -126,13 +94,7 @@ def _editor() -> list[str]:
                     "`pdfworkbench config path --file config`")
 
 
-def cmd_config_edit(args: argparse.Namespace) -> int:
-    import subprocess
-    import tomllib
-
-    from workbench.core import atomic
-    from workbench.core.config import Settings, config_path, load_settings, readers_path
-
+def cmd_edit(args: argparse.Namespace) -> int:
     path = readers_path() if args.readers else config_path()
     if not path.exists():
         if args.readers:
@@ -160,9 +122,7 @@ def cmd_config_edit(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_config_keys(args: argparse.Namespace) -> int:
-    from workbench.tui.keymap import remappable_bindings
-
+def cmd_keys(args: argparse.Namespace) -> int:
     rows = remappable_bindings()
     if args.json:
         print_json([b.to_json() for b in rows])
@@ -174,9 +134,7 @@ def cmd_config_keys(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_config_limits(args: argparse.Namespace) -> int:
-    from workbench.core import limits
-
+def cmd_limits(args: argparse.Namespace) -> int:
     rows = [(lim, limits.get(lim.name)) for lim in sorted(limits.LIMITS.values(), key=lambda x: x.name)]
     if args.json:
         print_json([{"name": lim.name, "value": value, "default": lim.default, "unit": lim.unit,

@@ -6,26 +6,25 @@ import argparse
 from dataclasses import asdict
 from pathlib import Path
 
+from workbench.build.shards import shard_items
 from workbench.cli.output import print_json
 from workbench.core.errors import UserError
+from workbench.core.suite import Suite
 from workbench.core.words import counted
+from workbench.grading.cost import kilo, load_prices, money
+from workbench.pdf.document import read_pdf_bytes
+from workbench.providers.adapters import check_options
+from workbench.providers.batch.submit import check_provider
+from workbench.providers.estimate import estimate_call
+from workbench.providers.running import RunPlan, effective_modality, finished_cases, is_finished
 
 
-def dry_run(args: argparse.Namespace, plan, suite, out: Path) -> int:
-    from workbench.build.shards import shard_items
-    from workbench.grading.cost import kilo, load_prices, money
-    from workbench.pdf.document import read_pdf_bytes
-    from workbench.providers.adapters import check_options
-    from workbench.providers.estimate import estimate_call
-    from workbench.providers.running import effective_modality, finished_cases, is_finished
-
+def dry_run(args: argparse.Namespace, plan: RunPlan, suite: Suite, out: Path) -> int:
     check_options(plan.options)
     if plan.reader.provider == "ollama" or plan.reader.provider == "openai-compatible":
         if plan.modality == "pdf":
             raise UserError(f"{plan.reader.provider} takes page images, not PDF files: use --modality pixels or text")
     if args.batch:
-        from workbench.providers.batch.submit import check_provider
-
         check_provider(plan.reader)
     cases = shard_items(list(suite.cases), args.shard)
     modality, dpi = effective_modality(plan)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from workbench.cli.output import add_jobs_option, note, print_json
+from workbench.cli.logs import note
+from workbench.cli.output import print_json
+from workbench.cli.parsers import add_jobs_option
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("exposure", help="per case and extractor: does its text hold the expected "
-                                        "answer, the trap's, both or neither")
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `exposure` (its line in --help is the command table's)."""
     p.add_argument("suite", type=Path, metavar="SUITE")
     p.add_argument("--extractors", metavar="A,B,...",
                    help="extractors to read with (default: every one installed; see `pdfworkbench readers`)")
@@ -20,7 +21,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="read every PDF afresh (the cache is keyed by "
                                                           "the PDF's bytes and the library's version)")
     add_jobs_option(p, "the extractions")
-    p.set_defaults(handler=cmd_exposure)
 
 
 def cmd_exposure(args: argparse.Namespace) -> int:

@@ -16,6 +16,15 @@ from contextlib import contextmanager
 
 OUR_LOGGERS = ("workbench",)
 
+log = logging.getLogger("workbench.cli")
+
+
+def note(message: str) -> None:
+    """One line on stderr through logging. Lines that begin "pdfworkbench:" report a problem
+    (a warning, a failed gate) and show even under --quiet; other notes are progress."""
+    level = logging.WARNING if message.startswith("pdfworkbench:") else logging.INFO
+    log.log(level, message)
+
 
 class _Stderr:
     """sys.stderr looked up at each write: Textual and pytest swap it while we run."""
@@ -31,6 +40,8 @@ class _Redacting(logging.Formatter):
     """No API key reaches stderr, whoever logs it (a library may log a URL or a header)."""
 
     def format(self, record: logging.LogRecord) -> str:
+        # (`workbench.providers` loads with the first line logged: a command that logs nothing
+        # never pays for its 50 modules)
         from workbench.providers.config import redact
 
         return redact(super().format(record)) or ""
@@ -128,7 +139,7 @@ def cli_logging(verbosity: int = 0) -> Iterator[WarningCollector]:
             logger.handlers, logger.propagate = handlers, propagate
             logger.setLevel(level)
         if collector.seen:
-            from workbench.providers.config import redact
+            from workbench.providers.config import redact  # as in `_Redacting.format`
 
             for line in collector.summary():
                 print(redact(line), file=sys.stderr)

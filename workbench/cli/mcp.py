@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from workbench.cli.output import note, port_number
+from workbench.cli.logs import note
+from workbench.cli.parsers import port_number
 from workbench.core.errors import UserError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("mcp", help="serve a case's four agent tools over MCP (stdio, or streamable HTTP "
-                                   "on 127.0.0.1 with --http); record the client's submission in a run file")
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `mcp` (its line in --help is the command table's)."""
     p.add_argument("suite", type=Path)
     p.add_argument("--case", metavar="ID", help="serve this case (default: the suite's first case with "
                                                 "no record of this client in the run file, one per session)")
@@ -27,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="serve streamable HTTP on 127.0.0.1 (a session per case, until Ctrl-C) behind a "
                         "new token, printed with the URL")
     p.add_argument("--port", type=port_number, metavar="N", help="with --http: the port (default 0: a free one, printed)")
-    p.set_defaults(handler=cmd_mcp)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:

@@ -1,16 +1,12 @@
-"""Printing helpers shared by commands: JSON to stdout, one-line messages to stderr."""
+"""Printing JSON to stdout, as every `--json` does (one-line messages to stderr: `logs.note`)."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import logging
 import sys
 from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
 from typing import Any
-
-log = logging.getLogger("workbench.cli")
 
 
 def print_json(obj: Any) -> None:
@@ -149,27 +145,3 @@ def print_json_stream(head: dict[str, Any], key: str, items: Iterable[Any],
         out.write(f",\n  {enc(k, 0)}: {enc(v, 1)}")
     out.write("\n}\n")
     out.flush()
-
-
-def note(message: str) -> None:
-    """One line on stderr through logging. Lines that begin "pdfworkbench:" report a problem
-    (a warning, a failed gate) and show even under --quiet; other notes are progress."""
-    level = logging.WARNING if message.startswith("pdfworkbench:") else logging.INFO
-    log.log(level, message)
-
-
-def port_number(text: str) -> int:
-    """`--port`'s type: a TCP port to listen on, 0 (a free one, printed) to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is out of range: a port is 0 (a free one) to 65535")
-    return port
-
-
-def add_jobs_option(p: Any, what: str = "local work") -> None:
-    """`--jobs N`: processes for a command's local work (default every core; output unchanged)."""
-    p.add_argument("--jobs", type=int, default=0, metavar="N",
-                   help=f"processes for {what} (default 0: every core); the output does not depend on it")

@@ -5,16 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.cli.output import print_json
+from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.words import counted
+from workbench.core.runs import RunRecord
+from workbench.core.suite import load_suite
+from workbench.gold.versions import GoldChoice, cases_at, choose
+from workbench.grading.cost import load_prices
+from workbench.grading.junit import write_junit
+from workbench.grading.report import build_report, render_report_text
+from workbench.grading.stats import gate_failure
 
 
-def suite_cases(folder: Path) -> tuple[dict, object | None]:
+def suite_cases(folder: Path) -> tuple[dict[str, Case], GoldChoice | None]:
     """The suite's cases at its newest gold, and that choice (`workbench.gold.versions`): what a
     run's report grades against. A suite that moved: no cases (reported without keys)."""
-    from workbench.core.suite import load_suite
-    from workbench.gold.versions import cases_at, choose
-
     try:
         suite = load_suite(Path(folder))
         choice = choose(suite.folder)
@@ -23,26 +27,11 @@ def suite_cases(folder: Path) -> tuple[dict, object | None]:
         return {}, None
 
 
-def print_run_report(records: list, cases_by_id: dict, json_out: bool, junit: Path | None,
-                     threshold: float | None = None, prices: Path | None = None, gold=None) -> str | None:
+def print_run_report(records: list[RunRecord], cases_by_id: dict[str, Case], json_out: bool, junit: Path | None,
+                     threshold: float | None = None, prices: Path | None = None,
+                     gold: GoldChoice | None = None) -> str | None:
     """Print the grading report; return why the run fails the gate (None when it passes).
     `gold`: the `GoldChoice` the cases are at, named in the report."""
-    try:
-        from workbench.grading import build_report, render_report_text, write_junit
-    except ImportError:  # grading not installed: a minimal summary
-        counts: dict[str, int] = {}
-        for r in records:
-            counts[r.status] = counts.get(r.status, 0) + 1
-        if json_out:
-            print_json({"calls": len(records), "statuses": counts})
-        else:
-            print(f"{counted(len(records), 'call')}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-        if junit:
-            raise UserError("--junit needs workbench.grading, which is not installed") from None
-        return None
-    from workbench.grading.cost import load_prices
-    from workbench.grading.stats import gate_failure
-
     report = build_report(records, cases_by_id, prices=load_prices(prices) if prices else None)
     if gold is not None:
         report.gold, report.gold_line = gold.to_json(), gold.line()

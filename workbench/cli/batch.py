@@ -1,5 +1,5 @@
 """Commands for provider batch services: `batch status RUN`, `batch cancel RUN`, and the
-`run --batch` path of `run` (workbench/cli/readers.py hands it here)."""
+`run --batch` path of `run` (workbench/cli/run.py hands it here)."""
 
 from __future__ import annotations
 
@@ -7,33 +7,12 @@ import argparse
 import time
 from pathlib import Path
 
-from workbench.cli.output import note, print_json
-
-EPILOG = """examples:
-  pdfworkbench run SUITE --reader openai:gpt-4o --batch        # submit; run it again to collect
-  pdfworkbench batch status SUITE/runs/RUN.jsonl                # poll once; collect when done
-  pdfworkbench batch status RUN.jsonl --wait --every 60         # poll until done, then report
-  pdfworkbench batch cancel RUN.jsonl"""
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("batch", help="poll, collect or cancel a run's provider batches (run --batch)",
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    bsub = p.add_subparsers(dest="batch_command", metavar="ACTION", required=True, parser_class=type(p))
-    for name, help_, handler in (
-            ("status", "poll the run's batches; collect the ended ones into the run file", cmd_status),
-            ("cancel", "ask the provider to cancel the run's batches; collect what they finished", cmd_cancel)):
-        q = bsub.add_parser(name, help=help_, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-        q.add_argument("run", type=Path, metavar="RUN.jsonl", help="the run file (or its .batch.json beside it)")
-        q.add_argument("--wait", action="store_true", help="poll until every batch has ended and is collected")
-        q.add_argument("--every", type=float, default=30.0, metavar="S",
-                       help="seconds between polls with --wait (default 30)")
-        q.add_argument("--base-url", help="the provider's base URL (default: the one the batch was sent to)")
-        q.add_argument("--password", help="password of encrypted PDFs, to prepare a batch that was "
-                                          "interrupted before it was sent")
-        q.add_argument("--json", action="store_true", help="print the batches' state (and the report) as JSON")
-        q.add_argument("--prices", type=Path, metavar="FILE.toml", help="price table: the report adds the cost")
-        q.set_defaults(handler=handler)
+from workbench.cli.logs import note
+from workbench.cli.output import print_json
+from workbench.cli.runreport import print_run_report, suite_cases
+from workbench.providers.batch.job import advance_run
+from workbench.providers.batch.submit import submit_or_advance
+from workbench.providers.running import RunPlan
 
 
 def _wait(step, outcome, every: float):
@@ -46,8 +25,6 @@ def _wait(step, outcome, every: float):
 def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float | None = None,
             wait_hint: str = "", prices: Path | None = None) -> int:
     """Say where the batches stand; once collected, the report a live run prints."""
-    from workbench.cli.runreport import print_run_report, suite_cases
-
     state = outcome.state
     if not outcome.done:
         if json_out:
@@ -70,11 +47,9 @@ def _finish(outcome, json_out: bool, junit: Path | None = None, threshold: float
     return 0
 
 
-def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path,
+def run_batch(args: argparse.Namespace, plan: RunPlan, threshold: float | None, out: Path,
               run_id: str | None = None) -> int:
     """`run --batch`: submit, or poll and collect, then return (`run_id`: `--run-id`, checked)."""
-    from workbench.providers.batch.submit import submit_or_advance
-
     def step():
         return submit_or_advance(args.suite, plan, out, shard=args.shard, retry_errors=args.retry_errors,
                                  on_step=note, run_id=run_id)
@@ -93,8 +68,6 @@ def run_batch(args: argparse.Namespace, plan, threshold: float | None, out: Path
 
 
 def cmd_status(args: argparse.Namespace, cancel: bool = False) -> int:
-    from workbench.providers.batch.job import advance_run
-
     def step(cancel_now: bool = False):
         return advance_run(args.run, cancel=cancel_now, base_url=args.base_url, password=args.password,
                            on_step=note)

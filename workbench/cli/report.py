@@ -1,0 +1,176 @@
+"""`pdfworkbench report`: run records scored against their answer keys, as text, JSON, JUnit,
+HTML, leaderboard rows or an audit pack; the gate (--fail-threshold) sets the exit code.
+
+The report itself needs the keys and the records; `--by source`, `--by extractor` and `--html`
+read the PDFs (and `--by extractor` the providers' probes), so their code loads with them alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from workbench.cli.logs import note
+from workbench.cli.output import print_json
+from workbench.cli.parsers.grading import threshold
+from workbench.core import atomic, files
+from workbench.core.case import Case
+from workbench.core.errors import UserError
+from workbench.core.layout import SUITE_FILE
+from workbench.core.suite import Suite, content_hash
+from workbench.gold.versions import GoldChoice, cases_at, choose
+from workbench.grading.auditpack import write_audit_pack
+from workbench.grading.cost import load_prices
+from workbench.grading.html import write_report_html
+from workbench.grading.html.charts import warm_up
+from workbench.grading.junit import write_junit
+from workbench.grading.leaderboard import leaderboard
+from workbench.grading.loading import find_suite_folders, load_cases, load_runs
+from workbench.grading.outcome import WRONG_ANSWERS, source_verdict
+from workbench.grading.report import (
+    Report,
+    build_report,
+    check_grouping,
+    mixed_hashes,
+    render_report_text,
+)
+from workbench.grading.stats import gate_failure
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    fail_below = threshold(args.fail_threshold)
+    for flag, out in (("--html", args.html), ("--leaderboard", args.leaderboard)):
+        if out is not None and str(out) != "-" and out.is_dir():   # before the work, not after it
+            raise UserError(f"{flag} {out}: is a folder; give a file name")
+    by_source, by_extractor = args.by == "source", args.by == "extractor"
+    if by_source or by_extractor:
+        args.by = None
+    try:
+        check_grouping(args.by)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    prices = load_prices(args.prices) if args.prices else None
+    if args.html:   # the charts' engine loads on its own threads while the runs are graded
+        warm_up()
+    runs = load_runs(args.runs)
+    all_records = [r for recs in runs.values() for r in recs]
+    if not args.allow_mixed:
+        mixed = mixed_hashes(all_records)
+        if mixed:
+            raise UserError(mixed)
+    folders = find_suite_folders(args.runs, args.suite)
+    recorded_hashes = {str((r.extra or {}).get("suite_hash")) for r in all_records if (r.extra or {}).get("suite_hash")}
+    recorded_hash = recorded_hashes.pop() if len(recorded_hashes) == 1 else None
+    if not folders:
+        if not all_records or any(source_verdict(r) is None for r in all_records if r.status == "ok"):
+            raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
+        if args.gold != "latest":
+            raise UserError(f"--gold {args.gold}: no suite found for {args.runs[0]}, so no gold to choose; "
+                            "give --suite DIR")
+        cases: dict[str, Case] = {}
+        suites: list[Suite] = []
+        gold = None
+    else:
+        cases, suites, gold = _cases_at_gold(folders, args.gold)
+    report = build_report(runs, cases, by=args.by, prices=prices)
+    if gold is not None:
+        report.gold, report.gold_line = gold.to_json(), gold.line()
+    if by_source:
+        _attribute_rows(report, cases)
+    exposure = _exposure(report, cases) if by_extractor else None
+    if len(suites) == 1:
+        s = suites[0]
+        report.suite = {"name": s.name, "hash": content_hash(s), "folder": str(s.folder)}
+        if recorded_hash and recorded_hash != report.suite["hash"]:
+            report.suite["run_hash"] = recorded_hash   # another tool's hash (pdfhell's), or another content
+    elif not folders:
+        names = {r.suite for r in all_records if r.suite}
+        report.suite = {"name": names.pop() if len(names) == 1 else "(unknown)", "hash": recorded_hash,
+                        "hash_from": "the run", "folder": None, "graded_by": "source"}
+    if args.leaderboard and str(args.leaderboard) == "-":
+        print_json(leaderboard(report, gold.used if gold else None))
+    elif args.json:
+        print_json({**report.to_json(), **({"exposure": exposure[0]} if exposure else {})})
+    else:
+        sys.stdout.write(render_report_text(report))
+        if exposure is not None:
+            sys.stdout.write("\nby extractor: what of each case's key the answers hold\n" + exposure[1] + "\n")
+    if args.leaderboard and str(args.leaderboard) != "-":
+        atomic.write_json(args.leaderboard, leaderboard(report, gold.used if gold else None))
+        note(f"wrote leaderboard rows to {args.leaderboard}")
+    if args.html:
+        _write_html(report, cases, args.html, args.jobs, not args.no_cache)
+    if args.junit:
+        write_junit(report, args.junit)
+        note(f"wrote JUnit XML to {args.junit}")
+    if args.audit_pack:
+        suite_json = None
+        name = None
+        if len(suites) == 1:
+            name = suites[0].name
+            manifest = suites[0].folder / SUITE_FILE
+            suite_json = (files.read_bytes(manifest, "suite.json", within=suites[0].folder)
+                          if manifest.exists() else None)
+        digest = write_audit_pack(report, runs, cases, args.audit_pack, suite_json, name)
+        note(f"wrote audit pack {args.audit_pack} (sha256 {digest[:12]})")
+    failed = False
+    for run in report.runs:
+        o = run.overall
+        why = gate_failure(o.passed, o.scored, o.calls, fail_below)
+        if why:
+            note(f"pdfworkbench: {run.label}: {why}")
+            failed = True
+        missing = run.shards.problem() if run.shards else None
+        if missing:  # a run that is not whole is a finding, as a gate failure is
+            note(f"pdfworkbench: {missing}")
+            failed = True
+    return 1 if failed else 0
+
+
+def _cases_at_gold(folders: list[Path], version: str) -> tuple[dict[str, Case], list[Suite], GoldChoice]:
+    """The cases of the suites at `folders` with their keys at gold `version` (latest: each
+    suite's newest), the suites, and the first suite's choice (every row names its own)."""
+    _, suites = load_cases(folders)
+    cases: dict[str, Case] = {}
+    choices = [choose(suite.folder, version) for suite in suites]
+    for suite, choice in zip(suites, choices, strict=True):
+        for cid, case in cases_at(suite.folder, choice.used, suite).items():
+            cases.setdefault(cid, case)
+    return cases, suites, choices[0]
+
+
+def _attribute_rows(report: Report, cases: dict[str, Case]) -> None:
+    """--by source: where each wrong answer's value came from in its PDF."""
+    # (the PDF libraries, for --by source alone: see the module's docstring)
+    from workbench.checks.agent_trace import read_rows
+    from workbench.checks.attribution import attribute_rows
+
+    attribute_rows(report, cases)
+    read_rows(report)   # an agent's answers: the source joined with the pages it read
+    report.by = "source"
+
+
+def _exposure(report: Report, cases: dict[str, Case]) -> tuple[dict, str]:
+    """--by extractor: the family x extractor matrix of the probe runs, as JSON and as text."""
+    # (the providers' probes, for --by extractor alone: see the module's docstring)
+    from workbench.providers.exposure import matrix_text, runs_exposure
+
+    exposure = runs_exposure(report.runs, cases)
+    report.by = "extractor"
+    return exposure.to_json(), matrix_text(exposure)
+
+
+def _write_html(report: Report, cases: dict[str, Case], out: Path, jobs: int, cache: bool) -> None:
+    """The HTML report, with a page crop of every case some run answered wrong (from the crop
+    cache in the user's cache folder, unless `cache` is off)."""
+    # (the PDF libraries for the crops and the cache's folder, for --html alone)
+    from workbench.checks.crops import evidence_crops
+    from workbench.providers.config import cache_dir
+
+    wrong = sorted({r.case_id for run in report.runs for r in run.final_rows().values()
+                    if r.outcome in WRONG_ANSWERS and r.case_id in cases})
+    crops = dict(evidence_crops([cases[c] for c in wrong], jobs, cache_dir() / "crops" if cache else None))
+    questions = {cid: cases[cid].question for cid in wrong}
+    size = write_report_html(report, out, crops, questions)
+    note(f"wrote {out} ({size / 1e6:.1f} MB, {sum(c is not None for c in crops.values())} page crops)")
