@@ -11,7 +11,9 @@ import time
 
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
-from workbench.grading import build_report, grade, render_report_text
+from workbench.grading import grade
+from workbench.grading.report import build_report
+from workbench.grading.report_text import render_report_text
 
 
 def median_ms(fn, repeat: int = 7) -> float:

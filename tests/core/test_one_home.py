@@ -14,9 +14,9 @@ from workbench.core.layout import ASK_RUN, RUNS_DIR, suite_of_run
 from workbench.core.runs import RunRecord, iter_records
 from workbench.core.source import open_source
 from workbench.gold.regrade import regrade
-from workbench.grading import build_report
 from workbench.grading.junit import junit_xml
 from workbench.grading.outcome import OUTCOMES, outcome_of
+from workbench.grading.report import build_report
 
 
 def test_every_view_of_a_record_shows_the_one_outcome(tmp_path):

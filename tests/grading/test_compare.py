@@ -12,8 +12,8 @@ import pytest
 from tests.support.fixtures import SAMPLE
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
-from workbench.grading import build_report
 from workbench.grading.compare import compare_runs, render_compare_text
+from workbench.grading.report import build_report
 from workbench.grading.stats import holm, mcnemar_exact, paired_difference_ci
 
 

@@ -16,8 +16,11 @@ from workbench.build.make import generate_case
 from workbench.build.suite import add_case
 from workbench.core.case import PDFHELL_FIELDS
 from workbench.core.runs import RunRecord, RunWriter, iter_records
-from workbench.grading import build_report, render_report_text, wilson, write_junit
+from workbench.grading import wilson
 from workbench.grading.auditpack import build_audit_pack
+from workbench.grading.junit import write_junit
+from workbench.grading.report import build_report
+from workbench.grading.report_text import render_report_text
 
 
 @pytest.mark.parametrize(("k", "n", "lo", "hi"), [

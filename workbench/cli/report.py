@@ -33,8 +33,8 @@ from workbench.grading.report import (
     build_report,
     check_grouping,
     mixed_hashes,
-    render_report_text,
 )
+from workbench.grading.report_text import render_report_text
 from workbench.grading.stats import gate_failure
 
 

@@ -12,7 +12,8 @@ from workbench.core.suite import load_suite
 from workbench.gold.versions import GoldChoice, cases_at, choose
 from workbench.grading.cost import load_prices
 from workbench.grading.junit import write_junit
-from workbench.grading.report import build_report, render_report_text
+from workbench.grading.report import build_report
+from workbench.grading.report_text import render_report_text
 from workbench.grading.stats import gate_failure
 
 

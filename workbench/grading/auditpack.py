@@ -21,7 +21,8 @@ from workbench import __version__
 from workbench.core import atomic, files
 from workbench.core.case import Case, sha256_hex
 from workbench.grading.junit import junit_xml
-from workbench.grading.report import Report, Stats, render_report_text
+from workbench.grading.report import Report, Stats
+from workbench.grading.report_text import render_report_text
 
 PACK_FORMAT = "pdfworkbench-auditpack/1"
 _EPOCH = (1980, 1, 1, 0, 0, 0)

@@ -25,7 +25,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from workbench.core import files, limits
+from workbench.core import atomic, files, limits
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.files import FileRefused
@@ -106,8 +106,6 @@ def pdfhell_records(
 
 
 def write_records(records: list[RunRecord], path: Path) -> None:
-    from workbench.core import atomic
-
     text = "".join(json.dumps(r.to_json(), ensure_ascii=False, sort_keys=True) + "\n" for r in records)
     atomic.write_bytes(Path(path), text.encode("utf-8"))
 

@@ -13,13 +13,12 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord, iter_records
 from workbench.core.suite import Suite, load_suite, suites_of_runs
+from workbench.grading.report import split_runs
 
 
 def load_runs(paths: Sequence[Path]) -> dict[str, list[RunRecord]]:
     """Run label -> records. A label is the file's stem (with its folder when stems collide), and
     a file holding several readers is split into one run per reader."""
-    from workbench.grading.report import split_runs
-
     paths = [Path(p) for p in paths]
     stems = [p.stem for p in paths]
     out: dict[str, list[RunRecord]] = {}

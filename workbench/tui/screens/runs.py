@@ -20,8 +20,9 @@ from textual.widgets import DataTable, Header, Static
 from workbench.core.errors import UserError
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.source import Source
-from workbench.grading import build_report, render_report_text
 from workbench.grading.outcome import Outcome
+from workbench.grading.report import build_report
+from workbench.grading.report_text import render_report_text
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import NARROW
 from workbench.tui.widgets.marks import SOURCE_STYLES, mark_text, source_text
