@@ -7,7 +7,8 @@ import json
 import pytest
 
 from workbench.build.make import generate_case
-from workbench.build.suite import CaseExists, LintRefused, add_to_suite, verify_suite
+from workbench.build.saving import CaseExists, LintRefused, add_to_suite
+from workbench.build.suite import verify_suite
 from workbench.core.errors import UserError
 from workbench.core.suite import load_suite
 

@@ -139,7 +139,7 @@ def test_each_mutation_fails_the_lint_when_pinned_to_disarm(adopted, trap):
 
 
 def test_a_stack_of_two_hidden_layer_then_scan_keeps_the_trap_with_a_faithful_layer(adopted, tmp_path):
-    from workbench.build.suite import add_to_suite
+    from workbench.build.saving import add_to_suite
 
     case, pdf, extra = mutate(adopted, "hidden_layer")
     add_to_suite(adopted, case, pdf, extra_files=extra)

@@ -9,17 +9,17 @@ import pytest
 
 from workbench.build.authoring import (
     Draft,
-    existing_case_ids,
     make_preview,
     reload_user_family,
-    save_preview,
     write_family_template,
 )
 from workbench.build.make import family_registry, get_family
+from workbench.build.saving import plan_save, save
 from workbench.build.suite import verify_suite
 from workbench.core.case import load_case
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
+from workbench.core.suite import suite_case_ids
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
@@ -132,15 +132,19 @@ def test_a_degraded_preview_keeps_the_clean_pdf_and_saves_what_verify_expects(tm
     clean = make_preview(family, Draft("hidden_ocr_mismatch", 3, {"line_items": "2"}))
     assert preview.clean_pdf == clean.pdf and preview.pdf != clean.pdf
     assert preview.case.degrade.knobs()["noise"] == 9.0
-    path, digest = save_preview(preview, tmp_path / "s", "mine-1")
-    assert path == tmp_path / "s" / "mine-1.json" and existing_case_ids(tmp_path / "s") == {"mine-1"}
+
+    def save_preview(p, case_id):   # as the Author screen saves (`build.saving`), nothing confirmed
+        return save(plan_save(tmp_path / "s", p.case, p.pdf, case_id=case_id, extra_files=p.extra_files))
+
+    added = save_preview(preview, "mine-1")
+    assert added.json_path == tmp_path / "s" / "mine-1.json" and suite_case_ids(tmp_path / "s") == {"mine-1"}
     with pytest.raises(UserError, match="already exists"):
-        save_preview(clean, tmp_path / "s", "mine-1")
-    save_preview(clean, tmp_path / "s", "mine-2")
+        save_preview(clean, "mine-1")
+    save_preview(clean, "mine-2")
     results, now, recorded = verify_suite(tmp_path / "s")
     assert all(r.ok for r in results) and now == recorded and len(results) == 2
     with pytest.raises(UserError, match="case id"):
-        save_preview(clean, tmp_path / "s", "../escape")
+        save_preview(clean, "../escape")
 
 
 def test_a_family_written_before_the_kit_moved_says_what_to_change(tmp_path):

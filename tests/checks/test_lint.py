@@ -159,7 +159,7 @@ def test_lint_a_pdfhell_folder_and_a_broken_case(cli, tmp_path):
 
 
 def test_lint_our_suite_a_case_json_and_a_missing_pdf(cli, tmp_path):
-    from workbench.build.suite import add_case
+    from workbench.build.saving import add_case
 
     for seed in (1, 2):
         case, pdf = generate_case("white_text_injection", seed)

@@ -10,7 +10,8 @@ import pymupdf
 import pytest
 
 from workbench.build.make import generate_case
-from workbench.build.suite import add_case, verify_suite
+from workbench.build.saving import add_case
+from workbench.build.suite import verify_suite
 from workbench.core.errors import UserError
 from workbench.core.scan import KNOBS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.generators import kit

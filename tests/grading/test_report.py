@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench.build.make import generate_case
-from workbench.build.suite import add_case
+from workbench.build.saving import add_case
 from workbench.core.case import PDFHELL_FIELDS
 from workbench.core.runs import RunRecord, RunWriter, iter_records
 from workbench.grading import wilson

@@ -1,5 +1,5 @@
-"""Authoring: the draft an author turns (family, seed, pins, scan degradation), its preview,
-saving it into a suite, and new family modules written from the template.
+"""Authoring: the draft an author turns (family, seed, pins, scan degradation), its preview, and
+new family modules written from the template (a preview is saved into a suite by `build.saving`).
 
 The authoring screen and the `new-family` command both call these; nothing here knows a widget.
 """
@@ -137,28 +137,6 @@ def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
         case, pdf, extra = mutated_case(draft.base, source, steps)
         seconds["degrade"] = time.perf_counter() - t1
     return Preview(draft, mutation, case, pdf, clean, seconds, extra)
-
-
-# ---- saving ---------------------------------------------------------------------------------
-
-def existing_case_ids(folder: Path) -> set[str]:
-    """Ids of the cases already in a suite folder (none for a folder that does not exist yet)."""
-    from workbench.core.suite import suite_case_ids
-
-    return suite_case_ids(folder)
-
-
-def save_preview(preview: Preview, folder: Path, case_id: str, overwrite: bool = False,
-                 lint_errors: list[str] | None = None, save_with_lint_errors: bool = False,
-                 ) -> tuple[Path, str]:
-    """Write the previewed case as `case_id` into a suite through `add_to_suite` (which refuses
-    an existing id unless `overwrite`, and lint errors unless confirmed). Returns (JSON, hash)."""
-    from workbench.build.suite import add_to_suite
-
-    added = add_to_suite(folder, preview.case, preview.pdf, case_id=case_id, overwrite=overwrite,
-                         lint_errors=lint_errors or (), save_with_lint_errors=save_with_lint_errors,
-                         extra_files=preview.extra_files)
-    return added.json_path, added.suite_hash
 
 
 # ---- user families --------------------------------------------------------------------------

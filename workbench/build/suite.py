@@ -1,6 +1,6 @@
-"""Making suites: adding a case to one (`add_to_suite`, the one way every command and screen
-saves a case), building one from a TOML spec (`build_suite`, sharded or not), merging a sharded
+"""Making suites: building one from a TOML spec (`build_suite`, sharded or not), merging a sharded
 build's manifests (`merge_suite`) and regenerating every case to compare (`verify_suite`).
+Adding one case to a suite is `workbench.build.saving`.
 
 Reading, hashing and describing a suite is `workbench.core.suite`.
 """
@@ -11,8 +11,8 @@ import hashlib
 import json
 import time
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,94 +28,18 @@ from workbench.build.shards import (
 from workbench.core import atomic, files
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.layout import build_dir, holds_suite
+from workbench.core.layout import build_dir
 from workbench.core.pool import map_ordered
 from workbench.core.scan import TEXT_LAYERS, TIERS, DegradeSpec
 from workbench.core.schema import MAX_SEEDS, SPEC, SPEC_GROUP, check_shape, parse_seeds
 from workbench.core.suite import (
     case_entry,
-    check_case_id,
-    compute_entries,
     content_entry,
     load_suite,
-    suite_case_ids,
     suite_hash,
     write_manifest,
 )
 from workbench.generators.base import ParamError
-
-
-@dataclass
-class Added:
-    """What adding a case to a suite did."""
-
-    json_path: Path
-    suite_hash: str
-    new_suite: bool     # the folder held no suite before
-    replaced: bool      # a case with this id was overwritten
-
-
-class CaseExists(UserError):
-    """The suite already has a case with this id (and overwriting was not asked for)."""
-
-
-class LintRefused(UserError):
-    """The case has lint errors (its trap may not be armed) and saving them was not confirmed."""
-
-
-def add_to_suite(
-    folder: Path, case: Case, pdf: bytes, *, case_id: str | None = None, overwrite: bool = False,
-    lint_errors: Sequence[str] = (), save_with_lint_errors: bool = False,
-    extra_files: Mapping[str, bytes] | None = None, name: str | None = None,
-) -> Added:
-    """Add one case to a suite (a new or an existing folder) and rewrite its `suite.json`.
-
-    The one way every command and screen adds a case (`make --into`, `adopt`, `mutate`, the
-    Author screen's save). Refuses an id the suite already has unless `overwrite`, and a case
-    with `lint_errors` (one line each) unless `save_with_lint_errors` (the user confirmed).
-    `extra_files` (path relative to the folder -> bytes) are written too: an adopted source.
-    Nothing is written when it refuses.
-    """
-    folder = Path(folder).expanduser()
-    given = case
-    cid = check_case_id(case.id if case_id is None else case_id)
-    case = replace(case, id=cid, pdf_path=f"{cid}.pdf", json_path=None)
-    if lint_errors and not save_with_lint_errors:
-        more = f" (and {len(lint_errors) - 1} more)" if len(lint_errors) > 1 else ""
-        raise LintRefused(f"{case.id}: not saved: {len(lint_errors)} lint error(s), its trap may not be "
-                          f"armed: {lint_errors[0]}{more}; fix it, or save anyway with --allow-lint-errors")
-    suite_case_ids(folder)  # a clear error for a file where a folder should be
-    with atomic.suite_lock(folder):
-        existing: list[dict[str, Any]] = []
-        suite_name, version = name or folder.name, "1"
-        new_suite = True
-        build = None
-        if holds_suite(folder):
-            suite = load_suite(folder)
-            if suite.has_manifest:
-                suite_name, version, build = suite.name, suite.version, suite.build
-            existing = compute_entries(suite)
-            new_suite = False
-        replaced = any(e["id"] == case.id for e in existing)
-        if replaced and not overwrite:
-            raise CaseExists(f"{folder}: case {case.id!r} already exists; choose another id, or replace "
-                             "it with --overwrite")
-        for rel, data in (extra_files or {}).items():
-            target = files.contained(folder, rel, "extra file")
-            if not target.exists() or files.read_bytes(target, "file", "pdf_file_bytes", within=folder) != data:
-                atomic.write_bytes(target, data, within=folder)
-        write_case(case, pdf, folder)
-        entries = [e for e in existing if e["id"] != case.id] + [case_entry(case, pdf)]
-        digest = write_manifest(folder, suite_name, version, entries, build)
-    if given.id == cid:  # as `write_case` does: the caller's case now knows where it lives
-        given.json_path = case.json_path
-    return Added(folder / f"{case.id}.json", digest, new_suite, replaced)
-
-
-def add_case(folder: Path, case: Case, pdf: bytes, overwrite: bool = False, name: str | None = None) -> str:
-    """`add_to_suite` without a lint check; returns the suite hash."""
-    return add_to_suite(folder, case, pdf, overwrite=overwrite, name=name).suite_hash
-
 
 # ---- build from a TOML spec ---------------------------------------------------------------
 

@@ -18,7 +18,7 @@ API:
 
 Matching is the grader's (`workbench.grading.matchers`): `find` is a finder from
 `matchers.needle_finder(case)` (so a `keywords_all` key finds whole words, a `numeric` key finds
-numbers within its tolerance), and defaults to `finding.find_all` (a case-insensitive substring;
+numbers within its tolerance), and defaults to `text.search.find_all` (a case-insensitive substring;
 amounts compared as money however they are written: `$1,234.56`, `1234.56`, `USD 1,234.56`,
 `1.234,56`, `1 234,56`; a currency that contradicts never matches, and an amount never matches
 inside a larger number). On the page side: text is read as its glyphs show it (zero-width

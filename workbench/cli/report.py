@@ -122,7 +122,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             note(f"pdfworkbench: {run.label}: {why}")
             failed = True
         missing = run.shards.problem() if run.shards else None
-        if missing:  # a run that is not whole is a finding, as a gate failure is
+        if missing:  # a run that is not whole fails the report, as a gate does
             note(f"pdfworkbench: {missing}")
             failed = True
     return 1 if failed else 0

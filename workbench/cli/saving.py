@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from workbench.build.suite import add_to_suite
+from workbench.build.saving import plan_save, save
 from workbench.checks.lint import lint_case
 from workbench.cli.output import print_json
 from workbench.core.case import Case, sha256_hex
@@ -13,11 +13,11 @@ from workbench.core.case import Case, sha256_hex
 
 def add_into_suite(args: argparse.Namespace, case: Case, pdf: bytes, extra_files: Mapping[str, bytes] | None = None,
                    more_errors: list[str] | None = None) -> int:
-    """Lint the case, add it to the suite `args.into` (see `build.suite.add_to_suite`), say so."""
+    """Lint the case, save it into the suite `args.into` (`build.saving`: --overwrite and
+    --allow-lint-errors say what the user confirms), say so."""
     findings = lint_case(case, pdf)
-    errors = [f"{f.code}: {f.message}" for f in findings if f.severity == "error"] + (more_errors or [])
-    added = add_to_suite(args.into, case, pdf, overwrite=args.overwrite, lint_errors=errors,
-                         save_with_lint_errors=args.allow_lint_errors, extra_files=extra_files)
+    plan = plan_save(args.into, case, pdf, findings=findings, problems=more_errors or (), extra_files=extra_files)
+    added = save(plan, overwrite=args.overwrite, with_lint_errors=args.allow_lint_errors)
     if args.json:
         print_json(case.to_json() | {"suite_hash": added.suite_hash, "json_path": str(added.json_path)})
         return 0

@@ -1,5 +1,5 @@
 """The shards of a sharded run (`run --shard i/n`): their files joined into one run, each case
-counted once, and which shards are missing (a run that is not whole is a finding)."""
+counted once, and which shards are missing (a run that is not whole fails `report`)."""
 
 from __future__ import annotations
 

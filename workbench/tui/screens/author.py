@@ -30,13 +30,12 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from workbench.build.authoring import (
     Draft,
     Preview,
-    existing_case_ids,
     family_file_stamp,
     make_preview,
     reload_user_family,
-    save_preview,
 )
 from workbench.build.make import family_registry
+from workbench.build.saving import plan_save, save
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.pool import HelperProcess, cores
@@ -743,31 +742,31 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
             return
         folder, case_id = choice
         try:
-            taken = await asyncio.to_thread(existing_case_ids, folder)
+            plan = await asyncio.to_thread(lambda: plan_save(
+                folder, preview.case, preview.pdf, case_id=case_id, findings=data.findings,
+                extra_files=preview.extra_files))
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=8)
             return
-        errors = [f for f in data.findings if getattr(f, "severity", "") == "error"]
-        error_lines = [f"{f.code}: {f.message}" for f in errors]
-        if errors:
-            detail = "\n".join(error_lines[:5])
+        if plan.lint_errors:
+            detail = "\n".join(plan.lint_errors[:5])
             if not await self.app.push_screen_wait(ConfirmScreen(
-                    f"This case has {len(errors)} lint error(s): its trap may not be armed. Save anyway?",
+                    f"This case has {len(plan.lint_errors)} lint error(s): its trap may not be armed. Save anyway?",
                     yes="Save anyway", no="Cancel", detail=detail)):
                 return
         overwrite = False
-        if case_id in taken:
+        if plan.exists:
             if not await self.app.push_screen_wait(ConfirmScreen(
                     f"{folder} already has a case {case_id!r}. Overwrite it?", yes="Overwrite", no="Cancel")):
                 self.notify("not saved: choose another id", timeout=4)
                 return
             overwrite = True
         try:
-            path, digest = await asyncio.to_thread(save_preview, preview, folder, case_id, overwrite,
-                                                   error_lines, True)
+            added = await asyncio.to_thread(lambda: save(plan, overwrite=overwrite, with_lint_errors=True))
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
+        path, digest = added.json_path, added.suite_hash
         self.save_folder = folder
         self.last_saved = path
         self.notify(f"saved {path.name} into {folder} (suite hash {digest[:12]})", timeout=6)

@@ -994,7 +994,7 @@ class InspectScreen(PageKeys, Screen):
         import asyncio
 
         from workbench.build.adopted import rekeyed
-        from workbench.build.suite import add_to_suite
+        from workbench.build.saving import add_to_suite
         from workbench.checks.lint import lint_case
         from workbench.checks.locate import located_answer
         from workbench.pdf.document import read_pdf_bytes
