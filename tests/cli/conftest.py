@@ -31,3 +31,22 @@ def command(capsys):
         return code, out, err
 
     return run
+
+
+@pytest.fixture
+def suite(work):
+    """A private copy of the two-case suite (tests/support/fixtures.py), in the working folder."""
+    from tests.support.fixtures import suite_copy
+
+    return suite_copy(work)
+
+
+@pytest.fixture
+def runs(suite):
+    """Two runs over TOTAL: one answers the key, the other falls for the trap."""
+    from tests.support.fixtures import TOTAL, load, record, write_run
+
+    case = load(suite, TOTAL)
+    right = write_run(suite / "runs" / "right.jsonl", [record(case, case.expected_answer, reader="t:right")])
+    trap = write_run(suite / "runs" / "trap.jsonl", [record(case, case.forbidden_answers[0], reader="t:trap")])
+    return right, trap

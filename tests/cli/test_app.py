@@ -1,7 +1,6 @@
-"""`open` and `serve` (workbench/cli/app.py) on bad input: one line, exit 2, no screen started.
-They print no data (a screen, a web server); their good path is tests/tui's (test_workbench.py
-opens the sample as `pdfworkbench` does, test_serve.py serves it, test_newcomer_tmux.py in a
-real terminal)."""
+"""`open` (workbench/cli/app.py) on bad input: one line, exit 2, no screen started. It prints no
+data (a screen); its good path is tests/tui's (test_workbench.py opens the sample as
+`pdfworkbench` does, test_newcomer_tmux.py in a real terminal)."""
 
 from __future__ import annotations
 
@@ -13,9 +12,3 @@ def test_open_refuses_bad_input_in_one_line(command, work):
     refused(command("open", "missing.pdf"), "missing.pdf: no such file or folder")
     refused(command("missing.pdf"), "missing.pdf: no such file or folder")       # `pdfworkbench PATH`
     refused(command("open", SAMPLE, "--graphics", "ascii"), "--graphics")
-
-
-def test_serve_refuses_bad_input_in_one_line(command, work):
-    refused(command("serve", "missing"), "missing: no such file or folder")
-    refused(command("serve", SAMPLE, "--host", "0.0.0.0"), "--allow-remote")
-    refused(command("serve", SAMPLE, "--port", "web"), "--port")

@@ -499,21 +499,34 @@ def _command_words_used(path: Path) -> set[tuple[str, ...]]:
 
 
 def test_every_command_is_run_by_the_test_module_of_its_cli_module():
-    """tests/cli/test_<module>.py runs each command workbench/cli/<module>.py registers (its exit
-    codes and --json, on good input and on bad)."""
-    import argparse
-    import importlib
-
-    from workbench.cli import COMMAND_MODULES
+    """tests/cli/test_<module>.py runs each command whose function workbench/cli/<module>.py holds
+    (the command table's), its exit codes and --json, on good input and on bad."""
+    from workbench.cli import build_parser
+    from workbench.cli.commands import BY_NAME
     from workbench.cli.tree import subparsers, walk
 
     missing = []
-    for name in COMMAND_MODULES:
-        parser = argparse.ArgumentParser()
-        importlib.import_module(name).register(parser.add_subparsers())
-        short = name.rsplit(".", 1)[-1]
+    for path, p in walk(build_parser()):
+        if subparsers(p):
+            continue
+        target = BY_NAME[path[0]].target(path[1] if len(path) > 1 else None)
+        short = target.partition(":")[0].rsplit(".", 1)[-1]
         test_module = ROOT / "tests" / "cli" / f"test_{short}.py"
         used = _command_words_used(test_module) if test_module.exists() else set()
-        missing += [f"{' '.join(path)} (tests/cli/test_{short}.py)" for path, p in walk(parser)
-                    if not subparsers(p) and path not in used]
+        if path not in used:
+            missing.append(f"{' '.join(path)} (tests/cli/test_{short}.py)")
     assert not missing, f"commands no test in tests/cli runs: {missing}"
+
+
+def test_every_command_of_the_table_runs_a_function_and_has_its_options():
+    """Each entry of the command table names options that build and, for each command and action
+    the parser has, a function that exists (resolved as dispatch resolves it)."""
+    from workbench.cli import build_parser
+    from workbench.cli.commands import COMMANDS, resolve
+    from workbench.cli.tree import subparsers, walk
+
+    parser = build_parser()
+    assert list(subparsers(parser)) == [c.name for c in COMMANDS]
+    for path, p in walk(parser):
+        if not subparsers(p):
+            assert callable(resolve(p.get_default("handler"))), path

@@ -29,3 +29,13 @@ def refused(result: tuple[int, str, str], needle: str = "") -> str:
 def files_under(folder: Path) -> list[str]:
     """Every file below `folder` (a command refused must have written none)."""
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()) if folder.exists() else []
+
+
+def one_line_error(code: int, out: str, err: str, *needles: str) -> None:
+    """Exit 2, no traceback, one line on stderr with every one of `needles` in it."""
+    assert code == 2
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for needle in needles:
+        assert needle in lines[0]

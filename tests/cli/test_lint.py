@@ -1,4 +1,4 @@
-"""`lint` (workbench/cli/forensics.py): exit codes and --json on good input and on bad."""
+"""`lint` (workbench/cli/lint.py): exit codes and --json on good input and on bad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`new-family` (workbench/cli/authoring.py): exit codes and --json on good input and on bad."""
+"""`new-family` (workbench/cli/new_family.py): exit codes and --json on good input and on bad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`batch status` and `batch cancel` (workbench/cli/batchjobs.py): exit codes and --json on good
+"""`batch status` and `batch cancel` (workbench/cli/batch.py): exit codes and --json on good
 input and on bad, against the fake server's OpenAI batch service (real HTTP)."""
 
 from __future__ import annotations

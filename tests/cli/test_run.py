@@ -1,0 +1,24 @@
+"""`run` (workbench/cli/run.py): the report of the run it wrote, its gate; bad input is one line and
+writes nothing. The reader is the offline pypdf probe (its answer is the text layer)."""
+
+from __future__ import annotations
+
+from tests.support.cli import printed_json, refused
+
+
+def test_run_json_reports_the_run_it_wrote(command, suite, work):
+    report = printed_json(command("run", suite, "--reader", "probe:pypdf", "--out", "run.jsonl", "-q", "--json"))
+    assert report["format"] == "pdfworkbench-report/1"
+    assert len((work / "run.jsonl").read_text().splitlines()) == 2      # one record per case
+    # a gate the probe cannot pass: exit 1, the report printed all the same
+    gated = printed_json(command("run", suite, "--reader", "probe:pypdf", "--out", "gated.jsonl", "-q", "--json",
+                                 "--fail-threshold", "0.99"), code=1)
+    assert gated["runs"]
+
+
+def test_run_refuses_bad_input_in_one_line_writing_nothing(command, suite, work):
+    refused(command("run", "missing", "--reader", "probe:pypdf", "--out", "r.jsonl", "--json"), "not a folder")
+    refused(command("run", suite, "--reader", "nosuch:model", "--out", "r.jsonl", "--json"), "unknown provider 'nosuch'")
+    refused(command("run", suite, "--reader", "openai:gpt-4o", "--out", "r.jsonl", "--json"), "OPENAI_API_KEY")
+    refused(command("run", suite, "--reader", "probe:pypdf", "--shard", "0/2", "--out", "r.jsonl", "--json"), "shard")
+    assert not (work / "r.jsonl").exists()
