@@ -14,7 +14,7 @@ import pytest
 from tests.support.fixtures import SAMPLE
 from workbench.grading.loading import load_cases, load_runs
 from workbench.grading.outcome import WRONG_ANSWERS
-from workbench.grading.report import build_report
+from workbench.grading.report import SuiteRef, build_report
 
 pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 pytest.importorskip("jinja2", reason="the HTML report needs the report extra (jinja2)")
@@ -30,7 +30,7 @@ RUNS = sorted((SAMPLE / "runs").glob("*.jsonl"))
 def sample():
     cases, suites = load_cases([SAMPLE])
     report = build_report(load_runs(RUNS), cases)
-    report.suite = {"name": suites[0].name, "hash": suites[0].recorded_hash, "folder": str(SAMPLE)}
+    report.suite = SuiteRef(suites[0].name, suites[0].recorded_hash, str(SAMPLE))
     wrong = sorted({r.case_id for run in report.runs for r in run.rows if r.outcome in WRONG_ANSWERS})
     crops = dict(evidence_crops([cases[c] for c in wrong], jobs=1))
     return report, cases, crops

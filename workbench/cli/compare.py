@@ -11,8 +11,9 @@ from workbench.core.errors import UserError
 from workbench.core.suite import content_hash, load_suite
 from workbench.gold.versions import cases_at, resolve_version
 from workbench.grading.compare import check_paired, compare_runs, render_compare_text
+from workbench.grading.html import write_compare_html
 from workbench.grading.loading import find_suite_folders, load_runs
-from workbench.grading.report import build_report
+from workbench.grading.report import SuiteRef, build_report
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -44,19 +45,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     report = build_report({label_a: recs_a, label_b: recs_b}, cases)
     cmp = compare_runs(report.runs[0], report.runs[1])
     cmp.gold = gold
-    cmp.suite = {"name": suite_a.name, "hash": hash_a, "folder": str(suite_a.folder)}
+    cmp.suite = SuiteRef(suite_a.name, hash_a, str(suite_a.folder))
     if args.json:
         print_json(cmp.to_json())
     else:
         sys.stdout.write(render_compare_text(cmp))
     if args.html:
-        _write_html(cmp, args)
+        write_compare_html(cmp, args.html)
+        note(f"wrote {args.html}")
     return 0
-
-
-def _write_html(cmp, args: argparse.Namespace) -> None:
-    # (the report extra's templates, for --html alone)
-    from workbench.grading.html import write_compare_html
-
-    write_compare_html(cmp, args.html)
-    note(f"wrote {args.html}")

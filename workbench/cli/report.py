@@ -30,6 +30,7 @@ from workbench.grading.loading import find_suite_folders, load_cases, load_runs
 from workbench.grading.outcome import WRONG_ANSWERS, source_verdict
 from workbench.grading.report import (
     Report,
+    SuiteRef,
     build_report,
     check_grouping,
     mixed_hashes,
@@ -81,13 +82,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     exposure = _exposure(report, cases) if by_extractor else None
     if len(suites) == 1:
         s = suites[0]
-        report.suite = {"name": s.name, "hash": content_hash(s), "folder": str(s.folder)}
-        if recorded_hash and recorded_hash != report.suite["hash"]:
-            report.suite["run_hash"] = recorded_hash   # another tool's hash (pdfhell's), or another content
+        report.suite = SuiteRef(s.name, content_hash(s), str(s.folder))
+        if recorded_hash and recorded_hash != report.suite.hash:
+            report.suite.run_hash = recorded_hash   # another tool's hash (pdfhell's), or another content
     elif not folders:
         names = {r.suite for r in all_records if r.suite}
-        report.suite = {"name": names.pop() if len(names) == 1 else "(unknown)", "hash": recorded_hash,
-                        "hash_from": "the run", "folder": None, "graded_by": "source"}
+        report.suite = SuiteRef(names.pop() if len(names) == 1 else "(unknown)", recorded_hash, None,
+                                hash_from="the run", graded_by="source")
     if args.leaderboard and str(args.leaderboard) == "-":
         print_json(leaderboard(report, gold.used if gold else None))
     elif args.json:

@@ -106,7 +106,7 @@ def build_audit_pack(
         "format": PACK_FORMAT,
         "tool_version": __version__,
         # The suite's hash as the report gives it (`core.suite.content_hash`, the one suite hash).
-        "suite": {"name": suite_name, "hash": (report.suite or {}).get("hash") or recorded_hash,
+        "suite": {"name": suite_name, "hash": (report.suite.hash if report.suite else None) or recorded_hash,
                   "recorded_hash": recorded_hash,
                   "cases": len(used)},
         "modality": sorted({m for run in report.runs for m in run.modalities}),

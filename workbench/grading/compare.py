@@ -23,7 +23,7 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord
-from workbench.grading.report import Row, RunReport
+from workbench.grading.report import Row, RunReport, SuiteRef
 from workbench.grading.stats import holm, mcnemar_exact, paired_difference_ci, wilson
 
 COMPARE_FORMAT = "pdfworkbench-compare/1"
@@ -113,7 +113,7 @@ class Comparison:
     families: list[Paired]
     unpaired: dict[str, int]            # why a case is not in the pairs -> how many
     gold: str | None = None
-    suite: dict[str, Any] | None = None
+    suite: SuiteRef | None = None
     summary: str = ""
     supported: list[str] = field(default_factory=list)
     not_supported: list[str] = field(default_factory=list)
@@ -121,7 +121,8 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         o = self.overall.to_json()
         return {
-            "format": COMPARE_FORMAT, "a": self.a, "b": self.b, "suite": self.suite, "gold": self.gold,
+            "format": COMPARE_FORMAT, "a": self.a, "b": self.b, "suite": self.suite.to_json() if self.suite else None,
+            "gold": self.gold,
             "paired": o["paired"], "mcnemar": o["mcnemar"], "difference": o["difference"],
             "difference_ci": o["difference_ci"], "interval_method": "Newcombe hybrid score (paired), 95%",
             "overall": o, "families": [f.to_json() for f in self.families], "unpaired": self.unpaired,
@@ -258,7 +259,7 @@ def render_compare_text(cmp: Comparison) -> str:
     o = cmp.overall
     lines = [f"A = {cmp.a}", f"B = {cmp.b}"]
     if cmp.suite:
-        lines.append(f"suite {cmp.suite.get('name')} (hash {str(cmp.suite.get('hash') or 'not recorded')[:12]})"
+        lines.append(f"suite {cmp.suite.name} (hash {(cmp.suite.hash or 'not recorded')[:12]})"
                      f"{', gold ' + cmp.gold if cmp.gold else ''}")
     lines.append("")
     if o.n:

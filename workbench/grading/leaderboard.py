@@ -14,7 +14,7 @@ import hashlib
 import json
 from typing import Any
 
-from workbench.grading.report import Report, RunReport, Stats
+from workbench.grading.report import Report, RunReport, Stats, SuiteRef
 
 LEADERBOARD_FORMAT = "pdfworkbench-leaderboard/1"
 
@@ -58,13 +58,13 @@ def leaderboard_row(run: RunReport) -> dict[str, Any]:
 
 def leaderboard(report: Report, gold: str | None = None) -> dict[str, Any]:
     """The leaderboard document: the suite, the gold version, and one row per run, best first."""
-    suite = report.suite or {}
+    suite = report.suite or SuiteRef(None, None, None)
     rows = [leaderboard_row(run) for run in report.runs]
     rows.sort(key=lambda r: (-(r["pass_rate"] or 0.0), r["run"]))
     return {
         "format": LEADERBOARD_FORMAT,
-        "suite": {"name": suite.get("name"), "hash": suite.get("hash")},
-        "gold_version": gold or ("source" if suite.get("graded_by") == "source" else "v1"),
+        "suite": {"name": suite.name, "hash": suite.hash},
+        "gold_version": gold or ("source" if suite.graded_by == "source" else "v1"),
         "interval": "Wilson score, 95%", "rate_over": "scored calls (finished, gradable, complete)",
         "rows": rows,
     }

@@ -290,6 +290,31 @@ class RunReport:
 
 
 @dataclass
+class SuiteRef:
+    """The suite a report or a comparison graded against, as its caller found it: the folder's
+    suite (its content hash, and `run_hash` when the run records another), or, with no folder,
+    what the run says (`hash_from` "the run", verdicts `graded_by` "source")."""
+
+    name: str | None
+    hash: str | None
+    folder: str | None
+    hash_from: str | None = None
+    graded_by: str | None = None
+    run_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "hash": self.hash}
+        if self.hash_from is not None:
+            out["hash_from"] = self.hash_from
+        out["folder"] = self.folder
+        if self.graded_by is not None:
+            out["graded_by"] = self.graded_by
+        if self.run_hash is not None:
+            out["run_hash"] = self.run_hash
+        return out
+
+
+@dataclass
 class Difference:
     case_id: str
     outcomes: dict[str, str]          # run label -> outcome ("missing" when the run lacks the case)
@@ -307,7 +332,7 @@ class Report:
     runs: list[RunReport]
     differences: list[Difference]
     unknown_cases: list[str]
-    suite: dict[str, Any] | None = None   # {"name", "hash", "folder"} when the caller knows it
+    suite: SuiteRef | None = None   # when the caller knows it
     # The gold the verdicts used, {"version": "v2", "newest": "v2"} (`workbench.gold.versions`),
     # and the line that says so, when the caller chose it.
     gold: dict[str, Any] | None = None
@@ -315,7 +340,8 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": REPORT_FORMAT, "by": self.by, "suite": self.suite, "gold": self.gold,
+            "format": REPORT_FORMAT, "by": self.by, "suite": self.suite.to_json() if self.suite else None,
+            "gold": self.gold,
             "runs": [r.to_json() for r in self.runs],
             "differences": [d.to_json() for d in self.differences],
             "unknown_cases": self.unknown_cases,

@@ -60,17 +60,17 @@ def render_sources(rows: Sequence[Row]) -> list[str]:
 
 def render_report_text(report: Report, max_rows: int = 25) -> str:
     lines: list[str] = []
-    if report.suite:
-        hash_ = report.suite.get("hash")
-        shown = str(hash_)[:12] if hash_ else "not recorded"
-        if hash_ and report.suite.get("hash_from"):
-            shown += f", as {report.suite['hash_from']} records it"
-        if report.suite.get("run_hash"):
-            shown += f"; the run records {str(report.suite['run_hash'])[:12]}"
-        lines.append(f"suite: {report.suite.get('name')} (hash {shown})")
+    suite = report.suite
+    if suite:
+        shown = suite.hash[:12] if suite.hash else "not recorded"
+        if suite.hash and suite.hash_from:
+            shown += f", as {suite.hash_from} records it"
+        if suite.run_hash:
+            shown += f"; the run records {suite.run_hash[:12]}"
+        lines.append(f"suite: {suite.name} (hash {shown})")
         if report.gold_line:
             lines.append(report.gold_line)
-        if report.suite.get("graded_by") == "source":
+        if suite.graded_by == "source":
             lines.append("verdicts: as the source graded them (no suite folder, so nothing was regraded; "
                          "give --suite DIR to regrade against the answer keys)")
     for run in report.runs:

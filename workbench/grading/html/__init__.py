@@ -23,7 +23,7 @@ from workbench.grading.cost import kilo, money
 from workbench.grading.html import charts
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.grading.outcome import NOT_SCORED, OUTCOMES, WRONG_ANSWERS
-from workbench.grading.report import Report, Row, RunReport, Stats, source_tallies
+from workbench.grading.report import Report, Row, RunReport, Stats, SuiteRef, source_tallies
 from workbench.grading.stats import wilson
 
 __all__ = ["CropBox", "PageCrop", "compare_html", "report_html", "write_compare_html", "write_report_html"]
@@ -194,7 +194,7 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
                    questions: Mapping[str, str] | None = None, gold: str | None = None) -> dict[str, Any]:
     """Everything the template shows, as plain values (tested apart from the page)."""
     runs = report.runs
-    suite = report.suite or {}
+    suite = report.suite or SuiteRef(None, None, None)
     outcome_rows, outcome_order = _outcome_rows(runs)
     source_rows, source_order = _source_rows(runs)
     wrong: dict[tuple[str, str], list[Row]] = {}
@@ -216,9 +216,9 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
     outcomes_seen = {a["outcome"] for c in cards for a in c["answers"]}
     states = [_states(run) for run in runs]
     return {
-        "title": f"{suite.get('name') or 'pdfworkbench'} report",
-        "suite": {"name": suite.get("name") or "(unknown)", "hash": suite.get("hash") or "not recorded",
-                  "hash_from": suite.get("hash_from"), "graded_by": suite.get("graded_by")},
+        "title": f"{suite.name or 'pdfworkbench'} report",
+        "suite": {"name": suite.name or "(unknown)", "hash": suite.hash or "not recorded",
+                  "hash_from": suite.hash_from, "graded_by": suite.graded_by},
         "gold": gold or "v1",
         "readers": sorted({r for run in runs for r in run.readers}),
         "modalities": sorted({m for run in runs for m in run.modalities}),
@@ -283,7 +283,7 @@ def compare_html(cmp: Any) -> bytes:
                   for label, k in ((f"A {cmp.a}", o.both + o.b), (f"B {cmp.b}", o.both + o.c))]
     html = _env().get_template("compare.html.j2").render(
         css=_asset("report.css"), cmp=cmp, rows=rows, chart=charts.pass_rate_chart(chart_rows),
-        suite=cmp.suite or {}, unpaired=sorted(cmp.unpaired.items()))
+        suite=cmp.suite.to_json() if cmp.suite else {}, unpaired=sorted(cmp.unpaired.items()))
     return html.encode("utf-8")
 
 
