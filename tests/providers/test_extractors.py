@@ -180,3 +180,15 @@ def test_an_extraction_case_is_exposed_by_the_values_its_page_shows():
     assert exposure.exposure_state(case, f"Tel {decoy}\nTOTAL {total}") == "forbidden"
     text = extractors.page_text("pypdf", case.pdf_file.read_bytes(), 1)
     assert exposure.exposure_state(case, text) == "both"   # the decoy is printed too: a faithful text holds both
+
+
+def test_a_pymupdf4llm_probe_on_a_page_its_ocr_finds_no_text_on_says_nothing_on_stderr(capfd):
+    """pymupdf4llm's OCR plugin leaves RapidOCR's warnings to Python's last-resort handler: 'The
+    text detection result is empty' came bare on stderr in the middle of exposure's output."""
+    from tests.support.fixtures import SAMPLE
+
+    _installed_or_skip("pymupdf4llm")
+    pdf = (SAMPLE / "hidden_ocr_mismatch-0002.pdf").read_bytes()
+    capfd.readouterr()
+    assert extractors.page_texts("pymupdf4llm", pdf)
+    assert capfd.readouterr().err == ""

@@ -138,16 +138,29 @@ def _pymupdf4llm(pdf: bytes) -> list[str]:
     # It also prints its parser's messages: sys.stdout is swapped for the call, under a lock,
     # because a swap is process-wide (two threads swapping at once left sys.stdout a StringIO, and
     # every later line of the command went into it).
+    # Its OCR plugin clears RapidOCR's log handlers, and RapidOCR's engine then sets its logger to
+    # INFO: a warning ("The text detection result is empty", for a page its OCR finds no text on)
+    # fell through to Python's last-resort handler and landed bare on stderr, in the middle of
+    # `exposure`'s output. Its warnings are filtered out for the call (errors still show).
     log = logging.getLogger("pymupdf")
+    rapid = logging.getLogger("RapidOCR")
     with _QUIET_LOCK, contextlib.redirect_stdout(io.StringIO()):
         level = log.level
         log.setLevel(logging.ERROR)
+        rapid.addFilter(_errors_only)
         doc = pymupdf.open(stream=pdf, filetype="pdf")
         try:
             return [chunk["text"] for chunk in pymupdf4llm.to_markdown(doc, page_chunks=True, show_progress=False)]
         finally:
             doc.close()
             log.setLevel(level)
+            rapid.removeFilter(_errors_only)
+
+
+def _errors_only(record: Any) -> bool:
+    import logging
+
+    return record.levelno >= logging.ERROR
 
 
 def _docling_parse(pdf: bytes) -> list[str]:
