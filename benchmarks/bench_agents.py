@@ -7,7 +7,9 @@
   same request replayed on the same server, the two in turns; aim <= 5 ms;
 - 50 agent cases (`agent-text`, 3 turns each) with 8 workers on a fake server answering after
   50 ms (its own process, as a real provider is remote) against the ideal, cases x turns x
-  latency / workers; aim <= 1.3x.
+  latency / workers; aim <= 1.3x. The ideal counts no CPU at all, and on a loaded shared machine
+  the same calls made alone miss it too (1.3-2.1x at load 22 on 2 cores), so the aim is also held
+  against that floor, measured in turns in the same run: the agent cases over the calls alone.
 
 The machine is shared: CPU time is given beside wall time, and the ratios compare runs made a
 moment apart. Run alone: python -m benchmarks.bench_agents [--runs N]
@@ -295,7 +297,7 @@ def workers_rows(group: str, tmp: Path, rounds: int, cases: int = WORKER_CASES, 
             Row(group, what + label, "x", [w / ideal for w, _ in got[ex]], AIM_WORKERS_X,
                 note="ideal = cases x turns x latency / workers"),
             Row(group, f"the agent cases{label} over the calls alone, in turns", "x",
-                [w / f for (w, _), (f, _) in zip(got[ex], got["floor"], strict=True)], None,
+                [w / f for (w, _), (f, _) in zip(got[ex], got["floor"], strict=True)], AIM_WORKERS_X,
                 note="CPU " + ", ".join(f"{c / fc:.1f}x" for (_, c), (_, fc) in zip(got[ex], got["floor"],
                                                                                      strict=True))),
         ]
