@@ -7,22 +7,19 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import time
 
 import pytest
 
-from tests.support.fixtures import reportlab_pages
+from tests.support.fixtures import helper_started, reportlab_pages
 from workbench.core.errors import UserError
 from workbench.core.pool import HelperProcess
 from workbench.pdf.pages import PdfPages, pypdf_page_text, warm_pypdf
 
 
 def _ready(helper: HelperProcess) -> HelperProcess:
-    for _ in range(3000):
-        if helper.ready():
-            return helper
-        time.sleep(0.01)
-    raise AssertionError("the helper process never started")
+    if not helper_started(helper):
+        raise AssertionError("the helper process never started")
+    return helper
 
 
 @pytest.fixture

@@ -123,6 +123,15 @@ async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
     await pilot.pause()
 
 
+def helper_started(helper) -> bool:
+    """Wait for a `core.pool.HelperProcess` to have started (its warm-up's future), at most a
+    minute: True once it takes work."""
+    from concurrent.futures import wait
+
+    wait([helper._ready], timeout=60)
+    return helper.ready()
+
+
 def steady(app) -> None:
     """Text cursors stop blinking and titles lose the checkout's path, so a snapshot depends on
     neither the moment it was taken nor the folder the tests run in."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select
 
-from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
+from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, helper_started, screen_text, settle
 from workbench.build.authoring import Draft, write_family_template
 from workbench.build.suite import verify_suite
 from workbench.core.source import open_source
@@ -545,10 +545,7 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
         helper = screen._helper
         assert helper is not None
-        for _ in range(3000):
-            if helper.ready():
-                break
-            await asyncio.sleep(0.01)
+        await asyncio.to_thread(helper_started, helper)
         handed: list[int] = []
         submit = helper.submit
 
@@ -570,10 +567,8 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
         assert processes and all(p.is_alive() for p in processes)
         app.pop_screen()
         await pilot.pause()
-        for _ in range(1000):
-            if not any(p.is_alive() for p in processes):
-                break
-            await asyncio.sleep(0.01)
+        for process in processes:   # each process's end, awaited (at most 10 s in all)
+            await asyncio.to_thread(process.join, 10 / len(processes))
         assert not any(p.is_alive() for p in processes)
         assert screen._helper is None
 

@@ -142,8 +142,7 @@ def test_the_first_page_is_drawn_without_importing_numpy() -> None:
 def test_a_page_rasterised_by_the_helper_process_is_drawn_as_it_is_rendered_here() -> None:
     """The Author screen's helper rasterises the page while the page is analysed, and the boxes
     are drawn on that raster afterwards: the same picture as rendering it all here."""
-    import time
-
+    from tests.support.fixtures import helper_started
     from workbench.core.pool import HelperProcess
     from workbench.pdf.pages import Box
     from workbench.tui.widgets.page_view import (
@@ -172,10 +171,7 @@ def test_a_page_rasterised_by_the_helper_process_is_drawn_as_it_is_rendered_here
         assert ahead.request == here.request
     helper = HelperProcess(warm_author_helper)
     try:
-        for _ in range(3000):
-            if helper.ready():
-                break
-            time.sleep(0.01)
+        helper_started(helper)
         look = PageLook(PageRequest(b"", 0, 150, 70, 36, 1.0, (0.5, 0.5)), kinds)
         raster = helper.submit(raster_for, look, pdf).result(timeout=60)
         assert render_ahead(look, pdf, 2, boxes, raster).renderable.lines == \
