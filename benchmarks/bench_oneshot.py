@@ -91,14 +91,12 @@ def rows(group: str, tmp: Path, runs: int) -> list[Row]:
                     got[what].append(r)
     except RuntimeError as exc:
         return [Row(group, "one-shot commands", "x", [], None, error=str(exc)[:120])]
-    out = [Row(group, f"floor: {name}", "ms", [c * 1000 for _, c in got[name]], None,
-               note=f"CPU; wall median {statistics.median(w for w, _ in got[name]) * 1000:.0f} ms")
-           for name in floors]
+    out = []
     for what, _, (floor, _), target in commands:
         mine, base = got[what], got[floor]
-        cpu = [m[1] / b[1] for m, b in zip(mine, base, strict=True)]
         wall = statistics.median(m[0] / b[0] for m, b in zip(mine, base, strict=True))
-        out.append(Row(group, f"{what}: CPU over {floor}", "x", cpu, target,
-                       note=f"its CPU {statistics.median(c for _, c in mine) * 1000:.0f} ms; wall {wall:.2f}x"))
+        out.append(Row(group, f"{what}: CPU", "ms", [c * 1000 for _, c in mine], None,
+                       floor=[c * 1000 for _, c in base], floor_what=f"{floor}, in turns", ratio_target=target,
+                       note=f"wall {wall:.2f}x the floor's"))
     out += _batch_rows(group, tmp, env, 500 if runs <= 1 else 2000)
     return out

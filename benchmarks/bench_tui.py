@@ -89,14 +89,11 @@ def rows(group: str, runs: int = 5) -> list:
         return [Row(group, "workbench: first frame with the case list, in tmux", "s", [], None, error=str(exc))]
     machine = f"{got['cores']} cores, load {load_before:.2f} -> {got['load'][0]:.2f}"
     ratio = statistics.median(got["workbench_s"]) / statistics.median(got["floor_s"])
-    return [
-        Row(group, "workbench: first frame with the case list, in tmux", "s", got["workbench_s"], None),
-        Row(group, "floor: a bare Textual app painting one Static, in tmux", "s", got["floor_s"], None),
-        Row(group, "first frame over that floor (median over median)", "x", [ratio], TARGET, note=machine),
-        Row(group, "first frame over that floor (each pair)", "x",
-            [a / b for a, b in zip(got["workbench_s"], got["floor_s"], strict=True)], None),
-    ]
-
+    pairs = [a / b for a, b in zip(got["workbench_s"], got["floor_s"], strict=True)]
+    return [Row(group, "workbench: first frame with the case list, in tmux", "s", got["workbench_s"], None,
+                floor=got["floor_s"], floor_what="a bare Textual app painting one Static, in tmux, in turns",
+                ratios=[ratio], ratio_target=TARGET,
+                note=f"ratio median over median; each pair {' '.join(f'{x:.2f}' for x in pairs)}; {machine}")]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
