@@ -68,6 +68,21 @@ def test_each_provider_is_priced_by_what_it_counts(prices):
     assert table.price("ollama:llama3") is None
 
 
+def test_an_agent_is_priced_as_its_model_and_summed_over_its_turns(prices):
+    """An agent reader's turns are calls of its model: `agent:anthropic:M` takes `anthropic:*`'s
+    price and Anthropic's way of counting cache reads (beside input_tokens)."""
+    table = load_prices(prices)
+    assert table.price("agent:openai:gpt-4o") == table.price("openai:gpt-4o")
+    assert table.price("agent:ollama:llama3") is None and table.price("mcp:claude-code") is None
+    usage = usage_dict(input_tokens=1000, output_tokens=200, total_tokens=1200, cache_read_tokens=300)
+    assert call_cost("agent:anthropic:claude-haiku-4-5", usage, table.price("agent:anthropic:claude-haiku-4-5")) == \
+        call_cost("anthropic:claude-haiku-4-5", usage, table.price("anthropic:claude-haiku-4-5"))
+    turns = [usage_dict(input_tokens=1000, output_tokens=100, total_tokens=1100) for _ in range(3)]
+    summed = usage_dict(input_tokens=3000, output_tokens=300, total_tokens=3300)   # the loop's sum of its turns
+    totals = usage_totals([rec("agent:openai:gpt-4o", summed)], table)
+    assert totals.cost == pytest.approx(sum(call_cost("openai:gpt-4o", u, table.price("openai:gpt-4o")) for u in turns))
+
+
 def test_totals_skip_cache_hits_and_count_batches(prices):
     table = load_prices(prices)
     u = usage_dict(input_tokens=100, output_tokens=10, total_tokens=110, cache_read_tokens=0, reasoning_tokens=3)

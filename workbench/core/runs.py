@@ -124,6 +124,12 @@ def is_agent_reader(reader: str) -> bool:
     return str(reader).startswith(("agent:", "mcp:"))
 
 
+def billed_reader(reader: str) -> str:
+    """The reader whose tokens a reader's calls are billed as: an agent's model
+    (`agent:openai:gpt-4o` -> `openai:gpt-4o`, every turn a call of it), else the reader itself."""
+    return str(reader).removeprefix("agent:")
+
+
 def run_identity(parts: Mapping[str, Any], folder: Path, case_ids: Iterable[str]) -> str:
     """The default run id: the same in every shard of one run, new once a run is complete.
 

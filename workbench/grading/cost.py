@@ -33,7 +33,7 @@ from typing import Any
 
 from workbench.core import files
 from workbench.core.errors import UserError
-from workbench.core.runs import RunRecord
+from workbench.core.runs import RunRecord, billed_reader
 
 DEFAULT_BATCH_FACTOR = 0.5
 PRICE_KEYS = ("input", "output", "cached_input", "cache_write", "batch_factor")
@@ -57,8 +57,13 @@ class PriceTable:
     source: str = ""
 
     def price(self, reader: str) -> Price | None:
-        """The reader's own entry, else its provider's `provider:*`."""
-        return self.readers.get(reader) or self.readers.get(reader.partition(":")[0] + ":*")
+        """The reader's own entry, else its provider's `provider:*`; an agent reader's, else its
+        model's (its turns are calls of that model)."""
+        for name in dict.fromkeys((reader, billed_reader(reader))):
+            found = self.readers.get(name) or self.readers.get(name.partition(":")[0] + ":*")
+            if found:
+                return found
+        return None
 
 
 def _number(value: Any, where: str) -> float:
@@ -117,7 +122,7 @@ def call_cost(reader: str, usage: Mapping[str, Any], price: Price, batch: bool =
     cached = _int(usage, "cache_read_tokens")
     written = _int(usage, "cache_creation_tokens")
     inp = _int(usage, "input_tokens")
-    full = inp if reader.partition(":")[0] in CACHE_APART else max(0, inp - cached)
+    full = inp if billed_reader(reader).partition(":")[0] in CACHE_APART else max(0, inp - cached)
     dollars = (full * price.input + cached * (price.cached_input if price.cached_input is not None else price.input)
                + written * (price.cache_write if price.cache_write is not None else price.input)
                + billed_output(usage) * price.output) / 1_000_000
