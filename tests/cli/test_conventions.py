@@ -273,7 +273,7 @@ def test_every_command_that_prints_data_takes_json():
 def test_exit_codes_are_documented_in_help_and_readme():
     top = run("--help").stdout
     readme = (ROOT / "README.md").read_text()
-    for code, word in (("0", "ok"), ("1", "findings"), ("2", "usage"), ("129", "the workbench's terminal"),
+    for code, word in (("0", "ok"), ("1", "a check failed"), ("2", "usage"), ("129", "the workbench's terminal"),
                        ("130", "interrupted")):
         assert re.search(rf"^\s*{code}\s+{word}", top, re.M), code
         assert re.search(rf"\|\s*`?{code}`?\s*\|[^|\n]*{word}", readme, re.I), code

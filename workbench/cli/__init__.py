@@ -22,7 +22,7 @@ from workbench.core.errors import UserError
 EXIT_CODES = """\
 exit codes:
   0    ok
-  1    findings: a wrong answer, lint errors, a mismatch, a gate (--fail-threshold) failed
+  1    a check failed: a wrong answer, lint errors, a mismatch, a gate (--fail-threshold)
   2    usage or input error (one line on stderr says what to do)
   129  the workbench's terminal went away (its window closed, the connection dropped)
   130  interrupted (Ctrl-C)"""
