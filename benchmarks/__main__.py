@@ -6,12 +6,15 @@ warm-up and several runs, runs the older per-area scripts (benchmarks/bench_*.py
 table (median, p95, target, met) and writes every figure as JSON. Each group's rows are printed
 as soon as it finishes, and each measurement's time on stderr as it ends.
 
---quick (under a minute idle on 2 cores) runs the oneshot and sample groups only, unless --only
-names others, each measurement once without a warm-up (with --only: builds the suite from 8 seeds
-a family instead of 44, walks fewer pages and cases, and leaves out the all-10,000-page runs; the
-group titles say so).
+Three sizes. The default (`make bench`, under 5 minutes idle on 2 cores) builds the suite from 8
+seeds a family, walks some of the 500 pages, reads the 10,000-page PDF to its default cap, and
+runs the per-area scripts at their small sizes. --big runs the sizes the issues name (44 seeds a
+family: 1,276 cases; every page of the 500 walked; all 10,000 pages linted and inspected; the
+scripts at full size): long, for the rows that need them (with --only). --quick (under a minute)
+runs the oneshot and sample groups only unless --only names others, each measurement once
+without a warm-up. The group titles say the sizes.
 
-    python -m benchmarks [--quick] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
+    python -m benchmarks [--quick | --big] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
 
 Groups: oneshot, pdf500, pdf10k, suite, report, sample, tui, agents, scripts, tests. The machine is shared: the load average is
 printed with the table, and ratios measured within one run are more telling than absolute times.
@@ -201,7 +204,7 @@ def bench_pdf500(tmp: Path, runs: int, quick: bool) -> list[Row]:
                       "the same lint with --jobs 1, in turns", ["lint", "--pages", "all", "--jobs", "1", str(pdf)],
                       runs, 0.6)
     # The full run visits every page (the RSS target is "after visiting every page").
-    rows += _tui_rows(g, pdf, runs, 1.0, walk=20 if quick else 60, burst=10 if quick else 439,
+    rows += _tui_rows(g, pdf, runs, 1.0, walk=20 if quick else 60, burst=(10 if QUICK else 40) if quick else 439,
                       step_target_ms=100.0, rss_target=400.0)
     return rows
 
@@ -217,7 +220,7 @@ def bench_pdf10k(tmp: Path, runs: int, quick: bool) -> list[Row]:
                       check=_said_cap)
     heavy_runs, heavy_warm = (1, 0)
     if quick:
-        rows.append(Row(g, "lint, all 10,000 pages, --jobs 2 (full run only)", "s", [], 90.0))
+        rows.append(Row(g, "lint, all 10,000 pages, --jobs 2 (with --big only)", "s", [], 90.0))
     else:
         rows += _cli_rows(g, "lint, all 10,000 pages, --jobs 2",
                           ["lint", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs, 90.0, 500.0,
@@ -239,7 +242,7 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
     seeds = 8 if quick else 44
     spec = suite_spec(tmp / "suite.toml", seeds)
     families = spec.read_text(encoding="utf-8").count("[[families]]")
-    g = f"{families * seeds:,}-case suite ({families} families x {seeds} seeds{', --quick' if quick else ''})"
+    g = f"{families * seeds:,}-case suite ({families} families x {seeds} seeds)"
     rows: list[Row] = []
     suite = tmp / "suite-1"
 
@@ -279,7 +282,7 @@ def bench_suite(tmp: Path, runs: int, quick: bool) -> list[Row]:
                             floor=[r.peak_mb for r in ran[1]], floor_what="build --jobs 1"))
     rows += _tui_rows(g, suite, runs, 0.8, cases=20 if quick else 40, step_target_ms=80.0,
                       step_label="next case (down to its page on screen)")
-    rows += _exposure_rows(g, suite, runs)
+    rows += _exposure_rows(g, suite, 1 if quick else runs)
     return rows
 
 
@@ -358,7 +361,7 @@ def bench_tui(tmp: Path, runs: int, quick: bool) -> list[Row]:
     from benchmarks import bench_tui
 
     return bench_tui.rows("first paint in tmux: the case list against one Static (issue 40.1)",
-                          max(runs, 3 if quick else 5))
+                          max(runs, 3 if QUICK else 5))   # the issue's median of 5, but in --quick
 
 
 def bench_agents(tmp: Path, runs: int, quick: bool) -> list[Row]:
@@ -519,7 +522,9 @@ def _cpu_so_far() -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="one run each, fewer pages and cases walked")
+    size = ap.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="one run each, fewer pages and cases walked")
+    size.add_argument("--big", action="store_true", help="the sizes the issues name (long: use with --only)")
     ap.add_argument("--runs", type=int, help="timed runs per measurement after a warm-up (default 3, quick 1)")
     ap.add_argument("--only", help=f"comma-separated groups: {', '.join(GROUPS)}")
     ap.add_argument("--json", type=Path, default=Path("bench-results.json"), help="where to write the figures")
@@ -543,9 +548,9 @@ def main(argv: list[str] | None = None) -> int:
             t0, cpu0 = time.perf_counter(), _cpu_so_far()
             print(f"[bench] {group} ...", file=sys.stderr, flush=True)
             if group == "scripts":
-                got, texts = bench_scripts(tmp, runs, args.quick)
-            else:
-                got = globals()[f"bench_{group}"](tmp, runs, args.quick)
+                got, texts = bench_scripts(tmp, runs, not args.big)
+            else:   # `quick` in a group: its small sizes (the default's and --quick's)
+                got = globals()[f"bench_{group}"](tmp, runs, not args.big)
             load = os.getloadavg()[0]
             for r in got:   # a row's figures are read against the machine's state when it ran
                 r.extra.update(load_1min=round(load, 2), cores=os.cpu_count())
@@ -571,6 +576,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1), "cores": cores, "runs": runs, "quick": args.quick,
+        "big": args.big,
         "cpu_s": round(cpu_all, 1), "groups": {g: {"seconds": round(w, 1), "cpu_s": round(c, 1)}
                                               for g, (w, c) in spent.items()},
         "load_before": load_before, "load_after": load_after, "versions": versions,
