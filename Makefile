@@ -34,8 +34,9 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_JOBS)
 
-# The tests without the `slow` ones (each over 2 s: fuzzers, the browser, big documents): the loop
-# while working; `make test` runs them all.
+# The tests without the `slow` ones (each over 2 s: fuzzers, the browser, big documents, screens
+# that lint a whole suite): the loop while working; `make test` runs them all, the slow ones first
+# (tests/conftest.py), so no worker is left with a long one at the end.
 test-fast: $(STAMP)
 	$(TEST_ENV) $(BIN)/python -m pytest $(PYTEST_JOBS) -m "not slow"
 

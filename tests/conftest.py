@@ -90,6 +90,13 @@ def agent_suite(tmp_path, _agent_suite) -> Path:
     return dest
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """The slow tests first, each group in its own order: pytest-xdist hands tests out in this
+    order, so the long ones start while the short ones can still fill the other workers' time,
+    and no worker is left with a long test at the end while the rest stand idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_collection_finish(session) -> None:
     """What collection imported (every package the tests use: pymupdf, textual, pydantic's
     models) lives to the end: moved out of the collector's sight, so no garbage collection while

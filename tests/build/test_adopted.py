@@ -138,6 +138,7 @@ def test_each_mutation_fails_the_lint_when_pinned_to_disarm(adopted, trap):
     assert any(e.startswith(code) for e in errors(case, pdf)), errors(case, pdf)
 
 
+@pytest.mark.slow
 def test_a_stack_of_two_hidden_layer_then_scan_keeps_the_trap_with_a_faithful_layer(adopted, tmp_path):
     from workbench.build.saving import add_to_suite
 

@@ -30,6 +30,7 @@ def private_config(tmp_path, monkeypatch):
     monkeypatch.delenv("PDFWORKBENCH_FAMILY_PATH", raising=False)
 
 
+@pytest.mark.slow
 def test_new_family_writes_a_template_that_works_everywhere(cli, tmp_path, monkeypatch):
     code, out, _ = cli("new-family", "po_trap")
     path = tmp_path / "config" / "families" / "po_trap.py"

@@ -42,6 +42,7 @@ def said(cases, record: RunRecord, answer: str | None = None) -> str | None:
     return answer_and_trace(found, agent_trace(record))
 
 
+@pytest.mark.slow
 def test_the_text_agent_read_the_hidden_layer_and_never_the_image(runs, cases):
     rec = runs["text"][TRAP]
     trace = agent_trace(rec)

@@ -228,6 +228,7 @@ def test_grade_of_a_key_shared_without_its_pdf_grades_and_says_attribution_was_s
     assert "where from: skipped: the PDF" in out
 
 
+@pytest.mark.slow
 def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
     runs = sorted((MINI / "runs").glob("probe-*.jsonl"))
     code, out, _ = cli("report", *runs, "--by", "source", "--json")

@@ -51,6 +51,7 @@ def test_verify_and_lint_print_the_same_with_any_number_of_jobs(cli):
     assert report["ok"] and report["suite_hash"] == report["recorded_hash"]
 
 
+@pytest.mark.slow
 def test_lint_with_jobs_keeps_findings_in_suite_order(cli, tmp_path):
     """A suite with findings on several cases: the findings come in the same order as one job."""
     import shutil

@@ -187,6 +187,7 @@ def test_make_out_that_is_a_file_or_under_one_is_one_line(cli, tmp_path):
     _one_line(code, err, "not a folder")
 
 
+@pytest.mark.slow
 def test_cases_the_suite_json_does_not_list_are_named_by_lint_and_verify(cli, suite):
     manifest = json.loads((suite / "suite.json").read_text())
     dropped = manifest["cases"].pop()

@@ -43,6 +43,7 @@ def _answers(cases) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 def test_jsonl_export_loads_with_datasets(tmp_path, cli):
     pytest.importorskip("datasets")
     out = tmp_path / "hf"

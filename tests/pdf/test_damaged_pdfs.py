@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.hostile_corpus import (
     bad_ascii85_pdf,
     damaged_stream_pdf,
@@ -78,6 +80,7 @@ def test_a_page_pypdf_refuses_is_still_inspected_with_its_pypdf_layer_marked_unr
         assert "unread" not in page_report(first)
 
 
+@pytest.mark.slow
 def test_inspect_prints_every_page_when_pypdf_refuses_one_and_says_so_on_stderr(tmp_path):
     pdf = tmp_path / "two.pdf"
     pdf.write_bytes(second_page_pypdf_refuses_pdf())

@@ -65,6 +65,7 @@ def test_inspect_says_which_scanned_pages_are_past_the_pages_ocr_reads(cli, tmp_
     assert [s["visible"] for s in second["spans"]] == [False] * 3   # the drawing's verdict, as before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("family", "params", "hidden"), [
     ("invoice_extraction", {}, []),
     # The planted total, and only it: the scan prints the other total in its place.
@@ -110,6 +111,7 @@ params = { passage = "carroll", tier = "moderate" }
 """
 
 
+@pytest.mark.slow
 def test_lint_keeps_the_scan_traps_armed(cli, tmp_path):
     spec = tmp_path / "spec.toml"
     spec.write_text(SCAN_TIERS)
@@ -138,6 +140,7 @@ def test_a_scan_is_read_once_by_its_pixels_whatever_file_carries_it(monkeypatch)
     assert verdicts(other) == first == [(t, True, []) for _, _, t in PRINTED]
 
 
+@pytest.mark.slow
 def test_ocr_of_a_page_without_text_is_an_empty_result_and_says_nothing_on_stderr(tmp_path):
     """rapidocr warned "The text detection result is empty" on stderr, in the middle of a
     command's output (exposure, inspect), for every blank page or clip it was given."""

@@ -151,6 +151,7 @@ def test_second_submission_is_an_error_and_the_first_stands(cli, server, suite):
                                                                           ("submit_extraction", True)]
 
 
+@pytest.mark.slow
 def test_run_on_the_sample_suite_and_report_by_tool_use(cli, run_cli_subprocess, server, suite):
     runs = suite / "runs"
     for kind in ("text", "image"):   # the console script in a new interpreter, 8 cases at once

@@ -140,6 +140,7 @@ def test_extractors_in_many_threads_leave_stdout_as_it_was(cases):
     assert len({tuple(t) for t in texts}) == 1
 
 
+@pytest.mark.slow
 def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf(cases):
     """Importing pymupdf4llm turns MuPDF's error messages off for the process; after one
     pymupdf4llm probe, a damaged PDF opened later lost its "MuPDF error" line (and a test that

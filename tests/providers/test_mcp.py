@@ -56,6 +56,7 @@ async def _session(argv: list[str], errlog, calls: list[tuple[str, dict]]):
     return listed.tools, results, bad
 
 
+@pytest.mark.slow
 async def test_a_client_reads_the_case_falls_for_the_decoy_and_is_recorded(suite, tmp_path, cli):
     case = load_suite(suite).case(CASE)
     decoy = case.forbidden_answers[0]
@@ -104,6 +105,7 @@ async def test_a_case_whose_deadline_passes_before_submit_is_a_timeout(suite, tm
     assert rec.reader == f"mcp:{CLIENT}"
 
 
+@pytest.mark.slow
 async def test_a_case_already_recorded_is_not_served_again(suite, tmp_path):
     out = tmp_path / "mcp-run.jsonl"
     case = load_suite(suite).case(CASE)
@@ -117,6 +119,7 @@ async def test_a_case_already_recorded_is_not_served_again(suite, tmp_path):
     assert rec.answer == case.forbidden_answers[0]
 
 
+@pytest.mark.slow
 async def test_an_mcp_run_is_its_own_controller_and_is_not_compared_with_an_agent_reader(
         suite, tmp_path, cli, run_cli_subprocess, monkeypatch):
     from workbench.providers.agent.mcpserver import controller_hash

@@ -176,6 +176,7 @@ def test_the_cache_makes_a_rerun_free_and_no_cache_bypasses_it(env, cli, suite_d
     assert len(scripted.requests) == 12
 
 
+@pytest.mark.slow
 def test_a_planted_key_appears_nowhere(env, cli, suite_dir, cases, run_cli_subprocess):
     with FakeServer(faults="") as server:
         outputs = [

@@ -4,6 +4,8 @@ agents over the sample suite: tests.support.fixtures.agent_runs)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.fixtures import screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -42,6 +44,7 @@ async def open_answer(pilot, app, case_id: str, reader: str):
     return answers
 
 
+@pytest.mark.slow
 async def test_an_agents_answer_shows_its_trace_and_where_its_value_came_from(agent_suite):
     app = WorkbenchApp(open_source(agent_suite))
     async with app.run_test(size=(160, 48)) as pilot:
@@ -62,6 +65,7 @@ async def test_an_agents_answer_shows_its_trace_and_where_its_value_came_from(ag
         assert "page_image(2, 150)" in shown
 
 
+@pytest.mark.slow
 async def test_enter_on_a_call_shows_the_page_it_opened(agent_suite):
     """At 100x30: the trace's lines fit the side pane whole, and Enter on page 2's call moves the
     page view there; Enter on page 1's comes back."""
@@ -94,6 +98,7 @@ async def test_enter_on_a_call_shows_the_page_it_opened(agent_suite):
         assert view.page == 0 and view.border_subtitle.startswith("page 1/2")
 
 
+@pytest.mark.slow
 async def test_a_probe_answer_shows_no_trace(agent_suite):
     import shutil
 

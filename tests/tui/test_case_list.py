@@ -136,6 +136,7 @@ async def test_a_filter_to_a_few_cases_lists_them_all_expanded():
         assert tree.border_title == f"Cases (3/{3 * PER_FAMILY})"
 
 
+@pytest.mark.slow
 async def test_next_case_across_collapsed_families_opens_its_page():
     """The workbench itself, on the sample (34 cases) with its families collapsed: down from the
     first family's case reaches the next family's case, and its page is shown."""

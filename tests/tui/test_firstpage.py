@@ -60,6 +60,7 @@ def inputs(tmp_path) -> dict[str, Path]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what", ["the sample suite", "a reportlab PDF", "a pymupdf landscape page"])
 def test_the_page_drawn_ahead_is_the_page_the_workbench_draws(inputs, what, tmp_path):
     ahead = probe(inputs[what], tmp_path=tmp_path)
@@ -71,6 +72,7 @@ def test_the_page_drawn_ahead_is_the_page_the_workbench_draws(inputs, what, tmp_
     assert ahead["source"] == alone["source"]  # the suite the child read is the one read here
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what", ["the sample suite", "a pymupdf landscape page"])
 def test_the_page_drawn_ahead_is_in_the_screens_first_frame(inputs, what, tmp_path):
     """Once the child has checked the PDF, the workbench's first frame shows the page: the screen
@@ -80,6 +82,7 @@ def test_the_page_drawn_ahead_is_in_the_screens_first_frame(inputs, what, tmp_pa
     assert not probe(inputs[what], "--no-ahead", tmp_path=tmp_path)["in_first_frame"]
 
 
+@pytest.mark.slow
 def test_a_child_killed_or_a_file_changed_and_the_workbench_draws_the_page_itself(inputs, tmp_path):
     pdf = inputs["a reportlab PDF"]
     alone = probe(pdf, "--no-ahead", tmp_path=tmp_path)

@@ -43,6 +43,7 @@ SCREENS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", list(SCREENS))
 async def test_f1_lists_the_keys_of_the_screen_in_front(tmp_path, screen):
     """F1 on each screen: a line per key of that screen (and its focused pane, and the app's),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -67,6 +69,7 @@ async def test_the_footer_shows_its_keys_once_the_page_is_shown_or_cannot_be(sui
             assert "q Quit" in shown and "w Author" in shown and "f1 Help" in shown and "palette" in shown
 
 
+@pytest.mark.slow
 def test_main_screen_snapshot(snap_compare):
     async def run_before(pilot) -> None:
         await settle(pilot)
@@ -82,6 +85,7 @@ def _mini_copy(tmp_path) -> Path:
     return dest
 
 
+@pytest.mark.slow
 async def test_page_keys_work_with_the_case_list_focused_and_the_layers_follow(tmp_path):
     """PgDn, n, p and + are screen keys: they turn the page while the case list has focus, and
     the text layer panes show the page the page view shows, saying which."""
@@ -115,6 +119,7 @@ async def test_page_keys_work_with_the_case_list_focused_and_the_layers_follow(t
         assert app.focused is cases  # nothing stole the focus
 
 
+@pytest.mark.slow
 async def test_g_goes_to_a_page_by_number_and_a_number_out_of_range_is_refused(tmp_path):
     """g asks for a page number: the page and its text layer go there; a page the document does
     not have is refused in the dialog, which stays open for another; escape stays on the page."""
@@ -152,6 +157,7 @@ async def test_g_goes_to_a_page_by_number_and_a_number_out_of_range_is_refused(t
         assert page.page == 3 and page.border_subtitle.startswith("page 4/4")
 
 
+@pytest.mark.slow
 async def test_one_to_one_zoom_and_next_box(tmp_path):
     """z shows the page at 1:1 (one half-cell per pixel of the reader's raster); b centres the
     view on the next evidence box or hidden span, on whatever page it is."""
@@ -190,6 +196,7 @@ async def test_one_to_one_zoom_and_next_box(tmp_path):
         assert page.box_index == 1 % len(boxes)
 
 
+@pytest.mark.slow
 async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp_path):
     """--graphics hires: the page goes to textual-image's widget (Sixel or Kitty where the terminal
     has them) as the reader's raster itself, and 1:1 crops that raster instead of scaling it."""
@@ -218,6 +225,7 @@ async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp
         assert page.query_one("#page-hires").image.size == (1275, 1650)
 
 
+@pytest.mark.slow
 async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_path):
     """Answers tab: each value of the answer is listed with where it came from; choosing the
     decoy the pymupdf probe answered with shows its box on the page (zoomed to it) and points the
@@ -326,6 +334,7 @@ async def test_each_installed_extractor_has_a_tab_read_when_shown_with_the_key_m
         assert ocg.forbidden_answers[0] in pypdf.plain and ocg.forbidden_answers[0] not in plumber.plain
 
 
+@pytest.mark.slow
 async def test_v_shows_the_values_box_at_once_and_escape_leaves_it(tmp_path):
     """`v` once: the Answers tab's values, the highlighted value's box on the page (also when the
     highlight was already there); escape: the box and the layers' pointer go, the cases have focus."""
@@ -366,6 +375,7 @@ async def test_v_shows_the_values_box_at_once_and_escape_leaves_it(tmp_path):
         assert isinstance(app.screen.focused, CaseList)
 
 
+@pytest.mark.slow
 async def test_ask_again_from_an_answer_defaults_to_that_answers_reader(tmp_path):
     import shutil
 
@@ -393,6 +403,7 @@ async def test_ask_again_from_an_answer_defaults_to_that_answers_reader(tmp_path
         assert app.screen.query_one("#ask-reader", Select).value == answers.answers[other][0].record.reader
 
 
+@pytest.mark.slow
 async def test_switching_the_ask_dialog_to_a_pixels_reader_switches_the_modality(tmp_path):
     from textual.widgets import Select
 
@@ -412,6 +423,7 @@ async def test_switching_the_ask_dialog_to_a_pixels_reader_switches_the_modality
         assert modality.value == default_modality("probe:ocr") == "pixels"
 
 
+@pytest.mark.slow
 async def test_an_answer_asked_here_is_the_one_highlighted_and_the_runs_jump_finds_it(tmp_path):
     from textual.widgets import OptionList, TabbedContent
 
@@ -448,6 +460,7 @@ async def test_an_answer_asked_here_is_the_one_highlighted_and_the_runs_jump_fin
         assert listed.highlighted == new
 
 
+@pytest.mark.slow
 async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_url_last(tmp_path):
     app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
     async with app.run_test(size=(160, 48)) as pilot:

@@ -4,6 +4,8 @@ stays within its bound."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.fixtures import reportlab_pages
 from workbench.core.source import open_source
 from workbench.pdf import pages as pages_mod
@@ -26,6 +28,7 @@ async def _settle(pilot) -> None:
         await pilot.app.workers.wait_for_complete()
 
 
+@pytest.mark.slow
 async def test_long_pdf_pages_are_analysed_as_they_are_shown(tmp_path, monkeypatch):
     monkeypatch.setattr(pages_mod, "CACHE_PAGES", 8)
     pdf = _long_pdf(tmp_path / "report.pdf")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 
 
+@pytest.mark.slow
 async def test_opening_a_run_after_a_suite_shows_that_run_only(tmp_path):
     from textual.widgets import TabbedContent
 

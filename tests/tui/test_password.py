@@ -39,6 +39,7 @@ async def test_open_password_opens_the_encrypted_case(locked):
         assert "Total: $1.00" in shown and "encrypted" not in shown
 
 
+@pytest.mark.slow
 async def test_without_the_password_the_workbench_asks_for_it(locked):
     app = WorkbenchApp(open_source(locked))
     async with app.run_test(size=SIZE) as pilot:

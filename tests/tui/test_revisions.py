@@ -7,6 +7,7 @@ import json
 import shutil
 
 import pymupdf
+import pytest
 from textual.widgets import TabbedContent
 
 from tests.support.fixtures import SAMPLE, screen_text, settle
@@ -26,6 +27,7 @@ async def _revisions_shown(app, pilot, case_id: str) -> str:
     return screen_text(app)
 
 
+@pytest.mark.slow
 async def test_the_sample_s_revisions_show_what_the_update_stamped(tmp_path):
     suite = tmp_path / "mini"
     shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs", ".suite.lock"))

@@ -94,6 +94,7 @@ async def test_a_file_broken_since_it_was_read_is_not_written_over(suite_copy):
     assert path.read_bytes() == b'{"theme": "workbench-light", "dpi": '
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ["ftp://x.example", "http://user:pw@x.example/v1", "http://a b",
                                  "javascript:alert(1)"])
 async def test_the_ask_dialog_refuses_a_base_url_that_is_not_one(suite_copy, url):

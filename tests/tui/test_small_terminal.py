@@ -45,6 +45,7 @@ async def test_f1_and_f2_lead_the_footer_on_every_screen_at_100x30(tmp_path, key
         assert all(k.region.right <= 100 and k.region.width > 0 for k in keys[:4]), [k.region for k in keys[:4]]
 
 
+@pytest.mark.slow
 async def test_the_side_tabs_say_when_some_are_out_of_sight_and_step_to_each(tmp_path):
     _config(layer_tabs=EXTRA)
     app = WorkbenchApp(open_source(_extraction(tmp_path)))

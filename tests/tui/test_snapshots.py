@@ -91,6 +91,7 @@ async def _settled_on(pilot, key: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_every_screen_at_100x30_and_160x48(snap_compare, tmp_path, screen, size):
@@ -117,6 +118,7 @@ def test_the_first_run_hint_at_100x30(snap_compare, tmp_path):
     assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", ["inspect", "author", "triage"])
 def test_layout_at_220x60(snap_compare, tmp_path, screen):
     """Inspect, Author and Triage on a large terminal: the page is always there."""
@@ -128,6 +130,7 @@ def test_layout_at_220x60(snap_compare, tmp_path, screen):
     assert snap_compare(app, terminal_size=(220, 60), run_before=run_before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", ["inspect", "author", "triage"])
 async def test_the_page_keeps_its_width_at_100x30_and_with_help(tmp_path, screen):
     """At 100x30 the page pane gets a third of the width or more on every screen (it used to get

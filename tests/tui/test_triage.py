@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.support.fixtures import screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -209,6 +211,7 @@ async def test_a_bad_journal_leaves_the_workbench_grading_against_v1_and_saying_
                    for n in app._notifications)
 
 
+@pytest.mark.slow
 async def test_a_suite_without_disputes_says_so_in_the_queue_and_the_page_pane(tmp_path):
     """The shipped mini sample has no disputes: the page pane said "loading..." for good."""
     from tests.support.fixtures import SAMPLE

@@ -6,6 +6,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.fixtures import screen_text, settle
 from workbench.core.config import config_path
 from workbench.core.layout import ASK_RUN, RUNS_DIR
@@ -61,6 +63,7 @@ async def test_evidence_boxes_and_hidden_shading_toggle(suite_copy):
         assert {b.kind for b in page.visible_boxes()} == {"forbidden"}
 
 
+@pytest.mark.slow
 async def test_ask_a_reader_on_the_fake_server_shows_answer_and_verdict(suite_copy, monkeypatch):
     from workbench.providers.fakeserver import FakeServer
 
@@ -81,6 +84,7 @@ async def test_ask_a_reader_on_the_fake_server_shows_answer_and_verdict(suite_co
     assert "sk-test-not-a-real-key" not in (suite_copy / RUNS_DIR / ASK_RUN).read_text()
 
 
+@pytest.mark.slow
 async def test_a_missing_key_names_the_variable_and_records_nothing(suite_copy):
     app = WorkbenchApp(open_source(suite_copy))
     async with app.run_test(size=SIZE) as pilot:
@@ -92,6 +96,7 @@ async def test_a_missing_key_names_the_variable_and_records_nothing(suite_copy):
     assert not (suite_copy / RUNS_DIR / ASK_RUN).exists()
 
 
+@pytest.mark.slow
 async def test_cancel_a_slow_call(suite_copy, monkeypatch):
     from workbench.providers.fakeserver import FakeServer
 
@@ -113,6 +118,7 @@ async def test_cancel_a_slow_call(suite_copy, monkeypatch):
     assert not (suite_copy / RUNS_DIR / ASK_RUN).exists()
 
 
+@pytest.mark.slow
 async def test_probe_answer_then_run_report_then_jump_to_a_trapped_case(suite_copy):
     await _probe_run(suite_copy)
     cases = open_source(suite_copy).cases
@@ -195,6 +201,7 @@ async def test_palette_offers_the_screens_commands(suite_copy):
         assert "Ask a reader" not in titles and "Run lint" not in titles
 
 
+@pytest.mark.slow
 async def test_theme_switch_is_remembered(suite_copy):
     app = WorkbenchApp(open_source(suite_copy))
     async with app.run_test(size=SIZE) as pilot:
@@ -252,6 +259,7 @@ def _bare_pdf(folder: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 async def test_ask_your_own_question_of_a_bare_pdf_through_a_base_url_typed_in_the_dialog(tmp_path):
     """Any PDF can be asked about: the question field is editable, the base URL is typed in the
     dialog (no variable set), the record carries the prompt with that question, and both the
@@ -298,6 +306,7 @@ async def test_ask_your_own_question_of_a_bare_pdf_through_a_base_url_typed_in_t
         assert dialog.query_one("#ask-base-url").value == server.base_url("openai-compatible")
 
 
+@pytest.mark.slow
 async def test_a_reader_whose_call_failed_is_not_remembered(suite_copy):
     app = WorkbenchApp(open_source(suite_copy))
     async with app.run_test(size=SIZE) as pilot:
@@ -311,6 +320,7 @@ async def test_a_reader_whose_call_failed_is_not_remembered(suite_copy):
         assert json.loads(config_path().read_text()).get("reader", before) == before
 
 
+@pytest.mark.slow
 async def test_with_no_path_the_sample_opens_from_its_copy_and_asking_writes_there(tmp_path):
     """The shipped sample is read-only: the workbench opens the user's copy (its path in the
     title) and a probe's answer lands in the copy's runs/, never in the package."""
