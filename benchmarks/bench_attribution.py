@@ -13,7 +13,7 @@ from pathlib import Path
 
 from workbench.checks.attribution import attribute
 from workbench.core.case import load_case
-from workbench.pdf.spans import analyze_page
+from workbench.pdf.visibility import analyze_page
 
 MINI = Path(__file__).resolve().parents[1] / "sample_cases" / "mini"
 AIM_MS = 20.0

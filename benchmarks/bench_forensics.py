@@ -28,15 +28,15 @@ def main(rounds: int = 40) -> None:
     from workbench.build.make import generate_case, write_case
     from workbench.checks.inspect import inspect_document
     from workbench.checks.lint import lint_path
-    from workbench.pdf import layers, spans
+    from workbench.pdf import textlayer, visibility
     from workbench.pdf.document import read_pdf_bytes
     from workbench.tui.case_data import load_case_data
 
     def cold(fn) -> list[float]:
         times = []
         for i in range(rounds + 3):
-            spans.clear_cache()
-            layers.clear_cache()
+            visibility.clear_cache()
+            textlayer.clear_cache()
             t0 = time.perf_counter()
             fn()
             if i >= 3:  # warm-up: first calls load fonts and imports

@@ -10,8 +10,8 @@ import pytest
 
 from workbench.build.adopted import Step, mutated_case, read_source
 from workbench.build.suite import verify_suite
-from workbench.checks.evidence import find_evidence
 from workbench.checks.lint import lint_case
+from workbench.checks.search import find_evidence
 from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite
 from workbench.generators.mutations import get_mutation

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.checks.attribution import SOURCES, answer_values, attribute, wrong_answer_source
+from workbench.checks.attribution import attribute
+from workbench.checks.sources import SOURCES, wrong_answer_source
 from workbench.core.case import Case, load_case
+from workbench.text.values import answer_values
 
 MINI = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
 
@@ -250,7 +252,7 @@ def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
 
 
 def test_every_source_has_its_colour_on_screen():
-    from workbench.checks.attribution import SOURCES
+    from workbench.checks.sources import SOURCES
     from workbench.tui.widgets.marks import SOURCE_STYLES
 
     assert set(SOURCE_STYLES) == set(SOURCES)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support import pdfs_forensics as F
-from workbench.checks.evidence import find_evidence, find_in_layers
-from workbench.pdf.layers import layer_diff
+from workbench.checks.search import find_evidence, find_in_layers
+from workbench.pdf.visibility import layer_diff
 from workbench.text.search import find_all
 
 

@@ -130,7 +130,7 @@ def test_rotated_scan_forbidden_row_sits_level_with_the_asked_description():
 
 
 def test_prompt_injection_is_in_the_layer_and_hidden_only_in_the_hidden_variant():
-    from workbench.pdf.spans import analyze_page
+    from workbench.pdf.visibility import analyze_page
 
     for variant in ("visible", "hidden", "small_print"):
         _, g = _gen("prompt_injection_in_body", 3, variant=variant)
@@ -241,7 +241,7 @@ def test_tiny_print_size_is_the_parameter():
 
 
 def test_white_text_is_in_the_layer_but_not_on_the_page():
-    from workbench.pdf.spans import analyze_page
+    from workbench.pdf.visibility import analyze_page
 
     for placement in ("white_fill", "off_page", "covered"):
         _, g = _gen("white_text_injection", 4, placement=placement)

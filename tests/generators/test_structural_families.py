@@ -16,11 +16,12 @@ import pytest
 from pypdf import PdfReader
 
 from workbench.build.make import generate_case
-from workbench.checks.lint import has_errors, lint_case
+from workbench.checks.findings import has_errors
+from workbench.checks.lint import lint_case
 from workbench.generators.registry import registry
-from workbench.pdf.spans import analyze_page
 from workbench.pdf.structure import structure_report
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf
+from workbench.pdf.visibility import analyze_page
 
 FAMILIES = ("optional_content_layer", "form_field_appearance", "annotation_only_text",
             "incremental_update_shadow", "tounicode_remap", "actualtext_override")

@@ -139,7 +139,7 @@ def test_quiet_opens_in_many_threads_leave_mupdf_errors_shown():
     from concurrent.futures import ThreadPoolExecutor
 
     from workbench.pdf.document import mupdf
-    from workbench.pdf.structure import _quiet_open
+    from workbench.pdf.revisions import _quiet_open
 
     tools = mupdf().TOOLS
     assert tools.mupdf_display_errors()

@@ -107,7 +107,7 @@ def test_page_cache_is_bounded_and_a_page_read_again_is_the_same(tmp_path):
 
 
 def test_same_verdicts_page_by_page_as_whole_document(tmp_path):
-    from workbench.pdf.spans import analyze_document, clear_cache
+    from workbench.pdf.visibility import analyze_document, clear_cache
 
     data = pymupdf_drawn_pages(4)
     clear_cache()
@@ -139,7 +139,7 @@ def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli,
     """The per-page time budget (the `page_seconds` limit, 20 s) set to nothing: every page runs past
     it, so no page's pixels are checked. Each page says so, in lint and in inspect, and the grey
     text on a grey box that only the pixels show to be hidden is not called hidden."""
-    from workbench.pdf import spans
+    from workbench.pdf import visibility
 
     pdf = tmp_path / "drawn.pdf"
     pdf.write_bytes(pymupdf_drawn_pages(2))
@@ -147,7 +147,7 @@ def test_a_page_past_the_time_budget_is_judged_by_its_operators_and_says_so(cli,
     hidden = [s["text"] for s in json.loads(out)["pages"][1]["spans"] if not s["visible"]]
     assert code == 0 and hidden == ["hidden on grey"]  # within the budget the pixels show it
 
-    spans.clear_cache()
+    visibility.clear_cache()
     nothing = ("--limit", "page_seconds=1e-9")
     code, out, err = cli("lint", pdf, "--jobs", "1", *nothing)
     assert "page-skipped" in out and "page 2:" in out and "took over 1e-09 s" in out

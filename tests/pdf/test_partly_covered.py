@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from workbench.checks.evidence import find_evidence
-from workbench.pdf.spans import analyze_page, clear_cache
+from workbench.checks.search import find_evidence
+from workbench.pdf.visibility import analyze_page, clear_cache
 
 LINE = "Invoice 2291   Date: 2024-03-01   Total due: $1,234.56   Paid: $0.00"
 

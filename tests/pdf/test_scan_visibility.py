@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 
 from workbench.build.make import generate_case
-from workbench.pdf.spans import analyze_document, clear_cache
+from workbench.pdf.visibility import analyze_document, clear_cache
 
 pytest.importorskip("rapidocr")
 pytest.importorskip("onnxruntime")

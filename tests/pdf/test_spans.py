@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tests.support import pdfs_forensics as F
-from workbench.checks.evidence import find_evidence
-from workbench.pdf.spans import analyze_page
+from workbench.checks.search import find_evidence
+from workbench.pdf.visibility import analyze_page
 
 
 def _spans(data: bytes, dpi: int = 150):
@@ -89,7 +89,7 @@ def test_inspect_json_lists_spans_with_visibility(cli, tmp_path):
 
 def test_word_spaces_are_rebuilt_from_glyph_positions():
     """pdfLaTeX separates words by moving the pen; the spans read the spaces the way extractors do."""
-    from workbench.pdf.layers import page_texts
+    from workbench.pdf.textlayer import page_texts
 
     data = F.words_by_position()
     texts = [s.text for s in analyze_page(data)]

@@ -18,10 +18,9 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from workbench.checks.lint import lint_path
-from workbench.pdf import structure
-from workbench.pdf.layers import layer_diff
-from workbench.pdf.spans import analyze_page
+from workbench.pdf import spans as reasons
 from workbench.pdf.structure import structure_report
+from workbench.pdf.visibility import analyze_page, layer_diff
 
 
 def _hidden(pdf: bytes) -> dict[str, list[str]]:
@@ -40,7 +39,7 @@ def test_text_in_a_layer_that_is_off_is_hidden_as_optional_content_off(tmp_path)
     ocg = doc.add_ocg("Old figures", on=False)
     doc[0].insert_text((72, 140), "Amount due: 9,870.00", fontsize=12, oc=ocg)
     pdf = doc.tobytes()
-    assert _hidden(pdf) == {"Amount due: 9,870.00": [structure.OCG_OFF]}
+    assert _hidden(pdf) == {"Amount due: 9,870.00": [reasons.OCG_OFF]}
     path = tmp_path / "layer.pdf"
     path.write_bytes(pdf)
     msgs = [f.message for f in lint_path(path) if f.code == "hidden-text"]
@@ -65,8 +64,8 @@ def test_hidden_and_note_annotations_are_annotation_not_drawn():
     shown.update()
     pdf = doc.tobytes()
     hidden = _hidden(pdf)
-    assert hidden == {"Pay 4,400.00 instead": [structure.ANNOTATION],
-                      "Reviewer: the real total is 7,000.00": [structure.ANNOTATION]}
+    assert hidden == {"Pay 4,400.00 instead": [reasons.ANNOTATION],
+                      "Reviewer: the real total is 7,000.00": [reasons.ANNOTATION]}
     visible = [s.text for s in analyze_page(pdf) if s.visible]
     assert "Approved by D. W." in visible  # a FreeText that draws its text is ordinary text
 
@@ -85,7 +84,7 @@ def test_a_form_field_value_is_shown_beside_its_appearance():
     fields = {f.name: f for f in structure_report(pdf).fields}
     assert (fields["total"].value, fields["total"].appearance, fields["total"].differs) == ("815.00", "512.00", True)
     assert (fields["note"].value, fields["note"].appearance, fields["note"].differs) == ("paid", "paid", False)
-    assert _hidden(pdf) == {"815.00": [structure.FIELD_VALUE]}
+    assert _hidden(pdf) == {"815.00": [reasons.FIELD_VALUE]}
     assert "512.00" in [s.text for s in analyze_page(pdf) if s.visible]
 
 
@@ -104,7 +103,7 @@ def test_an_incremental_save_by_pymupdf_lists_revisions_and_supersedes_the_old_t
     assert [r.number for r in revs] == [1, 2]
     assert revs[1].pages_changed == [0]
     assert revs[1].removed == ["Amount due: 1,250.00"] and revs[1].added == ["Amount due: 1,520.00"]
-    assert _hidden(pdf) == {"Amount due: 1,250.00": [structure.SUPERSEDED]}
+    assert _hidden(pdf) == {"Amount due: 1,250.00": [reasons.SUPERSEDED]}
     out = subprocess.run([sys.executable, "-m", "workbench", "inspect", str(path), "--json"],
                          capture_output=True, text=True, check=True)
     report = json.loads(out.stdout)
@@ -152,7 +151,7 @@ def test_tounicode_remap_is_found_by_the_glyphs_shape_not_the_map():
     pdf = _remap_with_pypdf(_vera_pdf("Total 4,812.07"), table)
     spans = analyze_page(pdf)
     hidden = [s for s in spans if not s.visible]
-    assert [(s.text, s.reasons) for s in hidden] == [("Total 1,382.59", [structure.TOUNICODE])]
+    assert [(s.text, s.reasons) for s in hidden] == [("Total 1,382.59", [reasons.TOUNICODE])]
     assert "Total 4,812.07" in [s.text for s in spans if s.visible]  # what the glyphs read
     diff = layer_diff(pdf)
     assert "4,812.07" in diff.missing["pypdf"] and "4,812.07" in diff.missing["pymupdf"]
@@ -190,7 +189,7 @@ def test_actualtext_written_by_hand_is_found():
     pdf = _hand_written_pdf(b"BT /F1 12 Tf 72 700 Td (Amount due ) Tj ET\n"
                             b"/Span <</ActualText (3,300.00)>> BDC\n"
                             b"BT /F1 12 Tf 300 700 Td (2,200.00) Tj ET\nEMC\n")
-    assert _hidden(pdf) == {"3,300.00": [structure.ACTUALTEXT]}
+    assert _hidden(pdf) == {"3,300.00": [reasons.ACTUALTEXT]}
     assert "2,200.00" in [s.text for s in analyze_page(pdf) if s.visible]
 
 

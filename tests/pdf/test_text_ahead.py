@@ -13,7 +13,8 @@ import pytest
 from tests.support.fixtures import helper_started, reportlab_pages
 from workbench.core.errors import UserError
 from workbench.core.pool import HelperProcess
-from workbench.pdf.pages import PdfPages, pypdf_page_text, warm_pypdf
+from workbench.pdf.pages import PdfPages
+from workbench.pdf.textlayer import pypdf_page_text, warm_pypdf
 
 
 def _ready(helper: HelperProcess) -> HelperProcess:
@@ -64,7 +65,7 @@ def _texts(data: bytes, helper: HelperProcess | None, handed: bool = True) -> li
         if helper is not None:
             pages.read_text_ahead(list(range(pages.page_count)), helper)
             # (the pages were given to the helper, or not at all)
-            assert len(pages._text_ahead) == (pages.page_count if handed else 0)
+            assert len(pages._open()._text_ahead) == (pages.page_count if handed else 0)
         return [pages.page(i).texts["pypdf"] for i in range(pages.page_count)]
 
 

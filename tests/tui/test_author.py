@@ -412,7 +412,7 @@ async def test_the_lint_pane_of_a_scan_says_what_lint_says_of_the_case_saved():
     """The screen lints on the pages it analysed and the unscanned page it made; the verdict is
     the one `lint` gives the case from scratch (which generates the unscanned page again)."""
     from workbench.checks.lint import lint_case
-    from workbench.pdf import layers, spans
+    from workbench.pdf import textlayer, visibility
 
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:
@@ -423,8 +423,8 @@ async def test_the_lint_pane_of_a_scan_says_what_lint_says_of_the_case_saved():
             await settle(pilot, 2, AUTHOR_DEBOUNCE)
             case = screen.preview.case
             assert (case.degrade.tier, case.degrade.text_layer) == (tier, text_layer)
-            spans.clear_cache()
-            layers.clear_cache()
+            visibility.clear_cache()
+            textlayer.clear_cache()
             from_scratch = [f.to_json() for f in lint_case(case, screen.preview.pdf)]
             assert [f.to_json() for f in screen.data.findings] == from_scratch
             shown = await show_tab(pilot, "author-tab-lint")
@@ -536,7 +536,7 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
     import pytest
 
     from workbench.core.pool import cores
-    from workbench.pdf.pages import pypdf_page_text
+    from workbench.pdf.textlayer import pypdf_page_text
 
     if cores() < 2:
         pytest.skip("the helper process is started on a machine of two cores or more")

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.checks.attribution import Attribution, wrong_answer_source
+from workbench.checks.sources import Attribution, wrong_answer_source
 from workbench.core.runs import RunRecord
 from workbench.grading.report import Report, agent_calls, tool_use_of
 
 PAGE_TOOLS = ("page_text", "page_image")
-# How a source says the value is printed on its page (`checks.attribution.SOURCES`).
+# How a source says the value is printed on its page (`checks.sources.SOURCES`).
 PRINTED = {
     "visible": "printed", "small_print": "printed in small print", "rotated": "printed turned",
     "low_contrast": "printed in a faint colour", "other_page": "printed",

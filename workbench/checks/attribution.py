@@ -2,27 +2,13 @@
 
 `attribute(case, data, answer) -> list[Attribution]` finds the values an answer states (amounts,
 numbers, dates, identifiers, section references, quoted phrases; a short answer with none of
-these is one phrase) and labels each with one source, the first of `SOURCES` that applies:
+these is one phrase) and labels each with one source, the first of `sources.SOURCES` that
+applies (what each means: `workbench.checks.sources`; values printed nowhere are traced by
+`workbench.checks.unprinted`).
 
-    injected      in text that instructs the reader (the key's `injection` / `hidden_text`; a
-                  planted label-and-figure line instructs no one, and its value is `hidden`)
-    question      echoed from the question
-    small_print   printed, in type much smaller than the page's body text
-    rotated       printed, turned or mirrored away from the reading direction (a mirrored
-                  matrix, left-right or top-bottom; or an image OCR reads only in a mirror)
-    low_contrast  printed, in a colour close to the paper's
-    other_page    printed, but only on a page other than the one the question is about
-    visible       printed where a person reads it (or in an image, which OCR reads)
-    hidden        only in hidden text (with the reason), or only in an extractor's text layer
-    computed      printed nowhere, but the contract declares it derived from printed parts, or
-                  it is arithmetic of printed numbers (a sum, difference or product of two, the
-                  total of a run of line items)
-    misread       printed nowhere, one or two characters from a value that is
-    absent        nowhere in the document in any form
-
-The search is the grader's: `find_evidence` and `find_in_layers` with the matchers' folding and
-money rules, so "$1,234.56" in the answer is found as "1234.56 USD" on the page. The page the
-question is about is the page where the expected answer is printed (none for derived answers).
+The search is the grader's: `search.find_evidence` and `search.find_in_layers` with the matchers'
+folding and money rules, so "$1,234.56" in the answer is found as "1234.56 USD" on the page. The
+page the question is about is the page where the expected answer is printed (none for derived answers).
 How a value is printed is measured on the visible spans it is read from (`Hit.spans`), never on
 whatever else overlaps it. A value in no text layer is looked for by OCR (the `ocr` extra) in the
 page's pictures: a scanned page whole, else each group of images (a stamp), as drawn, then in a
@@ -33,43 +19,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from workbench.checks.evidence import Hit, find_evidence, find_in_layers, turned
+import pymupdf
+
+from workbench.checks.evidence import Hit, turned
+from workbench.checks.search import find_evidence, find_in_layers
+from workbench.checks.sources import Attribution, wrong_answer_source
+from workbench.checks.unprinted import (
+    arithmetic,
+    in_another_currency,
+    misread,
+    printed_as_pixels,
+)
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.needles import contract_targets
 from workbench.grading.outcome import WRONG_ANSWERS
+from workbench.pdf import ocr
 from workbench.pdf.document import open_fitz, read_pdf_bytes
-from workbench.pdf.spans import Span, analyze_page
-from workbench.text.money import parse_money
+from workbench.pdf.spans import Span
+from workbench.pdf.visibility import analyze_page
 from workbench.text.search import find_all
 from workbench.text.values import answer_values
 
 if TYPE_CHECKING:  # `grade --explain` attributes one answer: the report (and its price tables) is not loaded
     from workbench.grading.report import Report
 
-SOURCES = (
-    "injected", "question", "small_print", "rotated", "low_contrast", "other_page", "visible",
-    "hidden", "computed", "misread", "absent",
-)
-# The sources that say how a value was printed, before `visible` in the order above.
-PRINTED_ODDLY = ("small_print", "rotated", "low_contrast")
 # Metadata keys under which the injection families record the instruction text they plant.
 INJECTION_KEYS = ("injection", "hidden_text")
-
 # Type this much smaller than the page's median span, and under this size, is small print.
 SMALL_PRINT_RATIO = 0.75
 SMALL_PRINT_MAX_PT = 8.0
 # WCAG contrast ratio against white paper under which printed text is hard to read.
 LOW_CONTRAST_RATIO = 3.0
-# Pairs of characters OCR engines confuse (either way round).
-OCR_CONFUSIONS = frozenset(frozenset(p) for p in (
-    "83", "17", "0o", "5s", "1l", "1i", "68", "69", "2z", "6b", "4a", "0d", "8b", "9g", "0q", "56",
-))
-
 # OCR (about a second a page) reads at most this many pages per answer.
 OCR_MAX_PAGES = 4
 # ... of the pages whose images cover at least this share of the page (read whole, as a scan);
@@ -79,41 +63,6 @@ OCR_MIN_PICTURE = 0.05
 OCR_GROUP_GAP = 12.0
 OCR_MAX_REGIONS = 4
 OCR_MIN_REGION = 60.0
-# Arithmetic of printed numbers: of at most this many distinct numbers (pairs of them cost its
-# square), and runs of at most this many consecutive ones (the line items of a table).
-ARITHMETIC_MAX_VALUES = 300
-ARITHMETIC_MAX_RUN = 40
-
-
-@dataclass(frozen=True)
-class Attribution:
-    """One value of an answer and where it came from."""
-
-    value: str                                          # as the answer writes it
-    source: str                                         # one of SOURCES
-    start: int                                          # where it is in the answer
-    end: int
-    page: int | None = None                             # 0-based page of the box
-    box: tuple[float, float, float, float] | None = None  # PDF points, top-left origin
-    detail: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "source": self.source,
-            "page": None if self.page is None else self.page + 1,
-            "box": None if self.box is None else [round(v, 2) for v in self.box],
-            "detail": self.detail,
-            "span": [self.start, self.end],
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Attribution:
-        """The inverse of `to_json` (a report row's attribution)."""
-        page, box, span = raw.get("page"), raw.get("box"), raw.get("span") or [0, 0]
-        return cls(str(raw.get("value", "")), str(raw.get("source", "")), int(span[0]), int(span[1]),
-                   None if page is None else int(page) - 1, None if box is None else tuple(box),
-                   str(raw.get("detail", "")))
 
 
 def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
@@ -169,8 +118,6 @@ class _Document:
         `pdf.ocr.OcrLine`s; empty without the OCR extra."""
         key = (page, clip, flip)
         if key not in self._ocr:
-            from workbench.pdf import ocr
-
             self._ocr[key] = (ocr.ocr_page_lines(self.data, page, self.dpi, self.case.id, clip, flip)
                               if ocr.available() else [])
         return self._ocr[key]
@@ -180,19 +127,17 @@ class _Document:
         a page that is mostly picture (a scan) whole, else each group of images on it (a stamp,
         a pasted figure), as drawn, then mirrored. The question's pages first, and only pages of a
         document that has few (OCR costs about a second a page)."""
-        from workbench.pdf.ocr import FLIPS, rows
-
         count = self.page_count()
         if count > OCR_MAX_PAGES and not self.question_pages:
             return None
         pages = sorted(self.question_pages) or list(range(count))
         pictures = [(p, self.pictures(p)) for p in pages]
         pictures = [(p, regions) for p, regions in pictures if regions][:OCR_MAX_PAGES]
-        for flip in FLIPS:
+        for flip in ocr.FLIPS:
             for page, regions in pictures:
                 for clip in regions:
                     lines = self.ocr(page, clip, flip)
-                    for line in lines + rows(lines):
+                    for line in lines + ocr.rows(lines):
                         if find_all(line.text, value):
                             return page, line.box, flip
         return None
@@ -201,8 +146,6 @@ class _Document:
         """Where `page` holds pictures that may show printed text: the whole page (None) when
         images cover enough of it (a scan), else its groups of nearby images (at most
         OCR_MAX_REGIONS, largest first), each a clip in points."""
-        import pymupdf
-
         fitz = open_fitz(self.data, self.case.id)
         try:
             p = fitz[page]
@@ -313,137 +256,6 @@ def _derived(case: Case) -> list[tuple[list[str], str, str]]:
     return out
 
 
-def _digits_key(text: str) -> str:
-    """A value reduced to the characters a misreading changes: letters and digits, lower case."""
-    return "".join(c for c in text.lower() if c.isalnum())
-
-
-def _edits(a: str, b: str) -> list[tuple[str, str]] | None:
-    """The substitutions turning a into b when they differ only by substituted characters, or
-    by one character inserted or dropped; None when farther apart than that."""
-    if len(a) == len(b):
-        subs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-        return subs if 0 < len(subs) <= 2 else None
-    if abs(len(a) - len(b)) == 1:
-        short, long_ = (a, b) if len(a) < len(b) else (b, a)
-        for i in range(len(long_)):
-            if long_[:i] + long_[i + 1:] == short:
-                return [("", long_[i])] if len(a) < len(b) else [(long_[i], "")]
-    return None
-
-
-def _document_values(doc: _Document) -> list[tuple[int, str]]:
-    """(page, text) of every value in the document's spans, for the misread search."""
-    if doc.values is None:
-        doc.values = []
-        for page in range(doc.page_count()):
-            text = " ".join(s.text for s in doc.spans(page))
-            doc.values.extend((page, text[a:b]) for a, b, _ in answer_values(text))
-    return doc.values
-
-
-def _misread(doc: _Document, value: str) -> tuple[int, str, int | None] | None:
-    """(edits, detail, page) of the printed value nearest to `value`, if one or two off."""
-    want = _digits_key(value)
-    if len(want) < 3:
-        return None
-    best: tuple[int, str, int | None] | None = None
-    candidates: list[tuple[int | None, str]] = list(_document_values(doc))
-    if _printed_as_pixels(doc.case) and doc.case.expected_answer.strip():
-        candidates.append((None, doc.case.expected_answer.strip()))
-    for page, printed in candidates:
-        have = _digits_key(printed)
-        edits = _edits(have, want)
-        if edits is None:
-            continue
-        typical = all(frozenset((x, y)) in OCR_CONFUSIONS for x, y in edits if x and y) and all(x and y for x, y in edits)
-        said = ", ".join(f"{x or '∅'}→{y or '∅'}" for x, y in edits)
-        detail = f"{printed!r} read as {value!r} ({said}{'; a typical OCR confusion' if typical else ''})"
-        if best is None or len(edits) < best[0]:
-            best = (len(edits), detail, page)
-    return best
-
-
-def _printed_numbers(doc: _Document) -> list[tuple[int | None, str, Decimal]]:
-    """(page, text, value) of each distinct number the document prints, in reading order."""
-    if doc.numbers is None:
-        seen: set[Decimal] = set()
-        doc.numbers = []
-        for page, text in _document_values(doc):
-            m = parse_money(text)
-            if m is not None and m.value and m.value not in seen and len(doc.numbers) < ARITHMETIC_MAX_VALUES:
-                seen.add(m.value)
-                doc.numbers.append((page, text, m.value))
-    return doc.numbers
-
-
-def _in_another_currency(doc: _Document, value: str) -> tuple[int, str] | None:
-    """(page, text) of the printed amount `value` restates in a currency that contradicts it
-    ("$20,794.00" for the printed "€20,794.00"), which the grader's money rule never matches."""
-    want = parse_money(value)
-    if want is None or not want.currency:
-        return None
-    for page, text, amount in _printed_numbers(doc):
-        printed = parse_money(text)
-        if (page is not None and printed is not None and printed.currency and printed.currency != want.currency
-                and amount == want.value):
-            return page, text
-    return None
-
-
-def _arithmetic(doc: _Document, value: str) -> str:
-    """How `value` is arithmetic of numbers the document prints ("31 + 28, printed on page 1"),
-    or "": a sum, a difference or a product of two, or the total of a run of consecutive ones
-    (the line items, signs ignored). A whole number under 1,000 is tried as a sum or a
-    difference only (many pairs of small numbers make it by chance)."""
-    want = parse_money(value)
-    if want is None or not want.value:
-        return ""
-    v = abs(want.value)
-    small = v == v.to_integral_value() and v < 1000
-    cent = Decimal("0.005")
-    nums = [n for n in _printed_numbers(doc) if abs(n[2]) != v]
-
-    def where(*ns) -> str:
-        pages = sorted({n[0] + 1 for n in ns if n[0] is not None})
-        return f", printed on page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))}" if pages else ""
-
-    for i, a in enumerate(nums):
-        for b in nums[i + 1:]:
-            x, y = abs(a[2]), abs(b[2])
-            if abs(x + y - v) < cent:
-                return f"{a[1]} + {b[1]}{where(a, b)}"
-            if abs(abs(x - y) - v) < cent:
-                big, little = (a, b) if x > y else (b, a)
-                return f"{big[1]} - {little[1]}{where(a, b)}"
-            if not small and abs(x * y - v) <= cent:  # (a product rounded to the cent, half up)
-                return f"{a[1]} × {b[1]}{where(a, b)}"
-    if small:
-        return ""
-    if v != v.to_integral_value():
-        # A run of amounts in cents: a number without them between two line amounts (the "2" of
-        # "Site 2" in a description) does not break the run.
-        nums = [n for n in nums if "." in n[1]]
-    for i in range(len(nums)):
-        total = abs(nums[i][2])
-        for j in range(i + 1, min(len(nums), i + ARITHMETIC_MAX_RUN)):
-            total += abs(nums[j][2])
-            if j - i >= 2 and abs(total - v) < cent:
-                run = nums[i:j + 1]
-                return f"the sum of the {len(run)} figures {' + '.join(n[1] for n in run)}{where(*run)}"
-            if total > v:
-                break
-    return ""
-
-
-def _printed_as_pixels(case: Case) -> bool:
-    """The key's answer is printed as an image (a scan, or a contract saying pixels only)."""
-    if case.degrade is not None:
-        return True
-    return any(isinstance(c, dict) and c.get("target") in ("expected", "tokens")
-               and c.get("where") == "pixels_only" for c in case.contract or [])
-
-
 def _computed_by_contract(case: Case) -> bool:
     """The contract says the expected answer is printed nowhere (it must be computed)."""
     return any(isinstance(c, dict) and c.get("target") == "expected" and c.get("where") == "not_visible"
@@ -485,7 +297,7 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
              shown[0])
     if on_question_page:
         note("visible", f"printed on page {on_question_page[0].page + 1}", on_question_page[0])
-    elif not shown and _printed_as_pixels(case) and _is_expected(case, value):
+    elif not shown and printed_as_pixels(case) and _is_expected(case, value):
         note("visible", "printed in the page image (the key's answer; located by the key, not read)",
              hidden[0] if hidden else None)
     if hidden:
@@ -503,7 +315,7 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
         seen = doc.ocr_hit(value)
         if seen is not None:
             page, box, flip = seen
-            near = _misread(doc, value)
+            near = misread(doc, value)
             if near:
                 found.append(Attribution(value, "misread", start, end, near[2], None,
                                          f"{near[1]}; OCR of page {page + 1} misreads it the same way"))
@@ -515,7 +327,7 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
                 found.append(Attribution(value, "visible", start, end, page, box,
                                          f"in an image (OCR): OCR of page {page + 1} reads it"))
     if not found:
-        other = _in_another_currency(doc, value)
+        other = in_another_currency(doc, value)
         if other is not None:
             page, printed = other
             found.append(Attribution(value, "visible", start, end, page, None,
@@ -530,11 +342,11 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
             if _computed_by_contract(case) and _is_expected(case, value):
                 note("computed", "the key's answer, which the contract says is computed, not printed")
     if not found:
-        near = _misread(doc, value)
+        near = misread(doc, value)
         if near:
             found.append(Attribution(value, "misread", start, end, near[2], None, near[1]))
     if not found:
-        how = _arithmetic(doc, value)
+        how = arithmetic(doc, value)
         if how:
             note("computed", f"printed nowhere, but it is {how}: computed from the page")
     if not found:
@@ -558,19 +370,6 @@ def attribute(case: Case, data: bytes, answer: str, dpi: int = 150,
     if max_values is not None:
         values = values[:max_values]
     return [attribute_value(doc, text, a, b) for a, b, text in values]
-
-
-def wrong_answer_source(attributions: list[Attribution]) -> str:
-    """The source a wrong answer counts under: its first value that is not `visible`. A value
-    echoed from the question is context (the invoice number asked about), so it counts only
-    when the answer holds nothing else."""
-    sources = [a.source for a in attributions]
-    for source in sources:
-        if source not in ("visible", "question"):
-            return source
-    if "visible" in sources:
-        return "visible"
-    return "question" if sources else "no-value"
 
 
 def _page_count(data: bytes, name: str) -> int:

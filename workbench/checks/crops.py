@@ -25,15 +25,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from workbench.checks.evidence import evidence_on_page
-from workbench.checks.inspect import evidence_needles
+from workbench.checks.evidence import evidence_needles, evidence_on_page
 from workbench.core import files, limits
 from workbench.core.atomic import temp_prefix
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.pdf.document import open_fitz
-from workbench.pdf.spans import trace_fitz_document
+from workbench.pdf.visibility import trace_fitz_document
 
 # The crop's resolution: at 72 DPI text of 9 pt and up stays legible, and a report of a thousand
 # wrong answers stays within a few megabytes (96 DPI: 1.5 times the bytes).

@@ -2,17 +2,21 @@
 
 API:
 
-- `find_evidence(data, needle, dpi=150, find=None) -> list[Hit]`: every place the needle is drawn
-  or hidden. A `Hit` has `page` (0-based), `boxes` (PDF points, top-left origin, one per span it
+- `evidence_on_page(page, needle, find=None) -> list[Hit]`: every place the needle is drawn or
+  hidden on one analysed page (`workbench.checks.search.find_evidence` looks on every page of a
+  PDF). A `Hit` has `page` (0-based), `boxes` (PDF points, top-left origin, one per span it
   touches; multiply by dpi/72 for pixels of the rendered page), `visible` (every character it
   covers is visible), `text` (the matched text as the text layer holds it) and `exact` (the text
   layer spells it the same way the glyphs do: no zero-width or look-alike characters inside);
   `spans` are the spans it is read from. `turned(span)` says how a span is turned or mirrored
   away from the reading direction ("" when it is not).
-- `find_in_layers(data, needle, find=None) -> dict[str, list[int]]`: for each extractor (pypdf,
-  pymupdf), the pages (0-based) whose extracted text holds the needle (read as written: no glyph
-  reading, since a text pipeline reads what the layer says).
-  `find_in_texts(texts, needle, find=None)` does the same over texts read already.
+- `find_in_texts(texts, needle, find=None) -> dict[str, list[int]]`: for each extractor (pypdf,
+  pymupdf), the pages (0-based) whose text (read already) holds the needle (read as written: no
+  glyph reading, since a text pipeline reads what the layer says; `search.find_in_layers` reads
+  a PDF's layers for it).
+- `evidence_needles(case)`: the (kind, text) pairs to find on a case's pages; `page_boxes(page,
+  needles)`: the boxes shown on a page (hidden spans, and each needle's evidence), one `Box` each:
+  the Inspect screen draws them and `inspect --json` prints them.
 - `page_reading(spans) -> Reading`: a page's spans as the text a reader runs over, with every
   character's origin (the lint grades this text as an answer).
 
@@ -25,19 +29,25 @@ inside a larger number). On the page side: text is read as its glyphs show it (z
 characters dropped, look-alike letters read as ASCII), spans are joined into lines, and a word
 hyphenated across a line break is also read joined. Text drawn only as pixels (an image) cannot be
 found here: that needs OCR.
+
+This module reads no PDF (it imports no PDF library): it looks at pages analysed already.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.pdf.spans import Span, analyze_document
+from workbench.pdf.pagedata import PageForensics
+from workbench.pdf.pages import Box
+from workbench.pdf.spans import Span
 from workbench.text.search import Part, find_all, read_glyphs
 
 Finder = Callable[[str, str], list[Part]]
+
 
 # A line break after a hyphen: the word may go on (indemni-/fication) or the hyphen is real (A-/77).
 _HYPHEN_BREAK = re.compile(r"-[ \t]*\n[ \t]*")
@@ -204,8 +214,6 @@ TURNED_DEGREES = 20.0
 def turned(span: Span) -> str:
     """How a span is turned or mirrored away from the reading direction ("" when it is not):
     what a reader of the picture must undo to read it."""
-    import math
-
     dx, dy = span.direction
     angle = math.degrees(math.atan2(dy, dx)) % 360.0
     turn = min(angle, 360.0 - angle)
@@ -216,18 +224,6 @@ def turned(span: Span) -> str:
             return "mirrored left-right (read right to left)"
         return f"mirrored, and turned {angle:.0f}°"
     return f"turned {angle:.0f}° from the reading direction" if turn > TURNED_DEGREES else ""
-
-
-def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF",
-                  find: Finder | None = None) -> list[Hit]:
-    """Every place `needle` is on the pages, visible or hidden (see the module docstring)."""
-    if not needle or not needle.strip():
-        return []
-    find = find or find_all
-    hits: list[Hit] = []
-    for pa in analyze_document(data, dpi, name).pages:
-        hits.extend(evidence_on_page(pa, needle, find))
-    return hits
 
 
 def evidence_on_page(pa, needle: str, find: Finder | None = None) -> list[Hit]:
@@ -249,16 +245,29 @@ def evidence_on_page(pa, needle: str, find: Finder | None = None) -> list[Hit]:
     return page_hits
 
 
-def find_in_layers(data: bytes, needle: str, name: str = "PDF",
-                   find: Finder | None = None) -> dict[str, list[int]]:
-    """For each extractor, the pages (0-based) whose text layer holds `needle` (read as written)."""
-    from workbench.pdf.layers import page_texts
-
-    return find_in_texts(page_texts(data, name), needle, find)
-
-
 def find_in_texts(texts: dict[str, list[str]], needle: str, find: Finder | None = None) -> dict[str, list[int]]:
     """`find_in_layers` over texts read already (extractor -> each page's text)."""
     find = find or find_all
     return {extractor: [i for i, text in enumerate(pages) if find(text, needle)]
             for extractor, pages in texts.items()}
+
+
+def evidence_needles(case: Any) -> list[tuple[str, str]]:
+    """(kind, text) pairs to find on a case's pages: the expected answer or tokens, the forbidden ones."""
+    needles: list[tuple[str, str]] = []
+    if case.expected_tokens:
+        needles += [("expected", t) for t in case.expected_tokens]
+    elif case.expected_answer:
+        needles.append(("expected", case.expected_answer))
+    needles += [("forbidden", f) for f in case.forbidden_answers if f]
+    return needles
+
+
+def page_boxes(page: PageForensics, needles: list[tuple[str, str]] = ()) -> list[Box]:
+    """The boxes drawn on a page: each hidden span, then each needle's evidence ((kind, text))."""
+    i = page.index
+    boxes = [Box(i, tuple(s.bbox), "hidden", s.text) for s in page.analysis.hidden if s.text.strip()]
+    for kind, needle in needles:
+        for hit in evidence_on_page(page.analysis, needle):
+            boxes += [Box(i, tuple(rect), kind, needle) for rect in hit.boxes]
+    return boxes

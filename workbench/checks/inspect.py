@@ -6,10 +6,8 @@ revisions and form fields (see `workbench.pdf.structure`). Computed page by page
 
 API:
 
-- `evidence_needles(case)`: the (kind, text) pairs to find on a case's pages.
-- `page_boxes(page, needles)`: the boxes shown on a page (hidden spans, and each needle's
-  evidence), one `Box` each; the Inspect screen draws them and `inspect --json` prints them.
-- `page_report(page, needles)`: one page of `inspect --json`.
+- `page_report(page, needles)`: one page of `inspect --json` (its boxes are
+  `workbench.checks.evidence.page_boxes`, the ones the Inspect screen draws).
 - `inspect_stream(...)`: `page_report` of every selected page, in order, on `jobs` processes.
 - `inspect_document(...)`: every page's report and the structure at once (small documents).
 """
@@ -20,31 +18,11 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from workbench.checks.evidence import evidence_on_page
-from workbench.pdf.pages import Box, PageForensics, PdfPages, map_pages, unread_lines
+from workbench.checks.evidence import page_boxes
+from workbench.pdf.forensics import map_pages
+from workbench.pdf.pagedata import EXTRACTORS, PageForensics
+from workbench.pdf.pages import PdfPages, unread_lines
 from workbench.pdf.structure import structure_report
-from workbench.pdf.textlayer import EXTRACTORS
-
-
-def evidence_needles(case: Any) -> list[tuple[str, str]]:
-    """(kind, text) pairs to find on a case's pages: the expected answer or tokens, the forbidden ones."""
-    needles: list[tuple[str, str]] = []
-    if case.expected_tokens:
-        needles += [("expected", t) for t in case.expected_tokens]
-    elif case.expected_answer:
-        needles.append(("expected", case.expected_answer))
-    needles += [("forbidden", f) for f in case.forbidden_answers if f]
-    return needles
-
-
-def page_boxes(page: PageForensics, needles: list[tuple[str, str]] = ()) -> list[Box]:
-    """The boxes drawn on a page: each hidden span, then each needle's evidence ((kind, text))."""
-    i = page.index
-    boxes = [Box(i, tuple(s.bbox), "hidden", s.text) for s in page.analysis.hidden if s.text.strip()]
-    for kind, needle in needles:
-        for hit in evidence_on_page(page.analysis, needle):
-            boxes += [Box(i, tuple(rect), kind, needle) for rect in hit.boxes]
-    return boxes
 
 
 def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dict[str, Any]:

@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workbench.checks.search import find_evidence
 from workbench.core.errors import UserError
+from workbench.pdf.pages import PdfPages
+from workbench.pdf.visibility import analyze_document
 
 
 @dataclass(frozen=True)
@@ -38,15 +41,11 @@ def _union(boxes) -> tuple[float, float, float, float]:
 
 
 def has_text_layer(data: bytes, name: str = "PDF") -> bool:
-    from workbench.pdf.spans import analyze_document
-
     return any(pa.spans for pa in analyze_document(data, name=name).pages)
 
 
 def locate_all(data: bytes, needle: str, name: str = "PDF") -> list[Located]:
     """Every place `needle` is printed, visible ones first, in page order."""
-    from workbench.checks.evidence import find_evidence
-
     hits = sorted(find_evidence(data, needle, name=name), key=lambda h: (not h.visible, h.page))
     return [Located(h.page, _union(h.boxes), h.text.strip(), h.visible) for h in hits]
 
@@ -54,8 +53,6 @@ def locate_all(data: bytes, needle: str, name: str = "PDF") -> list[Located]:
 def page_spans(data: bytes, page: int, name: str = "PDF") -> list[Located]:
     """Every text span of page `page` (0-based) with its box and visibility, in reading order:
     what a person can pick as the value a mutation attacks. Only that page is analysed."""
-    from workbench.pdf.pages import PdfPages
-
     spans = PdfPages(data, name=name).page(page, layers=False).analysis.spans
     out = [Located(page, tuple(s.bbox), s.text.strip(), s.visible) for s in spans if s.text.strip()]
     return sorted(out, key=lambda loc: (round(loc.box[1]), loc.box[0]))
@@ -63,8 +60,6 @@ def page_spans(data: bytes, page: int, name: str = "PDF") -> list[Located]:
 
 def locate_value(data: bytes, needle: str, name: str = "PDF", page: int | None = None) -> Located:
     """Where `needle` is printed (a visible hit first; the first page it is on, or `page`)."""
-    from workbench.checks.evidence import find_evidence
-
     if not needle.strip():
         raise UserError(f"{name}: the case has no expected answer to locate")
     if not has_text_layer(data, name):
@@ -80,8 +75,6 @@ def locate_value(data: bytes, needle: str, name: str = "PDF", page: int | None =
 
 def locate_box(data: bytes, page: int, box: tuple[float, float, float, float], name: str = "PDF") -> Located:
     """The text under a box the user gave (the rendered page's coordinates)."""
-    from workbench.pdf.spans import analyze_document
-
     pages = analyze_document(data, name=name).pages
     if not 0 <= page < len(pages):
         raise UserError(f"--at: {name} has no page {page + 1} (it has {len(pages)})")

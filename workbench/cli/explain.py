@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from workbench.checks.attribution import Attribution, attribute
+from workbench.checks.attribution import attribute
+from workbench.checks.sources import Attribution
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.pdf.document import read_pdf_bytes

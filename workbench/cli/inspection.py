@@ -9,7 +9,8 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from workbench.checks.inspect import evidence_needles, inspect_stream
+from workbench.checks.evidence import evidence_needles
+from workbench.checks.inspect import inspect_stream
 from workbench.cli.logs import note
 from workbench.cli.output import json_text, print_json_stream
 from workbench.core.case import Case, load_case

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from workbench.checks.lint import has_errors, iter_lint_path
+from workbench.checks.findings import has_errors
+from workbench.checks.lint import iter_lint_path
 from workbench.cli.output import print_json
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.checks.evidence import find_evidence
+from workbench.checks.search import find_evidence
 from workbench.core.layout import run_files
 from workbench.core.suite import load_suite
 from workbench.gold import versions

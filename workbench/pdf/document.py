@@ -17,13 +17,18 @@ Encrypted input, one rule for every command (adopt, mutate, inspect, lint, run, 
 from __future__ import annotations
 
 import contextlib
+import logging
+import re
 import threading
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core import files
+import pymupdf
+
+from workbench.core import files, limits
 from workbench.core.errors import UserError
 
 
@@ -109,8 +114,6 @@ def _method(doc: Any) -> str:
 
 
 def _decrypted(doc: Any) -> bytes:
-    import pymupdf
-
     # no_new_id: the decrypted copy keeps the file's /ID, so the same input gives the same bytes.
     return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_NONE, no_new_id=True)
 
@@ -118,8 +121,6 @@ def _decrypted(doc: Any) -> bytes:
 def check_page_budget(count: int, name: str = "PDF") -> None:
     """A PdfError when a document is too long to analyse whole (the `forensic_pages` limit: one
     line saying how to go on)."""
-    from workbench.core import limits
-
     if count > limits.get("forensic_pages"):
         raise PdfError(f"{name}: " + limits.exceeded("forensic_pages", f"{count:,} pages, too many to "
                                                      "analyse at once"))
@@ -127,8 +128,6 @@ def check_page_budget(count: int, name: str = "PDF") -> None:
 
 def render_dpi(page: Any, dpi: float) -> int:
     """`dpi`, lowered so `page` renders to at most the `render_pixels` limit (never below 1)."""
-    from workbench.core import limits
-
     w_in, h_in = page.rect.width / 72, page.rect.height / 72
     if w_in <= 0 or h_in <= 0:
         return max(1, int(dpi))
@@ -150,28 +149,6 @@ def open_fitz(data: bytes, name: str = "PDF", password: str | None = None, check
     return _open(data, name, password, checked)[0]
 
 
-def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> Any:
-    """A pypdf PdfReader for `data` (owner-only encryption decrypted), or a PdfError."""
-    import io
-
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
-
-    check_pdf_bytes(data, name)
-    try:
-        reader = PdfReader(io.BytesIO(data), password=password)
-        if reader.is_encrypted and not password:
-            reader.decrypt("")
-        len(reader.pages)
-    except FileNotDecryptedError:
-        raise _encrypted(name, password) from None
-    except DependencyError as exc:
-        raise PdfError(f"{name}: pypdf cannot decrypt this PDF ({exc})") from None
-    except Exception as exc:  # pypdf on a hostile file raises anything (KeyError, IndexError, ...)
-        raise PdfError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, PdfReadError)})") from None
-    return reader
-
-
 def why_failed(exc: BaseException, *plain: type[BaseException]) -> str:
     """An exception a library raised on a hostile file, as one short line: its message, after its
     type's name unless it is one of the `plain` kinds (whose messages say what went wrong)."""
@@ -179,7 +156,7 @@ def why_failed(exc: BaseException, *plain: type[BaseException]) -> str:
     return text if isinstance(exc, plain) else f"{type(exc).__name__}: {text}"
 
 
-def _encrypted(name: str, password: str | None) -> PdfEncrypted:
+def encrypted_error(name: str, password: str | None) -> PdfEncrypted:
     if password:
         return PdfEncrypted(f"{name}: encrypted PDF and the password given does not open it; "
                             "check --password")
@@ -238,13 +215,9 @@ def mupdf() -> Any:
     middle of `inspect --json` and, in tests, into a stream already closed; logged, the CLI shows
     each once with a count on stderr."""
     global _MESSAGES_ROUTED
-    import pymupdf
-
     if not _MESSAGES_ROUTED:
         with _SWITCH_LOCK:
             if not _MESSAGES_ROUTED:
-                import logging
-
                 pymupdf.set_messages(pylogging_name="pymupdf", pylogging_level=logging.WARNING)
                 logging.getLogger("pymupdf").addFilter(_printable_message)
                 _open_one_at_a_time(pymupdf.Document)
@@ -278,7 +251,7 @@ def _open(data: bytes, name: str, password: str | None, checked: bool = False) -
     if doc.needs_pass:
         if not password or not doc.authenticate(password):
             doc.close()
-            raise _encrypted(name, password)
+            raise encrypted_error(name, password)
         decrypted = True
     try:
         if checked and _RECOUNTED:
@@ -312,8 +285,6 @@ _RECOUNTED: dict[tuple[int, int], dict[int, int]] = {}
 
 
 def _identity(data: bytes) -> tuple[int, int]:
-    import zlib
-
     return len(data), zlib.crc32(data)
 
 
@@ -326,10 +297,6 @@ def _counted_from_kids(doc: Any) -> tuple[int, dict[int, int]] | None:
     """The page tree's root and the pages under each of its /Pages nodes, counted from the kids
     (each node visited once), or None when the tree cannot be counted that way: a cycle, a node
     reached twice, more than the `page_tree_nodes` limit, or an entry MuPDF cannot read."""
-    import re
-
-    from workbench.core import limits
-
     most = limits.get("page_tree_nodes")
     try:
         kind, value = doc.xref_get_key(doc.pdf_catalog(), "Pages")
@@ -362,8 +329,6 @@ def _recount_from_kids(doc: Any, data: bytes, name: str, said: int) -> bool:
     """If the page tree counted from its kids holds pages that can all be looked up, set each
     node's /Count to that (in `doc` only), say so once and return True; else False (it stays
     broken, and the caller raises what MuPDF said)."""
-    import logging
-
     counted = _counted_from_kids(doc)
     if counted is None or not counted[1].get(counted[0]):
         return False
@@ -390,3 +355,18 @@ def is_pdf_error(exc: BaseException) -> bool:
     it into one line; anything else is a bug and keeps its traceback)."""
     mod = type(exc).__module__ or ""
     return mod.startswith(("pymupdf", "fitz", "pypdf")) or "code=7:" in str(exc)[:20]
+
+
+_FACTS: list[tuple[bytes, dict[str, Any]]] = []
+
+
+def file_facts(data: bytes) -> dict[str, Any]:
+    """What is known of a whole file, looked up once per bytes object rather than per page (the
+    structure checks keep here whether it has optional content, and its revisions)."""
+    for known, facts in _FACTS:
+        if known is data:
+            return facts
+    facts: dict[str, Any] = {}
+    _FACTS.insert(0, (data, facts))
+    del _FACTS[4:]
+    return facts

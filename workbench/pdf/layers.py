@@ -2,11 +2,12 @@
 
 API:
 
-- `page_texts(data) -> dict[str, list[str]]`: each extractor's text, page by page (cached).
-- `layer_diff(data, page=0, dpi=150) -> LayerDiff`: for one page (0-based), the text present only
-  in the text layer (hidden spans, with their reasons), visible words each extractor misses, the
-  words where pypdf and pymupdf disagree, and whether they read the shared words in one order.
-- `document_diffs(data, dpi=150) -> list[LayerDiff]`: every page.
+- `diff_page(spans, texts, page) -> LayerDiff`: for one page (0-based), from its analysed spans
+  and each extractor's text of it: the text present only in the text layer (hidden spans, with
+  their reasons), visible words each extractor misses, the words where pypdf and pymupdf
+  disagree, and whether they read the shared words in one order. (`textlayer.layer_diff` reads
+  a PDF's page for it.)
+- `words(text)`: words as compared across layers.
 
 Words are compared as the glyphs read (zero-width characters dropped, look-alikes folded) for
 what is visible, and as written for each extractor: a word a pipeline reads with a Cyrillic letter
@@ -15,40 +16,14 @@ or a zero-width space inside is not the word on the page, so it counts as missin
 
 from __future__ import annotations
 
-import hashlib
-from collections import Counter, OrderedDict
+import difflib
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.pdf.spans import Span, analyze_document
+from workbench.pdf.spans import Span
 
 _STRIP = ".,;:!?()[]{}\"'"
-
-_TEXT_CACHE: OrderedDict[bytes, dict[str, list[str]]] = OrderedDict()
-
-
-def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
-    """{"pypdf": [page text, ...], "pymupdf": [...]}, cached for the last few PDFs."""
-    from workbench.pdf.textlayer import text_pymupdf, text_pypdf
-
-    key = hashlib.sha1(data).digest()
-    hit = _TEXT_CACHE.get(key)
-    if hit is not None:
-        _TEXT_CACHE.move_to_end(key)
-        return hit
-    from workbench.pdf.document import check_page_budget, open_fitz
-
-    with open_fitz(data, name) as doc:
-        check_page_budget(doc.page_count, name)
-    texts = {"pypdf": text_pypdf(data, name), "pymupdf": text_pymupdf(data, name)}
-    _TEXT_CACHE[key] = texts
-    while len(_TEXT_CACHE) > 6:
-        _TEXT_CACHE.popitem(last=False)
-    return texts
-
-
-def clear_cache() -> None:
-    _TEXT_CACHE.clear()
 
 
 def words(text: str) -> list[str]:
@@ -144,8 +119,6 @@ def _similarity(a: list[str], b: list[str]) -> float:
     a page of text costs difflib, which compares them pairwise."""
     if a == b:
         return 1.0
-    import difflib
-
     return difflib.SequenceMatcher(a=a, b=b, autojunk=False).ratio()
 
 
@@ -157,23 +130,3 @@ def _filter(ws: list[str], keep: Counter) -> list[str]:
             out.append(w)
             left[w] -= 1
     return out
-
-
-def document_diffs(data: bytes, dpi: int = 150, name: str = "PDF") -> list[LayerDiff]:
-    analysis = analyze_document(data, dpi, name)
-    texts = page_texts(data, name)
-    return [
-        diff_page(pa.spans, {k: v[pa.page] if pa.page < len(v) else "" for k, v in texts.items()}, pa.page)
-        for pa in analysis.pages
-    ]
-
-
-def layer_diff(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> LayerDiff:
-    from workbench.core.errors import UserError
-
-    analysis = analyze_document(data, dpi, name)
-    if not 0 <= page < len(analysis.pages):
-        raise UserError(f"{name}: no page {page + 1} (it has {len(analysis.pages)})")
-    texts = page_texts(data, name)
-    pa = analysis.pages[page]
-    return diff_page(pa.spans, {k: v[page] if page < len(v) else "" for k, v in texts.items()}, page)

@@ -5,12 +5,19 @@ attribution (a value printed only in a page's pixels)."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import pymupdf
+
+from workbench.core.case import sha256_hex
 from workbench.core.errors import UserError
+from workbench.pdf.budget import too_complex
+from workbench.pdf.document import open_fitz, render_dpi
 
 _engines: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -28,8 +35,6 @@ class OcrLine:
 
 def available() -> bool:
     """Whether the OCR extra is installed (nothing is loaded)."""
-    import importlib.util
-
     return all(importlib.util.find_spec(m) is not None for m in ("rapidocr", "onnxruntime"))
 
 
@@ -55,7 +60,7 @@ def engine(kind: str = "page") -> Any:
     (the check of a scan's text layer, tuned for its cost: see SCAN_DET_SIDE)."""
     with _lock:
         if kind not in _engines:
-            try:
+            try:  # (the `ocr` extra, imported when an engine is first wanted)
                 import onnxruntime  # noqa: F401  (rapidocr needs an inference runtime of its own)
                 from rapidocr import RapidOCR
             except ImportError:
@@ -78,10 +83,6 @@ def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = 
     mirrored left-right (`flip`); boxes in the page's points either way. `upright`: every line
     is known to stand upright, so the engine's angle classifier is not asked (it turns some
     legible lines of a scan 180 degrees and reads them as noise: "Agre     t ( t t    .0o")."""
-    import pymupdf
-
-    from workbench.pdf.document import render_dpi
-
     used = render_dpi(page, dpi)
     pix = page.get_pixmap(dpi=used, alpha=False, clip=pymupdf.Rect(clip) if clip else None)
     return _read_pixmap(engine(), pix, used, clip, flip, upright)
@@ -90,8 +91,6 @@ def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = 
 def _read_pixmap(ocr: Any, pix: Any, used: int, clip: tuple[float, float, float, float] | None = None,
                  flip: str = "", upright: bool = False) -> list[OcrLine]:
     """`_read` of a page rendered (`pix`, at `used` DPI) by the engine `ocr`."""
-    import numpy as np
-
     img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
     if flip == "left-right":  # (a top-bottom mirror is this turned 180°, which the engine undoes)
         img = img[:, ::-1]
@@ -117,9 +116,6 @@ def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
     """What OCR reads on page `page` (0-based), or in `clip` on it, as drawn or mirrored (`flip`,
     one of FLIPS), line by line with boxes in the page's points (cached per page and region).
     `upright`: the lines are known to stand upright (see `_read`)."""
-    from workbench.pdf.budget import too_complex
-    from workbench.pdf.document import open_fitz
-
     key = (hashlib.sha1(pdf).digest(), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip,
            upright)
     with _lock:
@@ -142,9 +138,6 @@ def scan_page_lines(page: Any, dpi: int = 150, upright: bool = False) -> list[Oc
     """What OCR reads on `page` (a pymupdf page) to judge a scan's invisible text layer, read by
     the SCAN engine, cached by what was read: the digest of the rendered pixels (so a page is
     read once wherever its bytes come from, and nothing hashes the whole PDF for each page)."""
-    from workbench.core.case import sha256_hex
-    from workbench.pdf.document import render_dpi
-
     used = render_dpi(page, dpi)
     pix = page.get_pixmap(dpi=used, alpha=False)
     key = (SCAN, sha256_hex(pix.samples_mv), pix.width, pix.height, used, upright)
@@ -190,9 +183,6 @@ def rows(lines: list[OcrLine]) -> list[OcrLine]:
 
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
     """Every page's OCR text, one string per page."""
-    from workbench.pdf.budget import too_complex
-    from workbench.pdf.document import open_fitz
-
     engine()  # a missing extra says so before any page is rendered
     doc = open_fitz(pdf)
     try:

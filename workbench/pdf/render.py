@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
+
 from workbench.pdf.budget import too_complex
 from workbench.pdf.document import PdfError, open_fitz, render_dpi
 
@@ -21,8 +23,6 @@ class PageImage:
     samples: bytes  # RGB, row-major
 
     def to_pil(self):
-        from PIL import Image
-
         return Image.frombytes("RGB", (self.width, self.height), self.samples)
 
 

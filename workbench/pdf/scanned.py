@@ -20,7 +20,6 @@ from typing import Any
 from workbench.pdf.ocr import OcrLine, rows
 from workbench.text.search import fold_word, read_glyphs
 
-NOT_IN_SCAN = "not-in-scan"
 # Images covering this share of the page make it a scan of the page. A scanner's picture is the
 # page (ours and OCRmyPDF's cover all of it); 0.85 leaves room for a picture cropped at its
 # margins, or cut into strips, and stays far above a letterhead's logo or a pasted figure.

@@ -1,22 +1,54 @@
-"""The text layer of a PDF as each extractor reads it, page by page."""
+"""The text layer of a PDF as each extractor reads it, page by page.
+
+API:
+
+- `page_texts(data) -> dict[str, list[str]]`: each extractor's text, page by page (cached).
+- `text_pypdf(data)`, `text_pymupdf(data)`, `extract(data, extractor)`: one extractor's pages.
+- `form_fields_pypdf(data)`: each page's filled text fields as pypdf reads a form.
+- `open_pypdf(data)`: a pypdf reader, or one line saying why the PDF cannot be read.
+- `pypdf_page_text(data, index)`: one page's pypdf text, from a reader of its own (a helper
+  process runs it: `warm_pypdf` is the helper's start).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import io
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from pypdf import PdfReader
+from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
 from workbench.core.errors import UserError
 from workbench.pdf.budget import too_complex
-from workbench.pdf.document import PdfError, open_fitz, open_pypdf, why_failed
+from workbench.pdf.document import (
+    PdfError,
+    check_page_budget,
+    check_pdf_bytes,
+    encrypted_error,
+    open_fitz,
+    why_failed,
+)
+from workbench.pdf.pagedata import EXTRACTORS, PageInfo
 
-EXTRACTORS = ("pypdf", "pymupdf")
 
-
-@dataclass(frozen=True)
-class PageInfo:
-    number: int  # 1-based
-    width_pt: float
-    height_pt: float
-    rotation: int
+def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> Any:
+    """A pypdf PdfReader for `data` (owner-only encryption decrypted), or a PdfError."""
+    check_pdf_bytes(data, name)
+    try:
+        reader = PdfReader(io.BytesIO(data), password=password)
+        if reader.is_encrypted and not password:
+            reader.decrypt("")
+        len(reader.pages)
+    except FileNotDecryptedError:
+        raise encrypted_error(name, password) from None
+    except DependencyError as exc:
+        raise PdfError(f"{name}: pypdf cannot decrypt this PDF ({exc})") from None
+    except Exception as exc:  # pypdf on a hostile file raises anything (KeyError, IndexError, ...)
+        raise PdfError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, PdfReadError)})") from None
+    return reader
 
 
 def page_info(data: bytes, name: str = "PDF") -> list[PageInfo]:
@@ -45,8 +77,6 @@ def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
 
 
 def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
-    from pypdf.errors import PdfReadError
-
     skip = too_complex_pages(data, name)
     reader = open_pypdf(data, name)
     try:
@@ -94,3 +124,51 @@ def extract(data: bytes, extractor: str, name: str = "PDF") -> list[str]:
     if extractor == "pymupdf":
         return text_pymupdf(data, name)
     raise UserError(f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+
+
+_TEXT_CACHE: OrderedDict[bytes, dict[str, list[str]]] = OrderedDict()
+
+
+def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
+    """{"pypdf": [page text, ...], "pymupdf": [...]}, cached for the last few PDFs."""
+    key = hashlib.sha1(data).digest()
+    hit = _TEXT_CACHE.get(key)
+    if hit is not None:
+        _TEXT_CACHE.move_to_end(key)
+        return hit
+    with open_fitz(data, name) as doc:
+        check_page_budget(doc.page_count, name)
+    texts = {"pypdf": text_pypdf(data, name), "pymupdf": text_pymupdf(data, name)}
+    _TEXT_CACHE[key] = texts
+    while len(_TEXT_CACHE) > 6:
+        _TEXT_CACHE.popitem(last=False)
+    return texts
+
+
+def clear_cache() -> None:
+    _TEXT_CACHE.clear()
+
+
+def read_pypdf_page(reader: Callable[[], Any], index: int, name: str) -> str:
+    """Page `index`'s pypdf text from the reader `reader()` gives, or one line saying why pypdf
+    cannot read it."""
+    plain = (PdfReadError, ValueError, KeyError, IndexError)  # (their messages say enough)
+    try:
+        pdf = reader()
+    except Exception as exc:
+        raise UserError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, *plain)})") from None
+    try:
+        return pdf.pages[index].extract_text() or ""
+    except Exception as exc:  # pypdf on a hostile page raises anything (NotImplementedError, ...)
+        raise UserError(f"{name}: pypdf cannot read page {index + 1} ({why_failed(exc, *plain)})") from None
+
+
+def pypdf_page_text(data: bytes, index: int, name: str = "PDF") -> str:
+    """Page `index`'s pypdf text layer, as `PdfPages` reads it, from a reader of its own (a
+    module-level function: `PdfPages.read_text_ahead` runs it in a helper process)."""
+    return read_pypdf_page(lambda: PdfReader(io.BytesIO(data)), index, name)
+
+
+def warm_pypdf() -> None:
+    """A helper process's start (`core.pool.HelperProcess`): what `pypdf_page_text` needs, pypdf
+    and its text extraction, was loaded with this module."""

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.checks.inspect import evidence_needles, page_boxes
-from workbench.checks.lint import Analysed
+from workbench.checks.evidence import evidence_needles, page_boxes
 from workbench.core.case import Case
+from workbench.pdf.pagedata import EXTRACTORS
 from workbench.pdf.pages import Box, PdfPages
-from workbench.pdf.textlayer import EXTRACTORS
+from workbench.pdf.spans import Analysed, DocumentAnalysis
 
 # A case's PDF of up to this many pages is analysed whole when it opens (the Author screen
 # shows every page of a preview at once); longer documents page by page.
@@ -118,8 +118,6 @@ def _eager_pages(data: CaseData, eager: int) -> range:
 
 def analysed(data: CaseData) -> Analysed | None:
     """The case's PDF as analysed for the screen, when every page is (for the lint to reuse)."""
-    from workbench.pdf.spans import DocumentAnalysis
-
     pages = [data.pages.cached(i) for i in range(data.page_count)]
     # (a layer that could not be read is not there to lint: the lint reads the file itself and
     # says why it cannot)

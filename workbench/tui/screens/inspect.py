@@ -410,7 +410,7 @@ class InspectScreen(PageKeys, Screen):
     @work(thread=True, exclusive=True, group="revisions", exit_on_error=False)
     def _load_revisions(self, case: Case, pdf: bytes) -> None:
         """The file's revisions (`pdf.structure.revisions`): each one's pages, runs and images."""
-        from workbench.pdf.structure import revisions
+        from workbench.pdf.revisions import revisions
 
         found = revisions(pdf)
         self.app.call_from_thread(self._show_revisions, case, found)

@@ -137,7 +137,7 @@ whether it read the page its answer's value came from. **Enter** on a call's lin
     @dataclass
     class ValueSelected(Message):
         """A traced value was chosen: show where it came from."""
-        attribution: object  # workbench.checks.attribution.Attribution
+        attribution: object  # workbench.checks.sources.Attribution
 
     @dataclass
     class PageRequested(Message):

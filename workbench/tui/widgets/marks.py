@@ -64,7 +64,7 @@ def mark_text(outcome: Outcome, width: int = 0) -> Text:
     return Text(f"{m.symbol} {m.word}".ljust(width), style=m.style)
 
 
-# Where a value of an answer came from (one per `workbench.checks.attribution.SOURCES`, which is not
+# Where a value of an answer came from (one per `workbench.checks.sources.SOURCES`, which is not
 # imported here: it pulls in the PDF analysis; tests check the two agree): the colour it is
 # underlined in, in the Answers tab and the Runs screen.
 SOURCE_STYLES: dict[str, str] = {

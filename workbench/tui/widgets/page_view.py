@@ -380,7 +380,7 @@ def warm_author_helper() -> None:
     import pymupdf  # noqa: F401
     from PIL import Image  # noqa: F401
 
-    from workbench.pdf.pages import warm_pypdf
+    from workbench.pdf.textlayer import warm_pypdf
 
     warm_pypdf()
 

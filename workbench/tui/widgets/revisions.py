@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from workbench.pdf.structure import Revision
+if TYPE_CHECKING:  # (an annotation only: the revisions are read by pymupdf, after the first frame)
+    from workbench.pdf.revisions import Revision
 
 
 def revision_rows(revisions: list[Revision]) -> list[Text]:
-    """What the pane shows for `revisions` (`pdf.structure.revisions`), one line a fact."""
+    """What the pane shows for `revisions` (`pdf.revisions.revisions`), one line a fact."""
     if not revisions:
         return [Text("written once: one revision, nothing in the file was replaced", style="dim")]
     last = revisions[-1].number

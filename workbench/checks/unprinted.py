@@ -1,0 +1,168 @@
+"""Values printed nowhere, traced to what is printed: a misreading of a printed value (one or two
+characters off, OCR's usual confusions among them), a printed amount restated in a currency that
+contradicts it, or arithmetic of printed numbers (a sum, difference or product of two, the total
+of a run of line items). Attribution asks these last, when a value is in no text at all.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Protocol
+
+from workbench.core.case import Case
+from workbench.pdf.spans import Span
+from workbench.text.money import parse_money
+from workbench.text.values import answer_values
+
+# Pairs of characters OCR engines confuse (either way round).
+OCR_CONFUSIONS = frozenset(frozenset(p) for p in (
+    "83", "17", "0o", "5s", "1l", "1i", "68", "69", "2z", "6b", "4a", "0d", "8b", "9g", "0q", "56",
+))
+# Arithmetic of printed numbers: of at most this many distinct numbers (pairs of them cost its
+# square), and runs of at most this many consecutive ones (the line items of a table).
+ARITHMETIC_MAX_VALUES = 300
+ARITHMETIC_MAX_RUN = 40
+
+
+def _digits_key(text: str) -> str:
+    """A value reduced to the characters a misreading changes: letters and digits, lower case."""
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _edits(a: str, b: str) -> list[tuple[str, str]] | None:
+    """The substitutions turning a into b when they differ only by substituted characters, or
+    by one character inserted or dropped; None when farther apart than that."""
+    if len(a) == len(b):
+        subs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+        return subs if 0 < len(subs) <= 2 else None
+    if abs(len(a) - len(b)) == 1:
+        short, long_ = (a, b) if len(a) < len(b) else (b, a)
+        for i in range(len(long_)):
+            if long_[:i] + long_[i + 1:] == short:
+                return [("", long_[i])] if len(a) < len(b) else [(long_[i], "")]
+    return None
+
+
+def document_values(doc: PrintedValues) -> list[tuple[int, str]]:
+    """(page, text) of every value in the document's spans, for the misread search."""
+    if doc.values is None:
+        doc.values = []
+        for page in range(doc.page_count()):
+            text = " ".join(s.text for s in doc.spans(page))
+            doc.values.extend((page, text[a:b]) for a, b, _ in answer_values(text))
+    return doc.values
+
+
+def misread(doc: PrintedValues, value: str) -> tuple[int, str, int | None] | None:
+    """(edits, detail, page) of the printed value nearest to `value`, if one or two off."""
+    want = _digits_key(value)
+    if len(want) < 3:
+        return None
+    best: tuple[int, str, int | None] | None = None
+    candidates: list[tuple[int | None, str]] = list(document_values(doc))
+    if printed_as_pixels(doc.case) and doc.case.expected_answer.strip():
+        candidates.append((None, doc.case.expected_answer.strip()))
+    for page, printed in candidates:
+        have = _digits_key(printed)
+        edits = _edits(have, want)
+        if edits is None:
+            continue
+        typical = all(frozenset((x, y)) in OCR_CONFUSIONS for x, y in edits if x and y) and all(x and y for x, y in edits)
+        said = ", ".join(f"{x or '∅'}→{y or '∅'}" for x, y in edits)
+        detail = f"{printed!r} read as {value!r} ({said}{'; a typical OCR confusion' if typical else ''})"
+        if best is None or len(edits) < best[0]:
+            best = (len(edits), detail, page)
+    return best
+
+
+def printed_numbers(doc: PrintedValues) -> list[tuple[int | None, str, Decimal]]:
+    """(page, text, value) of each distinct number the document prints, in reading order."""
+    if doc.numbers is None:
+        seen: set[Decimal] = set()
+        doc.numbers = []
+        for page, text in document_values(doc):
+            m = parse_money(text)
+            if m is not None and m.value and m.value not in seen and len(doc.numbers) < ARITHMETIC_MAX_VALUES:
+                seen.add(m.value)
+                doc.numbers.append((page, text, m.value))
+    return doc.numbers
+
+
+def in_another_currency(doc: PrintedValues, value: str) -> tuple[int, str] | None:
+    """(page, text) of the printed amount `value` restates in a currency that contradicts it
+    ("$20,794.00" for the printed "€20,794.00"), which the grader's money rule never matches."""
+    want = parse_money(value)
+    if want is None or not want.currency:
+        return None
+    for page, text, amount in printed_numbers(doc):
+        printed = parse_money(text)
+        if (page is not None and printed is not None and printed.currency and printed.currency != want.currency
+                and amount == want.value):
+            return page, text
+    return None
+
+
+def arithmetic(doc: PrintedValues, value: str) -> str:
+    """How `value` is arithmetic of numbers the document prints ("31 + 28, printed on page 1"),
+    or "": a sum, a difference or a product of two, or the total of a run of consecutive ones
+    (the line items, signs ignored). A whole number under 1,000 is tried as a sum or a
+    difference only (many pairs of small numbers make it by chance)."""
+    want = parse_money(value)
+    if want is None or not want.value:
+        return ""
+    v = abs(want.value)
+    small = v == v.to_integral_value() and v < 1000
+    cent = Decimal("0.005")
+    nums = [n for n in printed_numbers(doc) if abs(n[2]) != v]
+
+    def where(*ns) -> str:
+        pages = sorted({n[0] + 1 for n in ns if n[0] is not None})
+        return f", printed on page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))}" if pages else ""
+
+    for i, a in enumerate(nums):
+        for b in nums[i + 1:]:
+            x, y = abs(a[2]), abs(b[2])
+            if abs(x + y - v) < cent:
+                return f"{a[1]} + {b[1]}{where(a, b)}"
+            if abs(abs(x - y) - v) < cent:
+                big, little = (a, b) if x > y else (b, a)
+                return f"{big[1]} - {little[1]}{where(a, b)}"
+            if not small and abs(x * y - v) <= cent:  # (a product rounded to the cent, half up)
+                return f"{a[1]} × {b[1]}{where(a, b)}"
+    if small:
+        return ""
+    if v != v.to_integral_value():
+        # A run of amounts in cents: a number without them between two line amounts (the "2" of
+        # "Site 2" in a description) does not break the run.
+        nums = [n for n in nums if "." in n[1]]
+    for i in range(len(nums)):
+        total = abs(nums[i][2])
+        for j in range(i + 1, min(len(nums), i + ARITHMETIC_MAX_RUN)):
+            total += abs(nums[j][2])
+            if j - i >= 2 and abs(total - v) < cent:
+                run = nums[i:j + 1]
+                return f"the sum of the {len(run)} figures {' + '.join(n[1] for n in run)}{where(*run)}"
+            if total > v:
+                break
+    return ""
+
+
+def printed_as_pixels(case: Case) -> bool:
+    """The key's answer is printed as an image (a scan, or a contract saying pixels only)."""
+    if case.degrade is not None:
+        return True
+    return any(isinstance(c, dict) and c.get("target") in ("expected", "tokens")
+               and c.get("where") == "pixels_only" for c in case.contract or [])
+
+
+class PrintedValues(Protocol):
+    """What these functions read of a document (`attribution`'s lookup of one case's PDF); they
+    keep what they work out in `values` and `numbers`, once per document."""
+
+    case: Case
+    values: list[tuple[int, str]] | None
+    numbers: list[tuple[int | None, str, Decimal]] | None
+
+    def page_count(self) -> int: ...
+
+    def spans(self, page: int) -> list[Span]: ...
