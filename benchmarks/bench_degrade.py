@@ -51,14 +51,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from workbench.core.scan import TIERS
+    from workbench.generators.aging import degrade_pixels, jpeg_bytes
     from workbench.generators.base import AnswerKey
-    from workbench.generators.degrade import (
-        _degrade_pixels,
-        _jpeg,
-        _render,
-        apply_degrade,
-        resolve_knobs,
-    )
+    from workbench.generators.degrade import _render, apply_degrade, resolve_knobs
     from workbench.pdf.document import open_fitz
 
     pdf = letter_page()
@@ -74,9 +69,9 @@ def main() -> None:
         knobs = resolve_knobs({"tier": tier})
 
         def image_stage(knobs=knobs):
-            out = _degrade_pixels(page, knobs, 1, 0)
+            out = degrade_pixels(page, knobs, 1, 0)
             if knobs["jpeg_quality"]:
-                _jpeg(out, int(knobs["jpeg_quality"]))
+                jpeg_bytes(out, int(knobs["jpeg_quality"]))
 
         image = median_ms(image_stage, args.repeat)
         whole = median_ms(lambda tier=tier: apply_degrade(pdf, {"tier": tier}, 1, key), args.repeat)

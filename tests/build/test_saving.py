@@ -7,7 +7,7 @@ import pytest
 
 from workbench.build.make import generate_case
 from workbench.build.saving import CaseExists, LintRefused, plan_save, save
-from workbench.checks.lint import Finding
+from workbench.checks.findings import Finding
 from workbench.core.errors import UserError
 from workbench.core.suite import load_suite
 

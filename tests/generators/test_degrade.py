@@ -15,12 +15,9 @@ from workbench.build.suite import verify_suite
 from workbench.core.errors import UserError
 from workbench.core.scan import KNOBS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.generators import kit
+from workbench.generators.aging import degrade_image
 from workbench.generators.base import AnswerKey
-from workbench.generators.degrade import (
-    apply_degrade,
-    degrade_image,
-    normalise_spec,
-)
+from workbench.generators.degrade import apply_degrade, normalise_spec
 from workbench.generators.passages import PASSAGES, keywords
 from workbench.pdf.render import render_page
 from workbench.pdf.textlayer import text_pymupdf, text_pypdf

@@ -12,7 +12,8 @@ import sys
 from tests.support.fixtures import ONE_CASE
 
 HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "reportlab")
-LIGHT = ("workbench.pdf.spans", "workbench.pdf.pages", "workbench.pdf.layers", "workbench.pdf.budget")
+LIGHT = ("workbench.pdf.spans", "workbench.pdf.pages", "workbench.pdf.pagedata", "workbench.pdf.layers",
+         "workbench.pdf.budget", "workbench.checks.evidence", "workbench.checks.sources", "workbench.checks.findings")
 
 
 def _heavy_after(code: str) -> list[str]:
@@ -28,6 +29,13 @@ def test_the_light_modules_load_no_pdf_library() -> None:
 
 def test_what_the_workbench_imports_before_its_first_frame_loads_no_pdf_library() -> None:
     assert _heavy_after("import workbench.tui.app, workbench.tui.screens.inspect") == []
+
+
+def test_listing_the_families_loads_no_pdf_library_or_numpy() -> None:
+    """The registry imports every family module (shell completion, `families`): they draw with
+    reportlab and import pymupdf, pypdf or the scan stage only where they generate."""
+    listed = "from workbench.build.make import family_registry\nassert family_registry().families\n"
+    assert set(_heavy_after(listed)) <= {"PIL", "reportlab"}
 
 
 def test_a_pdf_opened_with_its_page_count_loads_the_engine_at_its_first_page() -> None:

@@ -32,7 +32,7 @@ from workbench.core.suite import (
 
 
 class Finding(Protocol):
-    """A lint finding (`checks.lint.Finding`), as far as saving reads one: its errors block a save."""
+    """A lint finding (`checks.findings.Finding`), as far as saving reads one: its errors block a save."""
 
     severity: str
     code: str

@@ -110,13 +110,16 @@ def total_width(inv: _ledger.Invoice, amount: float, size: float = 13) -> float:
     return kit.text_width(inv.fmt(amount), "Helvetica-Bold", size)
 
 
-def edit_with_pymupdf(pdf: bytes, edit: Callable[[Any], None]) -> bytes:
-    """`pdf` edited by `edit(document)` and written back deterministically (no new /ID)."""
+def edit_with_pymupdf(pdf: bytes, edit: Callable[[Any, Any], None]) -> bytes:
+    """`pdf` edited by `edit(document, pymupdf)` and written back deterministically (no new /ID).
+
+    pymupdf is imported here and handed to `edit`, so a family module imports no PDF library: the
+    registry imports every family to list them, and listing the families loads none."""
     import pymupdf
 
     doc = pymupdf.open(stream=pdf, filetype="pdf")
     try:
-        edit(doc)
+        edit(doc, pymupdf)
         return doc.tobytes(deflate=True, no_new_id=True)
     finally:
         doc.close()

@@ -55,9 +55,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     height = kit.LETTER[1]
     top = height - page.below_totals
 
-    def edit(doc) -> None:
-        import pymupdf
-
+    def edit(doc, pymupdf) -> None:
         pg = doc[0]
         if p["kind"] == "sticky_note":
             annot = pg.add_text_annot((_ledger.RIGHT + 6, height - page.total_y - 14), text, icon="Comment")  # in the margin

@@ -12,10 +12,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
 from workbench.core.scan import TIER_NAMES, DegradeSpec
 from workbench.generators import kit
 from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, rng_for
-from workbench.generators.degrade import apply_degrade
 from workbench.generators.passages import PASSAGES, keywords
 
 NAME = "book_scan_passage"
@@ -54,8 +56,6 @@ QUESTION = ("The attached PDF is a scanned page of a book. Transcribe the first 
 def _font(name: str) -> str:
     if name != "DejaVuSerif":
         return name
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     if "DejaVuSerif" not in pdfmetrics.getRegisteredFontNames():
         if not os.path.exists(_DEJAVU):
@@ -138,6 +138,10 @@ def typeset(p: Mapping[str, Any]) -> bytes:
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
+    # The scan stage (numpy, imaging, pymupdf) is imported here: the registry imports every family
+    # to list them, and listing the families loads none of those.
+    from workbench.generators.degrade import apply_degrade
+
     passage = PASSAGES[p["passage"]]
     pdf = typeset(p)
     kws = keywords(passage.first_sentence)

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
 from workbench.generators import kit
 from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
@@ -84,8 +87,6 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     number = streams.of("account")
     account = f"{number.randint(100, 999)}-{number.randint(1000, 9999)}"
 
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     # Vera has a real minus sign (U+2212); the standard PDF fonts do not.
     for name, bold in (("Vera", False), ("VeraBd", True)):

@@ -59,9 +59,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     value = inv.fmt(page.competing)
     height = kit.LETTER[1]
 
-    def edit(doc) -> None:
-        import pymupdf
-
+    def edit(doc, pymupdf) -> None:
         widget = pymupdf.Widget()
         widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
         widget.field_name = p["field_name"]

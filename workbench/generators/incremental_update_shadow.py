@@ -74,12 +74,18 @@ def _object(pdf: bytes, num: int) -> bytes:
     return m.group(1)
 
 
+def _reader(pdf: bytes) -> Any:
+    """A pypdf reader of `pdf`. (pypdf is imported here: the registry imports every family to list
+    them, and listing the families loads no PDF library.)"""
+    from pypdf import PdfReader
+
+    return PdfReader(io.BytesIO(pdf))
+
+
 def append_update(base: bytes, objects: dict[int, bytes]) -> bytes:
     """`base` with an incremental update: `objects` (number -> body) and a cross-reference
     section whose trailer points back (/Prev) to the previous one."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(base))
+    reader = _reader(base)
     trailer = reader.trailer
     prev = int(re.findall(rb"startxref\s+(\d+)", base)[-1])
     size = max(int(trailer["/Size"]), max(objects) + 1)
@@ -102,9 +108,7 @@ def append_update(base: bytes, objects: dict[int, bytes]) -> bytes:
 
 def _page_object(pdf: bytes) -> tuple[int, bytes, int]:
     """(page object number, its body, its content stream's object number)."""
-    from pypdf import PdfReader
-
-    page = PdfReader(io.BytesIO(pdf)).pages[0]
+    page = _reader(pdf).pages[0]
     num = page.indirect_reference.idnum
     body = _object(pdf, num)
     m = re.search(rb"/Contents (\d+) 0 R", body)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 from collections.abc import Sequence
 
+import reportlab
+from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -144,18 +148,12 @@ def pick(rng: random.Random, pool: Sequence[str]) -> str:
 
 
 def _vera_path(bold: bool) -> str:
-    import os
-
-    import reportlab
-
     return os.path.join(os.path.dirname(reportlab.__file__), "fonts", "VeraBd.ttf" if bold else "Vera.ttf")
 
 
 def text_image(text: str, size: float, bold: bool = True, dpi: int = 300,
                color: tuple[int, int, int] = (0, 0, 0)):
     """`text` rendered as an RGB image at `dpi`, and how many pixels of it lie below the baseline."""
-    from PIL import Image, ImageDraw, ImageFont
-
     scale = dpi / 72.0
     font = ImageFont.truetype(_vera_path(bold), max(1, round(size * scale)))
     left, top, right, bottom = font.getbbox(text)
@@ -175,8 +173,6 @@ def draw_text_pixels(
 
     Returns the box drawn, (x0, y0, x1, y1) in PDF points.
     """
-    from reportlab.lib.utils import ImageReader
-
     scale = dpi / 72.0
     img, below = text_image(text, size, bold, dpi, color)
     w_pt, h_pt = img.width / scale, img.height / scale

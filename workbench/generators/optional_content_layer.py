@@ -65,7 +65,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     c.addLiteral("EMC")
     base = kit.finish(c, buf)
 
-    def edit(doc) -> None:
+    def edit(doc, _pymupdf) -> None:
         ocg = doc.add_ocg(p["layer_name"], on=False)
         if p["state"] == "print_only":
             doc.xref_set_key(ocg, "Usage", "<</Print <</PrintState /ON>> /View <</ViewState /OFF>>>>")

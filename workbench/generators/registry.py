@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import os
@@ -12,10 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from workbench import generators
 from workbench.generators.base import Family
 
 # Modules in this package that are machinery, not families.
-_NOT_FAMILIES = {"base", "registry", "kit", "degrade", "passages", "template"}
+_NOT_FAMILIES = {"base", "registry", "kit", "degrade", "aging", "passages", "template"}
 
 FAMILY_PATH_ENV = "PDFWORKBENCH_FAMILY_PATH"
 
@@ -114,8 +116,6 @@ class Registry:
         try:
             return self.families[name]
         except KeyError:
-            import difflib
-
             close = difflib.get_close_matches(str(name), self.families, n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
             raise UnknownFamily(
@@ -128,8 +128,6 @@ class Registry:
 
 def discover(extra_dirs: list[Path] | None = None) -> Registry:
     """Look for the families now: the package's own, then the user folders' modules."""
-    from workbench import generators
-
     dirs = tuple(Path(d) for d in extra_dirs or ())
     stamp = _user_files(list(dirs))   # before loading: an edit made while loading shows as stale
     families: dict[str, Family] = {}

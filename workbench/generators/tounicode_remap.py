@@ -8,9 +8,14 @@ amount. Nothing on the page looks wrong; only reading the pixels gives the right
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from typing import Any
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 
 from workbench.generators import _ledger, _structure, kit
 from workbench.generators.base import Arming, Generated, GenerationError, Param, rng_for
@@ -52,12 +57,6 @@ def derangement(seed: int) -> dict[str, str]:
 
 
 def _font(name: str) -> str:
-    import os
-
-    import reportlab
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
     # Registered under a name of its own, so only the total is set in this subset.
     alias = f"Remap{name}"
     if alias not in pdfmetrics.getRegisteredFontNames():
@@ -80,7 +79,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     table = derangement(seed)
     read = "".join(table.get(ch, ch) for ch in shown)
 
-    def edit(doc) -> None:
+    def edit(doc, _pymupdf) -> None:
         for xref, _ext, _type, basefont, _name, _enc, *_ in doc[0].get_fonts(full=True):
             kind, value = doc.xref_get_key(xref, "ToUnicode")
             if kind != "xref" or "Vera" not in basefont:

@@ -12,6 +12,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
 from workbench.generators import _ledger, kit
 from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
 
@@ -54,9 +57,6 @@ CONTRACT = (
 
 
 def _register_font() -> None:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
     if not os.path.exists(FONT_PATH):

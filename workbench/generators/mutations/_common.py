@@ -3,13 +3,19 @@ space near a value, a changed value in the page's own format, and the key after 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+import pymupdf
+
 from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
+from workbench.pdf import document
+from workbench.pdf.document import open_fitz, render_dpi, unencrypted_pdf_bytes
 
 # Helvetica's ascender and descender, as pymupdf measures a character box (in ems).
 ASCENT, DESCENT = 0.93, 0.22
@@ -27,31 +33,23 @@ COLOUR_PARAM = Param("colour", "str", "ffffff", "fill colour (hex RRGGBB) of tex
 def open_doc(pdf: bytes):
     """The PDF to mutate, open. Its bytes come decrypted (`plain_pdf`); one that still needs a
     password says so in one line."""
-    from workbench.pdf.document import open_fitz
-
     return open_fitz(pdf, "PDF to mutate")
 
 
 def plain_pdf(pdf: bytes, name: str = "PDF", password: str | None = None) -> bytes:
     """The bytes mutations work on: `pdf` itself, or without its encryption (the rule for
     encrypted input: `workbench.pdf.document`)."""
-    from workbench.pdf.document import unencrypted_pdf_bytes
-
     return unencrypted_pdf_bytes(pdf, name, password)
 
 
 def encryption_of(pdf: bytes, name: str = "PDF", password: str | None = None):
     """How `pdf` is encrypted (`workbench.pdf.document.Encryption`)."""
-    from workbench.pdf.document import encryption_of as found
-
-    return found(pdf, name, password)
+    return document.encryption_of(pdf, name, password)
 
 
 def pdf_facts(pdf: bytes, name: str = "PDF") -> dict[str, Any]:
     """Pages and whether any page has a text layer (of a PDF read already: decrypted if it needed
     a password)."""
-    from workbench.pdf.document import open_fitz
-
     doc = open_fitz(pdf, name)
     try:
         return {"pages": doc.page_count, "has_text": any(page.get_text("text").strip() for page in doc)}
@@ -73,8 +71,6 @@ def page_of(doc, target) -> Any:
 def unrotated(page, box) -> Any:
     """A box of the displayed page (turned by its /Rotate, as targets and evidence boxes are) as
     the page's own (unrotated) coordinates, where pymupdf draws."""
-    import pymupdf
-
     rect = pymupdf.Rect(box)
     return rect * page.derotation_matrix if page.rotation else rect
 
@@ -82,8 +78,6 @@ def unrotated(page, box) -> Any:
 def _turn(angle: int, width: float, height: float) -> Any:
     """The matrix from a page's own space (`width` x `height`) to that page turned by `angle`
     degrees, as /Rotate turns it (MuPDF's rotation matrix for that angle)."""
-    import pymupdf
-
     return {0: pymupdf.Matrix(1, 0, 0, 1, 0, 0), 90: pymupdf.Matrix(0, 1, -1, 0, height, 0),
             180: pymupdf.Matrix(-1, 0, 0, -1, width, height), 270: pymupdf.Matrix(0, -1, 1, 0, 0, width)}[angle]
 
@@ -91,9 +85,6 @@ def _turn(angle: int, width: float, height: float) -> Any:
 def _line_angle(page, near) -> int | None:
     """How far (0, 90, 180, 270 degrees) the text over `near` (own space) is turned from upright
     in the page's own space; None when no text is there."""
-    import math
-
-    import pymupdf
 
     best, angle = 0.0, None
     probe = pymupdf.Rect(near) + (-0.5, -0.5, 0.5, 0.5)
@@ -148,26 +139,18 @@ class Frame:
         return cls(page, angle, ~to_frame, own * to_frame, _turn(rotation, own.width, own.height))
 
     def frame_rect(self, own) -> Any:
-        import pymupdf
-
         return pymupdf.Rect(own) * ~self.to_page
 
     def own_rect(self, rect) -> Any:
-        import pymupdf
-
         return pymupdf.Rect(rect) * self.to_page
 
     def shown(self, own) -> Any:
         """A box of the page's own space as the displayed page shows it (as targets are)."""
-        import pymupdf
-
         return pymupdf.Rect(own) * self.to_shown
 
     def write(self, at, text: str, size: float, font: str = "helv", color=(0, 0, 0),
               render_mode: int = 0) -> None:
         """`text` whose baseline starts at `at` (frame coordinates), reading along the frame."""
-        import pymupdf
-
         self.page.insert_text(pymupdf.Point(at) * self.to_page, text, fontsize=size, fontname=font,
                               color=color, render_mode=render_mode, rotate=self.angle)
 
@@ -247,8 +230,6 @@ BLANK_DPI = 100   # fine enough for a 0.25 pt rule, cheap for a page (0.9 Mpx fo
 def occupied(page) -> list[Any]:
     """Boxes (the page's own space) of what the page draws: text blocks (hidden text too),
     images and drawings; a rule (a line with no height) counts with its stroke width."""
-    import pymupdf
-
     boxes = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")]
     boxes += [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
     for d in page.get_drawings():
@@ -274,12 +255,8 @@ def free_band(frame: Frame, near, height: float, width: float, where: str = "nea
     image or drawing, and blank in the rendered page): below the value or above it, lines
     further out, then the top or bottom margin (`where`); GenerationError if there is none.
     Called inside `drawing_on`."""
-    import numpy as np
-    import pymupdf
-
     page, pr = frame.page, frame.rect
     taken = [frame.frame_rect(b) for b in occupied(page)]
-    from workbench.pdf.document import render_dpi
 
     dpi = render_dpi(page, BLANK_DPI)  # (lower on a poster-sized page: at most MAX_RENDER_PIXELS)
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False, annots=True)
@@ -315,6 +292,4 @@ def free_band(frame: Frame, near, height: float, width: float, where: str = "nea
 
 
 def text_width(text: str, size: float, font: str = "helv") -> float:
-    import pymupdf
-
     return pymupdf.get_text_length(text, fontname=font, fontsize=size)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pymupdf
+
 from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
 from workbench.generators.mutations import Mutated, Target
 from workbench.generators.mutations import _common as c
@@ -83,8 +85,6 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
 def _hide(page, rect, decoy: str, p: Mapping[str, Any], fill):
     """The decoy as hidden text over `rect` (the page's own space), reading along the value's
     line (the printed value turned to pixels first, if asked); returns `rect` as displayed."""
-    import pymupdf
-
     with c.drawing_on(page) as rotation:
         frame = c.Frame.of(page, rect, rotation)
         if p["value_layer"] == "pixels":   # (upright: the render is of the page's own space)

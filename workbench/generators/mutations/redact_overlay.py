@@ -6,6 +6,7 @@ value is redacted; leaking it is the trap.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from workbench.generators.base import AnswerKey, Arming, Param
@@ -40,8 +41,6 @@ CONTRACT = (
 
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
-    from dataclasses import replace
-
     assert target is not None
     value = target.text.strip() or key.expected_answer
     label = str(p["label"]).strip()

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pymupdf
+
 from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
 from workbench.generators.mutations import Mutated, Target
 from workbench.generators.mutations import _common as c
@@ -54,8 +56,6 @@ TINY = 0.5      # points
 
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
-    import pymupdf
-
     assert target is not None
     decoy = c.decoy_for(p, target, key)
     if "{decoy}" not in p["text"]:
