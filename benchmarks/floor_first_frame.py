@@ -100,11 +100,12 @@ def in_terminal(path: Path, collapse_from: int, static: bool, out: Path) -> None
         display(screen, update)
         if update is not None and not first:
             first.append(time.time())   # (written to the terminal just now)
+            first.append(time.process_time())
             app.call_later(app.exit)
 
     app._display = frame
     app.run()
-    out.write_text(json.dumps({"first_frame_s": first[0] - started_at()}))
+    out.write_text(json.dumps({"first_frame_s": first[0] - started_at(), "first_frame_cpu_s": first[1]}))
 
 
 if __name__ == "__main__":

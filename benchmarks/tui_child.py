@@ -97,6 +97,7 @@ def in_terminal(path: Path, until: str, out: Path, ahead: bool = True) -> None:
             display(screen, update)
             if update is not None and not first and shows(screen, until):
                 first.append(time.time())   # (written to the terminal just now)
+                first.append(time.process_time())   # this process's threads, not its children
                 app.call_later(app.exit)
 
         app._display = frame
@@ -104,7 +105,7 @@ def in_terminal(path: Path, until: str, out: Path, ahead: bool = True) -> None:
     finally:
         firstpage.stop()
         end_children()
-    out.write_text(json.dumps({"first_frame_s": first[0] - started_at()}))
+    out.write_text(json.dumps({"first_frame_s": first[0] - started_at(), "first_frame_cpu_s": first[1]}))
 
 
 async def main(path: Path, walk: int, cases: int, size: tuple[int, int], burst: int = 0,
