@@ -14,8 +14,9 @@ from reportlab.pdfgen import canvas
 from rich.color import Color
 from rich.style import Style
 
-from workbench.tui.widgets import page_view
-from workbench.tui.widgets.page_view import FastHalfcellRenderer, PageRequest, render_view
+from workbench.tui import halfcell
+from workbench.tui.halfcell import FastHalfcellRenderer
+from workbench.tui.page_render import PageRequest, render_view
 
 
 def reference_cells(image: Image.Image) -> list[list[tuple[str, Style]]]:
@@ -113,7 +114,7 @@ def test_the_page_view_picture_is_the_half_cells_of_the_fitted_page() -> None:
 def test_drawn_without_numpy_the_half_cells_are_the_same(name: str) -> None:
     """The workbench's first page is drawn before numpy is imported: pixel by pixel, the same."""
     image = IMAGES[name]
-    page_view._HALFCELL_STYLES.clear()   # its own styles, none kept from the bulk renderer's
+    halfcell._HALFCELL_STYLES.clear()   # its own styles, none kept from the bulk renderer's
     rows = FastHalfcellRenderer().rows_in_python(image)
     assert cells_of(rows) == reference_cells(image)
     assert rows == FastHalfcellRenderer().rows(image)   # the same Segments as the bulk renderer
@@ -121,7 +122,7 @@ def test_drawn_without_numpy_the_half_cells_are_the_same(name: str) -> None:
 
 def test_a_rendered_page_without_numpy_is_the_same_picture() -> None:
     image = _page_image(_text_page)
-    page_view._HALFCELL_STYLES.clear()
+    halfcell._HALFCELL_STYLES.clear()
     rows = FastHalfcellRenderer().rows_in_python(image)
     assert cells_of(rows) == reference_cells(image)
     assert rows == FastHalfcellRenderer().rows(image)
@@ -132,7 +133,7 @@ def test_the_first_page_is_drawn_without_importing_numpy() -> None:
     import subprocess
     import sys
 
-    code = ("import sys\nfrom PIL import Image\nfrom workbench.tui.widgets.page_view import FastHalfcellRenderer\n"
+    code = ("import sys\nfrom PIL import Image\nfrom workbench.tui.halfcell import FastHalfcellRenderer\n"
             "rows = FastHalfcellRenderer().rows(Image.new('RGB', (6, 5), (250, 250, 250)))\n"
             "print(len(rows), 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -145,7 +146,7 @@ def test_a_page_rasterised_by_the_helper_process_is_drawn_as_it_is_rendered_here
     from tests.support.fixtures import helper_started
     from workbench.core.pool import HelperProcess
     from workbench.pdf.pages import Box
-    from workbench.tui.widgets.page_view import (
+    from workbench.tui.page_render import (
         PageLook,
         raster_for,
         render_ahead,

@@ -1,13 +1,24 @@
-"""The Textual application: screens, themes, settings, key map and the command palette."""
+"""The Textual application: screens, themes, settings, key map and the command palette.
+
+It is the screens' `Workbench` (host.py). The screens opened on a key (Author, the F1 help) load
+when first opened.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import select
+import sys
 from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from workbench.core.case import Case
 from workbench.core.config import (
     Settings,
     SettingsNotSaved,
@@ -16,8 +27,14 @@ from workbench.core.config import (
     user_name,
 )
 from workbench.core.errors import UserError
-from workbench.core.source import Source
+from workbench.core.pool import DaemonExecutor
+from workbench.core.source import Source, open_source
+from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
+from workbench.tui.widgets.page_view import PageView
+
+if TYPE_CHECKING:
+    from workbench.build.authoring import Draft
 
 # How often the workbench looks whether its terminal is still there (seconds).
 HANGUP_POLL_S = 1.0
@@ -49,15 +66,13 @@ class WorkbenchApp(App):
         self.settings = settings or load_settings()
         self._unsaved_said = False   # the warning that settings are not saved, said once
         self.who = user_name(who, self.settings)   # the name on dispute decisions made here
+        # Author's drafts per family while the workbench runs ("" holds the last one left).
+        self.author_drafts: dict[str, Draft] = {}
         for theme in THEMES.values():
             self.register_theme(theme)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
 
     def on_mount(self) -> None:
-        import asyncio
-
-        from workbench.core.pool import DaemonExecutor
-
         # Thread workers run in the loop's default executor, which the loop's end joins: quitting
         # would wait for a page still being analysed. Its threads are daemons here.
         asyncio.get_running_loop().set_default_executor(DaemonExecutor(16, "workbench-worker"))
@@ -73,10 +88,6 @@ class WorkbenchApp(App):
         without a SIGHUP reaching this process, as when `make run` started it: make gets the
         signal and waits. Textual's input thread would read the terminal's end of file for ever,
         at a core's full speed. (Linux: poll reports a hung-up terminal as POLLHUP.)"""
-        import os
-        import select
-        import sys
-
         if self.is_headless or not sys.platform.startswith("linux"):
             return
         try:
@@ -116,16 +127,15 @@ class WorkbenchApp(App):
                 self.notify(f"{exc}" if isinstance(exc, SettingsNotSaved) else f"could not save settings: {exc}",
                             severity="warning", timeout=10)
 
-    def open_author(self, case=None) -> None:
+    def open_author(self, case: Case | None = None) -> None:
         """Push the authoring screen, filled from `case` (its params, seed and scan) when given."""
+        # A screen opened on a key, loaded when first opened (the families, the generators).
         from workbench.tui.screens.author import AuthorScreen, draft_from_case
 
         self.push_screen(AuthorScreen(draft_from_case(case)))
 
-    def open_suite(self, folder) -> None:
+    def open_suite(self, folder: Path) -> None:
         """Leave authoring for Inspect on a suite folder (after saving a case into it)."""
-        from workbench.core.source import open_source
-
         try:
             source = open_source(folder)
         except UserError as exc:
@@ -137,8 +147,6 @@ class WorkbenchApp(App):
         """The one way a target (suite, case, PDF or run) opens: every screen of the previous one
         goes, with all it held (cases, marks, answers, runs), and a new Inspect starts on
         `source`; a run opens on its report."""
-        from workbench.tui.screens.inspect import InspectScreen
-
         self.source = source
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -149,6 +157,7 @@ class WorkbenchApp(App):
 
     def action_toggle_help(self) -> None:
         """F1 or ?: the keys of the screen in front (screens/help.py); again, back to it."""
+        # A screen opened on a key, loaded when first opened (Textual's Markdown with it).
         from workbench.tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
@@ -158,8 +167,6 @@ class WorkbenchApp(App):
 
     def action_maximize_page(self) -> None:
         """F2: the page fills the screen (the keys still go to the pane that has focus)."""
-        from workbench.tui.widgets.page_view import PageView
-
         screen = self.screen
         if screen.maximized is not None:
             screen.minimize()

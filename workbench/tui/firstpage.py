@@ -17,7 +17,9 @@ page 1 of those bytes, at the DPI the view asks for. A child that fails or is sl
 without `fork`, and the parent does the work itself, as it did before. So what is on screen is the
 same either way, only sooner.
 
-Nothing here imports Textual or pymupdf: the CLI calls `start` before either.
+Nothing here imports Textual or pymupdf: the CLI calls `start` before either. What the child
+does (open the suite, check and draw the PDF) is imported in the child, after the fork, so the
+parent forks as soon as it can.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from workbench.core import files
+from workbench.core.errors import UserError
+from workbench.core.source import open_source
 
 # A page fitted to a pane is rendered at twice the pane's resolution, but never below this DPI
 # (`page_view.render_view`). A Letter page fitted to a pane of fewer than about 150 columns asks for
@@ -144,8 +150,6 @@ class FirstPage:
     def source(self) -> Any:
         """What the path opens as (a core `Source`), or None when the child did not say (the caller
         opens it itself). An error it met is raised here, as `open_source` raised it."""
-        from workbench.core.errors import UserError
-
         got = self._read("source")
         if isinstance(got, str):
             raise UserError(got)
@@ -162,9 +166,6 @@ class FirstPage:
                 or self._used):
             return None
         self._used = True
-        from workbench.core import files
-        from workbench.core.errors import UserError
-
         try:
             data = files.read_bytes(path, "PDF", "pdf_file_bytes")
         except UserError:
@@ -274,9 +275,6 @@ def _child(path: Path, password: str | None, fd: int) -> None:
 
 
 def _open_and_draw(path: Path, password: str | None, send: Callable[[str, Any], None]) -> None:
-    from workbench.core.errors import UserError
-    from workbench.core.source import open_source
-
     try:
         source = open_source(path)
     except UserError as exc:
@@ -294,8 +292,7 @@ def _open_and_draw(path: Path, password: str | None, send: Callable[[str, Any], 
 
 
 def _check_and_draw(path: Path, password: str | None, send: Callable[[str, Any], None]) -> None:
-    from workbench.core import files
-    from workbench.core.errors import UserError
+    # (in the child)
     from workbench.pdf.budget import page_size, too_complex
     from workbench.pdf.document import PdfEncrypted, open_fitz, readable_pdf_bytes, render_dpi
 

@@ -8,7 +8,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
 from dataclasses import dataclass
+
+from textual.binding import Binding
+
+import workbench.tui as package
 
 
 @dataclass(frozen=True)
@@ -24,10 +29,6 @@ class BindingInfo:
 
 def remappable_bindings() -> list[BindingInfo]:
     """Every binding id, in the order the modules and classes declare them (first one wins)."""
-    from textual.binding import Binding
-
-    import workbench.tui as package
-
     found: dict[str, BindingInfo] = {}
     names = sorted(m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + "."))
     for name in names:
@@ -109,8 +110,6 @@ def pane_name(widget) -> str:
 
 
 def _words(name: str) -> str:
-    import re
-
     words = re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", name)
     return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else ""
 

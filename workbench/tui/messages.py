@@ -8,6 +8,7 @@ from textual.message import Message
 
 from workbench.core.case import Case
 from workbench.core.runindex import RunIndex, SavedAnswer
+from workbench.grading.outcome import Outcome
 from workbench.tui.case_data import CaseData, PageData
 
 
@@ -45,6 +46,14 @@ class LintMarks(Message):
     """Lint status of some cases: case id -> ok | warning | error."""
 
     marks: dict[str, str]
+
+
+@dataclass
+class MarksGraded(Message):
+    """Each case's verdict mark, graded in a worker; `made`: the marks' count when it started."""
+
+    outcomes: dict[str, Outcome]
+    made: int
 
 
 @dataclass

@@ -13,6 +13,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from workbench.core.config import DPI_RANGE
 from workbench.core.errors import UserError
+from workbench.providers.adapters import default_modality
+from workbench.providers.config import BASE_URL_ENV, KEY_ENV, base_url_origin, check_base_url
 
 MODALITIES = (("pdf: the file itself", "pdf"), ("pixels: page images", "pixels"), ("text: the text layer", "text"))
 
@@ -86,8 +88,6 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
 
     def _show_provider(self) -> None:
         """The base URL box and the hint follow the reader chosen: what it needs, and from where."""
-        from workbench.providers.config import BASE_URL_ENV, KEY_ENV, base_url_origin
-
         provider = provider_of(self._reader())
         box = self.query_one("#ask-base-url", Input)
         hint = self.query_one("#ask-hint", Static)
@@ -117,8 +117,6 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
         self._show_provider()
         reader = self._reader()
         if reader != self.choice.reader:  # another reader: a modality it takes (pixels, pdf, its own)
-            from workbench.providers.adapters import default_modality
-
             try:
                 modality = default_modality(reader)
             except UserError:
@@ -148,8 +146,6 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
         box = self.query_one("#ask-base-url", Input)
         url = box.value.strip() if not box.disabled else ""
         if url:
-            from workbench.providers.config import check_base_url
-
             try:
                 url = check_base_url(url, provider_of(reader), "the base URL box")
             except UserError as exc:

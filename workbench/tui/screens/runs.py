@@ -7,6 +7,7 @@ the next run file (the paired comparison of `pdfworkbench compare`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
@@ -14,15 +15,21 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, Static
 
+from workbench.checks.attribution import attribute_rows
 from workbench.core.errors import UserError
 from workbench.core.runindex import RunIndex, SavedAnswer
+from workbench.core.runs import SHOWN_ANSWER_CHARS
 from workbench.core.source import Source
+from workbench.gold.versions import NewestGold
+from workbench.grading.compare import check_paired, compare_runs, render_compare_text
 from workbench.grading.outcome import Outcome
 from workbench.grading.report import build_report
 from workbench.grading.report_text import render_report_text
+from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import NARROW
 from workbench.tui.widgets.marks import SOURCE_STYLES, mark_text, source_text
@@ -75,6 +82,31 @@ intervals.
         Binding("q", "app.quit", "Quit", id="runs_quit", tooltip="Quit the workbench"),
     ]
 
+    @dataclass
+    class RunRead(Message):
+        """The run read and graded (in a worker): its records with their outcomes, its report."""
+
+        run: Path
+        rows: list
+        report_text: str
+        problems: list[str]
+
+    @dataclass
+    class RunCharted(Message):
+        run: Path
+        sections: list[Section]
+
+    @dataclass
+    class RunTraced(Message):
+        """Where each wrong answer's value came from (id of its record -> the source)."""
+
+        run: Path
+        sources: dict[int, str]
+
+    @dataclass
+    class RunsCompared(Message):
+        text: str
+
     def __init__(self, source: Source, run: Path, runs: list[Path] | None = None) -> None:
         super().__init__()
         self.source = source
@@ -107,8 +139,6 @@ intervals.
     def _load(self, run: Path) -> None:
         index = RunIndex.load([run])
         if self.source.suite is not None:   # graded against the suite's newest gold, as everywhere
-            from workbench.gold.versions import NewestGold
-
             cases = NewestGold(self.source.suite).cases()
         else:
             cases = {c.id: c for c in self.source.cases}
@@ -117,18 +147,15 @@ intervals.
         report = build_report([s.record for s in saved], cases, by="family")
         outcomes = {id(row.record): row.result for r in report.runs for row in r.rows}
         rows = sorted(((s, outcomes[id(s.record)]) for s in saved), key=lambda r: (r[0].record.case_id, r[0].line))
-        self.app.call_from_thread(self._show, run, rows, render_report_text(report), index.problems)
-        self.app.call_from_thread(self._chart, run, self._sections(run, report, cases))
+        self.post_message(self.RunRead(run, rows, render_report_text(report), index.problems))
+        self.post_message(self.RunCharted(run, self._sections(run, report, cases)))
         # Then where each wrong answer came from (each case's pages are analysed: slower).
-        from workbench.checks.attribution import attribute_rows
-        from workbench.core.runs import SHOWN_ANSWER_CHARS
-        from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
 
         # Traced as the Answers tab traces them: what is shown of each answer.
         attribute_rows(report, cases, max_pages=TRACE_MAX_PAGES, max_values=TRACE_MAX_VALUES,
                        max_chars=SHOWN_ANSWER_CHARS)
         sources = {id(row.record): row.source for r in report.runs for row in r.rows if row.source}
-        self.app.call_from_thread(self._traced, run, sources)
+        self.post_message(self.RunTraced(run, sources))
 
     def _sections(self, run: Path, report, cases) -> list[Section]:
         """Per reader: this run's, then every other run file's of the suite; per family: this run's."""
@@ -167,11 +194,7 @@ intervals.
 
     @work(thread=True, exclusive=True, group="runs-compare", exit_on_error=False)
     def _compare(self, a: Path, b: Path) -> None:
-        from workbench.grading.compare import check_paired, compare_runs, render_compare_text
-
         if self.source.suite is not None:   # graded against the suite's newest gold, as everywhere
-            from workbench.gold.versions import NewestGold
-
             cases = NewestGold(self.source.suite).cases()
         else:
             cases = {c.id: c for c in self.source.cases}
@@ -179,11 +202,22 @@ intervals.
         try:
             check_paired(a.stem, recs[0], b.stem, recs[1], cases)
         except UserError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            self.notify(str(exc), severity="error", timeout=8)
             return
         report = build_report({a.stem: recs[0], b.stem: recs[1]}, cases)
-        text = render_compare_text(compare_runs(report.runs[0], report.runs[1]))
-        self.app.call_from_thread(self.app.push_screen, RunCompareScreen(text))
+        self.post_message(self.RunsCompared(render_compare_text(compare_runs(report.runs[0], report.runs[1]))))
+
+    def on_runs_screen_runs_compared(self, message: RunsCompared) -> None:
+        self.app.push_screen(RunCompareScreen(message.text))
+
+    def on_runs_screen_run_read(self, message: RunRead) -> None:
+        self._show(message.run, message.rows, message.report_text, message.problems)
+
+    def on_runs_screen_run_charted(self, message: RunCharted) -> None:
+        self._chart(message.run, message.sections)
+
+    def on_runs_screen_run_traced(self, message: RunTraced) -> None:
+        self._traced(message.run, message.sources)
 
     def _traced(self, run: Path, sources: dict[int, str]) -> None:
         if run != self.run:
@@ -229,8 +263,6 @@ intervals.
         table = self.query_one(DataTable)
         table.clear()
         if self.source.suite is not None:   # graded against the suite's newest gold, as everywhere
-            from workbench.gold.versions import NewestGold
-
             cases = NewestGold(self.source.suite).cases()
         else:
             cases = {c.id: c for c in self.source.cases}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
@@ -26,9 +28,14 @@ from textual.widgets.option_list import Option
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.gold.disputes import add_dispute, decide
+from workbench.gold.triage import acceptance_warnings, evidence_for, progress, triage_queue
+from workbench.pdf.document import open_fitz, read_pdf_bytes
+from workbench.pdf.pages import Box
+from workbench.tui.host import workbench
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import PaneRow
-from workbench.tui.widgets.page_view import PAGE_BINDINGS, Box, PageKeys, PageView
+from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 
 STATUS_MARKS = {"open": ("○", "bold yellow"), "deferred": ("◔", "cyan"), "accepted": ("✔", "green"),
                 "rejected": ("✘", "red")}
@@ -66,6 +73,25 @@ shown at the top.
         *PAGE_BINDINGS,
     ]
 
+    @dataclass
+    class QueueRead(Message):
+        """The disputes to triage and the progress, read in a worker (or why they could not be)."""
+
+        queue: list[Any] | None
+        progress: Any
+        select: str | None
+        error: str = ""
+
+    @dataclass
+    class EvidenceRead(Message):
+        """A dispute's evidence on its page, found in a worker."""
+
+        dispute_id: str
+        pdf: bytes = field(repr=False)
+        boxes: list[Box]
+        page: int
+        warnings: list[str]
+
     def __init__(self, folder: Path, cases: list[Case]) -> None:
         super().__init__()
         self.folder = Path(folder)
@@ -82,7 +108,7 @@ shown at the top.
             yield ProgressBar(id="triage-progress", show_eta=False, show_percentage=False)
         with PaneRow(id="triage-body"):
             yield OptionList(id="triage-queue")
-            yield PageView(graphics=self.app.graphics, id="triage-page")
+            yield PageView(graphics=workbench(self).graphics, id="triage-page")
             with Vertical(id="triage-side"):
                 with VerticalScroll(id="triage-detail-scroll"):
                     yield Static(id="triage-detail")
@@ -92,14 +118,14 @@ shown at the top.
     @property
     def who(self) -> str:
         """The name decisions are recorded under: --who, $PDFWORKBENCH_USER, config `user`, login."""
-        return self.app.who
+        return workbench(self).who
 
     def on_mount(self) -> None:
         self.sub_title = f"disputes · {self.folder}"
         # Tab goes from the queue straight to the rationale: the page here only shows evidence.
         self.query_one(PageView).can_focus = False
         self.query_one("#triage-queue", OptionList).border_title = "Disputes"
-        self.query_one(PageView).dpi = self.app.settings.dpi
+        self.query_one(PageView).dpi = workbench(self).settings.dpi
         self.refresh_queue()
 
     # ---- queue ----------------------------------------------------------------------------
@@ -109,15 +135,19 @@ shown at the top.
 
     @work(thread=True, exclusive=True, group="triage-queue", exit_on_error=False)
     def _load_queue(self, select: str | None) -> None:
-        from workbench.gold.triage import progress, triage_queue
-
         try:
             queue = triage_queue(self.folder)
             prog = progress(self.folder)
         except UserError as exc:   # a journal of the wrong shape: say so in place, stay usable
-            self.app.call_from_thread(self._show_queue_error, str(exc))
+            self.post_message(self.QueueRead(None, None, select, str(exc)))
             return
-        self.app.call_from_thread(self._show_queue, queue, prog, select)
+        self.post_message(self.QueueRead(queue, prog, select))
+
+    def on_triage_screen_queue_read(self, message: QueueRead) -> None:
+        if message.error:
+            self._show_queue_error(message.error)
+        else:
+            self._show_queue(message.queue, message.progress, message.select)
 
     def _show_queue_error(self, message: str) -> None:
         self.queue, self.current, self.load_error = [], None, message
@@ -211,19 +241,16 @@ shown at the top.
 
     @work(thread=True, exclusive=True, group="triage-evidence", exit_on_error=False)
     def _load_evidence(self, dispute_id: str, case_id: str) -> None:
-        from workbench.gold.triage import acceptance_warnings, evidence_for
-        from workbench.pdf.document import read_pdf_bytes
-
         case = self.cases.get(case_id)
         if case is None:
-            self.app.call_from_thread(self.notify, f"case {case_id} is not in this suite", severity="error")
+            self.notify(f"case {case_id} is not in this suite", severity="error")
             return
         try:
             ev = evidence_for(self.folder, dispute_id)
             warnings = acceptance_warnings(self.folder, dispute_id)
-            pdf = read_pdf_bytes(case.pdf_file, self.app.password)
+            pdf = read_pdf_bytes(case.pdf_file, workbench(self).password)
         except UserError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.notify(str(exc), severity="error")
             return
         boxes = []
         if ev.box:
@@ -231,12 +258,14 @@ shown at the top.
         kinds = {"original": "forbidden", "proposed": "expected", "evidence": "evidence"}
         for hit in ev.hits:
             boxes.append(Box(hit.page - 1, tuple(hit.box), kinds.get(hit.which, "evidence"), hit.text))
-        self.app.call_from_thread(self._show_evidence, dispute_id, pdf, boxes, ev.page - 1, warnings)
+        self.post_message(self.EvidenceRead(dispute_id, pdf, boxes, ev.page - 1, warnings))
+
+    def on_triage_screen_evidence_read(self, message: EvidenceRead) -> None:
+        self._show_evidence(message.dispute_id, message.pdf, message.boxes, message.page, message.warnings)
 
     def _show_evidence(self, dispute_id: str, pdf: bytes, boxes: list[Box], page: int, warnings: list[str]) -> None:
         if self.current is None or self.current.dispute.id != dispute_id:
             return
-        from workbench.pdf.document import open_fitz
 
         with open_fitz(pdf) as doc:
             count = doc.page_count
@@ -261,7 +290,6 @@ shown at the top.
             self.notify("write a rationale first: a decision needs one", severity="error")
             box.focus()
             return
-        from workbench.gold.disputes import decide
 
         dispute_id = self.current.dispute.id
         try:
@@ -319,8 +347,6 @@ class DisputeScreen(ModalScreen[bool]):
 
     @on(Button.Pressed, "#dispute-open")
     def open_dispute(self) -> None:
-        from workbench.gold.disputes import add_dispute
-
         field = self.query_one("#dispute-field", Select).value
         proposed = self.query_one("#dispute-proposed", Input).value.strip()
         rationale = self.query_one("#dispute-rationale", Input).value.strip()
@@ -330,7 +356,7 @@ class DisputeScreen(ModalScreen[bool]):
             return
         try:
             d = add_dispute(self.folder, self.case.id, str(field), proposed, rationale,
-                            page=self.page + 1, quote=quote, who=self.app.who)
+                            page=self.page + 1, quote=quote, who=workbench(self).who)
         except UserError as exc:
             self.notify(str(exc), severity="error")
             return

@@ -22,7 +22,9 @@ from workbench.checks.agent_trace import (
     trace_summary,
 )
 from workbench.core.case import Case
+from workbench.core.errors import UserError
 from workbench.core.runindex import SavedAnswer
+from workbench.core.runs import SHOWN_ANSWER_CHARS
 from workbench.core.words import counted
 from workbench.grading.outcome import Outcome
 from workbench.grading.verdict import Verdict
@@ -33,8 +35,6 @@ def highlighted_answer(answer: str, verdict: Verdict | None, attributions: list 
     """The answer text with matched expected parts in green and forbidden ones in red, and each
     value traced to the document underlined in its source's colour (the first SHOWN_ANSWER_CHARS
     of it: a huge answer must not freeze the screen)."""
-    from workbench.core.runs import SHOWN_ANSWER_CHARS
-
     more = len(answer) - SHOWN_ANSWER_CHARS
     text = Text(answer[:SHOWN_ANSWER_CHARS])
     if more > 0:
@@ -293,11 +293,10 @@ whether it read the page its answer's value came from. **Enter** on a call's lin
 
     @work(thread=True, exclusive=True, group="attribution", exit_on_error=False)
     def _trace(self, case: Case, pdf: bytes, key: tuple[str, int], answer: str, dpi: int) -> None:
-        from workbench.checks.attribution import attribute
-        from workbench.core.errors import UserError
-        from workbench.core.runs import SHOWN_ANSWER_CHARS
-
         try:
+            # pymupdf (which the tracing loads) with the first answer traced, not the first frame
+            from workbench.checks.attribution import attribute
+
             found = attribute(case, pdf, answer[:SHOWN_ANSWER_CHARS], dpi, max_values=TRACE_MAX_VALUES)
             self.post_message(self.Traced(key, found))
         except UserError as exc:

@@ -6,7 +6,8 @@ times before the first page was on screen, and the rebuilds took a fifth of the 
 one compares what it would show (each key, its label, whether it is enabled) with what it shows,
 and rebuilds once per refresh, only if they differ. What it draws is Textual's own keys, the
 app's (F1 help, F2 page) first: a narrow terminal cuts the footer at its right end, and F1 lists
-whatever was cut. Below `NARROW` columns the keys are drawn compact (a column less each).
+whatever was cut. Below `NARROW` columns the keys are drawn compact (a column less each). The keys
+are the ones Textual's `Footer.compose` makes, put in that order.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 from workbench.tui.widgets.layout import NARROW
 
@@ -58,17 +58,11 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
-        app = self.app
-        for binding, enabled, tooltip in self._shown_bindings():
-            yield FooterKey(binding.key, app.get_key_display(binding), binding.description, binding.action,
-                            disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
-        if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
-            entry = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
-            if entry is not None:
-                _node, binding, enabled, _tooltip = entry
-                yield FooterKey(binding.key, app.get_key_display(binding), binding.description, binding.action,
-                                classes="-command-palette", disabled=not enabled,
-                                tooltip=binding.tooltip or binding.description)
+        # Textual's keys, one per action (no binding here has a group), the app's actions first;
+        # the command palette's key, docked at the right, stays last.
+        keys = list(super().compose())
+        order = {b.action: i for i, (b, _enabled, _tooltip) in enumerate(self._shown_bindings())}
+        yield from sorted(keys, key=lambda k: order.get(getattr(k, "action", None), len(order)))
 
     def on_resize(self, event: events.Resize) -> None:
         self.compact = event.size.width < NARROW

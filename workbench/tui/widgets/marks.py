@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from rich.text import Text
@@ -34,6 +35,16 @@ MARKS: dict[str, Mark] = {
     "no_key": Mark("·", "no key", "dim"),
 }
 assert set(MARKS) == set(OUTCOMES)
+
+
+def lint_status(findings: Iterable) -> str:
+    """A case's lint status from its lint findings: error, warning or ok."""
+    severities = {f.severity for f in findings}
+    if "error" in severities:
+        return "error"
+    if "warning" in severities:
+        return "warning"
+    return "ok"
 
 
 # A case's lint status, the first mark in the case list (None: not linted yet).

@@ -3,7 +3,8 @@
 The page is rendered at the DPI a vision reader would get, then scaled to the pane, so what you
 see is what the reader saw (zoom in to see its detail). The last zoom level is 1:1: one half-cell
 is one pixel of the reader's raster, so the print is exactly as legible as it was to the reader.
-Evidence boxes and hidden spans are drawn over it, each layer toggled by a key.
+Evidence boxes and hidden spans are drawn over it, each layer toggled by a key. The rendering is
+`page_render.py`'s (in a worker), the half-cells `halfcell.py`'s.
 
 The page keys are screen keys (`PAGE_BINDINGS`, handled by `PageKeys`), so they work whatever
 pane has focus.
@@ -11,8 +12,7 @@ pane has focus.
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import work
@@ -20,381 +20,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.strip import Strip
-from textual.visual import Visual
 from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from workbench.pdf.pages import Box  # noqa: F401  (the boxes drawn, from the core)
+from workbench.pdf.pages import Box
 from workbench.tui import firstpage
+from workbench.tui.page_render import (
+    PageLook,
+    PageRequest,
+    RenderedPage,
+    View,
+    page_points,
+    render_dpi_for,
+    render_view,
+)
+from workbench.tui.widgets.go_to_page import GoToPageScreen
 from workbench.tui.widgets.layout import update_in_place
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 ACTUAL = len(ZOOMS)  # the zoom level after the last factor: 1:1, one half-cell per reader pixel
-# Overlay colours (RGBA): expected evidence, forbidden evidence, hidden text.
-OVERLAY_COLOURS = {
-    "expected": (46, 160, 67, 255),
-    "forbidden": (248, 81, 73, 255),
-    "hidden": (210, 153, 34, 110),
-    "evidence": (88, 166, 255, 255),
-    "value": (188, 92, 255, 255),   # where a value of the chosen answer came from
-}
-
-
-@dataclass
-class PageRequest:
-    # Out of the repr: Textual's @work names each worker by the repr of its arguments, and the
-    # repr of a 10,000-page PDF's bytes took about 100 ms of the UI thread on every page turn.
-    pdf: bytes = field(repr=False)
-    page: int
-    dpi: int
-    cols: int
-    rows: int
-    zoom: float                  # a factor over the fitted page; 0 means 1:1 (ACTUAL)
-    center: tuple[float, float]  # fractions of the page, the middle of the view when zoomed
-    boxes: list[Box] = field(default_factory=list)
-    focus: tuple[float, float, float, float] | None = None  # a rect (points) to centre the view on
-    cell: tuple[int, int] = (1, 2)  # pixels of one cell at 1:1: 1 x 2 for half-blocks
-
-
-@dataclass(frozen=True)
-class PageLook:
-    """How a PageView shows its page now (page, pane size, zoom, centre, which overlays), without
-    the document: a worker that makes a new document renders it the same way ahead of time
-    (`render_ahead`), and `PageView.show_pdf` shows that render if the view has not changed since."""
-
-    request: PageRequest                # the page view's request, for no document (pdf b"", no boxes)
-    kinds: frozenset[str]               # the kinds of boxes shown
-    extra: tuple[Box, ...] = ()         # boxes shown whatever the document (an answer's value)
-
-    def request_for(self, pdf: bytes, page_count: int, boxes: list[Box]) -> PageRequest:
-        """The request the page view makes for `pdf` shown with `keep_view` (see `show_pdf`)."""
-        page = max(min(self.request.page, page_count - 1), 0)
-        shown = [b for b in boxes if b.kind in self.kinds] + list(self.extra)
-        return replace(self.request, pdf=pdf, page=page, boxes=shown)
-
-
-@dataclass
-class View:
-    """What a render shows: the page area (fractions of the page) and its centre."""
-
-    area: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
-    center: tuple[float, float] = (0.5, 0.5)
-
-
-def fit_pixels(page_w: float, page_h: float, cols: int, rows: int) -> tuple[int, int]:
-    """Pixel size that fits a w x h area into cols x rows cells; a half-block cell is 1 x 2 pixels."""
-    max_w, max_h = max(cols, 1), max(rows * 2, 2)
-    scale = min(max_w / page_w, max_h / page_h)
-    return max(1, int(page_w * scale)), max(2, int(page_h * scale))
-
-
-class PagePicture(Visual):
-    """A rendered page as ready-made lines (Strips), built in the render thread.
-
-    Handed to a Rich renderable instead, the UI thread would measure it twice and split it into
-    lines again on every redraw of the pane (about 80 ms of the UI thread a page, which is what
-    paging waits for); these lines are only copied."""
-
-    def __init__(self, lines: list[Strip], width: int) -> None:
-        self.lines, self.width = lines, width
-
-    def render_strips(self, width: int, height: int | None, style, options) -> list[Strip]:
-        lines = self.lines if height is None else self.lines[:height]
-        return [line.crop(0, width) if line.cell_length > width else line for line in lines]
-
-    def get_optimal_width(self, rules, container_width: int) -> int:
-        return container_width  # as the Rich renderable measured: the pane's width, image at left
-
-    def get_height(self, rules, width: int) -> int:
-        return len(self.lines)
-
-
-# Styles of the half-cells drawn, by their packed colours (see `FastHalfcellRenderer.rows`):
-# a page's few hundred colours recur from one render to the next, and a Style with its two
-# Colors costs as much to build as drawing the rest of its cells. Cleared when it grows past this.
-_STYLE_CACHE_SIZE = 65536
-_HALFCELL_STYLES: dict[int, object] = {}
-
-
-class FastHalfcellRenderer:
-    """rich-pixels' half-cell rendering (▄ with the lower pixel as foreground, the upper as
-    background), with runs of equal cells merged into one Segment: the cells are compared in
-    bulk (numpy) and only the runs are visited in Python."""
-
-    def picture(self, image) -> PagePicture:
-        """The image as a PagePicture: one Strip per row of cells."""
-        lines = [Strip(row, image.width) for row in self.rows(image)]
-        return PagePicture(lines, image.width)
-
-    def render(self, image, resize=None) -> list:
-        from rich.segment import Segment
-
-        newline = Segment("\n")
-        segments: list = []
-        for row in self.rows(image):
-            segments += row
-            segments.append(newline)
-        return segments
-
-    def rows(self, image) -> list[list]:
-        """One list of Segments per row of cells (two rows of pixels; an odd last row of pixels
-        gets black below it)."""
-        if "numpy" not in sys.modules:
-            # The workbench's first page is drawn before anything imports numpy (0.1 s, most of
-            # it holding the interpreter, on the way to that page): drawn here pixel by pixel
-            # (a few ms more a pane) until the page's analysis has imported it.
-            return self.rows_in_python(image)
-        import numpy as np
-        from rich.color import Color
-        from rich.segment import Segment
-        from rich.style import Style
-
-        pixels = np.asarray(image.convert("RGB"), dtype=np.uint8)
-        height, width = pixels.shape[0], pixels.shape[1]
-        if height % 2:
-            pixels = np.concatenate([pixels, np.zeros((1, width, 3), dtype=np.uint8)])
-        # One integer per cell: the lower pixel's RGB (the foreground) above the upper's.
-        rgb = pixels.astype(np.uint64)
-        packed = (rgb[:, :, 0] << 16) | (rgb[:, :, 1] << 8) | rgb[:, :, 2]
-        cells = (packed[1::2] << 24) | packed[0::2]
-        # Where a run starts: the first cell of a row, and every cell unlike the one before it.
-        starts = np.ones(cells.shape, dtype=bool)
-        starts[:, 1:] = cells[:, 1:] != cells[:, :-1]
-        row_of, col_of = np.nonzero(starts)
-        ends = np.empty_like(col_of)
-        ends[:-1] = col_of[1:]
-        ends[:-1][row_of[1:] != row_of[:-1]] = width  # ... or the row ends first
-        if len(ends):
-            ends[-1] = width
-        styles = _HALFCELL_STYLES
-        if len(styles) > _STYLE_CACHE_SIZE:
-            styles.clear()
-        rows: list[list] = [[] for _ in range(cells.shape[0])]
-        for y, x0, x1, key in zip(row_of.tolist(), col_of.tolist(), ends.tolist(),
-                                  cells[row_of, col_of].tolist(), strict=True):
-            style = styles.get(key)
-            if style is None:
-                lower, upper = key >> 24, key & 0xFFFFFF
-                style = Style(color=Color.from_rgb(lower >> 16, (lower >> 8) & 255, lower & 255),
-                              bgcolor=Color.from_rgb(upper >> 16, (upper >> 8) & 255, upper & 255))
-                styles[key] = style
-            rows[y].append(Segment("▄" * (x1 - x0), style))
-        return rows
-
-    def rows_in_python(self, image) -> list[list]:
-        """`rows` without numpy: the same Segments, each pixel pair looked at in Python."""
-        from rich.color import Color
-        from rich.segment import Segment
-        from rich.style import Style
-
-        img = image.convert("RGB")
-        width, height = img.size
-        data = img.tobytes()
-        row_bytes = width * 3
-        if height % 2:  # black below an odd last row
-            data += bytes(row_bytes)
-            height += 1
-        styles = _HALFCELL_STYLES
-        if len(styles) > _STYLE_CACHE_SIZE:
-            styles.clear()
-        rows: list[list] = []
-        for y in range(0, height, 2):
-            segments: list = []
-            upper = data[y * row_bytes:(y + 1) * row_bytes]
-            lower = data[(y + 1) * row_bytes:(y + 2) * row_bytes]
-            run_key, run = -1, 0
-            for x in range(0, row_bytes, 3):
-                key = int.from_bytes(lower[x:x + 3], "big") << 24 | int.from_bytes(upper[x:x + 3], "big")
-                if key == run_key:
-                    run += 1
-                    continue
-                if run:
-                    segments.append(Segment("▄" * run, styles[run_key]))
-                if key not in styles:
-                    styles[key] = Style(color=Color.from_rgb(lower[x], lower[x + 1], lower[x + 2]),
-                                        bgcolor=Color.from_rgb(upper[x], upper[x + 1], upper[x + 2]))
-                run_key, run = key, 1
-            if run:
-                segments.append(Segment("▄" * run, styles[run_key]))
-            rows.append(segments)
-        return rows
-
-
-def render_dpi_for(req: PageRequest, page_w: float, page_h: float, hires: bool = False) -> int:
-    """The DPI `render_view` renders a page of `page_w` x `page_h` points at for `req`."""
-    if req.zoom == 1 and not hires:
-        # Fitted to the pane, the page is far smaller than any reader's raster: render at twice
-        # the pane's resolution (never above the reader's DPI) and let the resize antialias.
-        fit_w, fit_h = fit_pixels(page_w, page_h, req.cols, req.rows)
-        return max(firstpage.FIT_DPI, min(req.dpi, round(2 * fit_w / page_w * 72)))
-    return req.dpi
-
-
-@dataclass
-class Raster:
-    """A page rendered and fitted as a request asks, before its boxes are drawn (`raster_view`):
-    plain values, so a helper process can make it."""
-
-    page: int
-    mode: str
-    size: tuple[int, int]
-    pixels: bytes = field(repr=False)
-    view: View
-    scale: float                        # image pixels per point, before the crop and resize
-    crop: tuple[int, int, int, int]     # the part of the page image kept (pixels)
-    factor: float                       # the resize after the crop
-    note: str = ""                      # the page was not drawn: why (too complex)
-
-    def image(self):
-        from PIL import Image
-
-        return Image.frombytes(self.mode, self.size, self.pixels)
-
-
-def render_view(req: PageRequest, hires: bool = False):
-    """The page at the reader's DPI, with overlays, cropped to the zoom and scaled to the pane.
-
-    Returns (renderable, View). With `hires`, the renderable is the cropped image itself (for a
-    Sixel or Kitty image widget to scale).
-    """
-    return finish_view(raster_view(req, hires), req, hires)
-
-
-def raster_view(req: PageRequest, hires: bool = False) -> Raster:
-    """`render_view` up to the boxes: the page rendered, cropped to the zoom and fitted (its
-    boxes are not read)."""
-    from PIL import Image
-
-    from workbench.pdf.budget import page_size as budget_page_size
-    from workbench.pdf.budget import too_complex
-    from workbench.pdf.document import render_dpi
-    from workbench.pdf.render import shared_document
-
-    actual = req.zoom == 0
-
-    def dpi_for(page_w: float, page_h: float) -> int:
-        return render_dpi_for(req, page_w, page_h, hires)
-
-    first = firstpage.started()
-    drawn = first.picture(req.pdf, req.page, dpi_for) if first is not None else None
-    if drawn is not None:  # the first page, drawn by the process started with the workbench
-        pic, (page_w, page_h) = drawn
-        img = Image.frombytes("RGB", (pic.width, pic.height), pic.samples)
-        scale = pic.width / page_w
-    else:
-        with shared_document(req.pdf) as doc:
-            why = too_complex(doc, req.page)
-            if why:  # MuPDF would hold the process (and its GIL) for minutes drawing it
-                return _not_drawn(req, budget_page_size(doc, req.page), why)
-            page = doc[req.page]
-            page_w, page_h = page.rect.width, page.rect.height
-            pix = page.get_pixmap(dpi=render_dpi(page, dpi_for(page_w, page_h)), alpha=False)
-            img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
-            scale = pix.width / page_w
-            del page, pix
-    center = req.center
-    if req.focus is not None:
-        x0, y0, x1, y1 = req.focus
-        center = ((x0 + x1) / 2 / page_w, (y0 + y1) / 2 / page_h)
-    w, h = img.size
-    crop = (0, 0, w, h)
-    if actual or req.zoom > 1:
-        if actual:
-            cw, ch = min(w, req.cols * req.cell[0]), min(h, req.rows * req.cell[1])
-        else:
-            cw, ch = w / req.zoom, h / req.zoom
-        cx = min(max(center[0] * w, cw / 2), w - cw / 2)
-        cy = min(max(center[1] * h, ch / 2), h - ch / 2)
-        crop = (int(cx - cw / 2), int(cy - ch / 2), int(cx - cw / 2) + int(cw), int(cy - ch / 2) + int(ch))
-        img = img.crop(crop)
-        center = (cx / w, cy / h)
-    view = View((crop[0] / w, crop[1] / h, crop[2] / w, crop[3] / h), center)
-    factor = 1.0
-    if not hires and not actual:
-        fw, fh = fit_pixels(img.width, img.height, req.cols, req.rows)
-        factor = fw / img.width
-        img = img.resize((fw, fh), Image.Resampling.LANCZOS, reducing_gap=2.0)
-    return Raster(req.page, img.mode, img.size, img.tobytes(), view, scale, crop, factor)
-
-
-def _not_drawn(req: PageRequest, size: tuple[float, float], why: str) -> Raster:
-    """A page that is not drawn: blank paper of its shape, and why (`finish_view` shows it)."""
-    fw, fh = fit_pixels(size[0], size[1], req.cols, req.rows)
-    pixels = bytes([236]) * (fw * fh * 3)
-    return Raster(req.page, "RGB", (fw, fh), pixels, View(), fw / max(size[0], 1.0), (0, 0, fw, fh),
-                  1.0, note=f"page {req.page + 1}: {why}")
-
-
-def finish_view(raster: Raster, req: PageRequest, hires: bool = False):
-    """`render_view` from its raster: the request's boxes drawn over it, then half-cells (or, with
-    `hires`, the image itself)."""
-    from PIL import Image, ImageDraw
-
-    if raster.note and not hires:
-        from rich.align import Align
-        from rich.text import Text
-
-        return Align.center(Text(raster.note, style="bold"), vertical="middle"), raster.view
-    actual = req.zoom == 0
-    img, scale, crop, factor = raster.image(), raster.scale, raster.crop, raster.factor
-    boxes = [b for b in req.boxes if b.page == req.page]
-    if boxes:
-        # Overlays are drawn at the size shown, so a box outline stays one pixel wide.
-        layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        line = max(1, round(img.width / 300)) if not actual else 1
-        # Shading first, then evidence boxes, then answers: a dispute's evidence box (blue) sits
-        # outside the answers' boxes, so a proposed value's green box inside it stays visible.
-        order = {"hidden": 0, "evidence": 1}
-        for b in sorted(boxes, key=lambda b: order.get(b.kind, 2)):
-            x0, y0, x1, y1 = ((b.rect[0] * scale - crop[0]) * factor, (b.rect[1] * scale - crop[1]) * factor,
-                              (b.rect[2] * scale - crop[0]) * factor, (b.rect[3] * scale - crop[1]) * factor)
-            pad = line * (3 if b.kind == "evidence" else 1)
-            rect = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-            colour = OVERLAY_COLOURS.get(b.kind, (88, 166, 255, 255))
-            if b.kind == "hidden":
-                draw.rectangle(rect, fill=colour)
-            else:
-                draw.rectangle(rect, outline=colour, width=line)
-        img = Image.alpha_composite(img.convert("RGBA"), layer).convert("RGB")
-    if hires:
-        return img, raster.view
-    return FastHalfcellRenderer().picture(img), raster.view
-
-
-def raster_for(look: PageLook, pdf: bytes) -> Raster:
-    """`raster_view` of `pdf`'s page as a view with `look` shows it (a module-level function: the
-    Author screen has a helper process make it while the worker analyses the page)."""
-    from workbench.pdf.render import shared_document
-
-    with shared_document(pdf) as doc:
-        count = doc.page_count
-    return raster_view(look.request_for(pdf, count, []))
-
-
-def warm_author_helper() -> None:
-    """The Author screen's helper process starts with what it runs: the pypdf layer
-    (`pages.pypdf_page_text`) and the page's raster (`raster_for`)."""
-    import pymupdf  # noqa: F401
-    from PIL import Image  # noqa: F401
-
-    from workbench.pdf.textlayer import warm_pypdf
-
-    warm_pypdf()
-
-
-def render_ahead(look: PageLook, pdf: bytes, page_count: int, boxes: list[Box],
-                 raster: Raster | None = None) -> PageView.Rendered:
-    """Render `pdf` as a page view with `look` would (from a worker), for `show_pdf(ahead=...)`;
-    `raster` is its `raster_for` made already (used if it is of the page shown)."""
-    req = look.request_for(pdf, page_count, boxes)
-    if raster is None or raster.page != req.page:
-        raster = raster_view(req)
-    picture, view = finish_view(raster, req)
-    return PageView.Rendered(req.page, picture, view, req)
-
 
 PAGE_BINDINGS = [
     Binding("pagedown", "page_step(1)", "Next page", id="next_page", priority=True, show=False,
@@ -427,8 +72,6 @@ class PageKeys:
         view.go_to(view.page + step)
 
     def action_page_go(self) -> None:
-        from workbench.tui.widgets.go_to_page import GoToPageScreen
-
         view = self.page_view()
         if view.page_count < 2:
             self.notify("this document has one page" if view.page_count else "no page is shown",  # type: ignore[attr-defined]
@@ -546,7 +189,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             yield Image(id="page-hires")
 
     def show_pdf(self, pdf: bytes, page_count: int, boxes: list[Box] | None = None,
-                 keep_view: bool = False, ahead: Rendered | None = None) -> None:
+                 keep_view: bool = False, ahead: RenderedPage | None = None) -> None:
         """Show a document from its first page; `keep_view` keeps the page, zoom and centre (a
         regenerated preview of the same draft). `ahead` is this document rendered already
         (`render_ahead`): shown at once if it is what would be rendered now."""
@@ -684,11 +327,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def zoom_for(self, box: Box) -> float:
         """The largest zoom (a factor over the fitted page; 0.0 for 1:1) whose view holds `box`
         with a little room around it, so a printed value can be read whole."""
-        from workbench.pdf.render import shared_document
-
-        with shared_document(self.pdf) as doc:
-            rect = doc[box.page].rect
-            page_w, page_h = rect.width, rect.height
+        page_w, page_h = page_points(self.pdf, box.page)
         x0, y0, x1, y1 = box.rect
         want_w, want_h = (x1 - x0) * 1.1 + 12, (y1 - y0) * 1.5 + 12
         cell_w, cell_h = self.cell_pixels()
@@ -746,7 +385,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         return PageLook(self._request(b"", []), self._box_kinds(),
                         (self.value_box,) if self.value_box else ())
 
-    def refresh_page(self, ahead: Rendered | None = None) -> None:
+    def refresh_page(self, ahead: RenderedPage | None = None) -> None:
         if self.pdf is None or self.size.width <= 0:
             return
         self.retitle(subtitle=self.status())
@@ -763,7 +402,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             # here (a few ms), on this thread, so it is on screen in the next refresh; a render
             # worker would wait for this thread to be idle.
             self.workers.cancel_group(self, "page-render")
-            self._show_rendered(self.Rendered(req.page, *render_view(req), req))
+            self._show_rendered(RenderedPage(req.page, *render_view(req), req))
             return
         self._render_page(req)
 
@@ -790,9 +429,9 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         message.stop()
         if message.request is not None and message.request is not self._asked:
             return  # asked for before the last request (a render shown ahead may be newer)
-        self._show_rendered(message)
+        self._show_rendered(RenderedPage(message.page, message.renderable, message.view, message.request))
 
-    def _show_rendered(self, message: Rendered) -> None:
+    def _show_rendered(self, message: RenderedPage) -> None:
         if message.page == self.page:
             self.shown = message.view
             if self.zoom_level:

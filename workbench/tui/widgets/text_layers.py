@@ -194,15 +194,6 @@ graded.
         update_in_place(self.query_one(Static), answer_key_text(case))
 
 
-def lint_status(findings: list[Any]) -> str:
-    severities = {getattr(f, "severity", "") for f in findings}
-    if "error" in severities:
-        return "error"
-    if "warning" in severities:
-        return "warning"
-    return "ok"
-
-
 class LintView(VerticalScroll):
     HELP = """
 ## Lint
