@@ -461,7 +461,9 @@ async def test_an_answer_asked_here_is_the_one_highlighted_and_the_runs_jump_fin
 
 
 @pytest.mark.slow
-async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_url_last(tmp_path):
+async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_url_by_its_key(tmp_path):
+    """Tab never lands on the base URL box, whatever the reader (issue 38.6): ctrl+l goes to it
+    for a reader with a server, and a probe's stays disabled."""
     app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
@@ -483,4 +485,15 @@ async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_
         assert await stops("probe:pypdf") == ["ask-question", "ask-reader", "ask-custom", "ask-modality",
                                               "ask-dpi", "ask-send", "ask-cancel"]
         assert await stops("openai:gpt-4o") == ["ask-question", "ask-reader", "ask-custom", "ask-modality",
-                                                "ask-dpi", "ask-base-url", "ask-send"]
+                                                "ask-dpi", "ask-send", "ask-cancel"]
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert app.focused.id == "ask-base-url"
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.focused.id == "ask-send"
+        dialog.query_one("#ask-custom").value = "probe:pypdf"
+        await settle(pilot)
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert app.focused.id != "ask-base-url"

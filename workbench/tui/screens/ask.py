@@ -32,6 +32,28 @@ def provider_of(reader: str) -> str:
     return reader.split(":", 1)[0].strip()
 
 
+class BaseUrlBox(Input):
+    """The base URL box: rarely changed, so no tab stop for any reader (the stops are the same
+    whatever the reader); ctrl+l or a click goes to it, when the reader has a server."""
+
+    # Faded when disabled (a probe's), as Textual fades a disabled field that could take focus.
+    DEFAULT_CSS = "BaseUrlBox:disabled { opacity: 0.7; }"
+
+    def on_mount(self) -> None:
+        self.can_focus = False
+
+    def take_focus(self) -> None:
+        if not self.disabled:
+            self.can_focus = True
+            self.focus()
+
+    def on_click(self) -> None:
+        self.take_focus()
+
+    def on_blur(self) -> None:
+        self.can_focus = False
+
+
 class AskScreen(ModalScreen[AskChoice | None]):
     """A small form; Enter sends, Escape closes without asking."""
 
@@ -41,10 +63,13 @@ class AskScreen(ModalScreen[AskChoice | None]):
 One call of a reader on this case: the question (the case's, or your own), the reader (a probe
 needs no key and no network; a model's key comes from the environment, never a file), its base
 URL, the modality (the file itself, page images or the text layer) and the DPI of page images.
-**tab** moves between the fields, **Enter** sends, **escape** closes without asking.
+**tab** moves between the fields (the same ones for every reader), **ctrl+l** goes to the base URL
+(a model's server; a probe has none), **Enter** sends, **escape** closes without asking.
 """
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="ask_close", tooltip="Close without asking")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="ask_close", tooltip="Close without asking"),
+                Binding("ctrl+l", "base_url", "Base URL", id="ask_base_url",
+                        tooltip="To the base URL box (a reader with a server; it is no tab stop)")]
 
     def __init__(self, readers: list[str], choice: AskChoice, case_id: str,
                  base_urls: dict[str, str] | None = None) -> None:
@@ -69,10 +94,9 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
                 yield Select(MODALITIES, value=self.choice.modality, allow_blank=False, id="ask-modality", compact=True)
                 yield Label("DPI")
                 yield Input(str(self.choice.dpi), type="integer", id="ask-dpi", compact=True)
-                # Last: rarely changed, and a tab stop only for readers that have a server (a
-                # probe's box is disabled), so the stops before it are the same for every reader.
+                # Last, and no tab stop: rarely changed (ctrl+l goes to it; a probe's is disabled).
                 yield Label("Base URL")
-                yield Input(placeholder="", id="ask-base-url", compact=True)
+                yield BaseUrlBox(placeholder="", id="ask-base-url", compact=True)
             yield Static("", id="ask-hint")
             with Horizontal(id="ask-buttons"):
                 yield Button("Ask", variant="primary", id="ask-send")
@@ -107,7 +131,7 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
             url, origin = "", str(exc)
         box.placeholder = f"{url} ({origin})" if url else ""
         keys = " or ".join(KEY_ENV.get(provider, ())) or "no key needed"
-        hint.update(f"{provider}: key from {keys}; base URL from this box, else "
+        hint.update(f"{provider}: key from {keys}; base URL from this box (ctrl+l), else "
                     f"{BASE_URL_ENV[provider]}, else readers.toml in the config folder, else the "
                     "public default. Keys are never written anywhere.")
 
@@ -123,6 +147,13 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
                 return  # a reader half typed: the modality stays
             if modality in {value for _, value in MODALITIES}:
                 self.query_one("#ask-modality", Select).value = modality
+
+    def action_base_url(self) -> None:
+        box = self.query_one("#ask-base-url", BaseUrlBox)
+        if box.disabled:
+            self.notify("a probe runs here: it has no server, so no base URL", timeout=3)
+            return
+        box.take_focus()
 
     @on(Input.Changed, "#ask-base-url")
     def _base_url_typed(self, event: Input.Changed) -> None:

@@ -99,6 +99,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.current: Case | None = None
         self.data: CaseData | None = None
         self.index = RunIndex()
+        self._reader_shown: str | None = None   # see `reader`
         self._page_timer: Timer | None = None
         self._side: SidePanes | None = None   # mounted just after the first frame
         self._opened_first: CaseData | None = None   # the first case, opened at mount
@@ -144,7 +145,10 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
 
     @property
     def reader(self) -> str:
-        return self.settings.reader
+        """The reader whose verdicts the case list shows: the one chosen (remembered in the
+        settings), unless this target has no answer of it (then one it has answers of, shown
+        here and not remembered: the config never names a reader only a run file had)."""
+        return self._reader_shown or self.settings.reader
 
     @property
     def side(self) -> SidePanes:

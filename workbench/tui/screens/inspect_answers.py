@@ -240,6 +240,7 @@ class AnswersFlow:
             choice = self._last_choice
             self.settings.reader, self.settings.modality, self.settings.dpi = (
                 choice.reader, choice.modality, choice.dpi)
+            self._reader_shown = None
             self.workbench.remember()
             self.sub_title = self._sub_title()
         outcome = outcome_of(record, self._graded(message.case))

@@ -90,10 +90,10 @@ class Marks:
         readers = self.index.readers()
         opened = self._opened_run_reader()
         if opened is not None and opened != self.reader:
-            self.settings.reader = opened   # a run opened shows its own reader's verdicts
+            self._reader_shown = opened   # a run opened shows its own reader's verdicts
             self.sub_title = self._sub_title()
         elif readers and self.reader not in readers:
-            self.settings.reader = readers[0]
+            self._reader_shown = readers[0]
             self.sub_title = self._sub_title()
         if not self._first_page_done:
             self._marks_due = True  # graded once the first page is on screen (after_first_page)
@@ -146,6 +146,7 @@ class Marks:
             self.query_one(CaseList).set_marks(outcomes=message.outcomes)
 
     def set_reader(self, reader: str) -> None:
+        self._reader_shown = None
         self.settings.reader = reader
         self.workbench.remember()
         self.sub_title = self._sub_title()

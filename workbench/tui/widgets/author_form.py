@@ -21,6 +21,7 @@ from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static,
 from workbench.build.authoring import Draft
 from workbench.core.scan import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.generators.base import Family, Param
+from workbench.tui.tiers import tier_summary
 
 TIER_OFF = "off"
 TIER_CHOICES = (TIER_OFF, *TIER_NAMES)
@@ -214,7 +215,10 @@ class DegradeForm(Vertical):
             yield Label("tier", classes="param-name")
             yield Select([("off (no scan)" if t == TIER_OFF else t, t) for t in TIER_CHOICES], value=tier,
                          allow_blank=False, compact=True, id="tier",
-                         tooltip="A preset of scan operations; off keeps the generated PDF")
+                         tooltip="A preset of scan operations; off keeps the generated PDF\n"
+                                 + "\n".join(f"{t}: {tier_summary(t)}" for t in TIER_CHOICES[1:]))
+        # What the tier chosen does (hidden when off).
+        yield Static("", id="tier-help", classes="param-help", markup=False)
         with Horizontal(classes="degrade-head"):
             yield Label("text layer", classes="param-name")
             yield Select([(t, t) for t in TEXT_LAYERS], value=spec.text_layer if spec else "none",
@@ -235,6 +239,9 @@ class DegradeForm(Vertical):
 
     def _show_tier_values(self) -> None:
         tier = self.query_one("#tier", Select).value
+        line = self.query_one("#tier-help", Static)
+        line.update(f"{tier}: {tier_summary(str(tier))}" if tier != TIER_OFF else "")
+        line.display = tier != TIER_OFF
         preset = TIERS.get(tier if tier != TIER_OFF else "clean", {})
         for name, value in preset.items():
             self.query_one(f"#knob-{name}", Input).placeholder = f"tier: {_fmt(value)}"

@@ -12,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from workbench.core.case import Case
 from workbench.grading.outcome import Outcome
+from workbench.tui.tiers import tier_summary, tiers_help
 from workbench.tui.widgets.marks import LINT_MARKS, MARKS, legend, mark_of
 
 # More cases listed than this, and the families start collapsed but the one with the case shown,
@@ -20,6 +21,13 @@ from workbench.tui.widgets.marks import LINT_MARKS, MARKS, legend, mark_of
 # first page (seven layouts). A family expands when the cursor reaches its line, so the arrow keys
 # still walk through every case.
 COLLAPSE_FROM = 200
+
+
+def scan_line(case: Case) -> str:
+    """A scanned case's tier and what it does, short (the list's border); '' for a case not scanned."""
+    if case.degrade is None:
+        return ""
+    return f"{case.degrade.tier} scan: {tier_summary(case.degrade.tier, short=True)}"
 
 
 class CaseList(Tree[Case]):
@@ -37,6 +45,10 @@ cursor reaches it.
 - **space**: fold or unfold the family under the cursor
 - **/**: filter by text; **f**: failures only (wrong, trap or refused: scored answers that did not
   pass, as the report counts them); **escape** clears the filter
+
+A scanned case's tier shows under the list while it is highlighted. The tiers:
+
+{tiers_help()}
 """
 
     # A long name is cut at the border: a horizontal scrollbar took the last row of a narrow list
@@ -173,6 +185,7 @@ cursor reaches it.
         if self._list_family(node):  # the cursor reached a collapsed family: it opens
             node.expand()
         elif node.data is not None:
+            self.border_subtitle = scan_line(node.data)
             self.post_message(self.Selected(self, node.data))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Case]) -> None:
