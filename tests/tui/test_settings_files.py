@@ -33,8 +33,23 @@ HOSTILE = {
 }
 
 
+def _workbench(suite) -> WorkbenchApp:
+    """The app on `suite`, keeping every notification it shows in `app.said`: a toast expires
+    after its timeout (10 s for a warning), which a loaded machine's settle can outlast."""
+    app = WorkbenchApp(open_source(suite))
+    app.said = []
+    shown = app.notify
+
+    def notify(message, *args, **kwargs):
+        app.said.append(str(message))
+        return shown(message, *args, **kwargs)
+
+    app.notify = notify
+    return app
+
+
 def _notes(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return app.said
 
 
 @pytest.mark.parametrize("kind", list(HOSTILE))
@@ -45,7 +60,7 @@ async def test_a_config_it_cannot_use_is_said_and_never_written_over(suite_copy,
     content = HOSTILE[kind]
     plant_file(path, content, tmp_path)
     before = file_state(path)
-    app = WorkbenchApp(open_source(suite_copy))
+    app = _workbench(suite_copy)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, InspectScreen)
@@ -83,7 +98,7 @@ async def test_a_file_broken_since_it_was_read_is_not_written_over(suite_copy):
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"theme": "workbench-dark"}')
-    app = WorkbenchApp(open_source(suite_copy))
+    app = _workbench(suite_copy)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         path.write_bytes(b'{"theme": "workbench-light", "dpi": ')   # half-way through an edit
@@ -98,7 +113,7 @@ async def test_a_file_broken_since_it_was_read_is_not_written_over(suite_copy):
 @pytest.mark.parametrize("url", ["ftp://x.example", "http://user:pw@x.example/v1", "http://a b",
                                  "javascript:alert(1)"])
 async def test_the_ask_dialog_refuses_a_base_url_that_is_not_one(suite_copy, url):
-    app = WorkbenchApp(open_source(suite_copy))
+    app = _workbench(suite_copy)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("a")
