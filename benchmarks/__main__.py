@@ -2,24 +2,25 @@
 
 Makes its own large inputs in a temporary folder (a 500-page and a 10,000-page reportlab text PDF,
 a suite of every family x 8 or 44 seeds), measures the workbench and the commands on them, each
-beside its floor (in turns where it can be), runs the older per-area scripts
+beside its floor (in turns where it can be), with --big runs the older per-area scripts
 (benchmarks/bench_*.py), prints one table (median, p95, floor, ratio, target, met, load/cores)
 and writes every figure as JSON. Each group's rows are printed as soon as it finishes, and each
 measurement's time on stderr as it ends.
 
 Three sizes. The default (`make bench`, under 5 minutes idle on 2 cores) times each thing once
 (three first-page launches), builds the suite from 8 seeds a family, walks some of the 500
-pages, reads the 10,000-page PDF to its default cap, and runs the per-area scripts at their small
-sizes. --big runs the sizes the issues name, each after a warm-up and three times (44 seeds a
+pages, reads the 10,000-page PDF to its default cap, and leaves out the per-area scripts (their
+own tables, no floor beside their rows). --big runs the sizes the issues name, each after a warm-up and three times (44 seeds a
 family: 1,276 cases; every page of the 500 walked; all 10,000 pages linted and inspected; the
-scripts at full size): long, for the rows that need them (with --only). --quick (under a
+scripts): long, for the rows that need them (with --only). --quick (under a
 minute) runs the oneshot and sample groups only unless --only names others. The group titles
 say the sizes.
 
     python -m benchmarks [--quick | --big] [--runs N] [--only GROUP[,GROUP]] [--json PATH]
 
-Groups: oneshot, pdf500, pdf10k, suite, report, sample, tui, agents, scripts, tests. The machine is shared: the load average is
-printed with the table, and ratios measured within one run are more telling than absolute times.
+Groups: oneshot, pdf500, pdf10k, suite, report, sample, tui, agents, run, scripts (--big or
+--only), tests. The machine is shared: each row says the load and cores it ran at, and its ratio
+to a floor measured in the same run is more telling than its absolute time.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ from pathlib import Path
 from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, table
 from benchmarks.inputs import suite_spec, text_pdf
 
-GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "report", "sample", "tui", "agents", "scripts", "tests")
+GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "report", "sample", "tui", "agents", "run", "scripts", "tests")
+# The per-area scripts print tables of their own, with no floor beside their rows, and took 107 s
+# of CPU of the default's 432 (at load 10-25 on 2 cores): --big runs them, or --only scripts.
+BIG_ONLY = ("scripts",)
 # --quick without --only: what fits in a minute on an idle 2-core machine (the big inputs, the
 # suite and the per-area scripts are the full run's).
 QUICK_GROUPS = ("oneshot", "sample")
@@ -495,8 +499,13 @@ def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[st
         err = "" if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["failed"])[-1][:120]
         rows.append(Row(g, f"{name} (whole script)", "s", [seconds], None, error=err))
         progress(f"{name}: {seconds:.1f} s")
-    rows.append(_run_throughput(g, env, 1 if quick else runs))
     return rows, texts
+
+
+def bench_run(tmp: Path, runs: int, quick: bool) -> list[Row]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+    return [_run_throughput("a run against a fake provider (benchmarks/bench_run.py), beside its ideal time",
+                            env, 1 if quick else runs)]
 
 
 def _run_throughput(group: str, env: dict[str, str], runs: int) -> Row:
@@ -556,7 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     QUICK, WARMUP = args.quick, WARMUP if args.big else 0
     FIRST_PAGE_LAUNCHES = FIRST_PAGE_LAUNCHES if args.big else 3
     runs = args.runs or (3 if args.big else 1)
-    only = [g.strip() for g in args.only.split(",")] if args.only else list(QUICK_GROUPS if args.quick else GROUPS)
+    only = [g.strip() for g in args.only.split(",")] if args.only else list(
+        QUICK_GROUPS if args.quick else GROUPS if args.big else [g for g in GROUPS if g not in BIG_ONLY])
     unknown = [g for g in only if g not in GROUPS]
     if unknown:
         ap.error(f"unknown group {unknown[0]!r}; choose from {', '.join(GROUPS)}")
