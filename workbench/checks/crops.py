@@ -1,7 +1,7 @@
 """Page crops for the HTML report: the region of a case's page around its evidence (where the
 expected and forbidden answers are), as a small greyscale PNG with the boxes to draw over it.
 
-The evidence is found as the workbench draws it (`inspect.evidence_needles`, `evidence.evidence_on_page`,
+The evidence is found as the workbench draws it (`evidence.evidence_needles`, `evidence.evidence_on_page`,
 the grader's matching); a case whose answers are only pixels (a scan) gets the top of its first
 page, said in the crop's note. Encoding is deterministic (pymupdf renders, Pillow writes the PNG
 with fixed settings), so the same PDF gives the same bytes.

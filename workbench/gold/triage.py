@@ -145,7 +145,7 @@ def value_texts(value: Any) -> list[str]:
 def find_text(pdf: bytes, texts: list[str]) -> list[tuple[str, int, list[float], bool]]:
     """Every place each text is on the pages: (text, page from 1, box, visible).
 
-    Uses the forensics area's tolerant search (`workbench.checks.evidence.find_evidence`: money
+    Uses the forensics area's tolerant search (`workbench.checks.search.find_evidence`: money
     written differently, line breaks, split runs, hidden text); text drawn only as pixels is not
     found (that needs OCR).
     """

@@ -66,7 +66,8 @@ class PageEngine:
         if why:  # not loaded at all: loading such a page is itself the cost avoided
             return self._skipped(index, why, t0)
         page = self._doc[index]
-        info = PageInfo(index + 1, page.rect.width, page.rect.height, page.rotation)
+        rect = page.rect
+        info = PageInfo(index + 1, rect.width, rect.height, page.rotation)
         # The text layer is read before the analysis, which may remove the text from `doc`.
         mupdf_text = page.get_text("text") if layers else None
         analysis = analyze_fitz_page(self._doc, index, self.dpi, self.data, page)

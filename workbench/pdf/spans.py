@@ -91,6 +91,9 @@ def _has_confusable(text: str) -> bool:
                for a, b in zip(folded, plain, strict=False)) or len(folded) != len(plain)
 
 
+_TWO_PLACES = (2, 2, 2, 2)  # a box's coordinates are written to the hundredth of a point
+
+
 @dataclass
 class Span:
     """One text span and its visibility verdict (see the module docstring for the reasons)."""
@@ -124,13 +127,14 @@ class Span:
         return "differs" if self.layer_issues else "visible"
 
     def to_json(self) -> dict[str, Any]:
+        r, g, b = self.color
         return {
             "text": self.text,
             "seen": self.seen,
-            "bbox": [round(v, 2) for v in self.bbox],
+            "bbox": list(map(round, self.bbox, _TWO_PLACES)),
             "font": self.font,
             "size": round(self.size, 2),
-            "color": "#" + "".join(f"{round(c * 255):02x}" for c in self.color),
+            "color": f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}",
             "render_mode": self.render_mode,
             "opacity": round(self.opacity, 3),
             "visible": self.visible,

@@ -15,7 +15,7 @@ in `workbench.pdf.spans`):
 
 API:
 
-- `apply_to_page(doc, index, data, spans)`: the hook the span analysis calls for each page: marks
+- `apply_to_page(doc, index, data, spans, edited, page)`: the hook the span analysis calls for each page: marks
   spans hidden with the reasons above and appends spans for text the drawing lacks (hidden ones
   for the structure's text, visible ones for what drawn glyphs really show).
 - `structure_report(data) -> StructureReport`: the revisions (with what each changed) and the form
@@ -253,11 +253,12 @@ def _overlap(a, b) -> bool:
 
 # ---- the hook ------------------------------------------------------------------------------------
 
-def apply_to_page(doc, index: int, data: bytes, spans: list[Span], edited: bool = True) -> None:
+def apply_to_page(doc, index: int, data: bytes, spans: list[Span], edited: bool = True, page=None) -> None:
     """Mark `spans` (one page's, visibility already judged) and append the structure's own text,
-    as spans. `edited`: the analysis removed the page's text from `doc`."""
+    as spans. `edited`: the analysis removed the page's text from `doc`; else `page` is the page,
+    loaded already (or None: it is loaded here)."""
     if not edited:  # the page is as the file has it
-        _apply(doc, doc[index], index, data, spans)
+        _apply(doc, doc[index] if page is None else page, index, data, spans)
         return
     # The span analysis has removed the text from its copy of the page (and redaction drops
     # annotations): look at the page as the file has it, in a copy opened once per file.

@@ -48,6 +48,19 @@ def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, li
     object) instead of drawing a space; extractors (pypdf, pymupdf, pdftotext) put a space where
     the pen moves on by more than about 0.15 em beyond the span's usual letter gap. So do we,
     on horizontal text, with a box over the gap for the space."""
+    if len(chars) >= 2 and size > 0 and abs(direction[0]) >= 0.99:
+        # The usual case first: no gap is wider than a word space (the text draws its spaces, or
+        # has none to draw), so nothing is cut; the boxes then go as the trace gives them.
+        codes, _gids, origins, char_boxes = zip(*chars, strict=True)
+        if direction[0] > 0:
+            gaps = [b[0] - a[0] - abs(w[2] - w[0]) for a, b, w in zip(origins, origins[1:], char_boxes, strict=False)]
+        else:
+            gaps = [(b[0] - a[0]) * -1.0 - abs(w[2] - w[0]) for a, b, w in zip(origins, origins[1:], char_boxes, strict=False)]
+        if max(gaps) <= WORD_GAP_EM * size:  # (a cut needs a gap wider than that)
+            boxes = list(char_boxes)
+            if set(map(type, boxes)) != {tuple}:
+                boxes = [b if type(b) is tuple else tuple(b) for b in boxes]
+            return "".join(map(chr, codes)), boxes
     text = [chr(c[0]) for c in chars]
     boxes = [b if type(b) is tuple else tuple(b) for _u, _g, _o, b in chars]
     if len(chars) < 2 or size <= 0 or abs(direction[0]) < 0.99:

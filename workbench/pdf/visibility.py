@@ -169,7 +169,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                 span.visible, span.reasons = True, []
                 partly[k] = flags if any(flags) else None
     # layers, annotations, fields, fonts, revisions
-    structure.apply_to_page(doc, index, data, spans, edited=edited)
+    structure.apply_to_page(doc, index, data, spans, edited=edited, page=page)
     if any(partly.values()):
         spans = _split_partly_hidden(spans, partly, hidden_why)
     return PageAnalysis(index, width, height, dpi, spans, ink_boxes, skipped=skipped, edited=edited)
@@ -375,7 +375,7 @@ def trace_fitz_document(doc, data: bytes) -> DocumentAnalysis:
         page = doc[i]
         rect = page.rect
         spans = trace_spans(page, i, checks=False)
-        structure.apply_to_page(doc, i, data, spans, edited=False)
+        structure.apply_to_page(doc, i, data, spans, edited=False, page=page)
         pages.append(PageAnalysis(i, rect.width, rect.height, 0, spans, []))
     return DocumentAnalysis(0, pages)
 

@@ -244,7 +244,7 @@ def raster_for(look: PageLook, pdf: bytes) -> Raster:
 
 def warm_author_helper() -> None:
     """The Author screen's helper process starts with what it runs: the pypdf layer
-    (`pages.pypdf_page_text`) and the page's raster (`raster_for`)."""
+    (`textlayer.pypdf_page_text`) and the page's raster (`raster_for`)."""
     # What the helper process runs, loaded as it starts (in that process).
     from workbench.pdf.document import mupdf
     from workbench.pdf.textlayer import warm_pypdf

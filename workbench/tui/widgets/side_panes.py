@@ -189,7 +189,7 @@ class SidePanes(TabbedContent):
 
     @work(thread=True, exclusive=True, group="revisions", exit_on_error=False)
     def load_revisions(self, case: Case, pdf: bytes) -> None:
-        """The file's revisions (`pdf.structure.revisions`): each one's pages, runs and images."""
+        """The file's revisions (`pdf.revisions.revisions`): each one's pages, runs and images."""
         self.post_message(self.RevisionsRead(case, revisions(pdf)))
 
     def on_side_panes_revisions_read(self, message: RevisionsRead) -> None:
