@@ -28,7 +28,8 @@ def test_the_light_modules_load_no_pdf_library() -> None:
 
 
 def test_what_the_workbench_imports_before_its_first_frame_loads_no_pdf_library() -> None:
-    assert _heavy_after("import workbench.tui.app, workbench.tui.screens.inspect") == []
+    """(Pillow may come: the first page is drawn from an image.)"""
+    assert set(_heavy_after("import workbench.tui.app, workbench.tui.screens.inspect")) <= {"PIL"}
 
 
 def test_listing_the_families_loads_no_pdf_library_or_numpy() -> None:
