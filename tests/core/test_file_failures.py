@@ -55,7 +55,10 @@ def _limited(tmp_path: Path, fsize: int, *argv) -> subprocess.CompletedProcess:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
 
-    return subprocess.run([sys.executable, "-m", "workbench", *map(str, argv)], cwd=tmp_path, env=_env(tmp_path),
+    # No bytecode written under the limit: CPython writes a module's .pyc with one unchecked raw
+    # write, so a short write would leave a truncated .pyc in the checkout for every later import.
+    env = {**_env(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([sys.executable, "-m", "workbench", *map(str, argv)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=GUARD_S, preexec_fn=limit)
 
 
