@@ -58,7 +58,7 @@ def test_a_bad_degrade_field_is_one_line_naming_the_case(scanned, tmp_path, cli,
 def test_a_scan_of_another_pipeline_version_is_graded_and_only_remaking_it_is_refused(scanned, tmp_path, cli):
     """The version is checked where a scan is made, not where a case is read: a suite scanned by
     an older pipeline still grades and reports; making its scan again says to rebuild."""
-    from workbench.build.make import regenerate
+    from workbench.build.suite import regenerate
 
     raw = json.loads(scanned.read_text())
     raw["degrade"]["version"] = 99

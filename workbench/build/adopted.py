@@ -19,6 +19,7 @@ from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
 from workbench.generators.base import AnswerKey, Arming, GenerationError, ParamError
 from workbench.generators.mutations import Mutation, Target, UnknownMutation, get_mutation
+from workbench.generators.mutations._common import encryption_of, pdf_facts, plain_pdf
 
 ADOPTED_FAMILY = "adopted"      # trap_family of a case adopted as it is
 ADOPT_VERSION = 1
@@ -35,8 +36,6 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
               ) -> Case:
     """A case made from a PDF as it is (read already: decrypted if it needed a password), keyed
     by hand. `encryption` is how the file was encrypted (`Encryption.to_json`), recorded."""
-    from workbench.generators.mutations._common import pdf_facts
-
     facts = pdf_facts(data, name)
     if not question.strip():
         raise UserError("adopt needs the question a reader is asked (--question TEXT)")
@@ -195,8 +194,6 @@ def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: S
 def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step]):
     """Every step in order from the source (decrypted first, if it is encrypted: the rule in
     `workbench.pdf.document`): (pdf, key, contract, details of the last step, steps)."""
-    from workbench.generators.mutations._common import plain_pdf
-
     pdf, details, done = plain_pdf(source, "the adopted source"), {}, []
     for step in steps:
         pdf, key, contract, details, resolved = apply_step(pdf, key, contract, step)
@@ -247,8 +244,6 @@ def _kept_source(base: Case, source: bytes, password: str | None) -> tuple[bytes
     """The source a mutated case keeps, and its encryption as recorded: `source` itself, or a
     decrypted copy when it needs a password (a suite keeps no PDF that needs one, so `verify` replays
     it without one: the rule in `workbench.pdf.document`)."""
-    from workbench.generators.mutations._common import encryption_of, plain_pdf
-
     recorded = (base.source or {}).get("encryption")
     found = encryption_of(source, "the adopted source", password)
     if not found.needs_password:

@@ -2,6 +2,8 @@
 new family modules written from the template (a preview is saved into a suite by `build.saving`).
 
 The authoring screen and the `new-family` command both call these; nothing here knows a widget.
+The screen imports this module as it opens, so adopted cases (`build.adopted`, whose mutations
+open PDFs with pymupdf and numpy) are imported where a draft works on one, in the preview's worker.
 """
 
 from __future__ import annotations
@@ -13,10 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.build.make import family_registry, make_case
+from workbench.core import atomic
 from workbench.core.case import Case
+from workbench.core.config import family_dirs
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
+from workbench.generators import template
 from workbench.generators.base import Family
+from workbench.generators.mutations import get_mutation
 
 
 @dataclass
@@ -42,7 +49,7 @@ class Draft:
         An adopted case opens in mutation mode: its last mutation (or hidden_layer) on the case one
         step back."""
         if case.source is not None:
-            from workbench.build.adopted import parent_and_step
+            from workbench.build.adopted import parent_and_step  # (see the docstring)
 
             parent, step = parent_and_step(case)
             if step is None:
@@ -94,8 +101,6 @@ def make_preview(family: Family, draft: Draft) -> Preview:
 
     An exception in a family's own code (a user module's bug) becomes a UserError with its line.
     """
-    from workbench.build.make import make_case
-
     if draft.base is not None:
         return _mutation_preview(family, draft)
     try:
@@ -118,7 +123,7 @@ def scan_pins(degrade: DegradeSpec) -> dict[str, Any]:
 
 def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
     """The draft's mutation armed in its base case (then scanned, when the scan section is on)."""
-    from workbench.build.adopted import Step, mutated_case, read_source
+    from workbench.build.adopted import Step, mutated_case, read_source  # (see the docstring)
 
     assert draft.base is not None
     seconds: dict[str, float] = {}
@@ -129,8 +134,6 @@ def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
     seconds["mutate"] = time.perf_counter() - t0
     clean = pdf
     if draft.degrade:
-        from workbench.generators.mutations import get_mutation
-
         t1 = time.perf_counter()
         scan = get_mutation("scan")
         steps.append(Step(scan.name, scan.version, draft.seed, scan_pins(draft.degrade)))
@@ -143,17 +146,11 @@ def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
 
 def user_family_folder() -> Path:
     """Where `new-family` writes by default: `<config dir>/families` (always searched)."""
-    from workbench.core.config import family_dirs
-
     return family_dirs()[0]
 
 
 def write_family_template(name: str, folder: Path | None = None) -> Path:
     """Write a new family module from the template; refuses a taken name or an existing file."""
-    from workbench.build.make import family_registry
-    from workbench.core import atomic
-    from workbench.generators import template
-
     if not template.NAME_PATTERN.match(name):
         raise UserError(f"family name {name!r}: use lower-case letters, digits and '_', starting "
                         "with a letter (it is the module's file name)")
@@ -175,8 +172,6 @@ def reload_user_family(path: Path) -> Family:
 
     A module that does not load raises UserError with the file's line, as Python reports it.
     """
-    from workbench.build.make import family_registry
-
     target = Path(path).resolve()
     reg = family_registry(force=True)
     for fam in reg.families.values():

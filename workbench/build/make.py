@@ -1,4 +1,9 @@
-"""Making cases from families: resolve parameters, generate, degrade, and write the pair of files."""
+"""Making cases from families: resolve parameters, generate, degrade, and write the pair of files.
+
+This module also holds the registry of families (`family_registry`), which shell completion,
+`families` and the Author's family list import without making a case: it imports no PDF library,
+numpy or imaging, and the scan stage is imported where a case is scanned.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ from typing import Any
 
 from workbench.core import atomic
 from workbench.core.case import Case, default_case_id, sha256_hex
+from workbench.core.config import family_dirs
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
+from workbench.core.schema import MAX_SEED, plain_id
 from workbench.generators.base import Family, GenerationError, ParamError
 from workbench.generators.registry import Registry, UnknownFamily, discover
 
@@ -26,8 +33,6 @@ def family_registry(refresh: bool = False, force: bool = False) -> Registry:
     user family files again and reloads them if they changed (`force`: reloads them anyway).
     Getting a family never stats them.
     """
-    from workbench.core.config import family_dirs
-
     global _families
     dirs = tuple(family_dirs())
     if _families is None or _families.dirs != dirs:
@@ -81,8 +86,6 @@ def make_case(
     family: Family | None = None,
 ) -> MadeCase:
     """Generate one case in memory, once: the record, the PDF, and the PDF before the scan."""
-    from workbench.core.schema import MAX_SEED, plain_id
-
     if case_id is not None:
         plain_id(case_id, "--id")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -103,9 +106,8 @@ def make_case(
     seconds = {"generate": time.perf_counter() - t0}
     degrade_spec = None
     if spec is not None:
-        from workbench.generators.degrade import (
-            apply_degrade,  # numpy and imaging only when asked for
-        )
+        # (numpy, imaging and pymupdf, imported when a case is scanned: see the module docstring)
+        from workbench.generators.degrade import apply_degrade
 
         t1 = time.perf_counter()
         scanned, applied = apply_degrade(pdf, spec, seed, out.key)
@@ -138,8 +140,6 @@ def make_case(
 
 def write_case(case: Case, pdf: bytes, out_dir: Path) -> Path:
     """Write `<id>.pdf` then `<id>.json`, each atomically; return the JSON path."""
-    from workbench.core.schema import plain_id
-
     out_dir = Path(out_dir)
     plain_id(case.id, "case id")  # never a path: the files land in out_dir and nowhere else
     atomic.write_bytes(out_dir / f"{case.id}.pdf", pdf, within=out_dir)
@@ -157,18 +157,3 @@ def other_version(case: Case) -> str | None:
     if recorded is not None and recorded != fam.version:
         return f"made by {fam.name} version {recorded}, installed version is {fam.version}"
     return None
-
-
-def regenerate(case: Case) -> tuple[Case, bytes]:
-    """Generate a case again from what its JSON records (family, version, resolved params, degrade);
-    an adopted case from its source (and its mutation steps)."""
-    if case.source is not None:
-        from workbench.build.adopted import regenerate_adopted
-
-        return regenerate_adopted(case)
-    fam = get_family(case.trap_family)
-    if (other := other_version(case)) is not None:
-        raise UserError(f"{case.id}: {other}")
-    if case.params is None:
-        raise UserError(f"{case.id}: records no params (an imported case); it cannot be regenerated")
-    return generate_case(fam.name, case.seed, case.params, case.degrade, case_id=case.id, family=fam)

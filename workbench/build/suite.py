@@ -1,5 +1,6 @@
 """Making suites: building one from a TOML spec (`build_suite`, sharded or not), merging a sharded
-build's manifests (`merge_suite`) and regenerating every case to compare (`verify_suite`).
+build's manifests (`merge_suite`) and regenerating every case to compare (`verify_suite`; one
+case made again from what its JSON records: `regenerate`).
 Adding one case to a suite is `workbench.build.saving`.
 
 Reading, hashing and describing a suite is `workbench.core.suite`.
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.build.make import get_family, make_case, regenerate, write_case
+from workbench.build.adopted import regenerate_adopted
+from workbench.build.make import generate_case, get_family, make_case, other_version, write_case
 from workbench.build.shards import (
     BuildState,
     Shard,
@@ -248,6 +250,19 @@ class VerifyResult:
     # cannot be made again: "recorded hash" (its PDF checked against the sha256 its JSON records)
     # or "no recorded hash" (nothing to check it against).
     how: str = "regenerated"
+
+
+def regenerate(case: Case) -> tuple[Case, bytes]:
+    """Generate a case again from what its JSON records (family, version, resolved params, degrade);
+    an adopted case from its source (and its mutation steps)."""
+    if case.source is not None:
+        return regenerate_adopted(case)
+    fam = get_family(case.trap_family)
+    if (other := other_version(case)) is not None:
+        raise UserError(f"{case.id}: {other}")
+    if case.params is None:
+        raise UserError(f"{case.id}: records no params (an imported case); it cannot be regenerated")
+    return generate_case(fam.name, case.seed, case.params, case.degrade, case_id=case.id, family=fam)
 
 
 def foreign(case: Case) -> bool:
