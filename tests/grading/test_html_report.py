@@ -7,6 +7,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,8 +21,9 @@ from workbench.grading.report import SuiteRef, build_report
 pytest.importorskip("vl_convert", reason="the HTML report needs the report extra (vl-convert-python)")
 pytest.importorskip("jinja2", reason="the HTML report needs the report extra (jinja2)")
 
-from workbench.checks import crops as crops_module  # noqa: E402
-from workbench.checks.crops import evidence_crop, evidence_crops  # noqa: E402
+from workbench.checks import page_crop  # noqa: E402
+from workbench.checks.crops import evidence_crops  # noqa: E402
+from workbench.checks.page_crop import evidence_crop  # noqa: E402
 from workbench.grading.html import report_context, report_html  # noqa: E402
 
 RUNS = sorted((SAMPLE / "runs").glob("*.jsonl"))
@@ -111,11 +114,28 @@ def test_a_crop_from_the_cache_is_the_crop_made_again(sample, tmp_path, monkeypa
     assert len(entries) == sum(c is not None for c in crops.values())
     entries[0].write_bytes(entries[0].read_bytes()[:100])        # an entry cut short: a miss
     made = []
-    real = crops_module.evidence_crop
-    monkeypatch.setattr(crops_module, "evidence_crop", lambda case, data: made.append(case.id) or real(case, data))
+    real = page_crop.evidence_crop
+    monkeypatch.setattr(page_crop, "evidence_crop", lambda case, data: made.append(case.id) or real(case, data))
     again = dict(evidence_crops(wanted, jobs=1, cache=cache))
     assert again == crops and len(made) == 1                     # only the damaged one made again
     assert json.loads(entries[0].read_bytes())["png_sha256"]    # and kept whole again
+
+
+def test_crops_from_the_cache_load_no_pdf_library(sample, tmp_path):
+    """A report whose crops all come from the cache does not pay for pymupdf, numpy or Pillow."""
+    _, cases, crops = sample
+    cache = tmp_path / "crops"
+    ids = sorted(c for c, crop in crops.items() if crop is not None)
+    dict(evidence_crops([cases[c] for c in ids], jobs=1, cache=cache))
+    probe = ("import json, sys\n"
+             "from workbench.grading.loading import load_cases\n"
+             "from workbench.checks.crops import evidence_crops\n"
+             f"cases, _ = load_cases([{str(SAMPLE)!r}])\n"
+             f"got = dict(evidence_crops([cases[c] for c in {ids!r}], jobs=1, cache={str(cache)!r}))\n"
+             "print(json.dumps([sorted(m for m in sys.modules if m.split('.')[0] in ('pymupdf', 'fitz', 'numpy', 'PIL')),"
+             " sum(c is not None for c in got.values())]))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [[], len(ids)]
 
 
 def test_a_changed_pdf_is_cropped_afresh(tmp_path):

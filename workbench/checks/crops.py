@@ -1,23 +1,18 @@
-"""Page crops for the HTML report: the region of a case's page around its evidence (where the
-expected and forbidden answers are), as a small greyscale PNG with the boxes to draw over it.
-
-The evidence is found as the workbench draws it (`evidence.evidence_needles`, `evidence.evidence_on_page`,
-the grader's matching); a case whose answers are only pixels (a scan) gets the top of its first
-page, said in the crop's note. Encoding is deterministic (pymupdf renders, Pillow writes the PNG
-with fixed settings), so the same PDF gives the same bytes.
+"""Page crops for the HTML report, one per case, from a cache where it holds them, the others made
+on every core (`page_crop.evidence_crop`: the region of the page around the evidence, its boxes).
 
 A crop depends only on its PDF's bytes and its key's needles, so `evidence_crops` keeps each one
 in a cache folder (the caller's, e.g. the user's cache) and takes it from there next time. The
 entry's name is a hash of everything that could change a crop's bytes: the PDF, the needles, the
 source of the code that makes it, the versions of pymupdf, Pillow and zlib, and the limits in
-force; so a crop from the cache is the one that would be made again, byte for byte.
+force; so a crop from the cache is the one that would be made again, byte for byte. Reading the
+cache loads no PDF library: a report whose crops all come from it does not pay for them.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-import io
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -25,104 +20,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from workbench.checks.evidence import evidence_needles, evidence_on_page
+from workbench.checks.evidence import evidence_needles
 from workbench.core import files, limits
 from workbench.core.atomic import temp_prefix
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.pool import map_ordered
 from workbench.grading.html.crop import CropBox, PageCrop
-from workbench.pdf.document import open_fitz
-from workbench.pdf.visibility import trace_fitz_document
-
-# The crop's resolution: at 72 DPI text of 9 pt and up stays legible, and a report of a thousand
-# wrong answers stays within a few megabytes (96 DPI: 1.5 times the bytes).
-CROP_DPI = 72
-# Points around the evidence, and the least height and width a crop shows (context to read).
-PAD_PT = 20.0
-MIN_H_PT = 90.0
-MIN_W_PT = 300.0
-MAX_H_PT = 240.0   # evidence spread taller than this: the crop centres on the expected answer
-# Four grey levels (2 bits a pixel: black, two greys, white): glyphs and check marks stay legible
-# at 72 DPI in a PNG of about 2 KB; 16 levels took 1.8 times the bytes.
-_LEVELS = bytes(min(3, v // 64) for v in range(256))
-_PALETTE = [0, 0, 0, 85, 85, 85, 170, 170, 170, 255, 255, 255]
-
-
-def _union(rects: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
-    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
-
-
-def _clip(boxes: list[CropBox], page_w: float, page_h: float) -> tuple[float, float, float, float]:
-    x0, y0, x1, y1 = _union([b.rect for b in boxes])
-    if y1 - y0 + 2 * PAD_PT > MAX_H_PT:
-        x0, y0, x1, y1 = _union([b.rect for b in boxes if b.kind == "expected"] or [boxes[0].rect])
-    x0, y0, x1, y1 = x0 - PAD_PT, y0 - PAD_PT, x1 + PAD_PT, y1 + PAD_PT
-    if x1 - x0 < MIN_W_PT:
-        mid = (x0 + x1) / 2
-        x0, x1 = mid - MIN_W_PT / 2, mid + MIN_W_PT / 2
-    if y1 - y0 < MIN_H_PT:
-        mid = (y0 + y1) / 2
-        y0, y1 = mid - MIN_H_PT / 2, mid + MIN_H_PT / 2
-    if y1 - y0 > MAX_H_PT:
-        mid = (y0 + y1) / 2
-        y0, y1 = mid - MAX_H_PT / 2, mid + MAX_H_PT / 2
-    # Shift into the page rather than cut, so a box at the edge keeps its context.
-    if x0 < 0:
-        x0, x1 = 0.0, x1 - x0
-    if y0 < 0:
-        y0, y1 = 0.0, y1 - y0
-    if x1 > page_w:
-        x0, x1 = max(0.0, x0 - (x1 - page_w)), page_w
-    if y1 > page_h:
-        y0, y1 = max(0.0, y0 - (y1 - page_h)), page_h
-    return (x0, y0, x1, y1)
-
-
-def _png(pix) -> bytes:
-    from PIL import Image
-
-    img = Image.frombytes("P", (pix.width, pix.height), bytes(pix.samples).translate(_LEVELS))
-    img.putpalette(_PALETTE)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", bits=2, compress_level=6)
-    return buf.getvalue()
-
-
-def evidence_crop(case: Case, data: bytes) -> PageCrop:
-    """The crop of `case`'s page around its evidence (see the module docstring)."""
-    doc = open_fitz(data, case.id)
-    try:
-        # Positions only: the boxes need where the answers are drawn, not whether they show (the
-        # visibility analysis was four fifths of a crop's time). One opening for both.
-        analysis = trace_fitz_document(doc, data)
-        found: dict[int, list[CropBox]] = {}
-        for kind, needle in evidence_needles(case):
-            for pa in analysis.pages:
-                for hit in evidence_on_page(pa, needle):
-                    found.setdefault(hit.page, []).extend(CropBox(kind, tuple(r)) for r in hit.boxes)
-        # The page with the most expected boxes, then the most boxes of any kind, then the first.
-        page = min(found, key=lambda p: (-sum(b.kind == "expected" for b in found[p]), -len(found[p]), p)) \
-            if found else 0
-        boxes = found.get(page, [])
-        if not doc.page_count:
-            raise UserError(f"{case.id}: the PDF has no page")
-        fz = doc[page]
-        w, h = fz.rect.width, fz.rect.height
-        note = ""
-        if boxes:
-            clip = _clip(boxes, w, h)
-        else:
-            clip = (0.0, 0.0, w, min(h, MAX_H_PT))
-            note = "no answer of the key found in the text layer (drawn only as pixels?): the top of page 1"
-        import pymupdf
-
-        pix = fz.get_pixmap(dpi=CROP_DPI, clip=pymupdf.Rect(*clip), colorspace=pymupdf.csGRAY, alpha=False)
-        png = _png(pix)
-    finally:
-        doc.close()
-    inside = tuple(b for b in boxes if b.rect[0] < clip[2] and b.rect[2] > clip[0]
-                   and b.rect[1] < clip[3] and b.rect[3] > clip[1])
-    return PageCrop(case.id, page, tuple(round(v, 2) for v in clip), pix.width, pix.height, png, inside, note)
 
 
 def _pdf_bytes(case: Case) -> bytes:
@@ -243,10 +147,14 @@ _Job = tuple[Case, tuple[Path, str, str] | None]
 def _make(job: _Job) -> PageCrop | None:
     """A pool worker's crop (None when the PDF cannot be read: the card says so), kept in the
     cache when the PDF read is still the one its key was made from."""
+    # The one import of the PDF stack (pymupdf, Pillow, the text trace): here, where a crop must be
+    # made, so a report whose crops all come from the cache loads none of it.
+    from workbench.checks import page_crop
+
     case, keep = job
     try:
         data = _pdf_bytes(case)
-        crop = evidence_crop(case, data)
+        crop = page_crop.evidence_crop(case, data)
     except UserError:
         return None
     if keep is not None and sha256_hex(data) == keep[2]:
@@ -258,8 +166,6 @@ def evidence_crops(cases: Iterable[Case], jobs: int | None = None,
                    cache: Path | None = None) -> Iterator[tuple[str, PageCrop | None]]:
     """(case id, crop or None) for each case, in order: from the `cache` folder where it holds
     the crop, the others made on `jobs` processes (and kept there)."""
-    from workbench.core.pool import map_ordered
-
     cases = list(cases)
     found: dict[int, PageCrop | None] = {}
     todo: list[_Job] = []

@@ -11,9 +11,16 @@ import tomllib
 
 from workbench.cli.output import print_json
 from workbench.core import atomic, limits
-from workbench.core.config import Settings, config_dir, config_path, load_settings, readers_path
+from workbench.core.config import (
+    Settings,
+    cache_dir,
+    config_dir,
+    config_path,
+    load_settings,
+    readers_path,
+)
 from workbench.core.errors import UserError
-from workbench.providers.config import BASE_URL_ENV, KEY_ENV, cache_dir, reader_settings
+from workbench.providers.config import BASE_URL_ENV, KEY_ENV, reader_settings
 from workbench.tui.keymap import remappable_bindings
 
 READERS_TEMPLATE = """\

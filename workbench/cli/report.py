@@ -165,9 +165,9 @@ def _exposure(report: Report, cases: dict[str, Case]) -> tuple[dict, str]:
 def _write_html(report: Report, cases: dict[str, Case], out: Path, jobs: int, cache: bool) -> None:
     """The HTML report, with a page crop of every case some run answered wrong (from the crop
     cache in the user's cache folder, unless `cache` is off)."""
-    # (the PDF libraries for the crops and the cache's folder, for --html alone)
+    # (for --html alone; the PDF libraries load only for crops the cache does not hold)
     from workbench.checks.crops import evidence_crops
-    from workbench.providers.config import cache_dir
+    from workbench.core.config import cache_dir
 
     wrong = sorted({r.case_id for run in report.runs for r in run.final_rows().values()
                     if r.outcome in WRONG_ANSWERS and r.case_id in cases})

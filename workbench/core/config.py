@@ -27,6 +27,18 @@ def config_dir() -> Path:
     return Path(user_config_dir("pdfworkbench"))
 
 
+def cache_dir() -> Path:
+    """The answer cache: `PDFWORKBENCH_CACHE_DIR`, else the user cache folder (the extracted texts
+    and the HTML report's page crops are kept inside it). Here, not with the providers, so that a
+    report finds its crops without loading the readers."""
+    env = os.environ.get("PDFWORKBENCH_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("pdfworkbench")) / "answers"
+
+
 # The DPIs a page may be sent at, as the Ask dialog accepts them.
 DPI_RANGE = (36, 600)
 GRAPHICS = ("halfblock", "hires")

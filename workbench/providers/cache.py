@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import atomic
+from workbench.core.config import cache_dir
 from workbench.core.runs import RunRecord
-from workbench.providers.config import cache_dir
 
 CACHEABLE = frozenset({"ok", "blocked", "truncated", "refused"})
 CACHE_FORMAT = 1

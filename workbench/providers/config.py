@@ -11,11 +11,8 @@ import dataclasses
 import os
 import re
 import tomllib
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
-
-import platformdirs
 
 from workbench.core import files
 from workbench.core.config import readers_path
@@ -54,14 +51,6 @@ MIN_KEY = 6
 LONG_KEY = 24
 FRAGMENT = 12
 STRIDE = 5
-
-
-def cache_dir() -> Path:
-    """The answer cache: `PDFWORKBENCH_CACHE_DIR`, else the user cache folder."""
-    env = os.environ.get("PDFWORKBENCH_CACHE_DIR")
-    if env:
-        return Path(env)
-    return Path(platformdirs.user_cache_dir("pdfworkbench")) / "answers"
 
 
 # A base URL longer than this is no server's: it goes into every request and every record.

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from workbench.core import atomic
 from workbench.core.case import Case, sha256_hex
+from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.grading.matchers import forbidden_needles, needle_finder
@@ -29,7 +30,6 @@ from workbench.grading.report import RunReport
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import extractors
 from workbench.providers.base import parse_reader
-from workbench.providers.config import cache_dir
 
 STATES = ("expected", "forbidden", "both", "neither")
 ERROR = "error"  # the extractor could not read the PDF (its reason is in `errors`)
