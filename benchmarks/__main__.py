@@ -300,7 +300,7 @@ EXPOSURE_EXTRACTORS = ("pdfplumber", "pdfminer", "pypdfium2", "markitdown")
 _BARE_EXTRACTOR = (
     "import sys, time\n"
     "from workbench.core.suite import load_suite\n"
-    "from workbench.providers.extractors import page_texts\n"
+    "from workbench.providers.pagetexts import page_texts\n"
     "pdfs = [c.pdf_file.read_bytes() for c in load_suite(sys.argv[2]).cases]\n"
     "page_texts(sys.argv[1], pdfs[0])\n"
     "t, cpu = time.perf_counter(), time.process_time()\n"

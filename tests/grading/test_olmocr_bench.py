@@ -133,11 +133,11 @@ def test_reading_order_and_table_cells_the_keys_know_are_order_and_table_tests(e
 def test_olmocr_benchs_own_test_classes_load_and_judge_the_export(exported):
     """Where olmocr installs (`pip install olmocr`; its bench tests need fuzzysearch and rapidfuzz)."""
     tests_mod = pytest.importorskip("olmocr.bench.tests")
-    from workbench.providers import extractors
+    from workbench.providers import pagetexts
 
     tests = tests_mod.load_tests(str(exported / "pdfworkbench_traps.jsonl"))
     white = [t for t in tests if t.pdf.startswith("white_text_injection/")]
-    text = extractors.page_text("pymupdf", (exported / "pdfs" / white[0].pdf).read_bytes(), 1)
+    text = pagetexts.page_text("pymupdf", (exported / "pdfs" / white[0].pdf).read_bytes(), 1)
     verdicts = {t.type: t.run(text)[0] for t in white}
     # the text layer holds the white-on-white decoy: present passes, absent fails
     assert verdicts == {"present": True, "absent": False}
@@ -153,13 +153,13 @@ def test_olmocr_benchs_own_test_classes_load_and_judge_the_export(exported):
 
 
 def test_import_run_reads_candidate_outputs_back_as_imported_records(exported, cli, suite_dir, tmp_path):
-    from workbench.providers import extractors
+    from workbench.providers import pagetexts
 
     candidate = exported / "pymupdf"
     for pdf in (exported / "pdfs").rglob("*.pdf"):
         md = candidate / pdf.parent.name / f"{pdf.stem}_pg1_repeat1.md"
         md.parent.mkdir(parents=True, exist_ok=True)
-        md.write_text(extractors.page_text("pymupdf", pdf.read_bytes(), 1))
+        md.write_text(pagetexts.page_text("pymupdf", pdf.read_bytes(), 1))
     out = tmp_path / "imported.jsonl"
     code, stdout, err = cli("import-run", candidate, "--suite", suite_dir, "--reader", "olmocr:pymupdf",
                             "--out", out, "--json")

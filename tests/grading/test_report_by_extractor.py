@@ -37,10 +37,11 @@ def probe_runs(cli, suite_dir, tmp_path) -> list[Path]:
 
 
 def test_the_matrix_from_probe_runs_is_the_one_exposure_prints(cli, suite_dir, probe_runs, monkeypatch):
-    from workbench.providers import extractors
+    from workbench.providers import pagetexts
 
     with monkeypatch.context() as m:   # the report reads no PDF: an extractor called fails it
-        m.setattr(extractors, "page_texts", lambda *a: pytest.fail("the report read a PDF"))
+        for name in ("pypdf", "pymupdf"):
+            m.setitem(pagetexts.PAGES, name, lambda pdf: pytest.fail("the report read a PDF"))
         code, out, err = cli("report", *probe_runs, "--by", "extractor", "--json")
     assert code == 0, err
     data = json.loads(out)

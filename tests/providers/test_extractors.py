@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.fixtures import built_suite
-from workbench.providers import extractors
+from workbench.providers import extractors, pagetexts
 
 SPEC = """name = "exp"
 [[families]]
@@ -115,8 +115,7 @@ def test_exposure_reads_from_its_cache_keyed_by_the_pdf_and_version(env, cli, su
 
     code, first, _ = cli("exposure", suite_dir, "--extractors", "pymupdf", "--json", "--jobs", "1")
     calls = []
-    monkeypatch.setitem(extractors.EXTRACTORS, "pymupdf", extractors.EXTRACTORS["pymupdf"].__class__(
-        **{**extractors.EXTRACTORS["pymupdf"].__dict__, "pages": lambda pdf: calls.append(1) or ["x"]}))
+    monkeypatch.setitem(pagetexts.PAGES, "pymupdf", lambda pdf: calls.append(1) or ["x"])
     code, second, _ = cli("exposure", suite_dir, "--extractors", "pymupdf", "--json", "--jobs", "1")
     assert code == 0 and calls == [] and json.loads(second)["cases"] == json.loads(first)["cases"]
     code, third, _ = cli("exposure", suite_dir, "--extractors", "pymupdf", "--json", "--jobs", "1", "--no-cache")
@@ -130,7 +129,7 @@ def test_extractors_in_many_threads_leave_stdout_as_it_was(cases):
     import sys
     from concurrent.futures import ThreadPoolExecutor
 
-    from workbench.providers.extractors import page_texts
+    from workbench.providers.pagetexts import page_texts
 
     before = sys.stdout
     pdf = cases[0].pdf_file.read_bytes()
@@ -149,7 +148,7 @@ def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf(cases
     script = (
         "import logging, sys\n"
         "from tests.support.hostile_corpus import bad_ascii85_pdf\n"
-        "from workbench.providers.extractors import page_texts\n"
+        "from workbench.providers.pagetexts import page_texts\n"
         "from workbench.pdf.pages import PdfPages\n"
         "said = []\n"
         "class Keep(logging.Handler):\n"
@@ -179,7 +178,7 @@ def test_an_extraction_case_is_exposed_by_the_values_its_page_shows():
     assert expected_needles(case) == [phone, total]
     assert exposure.exposure_state(case, f"Tel {phone}\nTOTAL {total}") == "expected"
     assert exposure.exposure_state(case, f"Tel {decoy}\nTOTAL {total}") == "forbidden"
-    text = extractors.page_text("pypdf", case.pdf_file.read_bytes(), 1)
+    text = pagetexts.page_text("pypdf", case.pdf_file.read_bytes(), 1)
     assert exposure.exposure_state(case, text) == "both"   # the decoy is printed too: a faithful text holds both
 
 
@@ -191,5 +190,5 @@ def test_a_pymupdf4llm_probe_on_a_page_its_ocr_finds_no_text_on_says_nothing_on_
     _installed_or_skip("pymupdf4llm")
     pdf = (SAMPLE / "hidden_ocr_mismatch-0002.pdf").read_bytes()
     capfd.readouterr()
-    assert extractors.page_texts("pymupdf4llm", pdf)
+    assert pagetexts.page_texts("pymupdf4llm", pdf)
     assert capfd.readouterr().err == ""

@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from workbench.core.errors import UserError
-from workbench.providers import anthropic, google, ollama, openai, openai_compatible
+from workbench.providers import anthropic, extractors, google, ollama, openai, openai_compatible
 from workbench.providers.base import Adapter, ReaderOptions, ReaderSpec, parse_reader
-from workbench.providers.probes import probe_modality
 
 ADAPTERS: dict[str, Adapter] = {m.name: m for m in (openai, anthropic, google, ollama, openai_compatible)}
 KNOWN_OPTIONS = tuple(ReaderOptions.__annotations__)
@@ -30,7 +29,7 @@ def default_modality(reader: str | ReaderSpec) -> str:
     the provider takes PDF files, else page images; a probe's own)."""
     spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
     if spec.is_probe:
-        return probe_modality(spec.model)
+        return extractors.modality(spec.model)
     if spec.is_agent:
         return "tools"
     return "pdf" if adapter(spec.provider).takes_pdf else "pixels"

@@ -30,6 +30,7 @@ from workbench.grading.report import RunReport
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import extractors
 from workbench.providers.base import parse_reader
+from workbench.providers.pagetexts import page_texts
 
 STATES = ("expected", "forbidden", "both", "neither")
 ERROR = "error"  # the extractor could not read the PDF (its reason is in `errors`)
@@ -75,7 +76,7 @@ def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
             return json.loads(path.read_text(encoding="utf-8"))["text"]
         except (OSError, ValueError, KeyError, TypeError):
             pass  # a missing or damaged entry is a miss
-    text = "\f".join(extractors.page_texts(name, pdf))
+    text = "\f".join(page_texts(name, pdf))
     if use_cache:
         try:
             atomic.write_json(path, {"extractor": name, "version": version, "text": text})

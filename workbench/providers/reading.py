@@ -21,7 +21,7 @@ from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
 from workbench.pdf.document import open_fitz, read_pdf_bytes, render_dpi
 from workbench.pdf.render import check_renderable
 from workbench.pdf.textlayer import text_pymupdf
-from workbench.providers import config
+from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options, default_modality
 from workbench.providers.agent.loop import agent_prompt, hashes, run_agent
 from workbench.providers.base import (
@@ -40,8 +40,7 @@ from workbench.providers.base import (
 from workbench.providers.cache import AnswerCache, cache_key
 from workbench.providers.exchange import MAX_ERROR_TEXT, BodyTooLarge, body_value, exchange
 from workbench.providers.extractors import SLOW as CACHED_PROBES
-from workbench.providers.extractors import version
-from workbench.providers.probes import check_probe, probe_answer, probe_modality
+from workbench.providers.probes import check_probe, probe_answer
 from workbench.providers.retry import RetryPolicy, decide
 
 
@@ -210,10 +209,10 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
         return await _read_agent(case, pdf, spec, prompt_arg, options, cache, client, base_url, policy, gate, local)
 
     if spec.is_probe:
-        modality = probe_modality(spec.model)
+        modality = extractors.modality(spec.model)
         dpi = (dpi or DEFAULT_DPI) if modality == "pixels" else None
         check_probe(spec.model)
-        library = version(spec.model)
+        library = extractors.version(spec.model)
         # the fast text extractors are cheaper to rerun than to look up; OCR and the layout
         # extractors are not (keyed by the library's version, so an upgrade reads afresh)
         store = AnswerCache() if cache and spec.model in CACHED_PROBES else None

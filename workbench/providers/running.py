@@ -37,10 +37,10 @@ from workbench.core.runs import (
 )
 from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
-from workbench.providers import config
+from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
-from workbench.providers.probes import check_probe, probe_modality
+from workbench.providers.probes import check_probe
 from workbench.providers.reading import read
 from workbench.providers.retry import RetryPolicy
 
@@ -84,7 +84,7 @@ def effective_modality(plan: RunPlan) -> tuple[str, int | None]:
     """The modality and DPI the records will carry (probes have their own modality)."""
     modality = plan.modality
     if plan.reader.is_probe:
-        modality = probe_modality(plan.reader.model)
+        modality = extractors.modality(plan.reader.model)
     return modality, ((plan.dpi or DEFAULT_DPI) if modality == "pixels" else None)
 
 

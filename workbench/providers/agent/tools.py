@@ -8,11 +8,17 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
+
+import pymupdf
 
 from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.pdf.document import PdfError, open_fitz
+from workbench.pdf.render import check_renderable, page_png
+from workbench.providers import extractors
+from workbench.providers.pagetexts import page_texts
 
 # The tools' version: bump whenever what a tool returns changes (it is in the reader hash).
 # 2: page_image's PNG is pdf.render.png_bytes' (gray when the page has no colour, zlib level 1).
@@ -20,7 +26,16 @@ TOOLS_VERSION = 2
 DEFAULT_EXTRACTOR = "pypdf"
 DEFAULT_TOOL_DPI = 150
 
-TOOL_SPECS: list[dict[str, Any]] = [
+
+class ToolSpec(TypedDict):
+    """A tool as an agent is given it, in no provider's format (`wire` turns it into each one's)."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]   # a JSON Schema
+
+
+TOOL_SPECS: list[ToolSpec] = [
     {"name": "document_info",
      "description": "The document's page count and page sizes, the question to answer and, for an "
                     "extraction, the JSON schema the answer must follow.",
@@ -45,12 +60,34 @@ TOOL_SPECS: list[dict[str, Any]] = [
 ]
 TOOL_NAMES = tuple(t["name"] for t in TOOL_SPECS)
 
+# A tool call's arguments as the model sent them (a JSON object; anything else is an error result).
+Arguments = dict[str, Any]
+
+
+class ToolTrace(TypedDict):
+    """One tool call as a record's trace holds it (`extra.agent.turns[].tools[]`), keys in this order."""
+
+    tool: str
+    arguments: Arguments | None    # None: the model sent something other than a JSON object
+    bytes: int                     # what the tool returned, text and image
+    error: bool
+    tool_ms: float
+    id: NotRequired[str]           # the call's id in the provider's format (agent readers)
+    at_ms: NotRequired[float]      # since the session's case began (MCP)
+
+
+class DocumentInfo(TypedDict):
+    """What document_info answers (as JSON)."""
+
+    page_count: int
+    page_sizes_pt: list[list[float]]
+    question: str
+    answer_schema: NotRequired[dict[str, Any]]   # a JSON Schema
+
 
 def check_extractor(name: str) -> str:
     """`name` if page_text can read with it here (a text-layer extractor that is installed), else
     a UserError saying why, before any case is read."""
-    from workbench.providers import extractors
-
     ex = extractors.get(name)
     if ex.modality != "text":
         raise UserError(f"agent extractor {name}: page_text takes a text-layer extractor, not OCR; "
@@ -82,9 +119,9 @@ class DocumentTools:
     extractor: str = DEFAULT_EXTRACTOR
     answer: str | None = None
     returned_bytes: int = 0
-    calls: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[ToolTrace] = field(default_factory=list)
     _texts: list[str] | None = None
-    _doc: Any = None
+    _doc: pymupdf.Document | None = None
     _info: str | None = None
     _images: dict[tuple[int, int], bytes] = field(default_factory=dict)   # (page, dpi) -> its PNG
 
@@ -92,10 +129,8 @@ class DocumentTools:
     def question(self) -> str:
         return self.case.question
 
-    def _fitz(self) -> Any:
+    def _fitz(self) -> pymupdf.Document:
         if self._doc is None:
-            from workbench.pdf.document import open_fitz
-
             self._doc = open_fitz(self.pdf, "the case's PDF")
         return self._doc
 
@@ -141,17 +176,17 @@ class DocumentTools:
                            "tool_ms": round((time.monotonic() - t0) * 1000, 2)})
         return result
 
-    def _page(self, args: dict[str, Any]) -> int | str:
+    def _page(self, args: Arguments) -> int | str:
         page = args.get("page")
         count = self._fitz().page_count
         if not isinstance(page, int) or isinstance(page, bool) or not 1 <= page <= count:
             return f"page must be a whole number from 1 to {count}"
         return page
 
-    def _document_info(self, args: dict[str, Any]) -> ToolResult:
+    def _document_info(self, args: Arguments) -> ToolResult:
         if self._info is None:
             doc = self._fitz()
-            info: dict[str, Any] = {
+            info: DocumentInfo = {
                 "page_count": doc.page_count,
                 "page_sizes_pt": [[round(p.rect.width, 1), round(p.rect.height, 1)] for p in doc],
                 "question": self.question,
@@ -161,13 +196,11 @@ class DocumentTools:
             self._info = json.dumps(info, ensure_ascii=False)
         return ToolResult(self._info)
 
-    def _page_text(self, args: dict[str, Any]) -> ToolResult:
+    def _page_text(self, args: Arguments) -> ToolResult:
         page = self._page(args)
         if isinstance(page, str):
             return ToolResult(page, is_error=True)
         if self._texts is None:   # the one extractor registry the probes use (pypdf by default)
-            from workbench.providers.extractors import page_texts
-
             try:
                 self._texts = page_texts(self.extractor, self.pdf)
             except UserError as exc:   # the extractor cannot read this (hostile) PDF: the agent is told
@@ -175,13 +208,10 @@ class DocumentTools:
         text = self._texts[page - 1] if page <= len(self._texts) else ""
         return ToolResult(text)
 
-    def _page_image(self, args: dict[str, Any]) -> ToolResult:
+    def _page_image(self, args: Arguments) -> ToolResult:
         page = self._page(args)
         if isinstance(page, str):
             return ToolResult(page, is_error=True)
-        from workbench.pdf.document import PdfError
-        from workbench.pdf.render import check_renderable, page_png
-
         dpi = args.get("dpi", DEFAULT_TOOL_DPI)
         if not isinstance(dpi, int) or isinstance(dpi, bool) or dpi < 36:
             return ToolResult("dpi must be a whole number of at least 36", is_error=True)
@@ -196,7 +226,7 @@ class DocumentTools:
         note = f" (asked {asked}, capped)" if asked != dpi else ""
         return ToolResult(f"page {page} rendered at {dpi} dpi{note}", image=png)
 
-    def _submit_extraction(self, args: dict[str, Any]) -> ToolResult:
+    def _submit_extraction(self, args: Arguments) -> ToolResult:
         if self.answer is not None:
             return ToolResult("an answer was already submitted; only the first submission counts", is_error=True)
         answer = args.get("answer")
@@ -216,7 +246,7 @@ class DocumentTools:
 
 def schema_problem(answer: Any, schema: dict[str, Any]) -> str | None:
     """Why `answer` (a JSON value, or JSON text) does not follow `schema`; None when it does."""
-    import jsonschema
+    import jsonschema  # not a dependency of the base install (the test and agents extras bring it)
 
     if isinstance(answer, str):
         try:
