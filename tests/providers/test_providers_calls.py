@@ -13,8 +13,9 @@ import pytest
 
 from tests.support.fixtures import built_suite
 from workbench.core.errors import UserError
-from workbench.providers import parse_reader, read
+from workbench.providers import parse_reader
 from workbench.providers.fakeserver import FakeServer
+from workbench.providers.reading import read
 from workbench.providers.retry import RetryPolicy, decide, hint_from_headers
 
 HERE = Path(__file__).resolve().parents[1] / "support"

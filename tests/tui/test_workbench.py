@@ -26,7 +26,7 @@ SIZE = (160, 48)
 
 async def _probe_run(suite) -> None:
     """A real run of the pymupdf probe over the suite, written as the CLI would."""
-    from workbench.providers import read
+    from workbench.providers.reading import read
 
     run = suite / RUNS_DIR / "probe.jsonl"
     with RunWriter(run) as writer:

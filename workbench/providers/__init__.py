@@ -1,12 +1,14 @@
 """Readers: model APIs over raw httpx, offline probes, the retry policy and the answer cache.
 
-Public names (the TUI and the CLI import these from `workbench.providers`):
+Public names (this file loads only `base`: importing any module of this package runs it first,
+and the workbench's screens import `base` and `adapters` as a reader is typed):
 
 - `parse_reader("openai:gpt-4o") -> ReaderSpec(provider, model)`; UserError for an unknown
   provider or probe. Providers: openai, anthropic, google, ollama, openai-compatible, probe.
 - `READERS` / `known_readers()`: reader specs to offer in a picker, probes first.
-- `async read(case, pdf_bytes, reader, modality, dpi, prompt=None, options=None, cache=True,
-  *, client=None, base_url=None, policy=None) -> RunRecord`: one call. `modality` is pdf, pixels
+- `reading.read` (httpx, the PDF libraries): `async read(case, pdf_bytes, reader, modality, dpi,
+  prompt=None, options=None, cache=True, *, client=None, base_url=None, policy=None) -> RunRecord`:
+  one call. `modality` is pdf, pixels
   (every page as PNG at `dpi`) or text (the text layer only); `options` may hold max_tokens and
   temperature. It never raises for provider failures: they come back as the record's status
   (ok, error, timeout, blocked, truncated, refused) with `error` = {type, message, http_status,
@@ -15,7 +17,7 @@ Public names (the TUI and the CLI import these from `workbench.providers`):
   the task or worker awaiting it: asyncio cancellation reaches the HTTP call at once, and nothing
   is recorded or cached for a cancelled call. Probes (`probe:pypdf`, `probe:pymupdf`,
   `probe:ocr`) run in a thread and carry their own modality (text, or pixels for OCR).
-- `RetryPolicy`: backoff base/cap, deadline, attempts, longest server-asked wait, request timeout.
+- `retry.RetryPolicy`: backoff base/cap, deadline, attempts, longest server-asked wait, request timeout.
 - `FakeServer` (workbench.providers.fakeserver): the fake provider for tests and dry runs.
 - `run_suite(...)` (workbench.providers.running): the live run behind `pdfworkbench run`;
   `workbench.providers.batch`: the same run through the providers' batch services (`run --batch`).
@@ -31,19 +33,4 @@ from workbench.providers.base import (
     parse_reader,
 )
 
-__all__ = ["READERS", "ReaderSpec", "RetryPolicy", "known_readers", "parse_reader", "read"]
-
-
-# `read` (httpx, the PDF libraries) and `RetryPolicy` (the settings) load on first use: importing
-# any module of this package runs this file first, and the workbench's screens import `base` and
-# `adapters` as a reader is typed.
-def __getattr__(name: str):
-    if name == "read":
-        from workbench.providers.reading import read
-
-        return read
-    if name == "RetryPolicy":
-        from workbench.providers.retry import RetryPolicy
-
-        return RetryPolicy
-    raise AttributeError(name)
+__all__ = ["READERS", "ReaderSpec", "known_readers", "parse_reader"]

@@ -35,7 +35,7 @@ TESSERACT_DPI = 300
 TESSERACT_TIMEOUT_S = 120  # one page; a hostile page must not hang a suite
 
 
-def _ocr() -> ModuleType:
+def _ocr_module() -> ModuleType:
     """`workbench.pdf.ocr`, imported when OCR is asked for: it loads numpy (about 0.2 s), which no
     text-layer reader needs."""
     from workbench.pdf import ocr
@@ -46,7 +46,7 @@ def _ocr() -> ModuleType:
 def ocr_engine() -> Any:
     """The OCR engine (loaded once per process); `probe:ocr` says what to install without it."""
     try:
-        return _ocr().engine()
+        return _ocr_module().engine()
     except UserError:
         raise UserError(missing("ocr")) from None
 
@@ -54,7 +54,7 @@ def ocr_engine() -> Any:
 def ocr_pages(pdf: bytes, dpi: int) -> list[str]:
     """Every page's OCR text at `dpi`."""
     ocr_engine()
-    return _ocr().ocr_pages(pdf, dpi)
+    return _ocr_module().ocr_pages(pdf, dpi)
 
 
 # ---- the extractors ---------------------------------------------------------------------------

@@ -9,14 +9,18 @@ import asyncio
 import dataclasses
 import functools
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import pymupdf
+
 from workbench.core import limits
 from workbench.core.case import Case, sha256_hex
-from workbench.core.runs import USAGE_KEYS, CallError, RunRecord
-from workbench.providers import config
+from workbench.core.runs import USAGE_KEYS, CallError, RunRecord, utc_now
+from workbench.pdf import render
+from workbench.providers import config, extractors
 from workbench.providers.agent import tools as tools_mod
 from workbench.providers.agent import wire as wire_mod
 from workbench.providers.agent.tools import TOOL_SPECS, DocumentTools
@@ -96,11 +100,6 @@ def contract_hash(prompt: str | None, options: dict[str, Any]) -> str:
 def reader_hash(extractor: str) -> str:
     """The restricted reader itself: the tools' code and version, the extractor and the renderer
     with their versions, and the code that makes page_image's PNG."""
-    import pymupdf
-
-    from workbench.pdf import render
-    from workbench.providers import extractors
-
     return identity_hash({"tools": source_hash(tools_mod), "version": tools_mod.TOOLS_VERSION,
                           "png": source_hash(render),
                           "extractor": extractor, "extractor_version": extractors.version(extractor),
@@ -109,8 +108,6 @@ def reader_hash(extractor: str) -> str:
 
 def controller_hash() -> str:
     """The loop: its version and code, and the wire formats it speaks."""
-    import sys
-
     return identity_hash({"version": CONTROLLER_VERSION, "loop": source_hash(sys.modules[__name__]),
                           "wire": source_hash(wire_mod)})
 
@@ -146,8 +143,6 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
     there: the only function that touches the network, with its retries, caps and redaction)."""
-    from workbench.core.runs import utc_now
-
     inner = spec.inner
     key = config.api_key(inner.provider)
     extractor = tools_mod.check_extractor(str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
