@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+import pytest
+
 from tests.support.cli import printed_json, refused
 
 
@@ -25,6 +27,21 @@ def test_config_path_prints_the_folder_or_one_file(command, work):
     code, out, _ = command("config", "path", "--file", "readers")
     assert code == 0 and out.strip().endswith("readers.toml")
 
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG rule is Linux's; elsewhere platformdirs answers")
+@pytest.mark.parametrize("xdg", [None, "", "relative/conf", "/somewhere/conf"])
+def test_config_path_without_the_variable_is_the_folder_platformdirs_names(command, work, monkeypatch, xdg):
+    """Read without platformdirs' import on Linux (a tenth of `grade`'s start): the same folder."""
+    from platformdirs import user_config_dir
+
+    monkeypatch.delenv("PDFWORKBENCH_CONFIG_DIR")
+    if xdg is None:
+        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+    code, out, _ = command("config", "path")
+    assert (code, out.strip()) == (0, user_config_dir("pdfworkbench"))
 
 def test_config_edit_checks_what_the_editor_left(command, work, monkeypatch):
     writes = work / "editor.py"

@@ -19,13 +19,17 @@ import importlib
 class Command:
     """One row of the table (a plain class: `--help` reads the table and pays for nothing more)."""
 
-    __slots__ = ("help", "name", "options", "run")
+    __slots__ = ("help", "light", "name", "options", "run")
 
-    def __init__(self, name: str, help: str, options: str, run: str | dict[str, str]) -> None:
+    def __init__(self, name: str, help: str, options: str, run: str | dict[str, str], light: bool = False) -> None:
         self.name = name          # the word typed
         self.help = help          # its line in `pdfworkbench --help` (argparse's %-format: '%%' is '%')
         self.options = options    # "module:function(parser)" that adds its options
         self.run = run            # "module:function(args) -> exit code", or action -> that
+        # A one-shot command that loads no library unless an option asks for one: it runs without
+        # the logging set-up (`logging` is a tenth of its start) and enters it (`cli.logs.
+        # cli_logging`) itself where a library loads (`grade --explain`).
+        self.light = light
 
     def target(self, action: str | None = None) -> str:
         """The "module:function" that runs this command (or its `action`)."""
@@ -57,7 +61,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("lint", "check every case's arming contract against what is visible and hidden on its pages",
             f"{_CASES}:lint", "workbench.cli.lint:cmd_lint"),
     Command("grade", "grade one answer against a case's key (exit 0 if correct, 1 if not); "
-                     "--batch grades many in one process", f"{_GRADING}:grade", "workbench.cli.grade:cmd_grade"),
+                     "--batch grades many in one process", f"{_GRADING}:grade", "workbench.cli.grade:cmd_grade",
+            light=True),
     Command("report", "score run records against their answer keys", f"{_GRADING}:report",
             "workbench.cli.report:cmd_report"),
     Command("compare", "paired comparison of two runs on the same suite: flips each way, "

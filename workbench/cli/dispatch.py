@@ -7,8 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from workbench.cli.commands import resolve
-from workbench.cli.logs import cli_logging
+from workbench.cli.commands import BY_NAME, resolve
 from workbench.core import limits
 from workbench.core.config import Settings, load_settings
 from workbench.core.errors import UserError
@@ -65,42 +64,56 @@ def _apply_limits(args: argparse.Namespace, settings: Settings) -> None:
     limits.for_command(values)
 
 
+def verbosity(args: argparse.Namespace) -> int:
+    """-q: -1; the default: 0; -v: 1; -vv (or more): 2."""
+    return -1 if args.quiet else min(int(args.verbose or 0), 2)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run the command `args` were parsed for; its exit code (errors a user can cause: one line)."""
-    verbosity = -1 if args.quiet else min(int(args.verbose or 0), 2)
-    with cli_logging(verbosity):
-        try:
-            settings = load_settings()  # once: the warning, the limits and the .env all read it
-            _warn_settings(settings)
-            _apply_limits(args, settings)
-            _load_env_file(args, settings)
-            _read_stdin_values(args)
-            return int(resolve(args.handler)(args) or 0)
-        except UserError as exc:
-            # (providers' redaction, loaded for an error alone: it may quote a provider's reply)
-            from workbench.providers.config import redact
+    if BY_NAME[args.command].light:   # it sets up logging itself, if a library loads (`Command.light`)
+        return _run(args)
+    # (logging, for every command but the light ones: see `Command.light`)
+    from workbench.cli.logs import cli_logging
 
-            print(f"pdfworkbench: error: {redact(str(exc))}", file=sys.stderr)
-            return exc.exit_code
-        except KeyboardInterrupt:
-            print("pdfworkbench: interrupted", file=sys.stderr)
-            return 130
-        except BrokenPipeError:
-            return 0
-        except OSError as exc:
-            line = os_error_line(exc)  # a full disk, a read-only folder, a name too long
-            if line is None:
-                raise
-            print(f"pdfworkbench: error: {line}", file=sys.stderr)
-            return 2
-        except Exception as exc:
-            # (the PDF layer, loaded for an error alone: a command that read no PDF raised no PDF error)
-            from workbench.pdf.document import is_pdf_error
+    with cli_logging(verbosity(args)):
+        return _run(args)
 
-            if not is_pdf_error(exc):
-                raise  # a bug: keep the traceback
-            # A PDF library tripping over a hostile file somewhere past the opening checks.
-            first = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-            print(f"pdfworkbench: error: broken PDF ({first}); check the file or regenerate it",
-                  file=sys.stderr)
-            return 2
+
+def _run(args: argparse.Namespace) -> int:
+    """The settings, then the command; errors a user can cause as one line."""
+    try:
+        settings = load_settings()  # once: the warning, the limits and the .env all read it
+        _warn_settings(settings)
+        _apply_limits(args, settings)
+        _load_env_file(args, settings)
+        _read_stdin_values(args)
+        return int(resolve(args.handler)(args) or 0)
+    except UserError as exc:
+        # (providers' redaction, loaded for an error alone: it may quote a provider's reply)
+        from workbench.providers.config import redact
+
+        print(f"pdfworkbench: error: {redact(str(exc))}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("pdfworkbench: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        line = os_error_line(exc)  # a full disk, a read-only folder, a name too long
+        if line is None:
+            raise
+        print(f"pdfworkbench: error: {line}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # (the PDF layer, loaded for an error alone: a command that read no PDF raised no PDF error)
+        from workbench.pdf.document import is_pdf_error
+
+        if not is_pdf_error(exc):
+            raise  # a bug: keep the traceback
+        # A PDF library tripping over a hostile file somewhere past the opening checks.
+        first = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        print(f"pdfworkbench: error: broken PDF ({first}); check the file or regenerate it",
+              file=sys.stderr)
+        return 2

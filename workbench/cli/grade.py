@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from workbench.cli.dispatch import verbosity
 from workbench.cli.output import print_json
 from workbench.core import files
 from workbench.core.case import Case, load_case
@@ -46,6 +47,17 @@ def _verdict_json(case: Case, gold: GoldChoice, answer: str, attribution: bool) 
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
+    if args.explain or args.json:
+        # The PDF libraries load for the attribution: their warnings are collected and said once
+        # (a light command: `workbench.cli.commands.Command.light`).
+        from workbench.cli.logs import cli_logging
+
+        with cli_logging(verbosity(args)):
+            return _grade(args)
+    return _grade(args)
+
+
+def _grade(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.case is not None:
             raise UserError(f"grade --batch takes no CASE.json ({args.case}): each line names its case")

@@ -9,6 +9,7 @@ file never stops the app: its problem is reported and the defaults are used.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,12 @@ def config_dir() -> Path:
     env = os.environ.get(CONFIG_ENV)
     if env:
         return Path(env)
+    if sys.platform == "linux":
+        # The XDG rule platformdirs follows on Linux, without its import (tempfile, random and its
+        # own modules: about a tenth of a one-shot command's start, which reads the settings): an
+        # absolute $XDG_CONFIG_HOME, else ~/.config (a relative or empty one is ignored).
+        home = os.environ.get("XDG_CONFIG_HOME", "")
+        return Path(home if os.path.isabs(home) else os.path.expanduser("~/.config"), "pdfworkbench")
     from platformdirs import user_config_dir
 
     return Path(user_config_dir("pdfworkbench"))
