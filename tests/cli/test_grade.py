@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.support.cli import printed_json, refused
-from tests.support.fixtures import TOTAL, load
+from tests.support.fixtures import INVOICE, TOTAL, load
 
 
 def test_grade_exit_code_is_the_verdict_and_json_says_why(command, suite):
@@ -31,3 +31,61 @@ def test_grade_refuses_bad_input_in_one_line(command, suite):
     refused(command("grade", "missing.json", "--answer", "x", "--json"), "missing.json: no such file")
     refused(command("grade", suite / f"{TOTAL}.json", "--json"), "--answer")
     refused(command("grade", suite / f"{TOTAL}.json", "--answer", "x", "--gold", "v9", "--json"), "v9")
+
+
+def _batch_rows(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_grade_batch_lines_are_grade_json_in_input_order(command, suite, work):
+    """Each line is the verdict `grade --json` prints (less the attribution, which --explain adds),
+    with the line's number and the case id, in the order the answers came; exit 1: one was wrong."""
+    total, invoice = load(suite, TOTAL), load(suite, INVOICE)
+    answers = [(TOTAL, total.expected_answer), (INVOICE, invoice.expected_answer), (TOTAL, total.forbidden_answers[0])]
+    (work / "answers.jsonl").write_text("".join(
+        json.dumps({"case": str(suite / f"{case}.json"), "answer": answer}) + "\n" for case, answer in answers))
+    code, out, err = command("grade", "--batch", "answers.jsonl")
+    assert code == 1, err
+    rows = _batch_rows(out)
+    assert [(r["line"], r["case"]) for r in rows] == [(1, TOTAL), (2, INVOICE), (3, TOTAL)]
+    for row, (case, answer) in zip(rows, answers, strict=True):
+        alone = printed_json(command("grade", suite / f"{case}.json", "--answer", answer, "--json"),
+                             code=0 if row["correct"] else 1)
+        for key in ("attribution", "attribution_skipped"):
+            alone.pop(key, None)
+        assert {k: v for k, v in row.items() if k not in ("line", "case")} == alone
+    assert [r["correct"] for r in rows] == [True, True, False] and rows[2]["outcome"] == "trap"
+
+
+def test_grade_batch_all_right_exits_0_and_reads_stdin(command, suite, work, monkeypatch):
+    import io
+
+    case = load(suite, TOTAL)
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"case": TOTAL, "answer": case.expected_answer}) + "\n"))
+    code, out, err = command("grade", "--batch", "-", "--suite", suite)
+    assert (code, [r["correct"] for r in _batch_rows(out)]) == (0, [True]), err
+
+
+def test_grade_batch_bad_line_is_that_lines_error_not_the_end(command, suite, work):
+    """A line that is not JSON, lacks a field or names no case is an error object in its place;
+    the lines after it are graded; exit 2 (a line was bad) over 1 (an answer was wrong)."""
+    case = load(suite, TOTAL)
+    right = json.dumps({"case": TOTAL, "answer": case.expected_answer})
+    (work / "answers.jsonl").write_text("\n".join([
+        right, "{not json", json.dumps({"case": TOTAL}), json.dumps({"case": "no-such-case", "answer": "x"}),
+        "", json.dumps({"case": TOTAL, "answer": "nothing"}), right]) + "\n")
+    code, out, err = command("grade", "--batch", "answers.jsonl", "--suite", suite)
+    rows = _batch_rows(out)
+    assert code == 2 and err == "", err
+    assert [r["line"] for r in rows] == [1, 2, 3, 4, 6, 7]     # the blank line 5 is no answer
+    assert [r.get("correct") for r in rows] == [True, None, None, None, False, True]
+    errors = [r for r in rows if "error" in r]
+    assert [set(r) for r in errors] == [{"line", "case", "error"}] * 3
+    assert "line 2" in errors[0]["error"] and '"answer"' in errors[1]["error"]
+    assert errors[2]["case"] == "no-such-case" and "no case 'no-such-case'" in errors[2]["error"]
+
+
+def test_grade_batch_refuses_what_is_no_batch_in_one_line(command, suite, work):
+    refused(command("grade", "--batch", "missing.jsonl"), "missing.jsonl")
+    refused(command("grade", suite / f"{TOTAL}.json", "--batch", "missing.jsonl"), "--batch")
+    refused(command("grade", suite / f"{TOTAL}.json", "--answer", "x", "--suite", suite), "--suite")
