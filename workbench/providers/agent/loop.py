@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pymupdf
 
@@ -23,8 +23,8 @@ from workbench.pdf import render
 from workbench.providers import config, extractors
 from workbench.providers.agent import tools as tools_mod
 from workbench.providers.agent import wire as wire_mod
-from workbench.providers.agent.tools import TOOL_SPECS, DocumentTools
-from workbench.providers.base import DEFAULT_MAX_TOKENS, ReaderSpec
+from workbench.providers.agent.tools import TOOL_SPECS, DocumentTools, ToolSpec, ToolTrace
+from workbench.providers.base import DEFAULT_MAX_TOKENS, ReaderOptions, ReaderSpec, Usage
 from workbench.providers.retry import RetryPolicy
 
 # The loop's version: bump whenever how turns are run, ended or recorded changes.
@@ -55,7 +55,7 @@ def agent_prompt(case: Case, prompt: str | None = None) -> str:
     return DEFAULT_AGENT_PROMPT.format(task=task, question=case.question)
 
 
-def tool_specs(case: Case) -> list[dict[str, Any]]:
+def tool_specs(case: Case) -> list[ToolSpec]:
     """The four tools as this case's agent is given them: submit_extraction takes the case's
     schema for an extraction, a string otherwise."""
     out = json.loads(json.dumps(TOOL_SPECS))
@@ -83,7 +83,7 @@ def _file_hash(path: str) -> str:
     return sha256_hex(Path(path).read_bytes())
 
 
-def contract_hash(prompt: str | None, options: dict[str, Any]) -> str:
+def contract_hash(prompt: str | None, options: ReaderOptions) -> str:
     """What the agent is given and held to: the prompt (the default's template, or the user's),
     the tools' schemas and the limits it runs under."""
     return identity_hash({
@@ -112,7 +112,7 @@ def controller_hash() -> str:
                           "wire": source_hash(wire_mod)})
 
 
-def hashes(prompt: str | None, options: dict[str, Any], controller: str | None = None) -> dict[str, str]:
+def hashes(prompt: str | None, options: ReaderOptions, controller: str | None = None) -> dict[str, str]:
     """The three hashes of a record; `controller` is another controller's hash (the MCP server's),
     else this loop's."""
     extractor = str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR))
@@ -120,7 +120,7 @@ def hashes(prompt: str | None, options: dict[str, Any], controller: str | None =
             "controller_hash": controller or controller_hash()}
 
 
-def _add_usage(total: dict[str, Any] | None, usage: dict[str, Any] | None) -> dict[str, Any] | None:
+def _add_usage(total: Usage | None, usage: Usage | None) -> Usage | None:
     if not usage:
         return total
     total = total or dict.fromkeys(USAGE_KEYS)
@@ -131,6 +131,21 @@ def _add_usage(total: dict[str, Any] | None, usage: dict[str, Any] | None) -> di
     return total
 
 
+class AgentTurn(TypedDict, total=False):
+    """One turn as a record's trace holds it (`extra.agent.turns[]`, keys in this order): what the
+    model wrote, its call's time, attempts and tokens, and the tools it called. An MCP client's
+    turn is one tool call, with no model call of ours (`mcpsessions`)."""
+
+    turn: int
+    text: str
+    finish_reason: str | None
+    provider_ms: float | None
+    attempts: int
+    usage: Usage | None
+    tools: list[ToolTrace]
+    ms: float   # the turn with its tools (agent readers; absent on a turn that ended the loop)
+
+
 @dataclasses.dataclass
 class AgentEnd:
     status: str
@@ -138,7 +153,7 @@ class AgentEnd:
     finish_reason: str | None = None
 
 
-async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: dict[str, Any],
+async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: ReaderOptions,
                     client: Any, base_url: str | None, policy: RetryPolicy, call_http: Any) -> RunRecord:
     """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
@@ -154,8 +169,8 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     text = agent_prompt(case, prompt)
     specs = tool_specs(case)
     conv = wire.start(text)
-    turns: list[dict[str, Any]] = []
-    usage: dict[str, Any] | None = None
+    turns: list[AgentTurn] = []
+    usage: Usage | None = None
     attempts = 0
     started_at = utc_now()
     t_start = time.monotonic()
@@ -172,7 +187,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
             attempts += tries
             usage = _add_usage(usage, result.usage)
             calls = wire_mod.calls_of(result) if result.status in ("ok", "truncated") else []
-            turn: dict[str, Any] = {"turn": n, "text": result.answer or "", "finish_reason": result.finish_reason,
+            turn: AgentTurn = {"turn": n, "text": result.answer or "", "finish_reason": result.finish_reason,
                                     "provider_ms": round(provider_ms, 1), "attempts": tries,
                                     "usage": result.usage, "tools": []}
             turns.append(turn)

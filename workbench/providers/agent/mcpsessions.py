@@ -29,8 +29,9 @@ from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, r
 from workbench.core.suite import Suite, content_hash, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers.agent import tools as tools_mod
-from workbench.providers.agent.loop import AGENT_MODALITY, hashes, tool_specs
+from workbench.providers.agent.loop import AGENT_MODALITY, AgentTurn, hashes, tool_specs
 from workbench.providers.agent.tools import DocumentTools
+from workbench.providers.base import ReaderOptions
 
 log = logging.getLogger(__name__)
 MCP_PROVIDER = "mcp"
@@ -123,10 +124,10 @@ class McpCase:
             return self._write(status, error)
 
     def _write(self, status: str, error: CallError | None) -> RunRecord:
-        options = {"deadline_s": self.deadline_s, "extractor": self.tools.extractor}
+        options: ReaderOptions = {"deadline_s": self.deadline_s, "extractor": self.tools.extractor}
         name = self.reader.split(":", 1)[1]
-        turns = [{"turn": n, "text": "", "finish_reason": None, "provider_ms": None, "attempts": 0,
-                  "usage": None, "tools": [c]} for n, c in enumerate(self.tools.calls, 1)]
+        turns: list[AgentTurn] = [{"turn": n, "text": "", "finish_reason": None, "provider_ms": None, "attempts": 0,
+                                   "usage": None, "tools": [c]} for n, c in enumerate(self.tools.calls, 1)]
         extra: dict[str, Any] = {
             **hashes(None, options, self.controller),
             "agent": {"provider": MCP_PROVIDER, "model": name, "client_version": self.client_version,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.providers import anthropic, google, openai
-from workbench.providers.agent.tools import ToolResult
+from workbench.providers.agent.tools import ToolResult, ToolSpec
 from workbench.providers.base import HttpCall, ProviderError, ReadResult, get_path
 
 
@@ -47,7 +47,7 @@ class OpenAIWire:
     def start(self, prompt: str) -> list[dict[str, Any]]:
         return [{"role": "user", "content": prompt}]
 
-    def build(self, conv: list[dict[str, Any]], tools: list[dict[str, Any]], model: str, base_url: str,
+    def build(self, conv: list[dict[str, Any]], tools: list[ToolSpec], model: str, base_url: str,
               key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
         body: dict[str, Any] = {
             "model": model, "messages": conv, "max_completion_tokens": max_tokens,
@@ -111,7 +111,7 @@ class AnthropicWire:
     def start(self, prompt: str) -> list[dict[str, Any]]:
         return [{"role": "user", "content": [{"type": "text", "text": prompt}]}]
 
-    def build(self, conv: list[dict[str, Any]], tools: list[dict[str, Any]], model: str, base_url: str,
+    def build(self, conv: list[dict[str, Any]], tools: list[ToolSpec], model: str, base_url: str,
               key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
         body: dict[str, Any] = {
             "model": model, "max_tokens": max_tokens, "messages": conv,
@@ -168,7 +168,7 @@ class GeminiWire:
     def start(self, prompt: str) -> list[dict[str, Any]]:
         return [{"role": "user", "parts": [{"text": prompt}]}]
 
-    def build(self, conv: list[dict[str, Any]], tools: list[dict[str, Any]], model: str, base_url: str,
+    def build(self, conv: list[dict[str, Any]], tools: list[ToolSpec], model: str, base_url: str,
               key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
         gen: dict[str, Any] = {"maxOutputTokens": max_tokens}
         if temperature is not None:
