@@ -7,7 +7,7 @@ answer into a `ReadResult`. They do no I/O; `workbench.providers.reading` does t
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypedDict
 
 from workbench.core.errors import UserError
@@ -161,7 +161,6 @@ class ReadResult:
     usage: Usage | None = None
     request_id: str | None = None
     error: CallError | None = None
-    extra: dict[str, Any] = field(default_factory=dict)   # into the record's `extra` (JSON)
 
 
 def usage_dict(**values: Any) -> Usage:

@@ -176,7 +176,7 @@ def _record(case: Case, pdf_sha: str, reader: str, modality: str, dpi: int | Non
         modality=modality, dpi=dpi, prompt=prompt, answer=result.answer, status=result.status,
         error=result.error.to_json() if result.error else None, finish_reason=result.finish_reason, latency_ms=round(latency_ms, 1),
         attempts=attempts, usage=result.usage, request_id=result.request_id, started_at=started_at,
-        trap_family=case.trap_family, extra=dict(result.extra),
+        trap_family=case.trap_family, extra={},
     )
 
 

@@ -3,9 +3,9 @@
 Three formats: OpenAI chat `tool_calls` (also OpenAI-compatible servers and Ollama, through its
 OpenAI-compatible endpoint), Anthropic `tool_use`/`tool_result`, Gemini
 `functionCall`/`functionResponse`. A conversation is the provider's own message list; `parse`
-returns the turn as a `ReadResult` (status, text, usage, as the plain adapters read them) with
-`extra["calls"]` (each `{"id", "name", "arguments"}`) and `extra["message"]` (the assistant
-message, appended as it came). Page images go back the way each format takes them: Anthropic
+returns the turn as a `ToolTurn`: a `ReadResult` (status, text, usage, as the plain adapters read
+them) with the tool `calls` the model made and its `message` (appended to the conversation as it
+came). Page images go back the way each format takes them: Anthropic
 inside the tool result, the others as an image part after the results.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from workbench.providers import anthropic, google, openai
@@ -28,12 +28,25 @@ class Call:
     arguments: Any     # a dict when the model sent a JSON object; anything else is the tool's error
 
 
+@dataclass
+class ToolTurn(ReadResult):
+    """A turn of the tool loop as `parse` reads it: the plain result, and what the model asked for."""
+
+    calls: list[Call] = field(default_factory=list)
+    message: dict[str, Any] = field(default_factory=dict)   # the model's message, in its format
+
+    @classmethod
+    def of(cls, result: ReadResult, calls: list[Call], message: dict[str, Any]) -> ToolTurn:
+        return cls(**{f.name: getattr(result, f.name) for f in fields(ReadResult)}, calls=calls, message=message)
+
+
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _calls(result: ReadResult) -> list[Call]:
-    return [Call(**c) for c in result.extra.get("calls", [])]
+def calls_of(result: ReadResult) -> list[Call]:
+    """The tool calls of a turn (none when the turn is an error of the call, not a parsed answer)."""
+    return result.calls if isinstance(result, ToolTurn) else []
 
 
 class OpenAIWire:
@@ -61,7 +74,7 @@ class OpenAIWire:
             headers["authorization"] = f"Bearer {key}"
         return HttpCall(f"{base_url}{self.path}", headers, body)
 
-    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult:
+    def parse(self, body: Any, headers: dict[str, str]) -> ToolTurn:
         msg = get_path(body, "choices", 0, "message")
         if not isinstance(msg, dict):
             raise ValueError("no choices[0].message in the response")
@@ -76,21 +89,18 @@ class OpenAIWire:
                     args = json.loads(args) if args.strip() else {}
                 except ValueError:
                     pass   # left as text: the tool answers that it wants a JSON object
-            calls.append({"id": str(tc.get("id") or f"call_{i}"), "name": str(fn.get("name") or ""),
-                          "arguments": args})
+            calls.append(Call(str(tc.get("id") or f"call_{i}"), str(fn.get("name") or ""), args))
         result = openai.parse({**body, "choices": [{**body["choices"][0],
                                                     "message": {**msg, "content": msg.get("content") or ""}}]},
                               headers)
-        result.extra = {"calls": calls, "message": {k: v for k, v in msg.items() if k in
-                                                    ("role", "content", "tool_calls")}}
-        return result
+        return ToolTurn.of(result, calls, {k: v for k, v in msg.items() if k in ("role", "content", "tool_calls")})
 
     def parse_error(self, status: int, body: Any) -> ProviderError:
         return openai.parse_error(status, body)
 
-    def add_results(self, conv: list[dict[str, Any]], result: ReadResult,
+    def add_results(self, conv: list[dict[str, Any]], result: ToolTurn,
                     answers: list[tuple[Call, ToolResult]]) -> None:
-        conv.append({**result.extra["message"], "role": "assistant"})
+        conv.append({**result.message, "role": "assistant"})
         images: list[dict[str, Any]] = []
         for call, out in answers:
             conv.append({"role": "tool", "tool_call_id": call.id,
@@ -125,26 +135,24 @@ class AnthropicWire:
             headers["x-api-key"] = key
         return HttpCall(f"{base_url}/v1/messages", headers, body)
 
-    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult:
+    def parse(self, body: Any, headers: dict[str, str]) -> ToolTurn:
         result = anthropic.parse(body, headers)
         content = body["content"]
-        calls = [{"id": str(b.get("id") or f"toolu_{i}"), "name": str(b.get("name") or ""),
-                  "arguments": b.get("input")}
+        calls = [Call(str(b.get("id") or f"toolu_{i}"), str(b.get("name") or ""), b.get("input"))
                  for i, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "tool_use"]
         # the plain adapter reads a tool named `answer` as structured output; here text is text
         result.answer = "".join(b.get("text", "") for b in content
                                 if isinstance(b, dict) and b.get("type") == "text")
         if result.status == "ok" and result.finish_reason == "tool_use":
             result.finish_reason = "tool_use"
-        result.extra = {"calls": calls, "message": {"role": "assistant", "content": content}}
-        return result
+        return ToolTurn.of(result, calls, {"role": "assistant", "content": content})
 
     def parse_error(self, status: int, body: Any) -> ProviderError:
         return anthropic.parse_error(status, body)
 
-    def add_results(self, conv: list[dict[str, Any]], result: ReadResult,
+    def add_results(self, conv: list[dict[str, Any]], result: ToolTurn,
                     answers: list[tuple[Call, ToolResult]]) -> None:
-        conv.append(result.extra["message"])
+        conv.append(result.message)
         blocks = []
         for call, out in answers:
             # Anthropic refuses an empty text block: an empty page's text goes back as no content
@@ -185,24 +193,22 @@ class GeminiWire:
             headers["x-goog-api-key"] = key
         return HttpCall(f"{base_url}/v1beta/models/{model.removeprefix('models/')}:generateContent", headers, body)
 
-    def parse(self, body: Any, headers: dict[str, str]) -> ReadResult:
+    def parse(self, body: Any, headers: dict[str, str]) -> ToolTurn:
         result = google.parse(body, headers)
         parts = get_path(body, "candidates", 0, "content", "parts") or []
         calls = []
         for i, p in enumerate(parts):
             fc = p.get("functionCall") if isinstance(p, dict) else None
             if isinstance(fc, dict):
-                calls.append({"id": str(fc.get("id") or f"fc_{i}"), "name": str(fc.get("name") or ""),
-                              "arguments": fc.get("args", {})})
-        result.extra = {"calls": calls, "message": {"role": "model", "parts": parts}}
-        return result
+                calls.append(Call(str(fc.get("id") or f"fc_{i}"), str(fc.get("name") or ""), fc.get("args", {})))
+        return ToolTurn.of(result, calls, {"role": "model", "parts": parts})
 
     def parse_error(self, status: int, body: Any) -> ProviderError:
         return google.parse_error(status, body)
 
-    def add_results(self, conv: list[dict[str, Any]], result: ReadResult,
+    def add_results(self, conv: list[dict[str, Any]], result: ToolTurn,
                     answers: list[tuple[Call, ToolResult]]) -> None:
-        conv.append(result.extra["message"])
+        conv.append(result.message)
         parts: list[dict[str, Any]] = []
         for call, out in answers:
             response = {"error": out.text} if out.is_error else {"result": out.text}
@@ -227,5 +233,3 @@ def wire_for(provider: str, base_url: str) -> tuple[Any, str]:
     root = base_url[:-3] if base_url.endswith("/v1") else base_url
     return OpenAIWire("/v1/chat/completions"), root
 
-
-calls_of = _calls

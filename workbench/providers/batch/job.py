@@ -251,8 +251,8 @@ class BatchRun:
                 if r.reader == self.state.reader and r.modality == self.state.modality and r.dpi == self.state.dpi}
 
     def _record(self, entry: Entry, cid: str, meta: BatchRequest, result: ReadResult) -> RunRecord:
-        extra: dict[str, Any] = {**result.extra, "batch": {"provider": self.state.spec.provider,
-                                                           "id": entry.batch_id, "custom_id": cid}}
+        extra: dict[str, Any] = {"batch": {"provider": self.state.spec.provider, "id": entry.batch_id,
+                                           "custom_id": cid}}
         extra.update(self.suite_marks())
         if meta.structured:
             extra["structured_output"] = meta.structured
