@@ -6,7 +6,7 @@ import pytest
 
 from tests.support import pdfs_forensics as F
 from workbench.checks.search import find_evidence, find_in_layers
-from workbench.pdf.visibility import layer_diff
+from workbench.pdf.textlayer import layer_diff
 from workbench.text.search import find_all
 
 

@@ -20,7 +20,8 @@ from reportlab.pdfgen.canvas import Canvas
 from workbench.checks.lint import lint_path
 from workbench.pdf import spans as reasons
 from workbench.pdf.structure import structure_report
-from workbench.pdf.visibility import analyze_page, layer_diff
+from workbench.pdf.textlayer import layer_diff
+from workbench.pdf.visibility import analyze_page
 
 
 def _hidden(pdf: bytes) -> dict[str, list[str]]:

@@ -13,7 +13,6 @@ API:
 from __future__ import annotations
 
 from workbench.checks.evidence import Finder, Hit, evidence_on_page, find_in_texts
-from workbench.pdf.textlayer import page_texts
 from workbench.pdf.visibility import analyze_document
 from workbench.text.search import find_all
 
@@ -33,4 +32,8 @@ def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF",
 def find_in_layers(data: bytes, needle: str, name: str = "PDF",
                    find: Finder | None = None) -> dict[str, list[int]]:
     """For each extractor, the pages (0-based) whose text layer holds `needle` (read as written)."""
+    # The text layers' module loads pypdf (with Pillow and its crypto: about a third of `grade
+    # --explain`'s start): attribution reads a layer only for a value found on no page, drawn or hidden.
+    from workbench.pdf.textlayer import page_texts
+
     return find_in_texts(page_texts(data, name), needle, find)

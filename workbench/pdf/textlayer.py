@@ -8,6 +8,10 @@ API:
 - `open_pypdf(data)`: a pypdf reader, or one line saying why the PDF cannot be read.
 - `pypdf_page_text(data, index)`: one page's pypdf text, from a reader of its own (a helper
   process runs it: `warm_pypdf` is the helper's start).
+- `layer_diff(data, page=0, dpi=150)`, `document_diffs(data, dpi=150)`: where the text layers
+  differ (`workbench.pdf.layers`), for one page or every page. (Here, not with the visibility
+  analysis they read, so that the analysis loads no pypdf: `grade --explain` reads a text layer
+  only for a value found on no page.)
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from workbench.pdf.document import (
     open_fitz,
     why_failed,
 )
+from workbench.pdf.layers import LayerDiff, diff_page
 from workbench.pdf.pagedata import EXTRACTORS, PageInfo
+from workbench.pdf.visibility import analyze_document
 
 
 def open_pypdf(data: bytes, name: str = "PDF", password: str | None = None) -> Any:
@@ -172,3 +178,23 @@ def pypdf_page_text(data: bytes, index: int, name: str = "PDF") -> str:
 def warm_pypdf() -> None:
     """A helper process's start (`core.pool.HelperProcess`): what `pypdf_page_text` needs, pypdf
     and its text extraction, was loaded with this module."""
+
+
+def document_diffs(data: bytes, dpi: int = 150, name: str = "PDF") -> list[LayerDiff]:
+    """Where the text layers differ on every page (`layers.diff_page`)."""
+    analysis = analyze_document(data, dpi, name)
+    texts = page_texts(data, name)
+    return [
+        diff_page(pa.spans, {k: v[pa.page] if pa.page < len(v) else "" for k, v in texts.items()}, pa.page)
+        for pa in analysis.pages
+    ]
+
+
+def layer_diff(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> LayerDiff:
+    """Where the text layers differ on page `page` (0-based; `layers.diff_page`)."""
+    analysis = analyze_document(data, dpi, name)
+    if not 0 <= page < len(analysis.pages):
+        raise UserError(f"{name}: no page {page + 1} (it has {len(analysis.pages)})")
+    texts = page_texts(data, name)
+    pa = analysis.pages[page]
+    return diff_page(pa.spans, {k: v[page] if page < len(v) else "" for k, v in texts.items()}, page)

@@ -9,8 +9,6 @@ API (the TUI calls these from a worker; all take the PDF bytes):
   analyses page by page with it).
 - `trace_fitz_document(doc, data)`: every page's spans with their positions, without the pixel
   checks (for drawing boxes).
-- `layer_diff(data, page=0, dpi=150)`, `document_diffs(data, dpi=150)`: where the text layers
-  differ (`workbench.pdf.layers`), for one page or every page.
 - `clear_cache()`: forget cached analyses (benchmarks use it to measure cold runs).
 
 The spans and the reasons that hide them are described in `workbench.pdf.spans`; the reasons in
@@ -39,7 +37,6 @@ from workbench.pdf import ink, ocr, scanned, structure
 from workbench.pdf.budget import PageClock, page_size, too_complex
 from workbench.pdf.document import open_fitz
 from workbench.pdf.ink import MIN_INK_FRACTION, MIN_INK_PIXELS
-from workbench.pdf.layers import LayerDiff, diff_page
 from workbench.pdf.spans import (
     NOT_IN_SCAN,
     DocumentAnalysis,
@@ -48,7 +45,6 @@ from workbench.pdf.spans import (
     check_dpi,
     layer_issues,
 )
-from workbench.pdf.textlayer import page_texts
 from workbench.pdf.trace import box_mapper, trace_spans
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
@@ -387,22 +383,3 @@ def analyze_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") 
         raise UserError(f"{name}: no page {page + 1} (it has {len(doc.pages)})")
     return doc.pages[page].spans
 
-
-def document_diffs(data: bytes, dpi: int = 150, name: str = "PDF") -> list[LayerDiff]:
-    """Where the text layers differ on every page (`layers.diff_page`)."""
-    analysis = analyze_document(data, dpi, name)
-    texts = page_texts(data, name)
-    return [
-        diff_page(pa.spans, {k: v[pa.page] if pa.page < len(v) else "" for k, v in texts.items()}, pa.page)
-        for pa in analysis.pages
-    ]
-
-
-def layer_diff(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> LayerDiff:
-    """Where the text layers differ on page `page` (0-based; `layers.diff_page`)."""
-    analysis = analyze_document(data, dpi, name)
-    if not 0 <= page < len(analysis.pages):
-        raise UserError(f"{name}: no page {page + 1} (it has {len(analysis.pages)})")
-    texts = page_texts(data, name)
-    pa = analysis.pages[page]
-    return diff_page(pa.spans, {k: v[page] if page < len(v) else "" for k, v in texts.items()}, page)
