@@ -89,3 +89,22 @@ def test_grade_batch_refuses_what_is_no_batch_in_one_line(command, suite, work):
     refused(command("grade", "--batch", "missing.jsonl"), "missing.jsonl")
     refused(command("grade", suite / f"{TOTAL}.json", "--batch", "missing.jsonl"), "--batch")
     refused(command("grade", suite / f"{TOTAL}.json", "--answer", "x", "--suite", suite), "--suite")
+
+
+def test_grade_explain_says_a_library_warning_once(command, suite, monkeypatch):
+    """grade is a light command (no logging set-up to start); --explain, which loads the PDF
+    libraries, sets it up: a library's warnings are one line at the end with their count."""
+    import logging
+
+    from workbench.cli import explain
+
+    def noisy(case, answer):
+        for _ in range(3):
+            logging.getLogger("pypdf._page").warning("odd font %s", "F1")
+        return "  where from: (read)"
+
+    monkeypatch.setattr(explain, "where_from", noisy)
+    case = load(suite, TOTAL)
+    code, out, err = command("grade", suite / f"{TOTAL}.json", "--answer", case.expected_answer, "--explain")
+    assert code == 0 and out.rstrip().endswith("where from: (read)")
+    assert err.splitlines() == ["pdfworkbench: warning: pypdf: odd font F1 (3 times)"]

@@ -13,8 +13,11 @@ from tests.support.fixtures import SAMPLE
 HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "textual", "httpx", "reportlab", "workbench.providers",
          "workbench.pdf", "workbench.tui",
          # the standard library's that `grade` has no use for: OpenSSL's start (no hash is made),
-         # the fuzzy matcher's difflib, the date matcher's datetime
-         "hashlib", "_hashlib", "difflib", "datetime")
+         # the fuzzy matcher's difflib, the date matcher's datetime; logging (a light command sets
+         # it up where a library loads: `Command.light`), shutil (argparse's terminal width) and,
+         # on Linux, the config folder's platformdirs (tempfile, random)
+         "hashlib", "_hashlib", "difflib", "datetime", "logging", "shutil") + \
+    (("platformdirs", "tempfile") if sys.platform == "linux" else ())
 
 PROBE = """
 import json, sys
