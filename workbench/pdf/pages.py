@@ -32,7 +32,7 @@ from typing import Any
 
 from workbench.core import limits
 from workbench.core.errors import UserError
-from workbench.core.pool import DaemonExecutor
+from workbench.core.threads import DaemonExecutor
 from workbench.pdf.pagedata import PageForensics
 from workbench.pdf.spans import check_dpi
 

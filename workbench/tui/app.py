@@ -27,8 +27,8 @@ from workbench.core.config import (
     user_name,
 )
 from workbench.core.errors import UserError
-from workbench.core.pool import DaemonExecutor
 from workbench.core.source import Source, open_source
+from workbench.core.threads import DaemonExecutor
 from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.tui.widgets.page_view import PageView
