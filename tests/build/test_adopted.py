@@ -176,6 +176,23 @@ def test_mutate_is_byte_identical_across_processes_and_verify_catches_an_edited_
     assert proc.returncode == 1 and "was edited" in proc.stdout and "Traceback" not in proc.stderr
 
 
+def test_a_pymupdf4llm_read_leaves_the_next_mutation_as_a_fresh_process_makes_it(adopted):
+    """pymupdf4llm's import turns MuPDF's text-box corrections off for the whole process: a
+    mutation made after a pymupdf4llm tab or probe in the same process placed its value
+    elsewhere (CI caught it as a mutation that differed from the one made in a subprocess)."""
+    if importlib.util.find_spec("pymupdf4llm") is None:  # not importorskip: its import is the bug
+        pytest.skip("pymupdf4llm is not installed (the pymupdf4llm extra)")
+    import pymupdf
+
+    from workbench.providers.pagetexts import page_texts
+
+    before = mutate(adopted, "hidden_layer", seed=3, page=1, value_layer="pixels")[1]
+    case = load_suite(adopted).case("statement")
+    assert page_texts("pymupdf4llm", case.pdf_file.read_bytes())
+    assert pymupdf.TOOLS.unset_quad_corrections() is False
+    assert mutate(adopted, "hidden_layer", seed=3, page=1, value_layer="pixels")[1] == before
+
+
 def test_verify_catches_an_edited_adopted_pdf(cli, tmp_path):
     pdf = tmp_path / "mine.pdf"
     pdf.write_bytes(STATEMENT.statement_pdf())

@@ -193,7 +193,8 @@ _SWITCH_LOCK = threading.RLock()
 
 @contextlib.contextmanager
 def mupdf_switches_kept() -> Iterator[Any]:
-    """MuPDF's message switches (display errors, display warnings) as they were, after the block.
+    """MuPDF's process-wide switches (display errors, display warnings, and the ascender/descender
+    corrections of text boxes) as they were, after the block.
 
     The switches are one per process: two threads each saving, turning off and restoring them
     could leave them off for good (the second saved the first one's "off"), and every later
@@ -202,11 +203,13 @@ def mupdf_switches_kept() -> Iterator[Any]:
     tools = mupdf().TOOLS
     with _SWITCH_LOCK:
         errors, warnings = tools.mupdf_display_errors(), tools.mupdf_display_warnings()
+        skip_quad_corrections = tools.unset_quad_corrections()
         try:
             yield tools
         finally:
             tools.mupdf_display_errors(errors)
             tools.mupdf_display_warnings(warnings)
+            tools.unset_quad_corrections(skip_quad_corrections)
 
 
 def mupdf() -> Any:

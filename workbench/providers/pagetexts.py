@@ -114,9 +114,13 @@ _QUIET_LOCK = threading.Lock()
 
 
 def _import_pymupdf4llm() -> Any:
-    """pymupdf4llm, imported without its side effect: its import turns MuPDF's error messages off
+    """pymupdf4llm, imported without its side effects: its import turns MuPDF's error messages off
     for the whole process (`TOOLS.mupdf_display_errors(False)`), so every PDF read after the first
-    pymupdf4llm probe lost the "MuPDF error: ..." lines the CLI and the workbench show."""
+    pymupdf4llm probe lost the "MuPDF error: ..." lines the CLI and the workbench show; and it
+    turns off the ascender/descender corrections of text boxes (`TOOLS.unset_quad_corrections
+    (True)`), so every box read after it was another height: a mutation made in a process that
+    had shown a pymupdf4llm tab placed its value elsewhere, and evidence boxes moved. The
+    corrections are off only while pymupdf4llm reads (`_pymupdf4llm`), as its authors made it."""
     with mupdf_switches_kept():
         import pymupdf4llm
     return pymupdf4llm
@@ -137,7 +141,8 @@ def _pymupdf4llm(pdf: bytes) -> list[str]:
     # `exposure`'s output. Its warnings are filtered out for the call (errors still show).
     log = logging.getLogger("pymupdf")
     rapid = logging.getLogger("RapidOCR")
-    with _QUIET_LOCK, contextlib.redirect_stdout(io.StringIO()):
+    with _QUIET_LOCK, contextlib.redirect_stdout(io.StringIO()), mupdf_switches_kept() as tools:
+        tools.unset_quad_corrections(True)  # how pymupdf4llm reads, for its call only
         level = log.level
         log.setLevel(logging.ERROR)
         rapid.addFilter(_errors_only)
