@@ -1,6 +1,71 @@
-"""Cases as pdfhell writes them read and write back unchanged (`core.case`)."""
+"""A case's nested JSON is typed where the case is read (`Case.from_json`): every shipped case
+reads into its classes and writes back to the same bytes, and a bad field is one line naming the
+file and the field."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core import atomic
+from workbench.core.case import Case, load_case
+from workbench.core.errors import UserError
+from workbench.core.matcher import MatcherSpec
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_cases"
+SHIPPED = sorted(p for p in SAMPLES.glob("*/*.json") if p.name != "suite.json")
+
+
+def test_every_shipped_case_writes_back_the_same_bytes(tmp_path):
+    assert len(SHIPPED) > 40
+    for path in SHIPPED:
+        case = load_case(path)
+        atomic.write_json(tmp_path / path.name, case.to_json())
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path
+
+
+def test_shipped_cases_read_typed():
+    cases = {p.stem: load_case(p) for p in SHIPPED}
+    book = next(c for c in cases.values() if c.trap_family == "book_scan_passage")
+    assert book.matcher == MatcherSpec("keywords_all", keywords=tuple(book.expected_tokens), no_hedge=True)
+    assert all(c.matcher is None or isinstance(c.matcher, MatcherSpec) for c in cases.values())
+
+
+def test_a_matcher_keeps_its_key_order_and_an_absent_type():
+    raw = {"tolerance": 0.5, "type": "numeric", "value": "12"}
+    assert list(MatcherSpec.parse(raw).to_json()) == ["tolerance", "type", "value"]
+    spec = MatcherSpec.parse({"value": 3, "no_hedge": False})
+    assert spec.kind == "contains" and spec.to_json() == {"value": 3, "no_hedge": False}
+    assert spec.replace(value=None).to_json() == {"no_hedge": False}
+
+
+@pytest.mark.parametrize(("matcher", "needle"), [
+    ({"type": "regex"}, "unknown matcher 'regex'"),
+    ({"type": "numeric", "tolerence": 1}, "unknown matcher option 'tolerence'"),
+    ({"type": "numeric", "tolerance": "a bit"}, "option 'tolerance' must be a number"),
+    ({"type": "tokens_all", "tokens": "a b"}, "option 'tokens' must be a list of strings"),
+    ({"type": "keywords_all", "no_hedge": "yes"}, "option 'no_hedge' must be true or false"),
+])
+def test_a_bad_matcher_is_refused_where_the_case_is_read(matcher, needle):
+    raw = {"id": "c", "question": "q?", "expected_answer": "1", "matcher": matcher}
+    with pytest.raises(UserError) as err:
+        Case.from_json(raw, "suite/c.json")
+    assert str(err.value).startswith("suite/c.json: matcher: ") and needle in str(err.value)
+
+
+def test_a_bad_field_is_one_line_from_the_cli(tmp_path, cli):
+    shipped = SAMPLES / "mini" / "actualtext_override-0001.json"
+    raw = json.loads(shipped.read_text(encoding="utf-8"))
+    raw["matcher"] = {"type": "contains", "case_sensitive": 1}
+    bad = tmp_path / shipped.name
+    bad.write_text(json.dumps(raw), encoding="utf-8")
+    (tmp_path / shipped.with_suffix(".pdf").name).write_bytes(shipped.with_suffix(".pdf").read_bytes())
+    code, out, err = cli("grade", bad, "--answer", "anything")
+    assert code == 2 and not out
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert f"{bad}: matcher: matcher option 'case_sensitive' must be true or false" in err
 
 
 def test_pdfhell_case_round_trips(tmp_path):
@@ -10,11 +75,9 @@ def test_pdfhell_case_round_trips(tmp_path):
         "forbidden_answers": ["$22,345.67"], "pdf_path": "hidden_ocr_mismatch-1002.pdf",
         "metadata": {"vendor": "Initech", "expected_failure_mode": "trusts the hidden layer"},
     }
-    from workbench.core.case import Case
-
     case = Case.from_json(raw)
     out = case.to_json()
     assert {k: out[k] for k in raw} == raw
     assert out["expected_tokens"] == []
     assert case.expected_failure_mode == "trusts the hidden layer"
-    assert case.matcher_spec == {"type": "contains"}
+    assert case.matcher_spec.to_json() == {"type": "contains"}

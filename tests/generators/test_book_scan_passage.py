@@ -44,7 +44,7 @@ def test_key_asks_for_the_first_sentence_graded_by_keywords_with_no_hedge(passag
     assert "Transcribe the first sentence of the passage verbatim." in case.question
     assert case.expected_answer == p.first_sentence
     assert case.expected_tokens == keywords(p.first_sentence)
-    assert case.matcher == {"type": "keywords_all", "keywords": case.expected_tokens, "no_hedge": True}
+    assert case.matcher.to_json() == {"type": "keywords_all", "keywords": case.expected_tokens, "no_hedge": True}
 
 
 def test_the_printed_page_holds_the_first_sentence_with_a_running_head_and_number():
@@ -122,8 +122,8 @@ def test_core_pdf_ocr_builds_20_cases_that_verify_and_grade_first_sentences(tmp_
     assert len(results) == 20 and all(r.ok for r in results), [r.problems for r in results]
     for case in load_suite(tmp_path).cases:
         assert case.question.endswith("Transcribe the first sentence of the passage verbatim.")
-        assert case.matcher["type"] == "keywords_all" and case.matcher["no_hedge"] is True
-        assert len(case.matcher["keywords"]) == 5
+        assert case.matcher.type == "keywords_all" and case.matcher.no_hedge is True
+        assert len(case.matcher.keywords) == 5
         assert grade(case, case.expected_answer).correct
         assert not grade(case, "I cannot read the page clearly, but it seems to say: "
                          + case.expected_answer).correct

@@ -66,7 +66,7 @@ def test_jsonl_export_loads_with_datasets(tmp_path, cli):
         assert row["expected_answer"] == str(c.expected_answer) and row["question"] == c.question
         assert row["key_sha256"] == c.key_sha256()
         assert sha256_hex((out / row["pdf"]).read_bytes()) == c.sha256 == row["pdf_sha256"]
-        assert json.loads(row["matcher"]) == c.matcher_spec
+        assert json.loads(row["matcher"]) == c.matcher_spec.to_json()
 
 
 @pytest.mark.slow   # a mock Inspect run in a child: 32 s at load 13

@@ -6,13 +6,15 @@ import pytest
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.matcher import MatcherSpec
 from workbench.core.runs import RunRecord
 from workbench.grading import grade, grade_record
 
 
 def make(expected="$1,234.56", forbidden=(), tokens=(), matcher=None, gold=None) -> Case:
     return Case(id="t-1", trap_family="test", seed=1, question="q?", expected_answer=expected,
-                forbidden_answers=list(forbidden), expected_tokens=list(tokens), matcher=matcher, gold=gold)
+                forbidden_answers=list(forbidden), expected_tokens=list(tokens),
+                matcher=None if matcher is None else MatcherSpec.parse(matcher), gold=gold)
 
 
 MONEY = [
@@ -206,7 +208,7 @@ def test_a_hedge_word_the_expected_sentence_has_itself_is_no_hedge():
     sentence = "I reckon I might say they swum by, they slid along so quiet and smooth and lovely."
     case = Case(id="c", trap_family="x", seed=1, question="q", expected_answer=sentence,
                 forbidden_answers=[], expected_tokens=[], pdf_path="c.pdf",
-                matcher={"type": "keywords_all", "keywords": ["reckon", "swum", "smooth"], "no_hedge": True})
+                matcher=MatcherSpec("keywords_all", keywords=("reckon", "swum", "smooth"), no_hedge=True))
     assert grade(case, sentence).correct
     assert not grade(case, f"It might say: {sentence}").correct  # one "might" more than the text
     assert not grade(case, f"I think it reads: {sentence}").correct

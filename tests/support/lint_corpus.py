@@ -22,6 +22,7 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from workbench.core.case import Case
+from workbench.core.matcher import MatcherSpec
 
 
 @dataclass
@@ -80,7 +81,7 @@ def _case(cid: str, expected: str, forbidden=(), tokens=(), contract=None, metad
           question: str = "What is asked?", **kw: Any) -> Case:
     return Case(id=cid, trap_family="corpus", seed=1, question=question, expected_answer=expected,
                 forbidden_answers=list(forbidden), expected_tokens=list(tokens), contract=contract,
-                metadata=metadata or {}, **kw)
+                metadata=metadata or {}, **{k: MatcherSpec.parse(v) if k == "matcher" else v for k, v in kw.items()})
 
 
 def _codes(findings, severities=("error", "warning")) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 from workbench.core import files
 from workbench.core.case import Case, default_case_id, sha256_hex
 from workbench.core.errors import UserError
+from workbench.core.matcher import MatcherSpec
 from workbench.generators.base import AnswerKey, Arming, GenerationError, ParamError
 from workbench.generators.mutations import Mutation, Target, UnknownMutation, get_mutation
 from workbench.generators.mutations._common import encryption_of, pdf_facts, plain_pdf
@@ -32,7 +33,7 @@ def source_relpath(sha256: str) -> str:
 
 def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str,
               expected_tokens: Sequence[str] = (), forbidden: Sequence[str] = (),
-              matcher: Mapping[str, Any] | None = None, encryption: Mapping[str, Any] | None = None,
+              matcher: MatcherSpec | None = None, encryption: Mapping[str, Any] | None = None,
               ) -> Case:
     """A case made from a PDF as it is (read already: decrypted if it needed a password), keyed
     by hand. `encryption` is how the file was encrypted (`Encryption.to_json`), recorded."""
@@ -42,7 +43,7 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
     if not expected.strip() and not expected_tokens:
         raise UserError("adopt needs the right answer (--expected TEXT, or --token for each token)")
     digest = sha256_hex(data)
-    spec = dict(matcher or {"type": "tokens_all" if expected_tokens and not expected.strip() else "contains"})
+    spec = matcher or MatcherSpec("tokens_all" if expected_tokens and not expected.strip() else "contains")
     return Case(
         id=case_id, trap_family=ADOPTED_FAMILY, seed=0, question=question.strip(),
         expected_answer=expected.strip(), forbidden_answers=[f for f in forbidden if f.strip()],
@@ -59,12 +60,12 @@ def case_key(case: Case) -> AnswerKey:
     return AnswerKey(question=case.question, expected_answer=case.expected_answer,
                      expected_failure_mode=case.expected_failure_mode,
                      forbidden_answers=list(case.forbidden_answers),
-                     expected_tokens=list(case.expected_tokens), matcher=dict(case.matcher_spec),
+                     expected_tokens=list(case.expected_tokens), matcher=case.matcher_spec,
                      metadata=meta, gold=case.gold)
 
 
 def _key_json(key: AnswerKey) -> dict[str, Any]:
-    return asdict(key)
+    return asdict(key) | {"matcher": key.matcher.to_json()}
 
 
 def _key_from_json(raw: Mapping[str, Any]) -> AnswerKey:
@@ -123,7 +124,7 @@ def parent_and_step(case: Case) -> tuple[Case, Step | None]:
 
 
 def rekeyed(case: Case, question: str, expected: str, expected_tokens: Sequence[str] = (),
-            forbidden: Sequence[str] = (), matcher: Mapping[str, Any] | None = None) -> Case:
+            forbidden: Sequence[str] = (), matcher: MatcherSpec | None = None) -> Case:
     """An adopted case with a new hand-written key (its PDF unchanged). A mutated case's key is
     derived from its mutations, so it is refused: change the adopted case's key and mutate again."""
     if case.source is None:
@@ -135,7 +136,7 @@ def rekeyed(case: Case, question: str, expected: str, expected_tokens: Sequence[
         raise UserError("the key needs a question")
     if not expected.strip() and not any(t.strip() for t in expected_tokens):
         raise UserError("the key needs the right answer (or expected tokens)")
-    spec = dict(matcher or case.matcher_spec)
+    spec = matcher or case.matcher_spec
     return Case(**{**case.__dict__, "question": question.strip(), "expected_answer": expected.strip(),
                    "expected_tokens": [t.strip() for t in expected_tokens if t.strip()],
                    "forbidden_answers": [f.strip() for f in forbidden if f.strip()], "matcher": spec})
@@ -228,7 +229,7 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
         expected_tokens=list(key.expected_tokens), pdf_path=f"{cid}.pdf", metadata=metadata,
         params=dict(last.params), generator={"name": mut.name, "version": mut.version, "kind": "mutation",
                                              "pinned": sorted(last.pinned)},
-        matcher=dict(key.matcher), gold=key.gold, contract=[c.describe() for c in contract],
+        matcher=key.matcher, gold=key.gold, contract=[c.describe() for c in contract],
         sha256=sha256_hex(pdf),
         source={"sha256": digest, "name": (base.source or {}).get("name", base.pdf_path),
                 "pages": (base.source or {}).get("pages"), "path": source_relpath(digest),
@@ -262,7 +263,7 @@ def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
     fresh = Case(**{**case.__dict__})
     fresh.question, fresh.expected_answer = key.question, key.expected_answer
     fresh.forbidden_answers, fresh.expected_tokens = list(key.forbidden_answers), list(key.expected_tokens)
-    fresh.matcher, fresh.gold = dict(key.matcher), key.gold
+    fresh.matcher, fresh.gold = key.matcher, key.gold
     fresh.contract = [c.describe() for c in contract]
     fresh.sha256 = sha256_hex(pdf)
     return fresh, pdf

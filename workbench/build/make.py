@@ -130,7 +130,7 @@ def make_case(
         params=params,
         degrade=degrade_spec,
         generator={"name": fam.name, "version": fam.version, "pinned": sorted(pinned)},
-        matcher=dict(key.matcher),
+        matcher=key.matcher,
         gold=key.gold,
         contract=[c.describe() for c in fam.contract_of(params)],
         sha256=sha256_hex(pdf),

@@ -189,7 +189,7 @@ def default_findings(case, sub: Subject) -> list[Finding]:
     would an answer made of a hidden layer fall for the trap?"""
     out: list[Finding] = []
     cid = case.id
-    kind = "tokens" if case.matcher_spec.get("type") in ("tokens_all", "keywords_all") else "expected"
+    kind = "tokens" if case.matcher_spec.kind in ("tokens_all", "keywords_all") else "expected"
     try:
         needles = [str(n) for n in matcher_needles(case) if str(n).strip()]
     except UserError as exc:

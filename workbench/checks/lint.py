@@ -98,7 +98,7 @@ from workbench.pdf.structure import structure_report
 def _answer_is_trapped(case) -> bool:
     """The grader's view of the expected answer itself: all of it found, yet not correct because
     it contains a forbidden answer (so no answer can be right)."""
-    if case.matcher_spec.get("type") == "fields" or not case.expected_answer.strip():
+    if case.matcher_spec.kind == "fields" or not case.expected_answer.strip():
         return False
     try:
         v = grade(case, case.expected_answer)

@@ -12,8 +12,8 @@ from workbench.checks.locate import locate_for, located_answer
 from workbench.cli.saving import add_into_suite
 from workbench.core.case import Case, load_case
 from workbench.core.errors import UserError
+from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.generators.mutations import Target
-from workbench.grading.matchers import MATCHERS
 from workbench.pdf.document import read_pdf, read_pdf_bytes
 
 
@@ -21,7 +21,7 @@ def _plain_id(stem: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._")[:100] or "adopted"
 
 
-def _matcher(args: argparse.Namespace) -> dict | None:
+def _matcher(args: argparse.Namespace) -> MatcherSpec | None:
     if args.matcher is None and not args.matcher_option:
         return None
     kind = args.matcher or ("tokens_all" if args.token else "contains")
@@ -34,7 +34,10 @@ def _matcher(args: argparse.Namespace) -> dict | None:
                 {"true": True, "false": False}.get(raw.lower(), raw)
         except ValueError:
             spec[name] = raw
-    return spec
+    try:
+        return MatcherSpec.parse(spec)
+    except UserError as exc:
+        raise UserError(f"--matcher-option: {exc}") from None
 
 
 def cmd_adopt(args: argparse.Namespace) -> int:

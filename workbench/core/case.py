@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from workbench.core import files
 from workbench.core.errors import UserError
+from workbench.core.matcher import MatcherSpec
 from workbench.core.scan import DegradeSpec
 from workbench.core.schema import check_case
 
@@ -18,6 +19,7 @@ PDFHELL_FIELDS = (
     "id", "trap_family", "seed", "question", "expected_answer", "forbidden_answers",
     "expected_tokens", "pdf_path", "metadata",
 )
+T = TypeVar("T")
 KEY_FIELDS = ("question", "expected_answer", "expected_tokens", "forbidden_answers", "matcher", "gold")
 
 
@@ -53,7 +55,7 @@ class Case:
     params: dict[str, Any] | None = None
     degrade: DegradeSpec | None = None      # the scan, for a scanned case (`core.scan`)
     generator: dict[str, Any] | None = None
-    matcher: dict[str, Any] | None = None
+    matcher: MatcherSpec | None = None     # as recorded; `matcher_spec` is the one that grades
     gold: dict[str, Any] | None = None
     contract: list[dict[str, Any]] | None = None
     sha256: str | None = None
@@ -84,10 +86,12 @@ class Case:
         return self.source is not None
 
     @property
-    def matcher_spec(self) -> dict[str, Any]:
-        if self.matcher:
+    def matcher_spec(self) -> MatcherSpec:
+        """The matcher that grades this case: the recorded one, else pdfhell's rule (`tokens_all`
+        where the case lists expected tokens, else `contains`)."""
+        if self.matcher is not None and self.matcher != MatcherSpec():
             return self.matcher
-        return {"type": "tokens_all"} if self.expected_tokens else {"type": "contains"}
+        return MatcherSpec("tokens_all" if self.expected_tokens else "contains")
 
     @property
     def pdf_file(self) -> Path:
@@ -116,7 +120,7 @@ class Case:
         """The JSON Schema an extraction case's answer follows (`gold.schema` of a `fields` case),
         which readers that take structured output are sent; None for every other case."""
         schema = (self.gold or {}).get("schema")
-        if self.matcher_spec.get("type") == "fields" and isinstance(schema, dict) and schema:
+        if self.matcher_spec.kind == "fields" and isinstance(schema, dict) and schema:
             return schema
         return None
 
@@ -127,7 +131,7 @@ class Case:
             "expected_answer": self.expected_answer,
             "expected_tokens": list(self.expected_tokens),
             "forbidden_answers": list(self.forbidden_answers),
-            "matcher": self.matcher_spec,
+            "matcher": self.matcher_spec.to_json(),
             "gold": self.gold,
         }
 
@@ -150,7 +154,7 @@ class Case:
         for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
                      "source", "mutations"):
             value = getattr(self, name)
-            if isinstance(value, DegradeSpec):
+            if isinstance(value, DegradeSpec | MatcherSpec):
                 value = value.to_json()
             if value is not None:
                 out[name] = value
@@ -159,10 +163,8 @@ class Case:
     @classmethod
     def from_json(cls, raw: Any, source: str = "case JSON") -> Case:
         check_case(raw, source)
-        try:
-            degrade = DegradeSpec.parse_optional(raw.get("degrade"))
-        except UserError as exc:
-            raise UserError(f"{source}: degrade: {exc}") from None
+        degrade = _parsed(source, "degrade", DegradeSpec.parse_optional, raw.get("degrade"))
+        matcher = _parsed(source, "matcher", MatcherSpec.parse, raw.get("matcher"))
         try:
             return cls(
                 id=str(raw["id"]),
@@ -177,7 +179,7 @@ class Case:
                 params=raw.get("params"),
                 degrade=degrade,
                 generator=raw.get("generator"),
-                matcher=raw.get("matcher"),
+                matcher=matcher,
                 gold=raw.get("gold"),
                 contract=raw.get("contract"),
                 sha256=raw.get("sha256"),
@@ -186,6 +188,17 @@ class Case:
             )
         except (TypeError, ValueError) as exc:
             raise UserError(f"{source}: malformed case: {exc}") from None
+
+
+def _parsed(source: str, name: str, parse: Callable[[Any], T], raw: Any) -> T | None:
+    """`parse(raw)` for the case field `name` (None stays None); a bad value is one UserError
+    naming the file and the field."""
+    if raw is None:
+        return None
+    try:
+        return parse(raw)
+    except UserError as exc:
+        raise UserError(f"{source}: {name}: {exc}") from None
 
 
 def load_case(path: Path, root: Path | None = None) -> Case:

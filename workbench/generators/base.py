@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from workbench.core.matcher import MatcherSpec
+
 ParamType = Literal["int", "float", "str", "bool", "choice"]
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -200,9 +202,14 @@ class AnswerKey:
     expected_failure_mode: str
     forbidden_answers: list[str] = field(default_factory=list)
     expected_tokens: list[str] = field(default_factory=list)
-    matcher: dict[str, Any] = field(default_factory=lambda: {"type": "contains"})
+    matcher: MatcherSpec = field(default_factory=lambda: MatcherSpec("contains"))
     metadata: dict[str, Any] = field(default_factory=dict)
     gold: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        # A family module may give its matcher as JSON (`{"type": "contains"}`): checked here,
+        # where the family hands its key over.
+        self.matcher = MatcherSpec.parse(self.matcher)
 
 
 @dataclass

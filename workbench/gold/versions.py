@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.layout import journal_path
+from workbench.core.matcher import MatcherSpec
 from workbench.gold.journal import Dispute, load_disputes, read_events
 from workbench.gold.keys import apply_change, get_field, key_conflicts, key_fields
 from workbench.grading import grade
@@ -161,7 +162,7 @@ def case_with_key(case: Case, key: dict[str, Any], version: str | None = None) -
     out.expected_answer = str(key["expected_answer"] or "")
     out.expected_tokens = [str(v) for v in key["expected_tokens"]]
     out.forbidden_answers = [str(v) for v in key["forbidden_answers"]]
-    out.matcher = key.get("matcher")
+    out.matcher = MatcherSpec.parse(key["matcher"])
     out.gold = key.get("gold")
     out.metadata = dict(case.metadata)
     return out
@@ -179,7 +180,7 @@ def contradictions(case: Case, key: dict[str, Any]) -> list[tuple[int, str]]:
         out.append((folded.index(str(value).strip().lower()),
                     f"{path} is {value!r}, which is also a forbidden answer"))
     graded = case_with_key(case, key)
-    if graded.expected_answer and graded.matcher_spec.get("type", "contains") != "fields":
+    if graded.expected_answer and graded.matcher_spec.kind != "fields":
         verdict = grade(graded, graded.expected_answer)
         for part in verdict.forbidden:
             i = forbidden.index(part.expected) if part.expected in forbidden else 0

@@ -124,7 +124,7 @@ def _key_fields(case: Case) -> dict[str, Any]:
         "expected_answer": "" if case.expected_answer is None else str(case.expected_answer),
         "forbidden_answers": [str(a) for a in case.forbidden_answers or []],
         "expected_tokens": [str(t) for t in case.expected_tokens or []],
-        "matcher": as_json(case.matcher_spec),
+        "matcher": as_json(case.matcher_spec.to_json()),
         "gold": as_json(case.gold),
         "params": as_json(case.params),
         "degrade": as_json(case.degrade.to_json() if case.degrade else None),

@@ -28,6 +28,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.runs import MAX_GRADED_CHARS
 from workbench.grading.fields import grade_fields
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
@@ -43,8 +44,6 @@ from workbench.text.search import (
     fold_needle,
 )
 
-MATCHERS = ("contains", "tokens_all", "keywords_all", "exact", "numeric", "fields")
-
 # ---- matchers ------------------------------------------------------------------------------
 
 def _short(text: str, limit: int = 60) -> str:
@@ -52,12 +51,10 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _tokens(case: Case, spec: dict[str, Any], key: str) -> list[str]:
-    raw = spec.get(key)
+def _tokens(case: Case, spec: MatcherSpec, key: str) -> list[str]:
+    raw = spec.tokens if key == "tokens" else spec.keywords
     if raw is None:
         raw = case.expected_tokens or ([case.expected_answer] if key == "tokens" else case.expected_answer.split())
-    if not isinstance(raw, list) or not all(isinstance(t, str | int | float) for t in raw):
-        raise UserError(f"{case.id}: matcher {spec.get('type')} needs {key!r} as a list of strings")
     return [str(t) for t in raw]
 
 
@@ -73,15 +70,15 @@ def _decimal(value: Any, what: str, case: Case) -> Decimal:
     return mention.value
 
 
-def match_contains(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
+def match_contains(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     return [find_text(answer, case.expected_answer)]
 
 
-def match_tokens(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
+def match_tokens(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     return [find_text(answer, t) for t in _tokens(case, spec, "tokens")]
 
 
-def match_keywords(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
+def match_keywords(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     return [find_text(answer, k, whole_word=True) for k in _tokens(case, spec, "keywords")]
 
 
@@ -91,23 +88,28 @@ def _exact_form(text: str, case_sensitive: bool) -> str:
     return text if case_sensitive else text.lower()
 
 
-def match_exact(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
-    expected = str(spec.get("value", case.expected_answer))
+def match_exact(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
+    expected = str(_value(case, spec))
     want, got = parse_money(expected), parse_money(answer)
     if want is not None and got is not None:
         ok = want.agrees(got)
     else:
-        cs = bool(spec.get("case_sensitive"))
+        cs = bool(spec.case_sensitive)
         ok = _exact_form(answer, cs) == _exact_form(expected, cs)
     stripped = answer.strip()
     start = answer.find(stripped) if stripped else 0
     return [Part(expected, ok, stripped if ok else None, (start, start + len(stripped)) if ok else None)]
 
 
-def _numeric_finder(case: Case, spec: dict[str, Any]) -> Callable[[str, Any], list[Part]]:
+def _value(case: Case, spec: MatcherSpec) -> Any:
+    """What `exact` and `numeric` compare: the spec's `value`, else the expected answer."""
+    return case.expected_answer if spec.value is None else spec.value
+
+
+def _numeric_finder(case: Case, spec: MatcherSpec) -> Callable[[str, Any], list[Part]]:
     """Every number in an answer within the spec's tolerance of a target, as Parts."""
-    tol = _decimal(spec.get("tolerance", 0), "tolerance", case)
-    relative = bool(spec.get("relative"))
+    tol = _decimal(0 if spec.tolerance is None else spec.tolerance, "tolerance", case)
+    relative = bool(spec.relative)
 
     def find(answer: str, target: Any) -> list[Part]:
         label = str(target)
@@ -129,7 +131,7 @@ def needle_finder(case: Case) -> Callable[[str, str], list[Part]]:
     """How this case's matcher finds one value (an expected part or a forbidden answer) in a
     text: every occurrence. The lint asks this of page text, so it sees what the grader sees."""
     spec = case.matcher_spec
-    kind = spec.get("type")
+    kind = spec.kind
     numeric = _numeric_finder(case, spec) if kind == "numeric" else None
     whole_word = kind == "keywords_all"
 
@@ -144,13 +146,13 @@ def needle_finder(case: Case) -> Callable[[str, str], list[Part]]:
 def matcher_needles(case: Case) -> list[str]:
     """The values the case's matcher looks for in an answer, each of which must be found."""
     spec = case.matcher_spec
-    kind = str(spec.get("type", "contains"))
+    kind = spec.kind
     if kind == "tokens_all":
         return _tokens(case, spec, "tokens")
     if kind == "keywords_all":
         return _tokens(case, spec, "keywords")
     if kind in ("exact", "numeric"):
-        return [str(spec.get("value", case.expected_answer))]
+        return [str(_value(case, spec))]
     if kind == "fields":
         return [str(t) for t in case.expected_tokens] or [case.expected_answer]
     return [case.expected_answer]
@@ -166,13 +168,13 @@ def forbidden_needles(case: Case) -> list[str]:
     return forbidden
 
 
-def match_numeric(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
-    target = spec.get("value", case.expected_answer)
+def match_numeric(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
+    target = _value(case, spec)
     found = _numeric_finder(case, spec)(answer, target)
     return [found[0] if found else Part(str(target), False)]
 
 
-TEXT_MATCHERS: dict[str, Callable[[Case, dict[str, Any], str], list[Part]]] = {
+TEXT_MATCHERS: dict[str, Callable[[Case, MatcherSpec, str], list[Part]]] = {
     "contains": match_contains,
     "tokens_all": match_tokens,
     "keywords_all": match_keywords,
@@ -181,7 +183,7 @@ TEXT_MATCHERS: dict[str, Callable[[Case, dict[str, Any], str], list[Part]]] = {
 }
 
 
-def find_forbidden(case: Case, spec: dict[str, Any], answer: str) -> list[Part]:
+def find_forbidden(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     """The forbidden answers that `answer` contains, found the way the matcher finds the expected one."""
     find = needle_finder(case)
     out = []
@@ -203,7 +205,7 @@ def grade(case: Case, answer: str | None) -> Verdict:
     if answer and len(answer) > MAX_GRADED_CHARS:
         answer = answer[:MAX_GRADED_CHARS]  # a hostile answer must not cost gigabytes to grade
     spec = case.matcher_spec
-    kind = str(spec.get("type", "contains"))
+    kind = spec.kind
     if kind == "fields":
         return grade_fields(case, answer or "")
     if kind not in TEXT_MATCHERS:
@@ -217,7 +219,7 @@ def grade(case: Case, answer: str | None) -> Verdict:
         details["forbidden_ignored"] = [p.to_json() for p in forbidden]
         forbidden = []
     hedge = find_hedge(answer, case.expected_answer)
-    no_hedge = bool(spec.get("no_hedge"))
+    no_hedge = bool(spec.no_hedge)
     correct = all_found and not forbidden and not (no_hedge and hedge)
     fell = bool(forbidden) and not all_found
     refusal = None if (all_found or forbidden) else find_refusal(answer)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
+from workbench.generators.base import AnswerKey, Arming, GenerationError, MatcherSpec, Param
 from workbench.generators.mutations import Mutated, Target
 from workbench.generators.mutations import _common as c
 
@@ -68,9 +68,9 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
         out = c.save(doc)
     finally:
         doc.close()
-    matcher = {k: v for k, v in key.matcher.items() if k != "value"}
-    if matcher.get("type") not in ("contains", "numeric", "exact"):
-        matcher = {"type": "contains"}
+    matcher = key.matcher.replace(value=None)
+    if matcher.type not in ("contains", "numeric", "exact"):
+        matcher = MatcherSpec("contains")
     forbidden = [f for f in key.forbidden_answers if f.casefold() != amended.casefold()]
     new_key = replace(key, expected_answer=amended, expected_tokens=[], matcher=matcher,
                       forbidden_answers=forbidden, expected_failure_mode=(

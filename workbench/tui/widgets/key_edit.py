@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from workbench.core.case import Case
+from workbench.core.matcher import MatcherSpec
 
 # The matchers a hand-written key can use (`fields` needs structured gold, not a line of text).
 KEY_MATCHERS = ("contains", "tokens_all", "keywords_all", "exact", "numeric")
@@ -38,7 +39,7 @@ class KeyEditScreen(ModalScreen[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         case = self.case
         spec = case.matcher_spec
-        kind = spec.get("type") if spec.get("type") in KEY_MATCHERS else "contains"
+        kind = spec.kind if spec.kind in KEY_MATCHERS else "contains"
         with Vertical(id="key-dialog"):
             yield Label(f"Answer key of {case.id} (adopted {(case.source or {}).get('name', '')})",
                         classes="dialog-title")
@@ -66,10 +67,10 @@ class KeyEditScreen(ModalScreen[dict[str, Any] | None]):
         self.query_one("#key-expected", Input).focus()
 
     def values(self) -> dict[str, Any]:
-        spec = dict(self.case.matcher_spec)
+        spec = self.case.matcher_spec
         kind = str(self.query_one("#key-matcher", Select).value)
-        if kind != spec.get("type"):
-            spec = {"type": kind}
+        if kind != spec.kind:
+            spec = MatcherSpec.parse({"type": kind})
         return {
             "question": self.query_one("#key-question", Input).value,
             "expected": self.query_one("#key-expected", Input).value,

@@ -161,7 +161,7 @@ def answer_key_text(case: Case) -> Group:
         field("Expected answer", case.expected_answer, "green")
     field("Forbidden answers", ", ".join(case.forbidden_answers), "red")
     field("Expected failure mode", case.expected_failure_mode)
-    field("Matcher", ", ".join(f"{k}={v}" for k, v in case.matcher_spec.items()))
+    field("Matcher", ", ".join(f"{k}={v}" for k, v in case.matcher_spec.to_json().items()))
     if case.params:
         field("Parameters", "\n".join(f"{k} = {v}" for k, v in case.params.items()))
     if case.degrade is not None:
