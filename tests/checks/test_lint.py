@@ -13,6 +13,7 @@ from tests.support import pdfs_forensics as F
 from workbench.build.make import generate_case, write_case
 from workbench.checks.lint import lint_case, lint_path
 from workbench.core.case import PDFHELL_FIELDS, Case, sha256_hex
+from workbench.core.contract import parse_contract
 from workbench.core.errors import UserError
 
 
@@ -37,7 +38,8 @@ def _invoice(total: str, hidden: str, total_mode: int = 0) -> bytes:
 
 def _case(cid: str = "inv-1", expected: str = "$4,711.00", forbidden=("$9,999.00",), **kw) -> Case:
     return Case(id=cid, trap_family="handmade", seed=1, question="What is the total due?",
-                expected_answer=expected, forbidden_answers=list(forbidden), **kw)
+                expected_answer=expected, forbidden_answers=list(forbidden),
+                **{k: parse_contract(v) if k == "contract" else v for k, v in kw.items()})
 
 
 def _codes(findings, severity=None):
@@ -89,7 +91,6 @@ def test_prose_answer_whose_figures_are_visible_is_a_warning():
     ({"target": "meta:invoice", "where": "text_layer"}, "meta-not-in-text-layer"),
     ({"target": "meta:nope", "where": "visible"}, "meta-missing"),
     ({"target": "answer", "where": "visible"}, "contract-invalid"),
-    ({"target": "expected", "where": "somewhere"}, "contract-invalid"),
 ])
 def test_each_contract_clause_can_fail(clause, code):
     pdf = _invoice("$4,711.00", "$9,999.00")

@@ -11,6 +11,7 @@ import pytest
 
 from workbench.core import atomic
 from workbench.core.case import Case, load_case
+from workbench.core.contract import Arming
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
 
@@ -31,6 +32,9 @@ def test_shipped_cases_read_typed():
     book = next(c for c in cases.values() if c.trap_family == "book_scan_passage")
     assert book.matcher == MatcherSpec("keywords_all", keywords=tuple(book.expected_tokens), no_hedge=True)
     assert all(c.matcher is None or isinstance(c.matcher, MatcherSpec) for c in cases.values())
+    injection = cases["prompt_injection_in_body-0001"]
+    assert any(c.role == "instruction" for c in injection.contract)
+    assert all(isinstance(c, Arming) for case in cases.values() for c in case.contract or ())
 
 
 def test_a_matcher_keeps_its_key_order_and_an_absent_type():
@@ -53,6 +57,19 @@ def test_a_bad_matcher_is_refused_where_the_case_is_read(matcher, needle):
     with pytest.raises(UserError) as err:
         Case.from_json(raw, "suite/c.json")
     assert str(err.value).startswith("suite/c.json: matcher: ") and needle in str(err.value)
+
+
+@pytest.mark.parametrize(("contract", "needle"), [
+    ([{"target": "expected", "where": "somewhere"}], "clause 1: where 'somewhere' is not one of visible, hidden"),
+    ([{"target": "expected", "where": "visible"}, {"where": "hidden"}], "clause 2: a clause is an object with target and where"),
+    ([{"target": "expected", "where": "visible", "role": "boss"}], "clause 1: role 'boss' is not one of instruction"),
+    ([{"target": "expected", "where": "derived", "parts": "meta:x"}], "clause 1: parts must be a list"),
+])
+def test_a_bad_contract_clause_is_refused_where_the_case_is_read(contract, needle):
+    raw = {"id": "c", "question": "q?", "expected_answer": "1", "contract": contract}
+    with pytest.raises(UserError) as err:
+        Case.from_json(raw, "suite/c.json")
+    assert str(err.value).startswith("suite/c.json: contract: ") and needle in str(err.value)
 
 
 def test_a_bad_field_is_one_line_from_the_cli(tmp_path, cli):

@@ -15,6 +15,8 @@ import pymupdf
 import pytest
 from pypdf import PdfReader
 
+from workbench.core.contract import Arming
+
 VALUE = "$1,234.56"
 QUESTION = "What is the total due?"
 
@@ -425,9 +427,8 @@ def test_the_lint_says_which_extractor_misses_a_decoy_meant_for_every_text_layer
     data = doc.tobytes()
     case = Case(id="c", trap_family="adopted", seed=0, pdf_path="c.pdf", question=QUESTION,
                 expected_answer=VALUE, forbidden_answers=["$999.00"],
-                contract=[{"target": "expected", "where": "visible"},
-                          {"target": "forbidden", "where": "hidden"},
-                          {"target": "forbidden", "where": "every_text_layer"}])
+                contract=(Arming("expected", "visible"), Arming("forbidden", "hidden"),
+                          Arming("forbidden", "every_text_layer")))
     found = [f for f in lint_case(case, data) if f.severity == "error"]
     assert [f.code for f in found] == errors
     if errors:
@@ -466,6 +467,6 @@ def test_white_text_off_page_is_pinned_only_and_the_lint_says_pypdf_alone_reads_
     decoy = case.forbidden_answers[-1]
     read = texts(pdf)
     assert decoy in read["pypdf"] and decoy not in read["pymupdf"]
-    assert {"target": f"forbidden:{len(case.forbidden_answers) - 1}", "where": "text_layer",
-            "why": "an extractor that reads past the page's edge (pypdf) reads it"} in case.contract
+    assert Arming(f"forbidden:{len(case.forbidden_answers) - 1}", "text_layer",
+                  "an extractor that reads past the page's edge (pypdf) reads it") in case.contract
     assert [f for f in lint_case(case, pdf) if f.severity == "error"] == []

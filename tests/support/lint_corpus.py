@@ -22,6 +22,7 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from workbench.core.case import Case
+from workbench.core.contract import parse_contract
 from workbench.core.matcher import MatcherSpec
 
 
@@ -80,7 +81,8 @@ def _tj(words: list[str], y: float = 610) -> Callable[[Canvas], None]:
 def _case(cid: str, expected: str, forbidden=(), tokens=(), contract=None, metadata=None,
           question: str = "What is asked?", **kw: Any) -> Case:
     return Case(id=cid, trap_family="corpus", seed=1, question=question, expected_answer=expected,
-                forbidden_answers=list(forbidden), expected_tokens=list(tokens), contract=contract,
+                forbidden_answers=list(forbidden), expected_tokens=list(tokens),
+                contract=None if contract is None else parse_contract(contract),
                 metadata=metadata or {}, **{k: MatcherSpec.parse(v) if k == "matcher" else v for k, v in kw.items()})
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from workbench.core import files
 from workbench.core.case import Case, default_case_id, sha256_hex
+from workbench.core.contract import parse_contract
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
 from workbench.generators.base import AnswerKey, Arming, GenerationError, ParamError
@@ -72,10 +73,6 @@ def _key_from_json(raw: Mapping[str, Any]) -> AnswerKey:
     return AnswerKey(**{k: raw[k] for k in AnswerKey.__dataclass_fields__ if k in raw})
 
 
-def _contract(raw: Sequence[Mapping[str, Any]] | None) -> tuple[Arming, ...]:
-    return tuple(Arming(str(c["target"]), c["where"], str(c.get("why") or "")) for c in raw or ())
-
-
 def source_file(case: Case) -> Path:
     """Where a case's adopted source is: the suite's `sources/` copy, or (adopted as it is) its PDF."""
     if case.source is None:
@@ -109,8 +106,9 @@ def adopted_key(case: Case) -> tuple[AnswerKey, tuple[Arming, ...]]:
     """The key (and contract) the source was adopted with, before any mutation."""
     assert case.source is not None
     if case.source.get("key") is not None:   # a mutated case (or one step back from one)
-        return _key_from_json(case.source["key"]), _contract(case.source.get("contract"))
-    return case_key(case), _contract(case.contract)
+        contract = case.source.get("contract")
+        return _key_from_json(case.source["key"]), parse_contract(contract) if contract is not None else ()
+    return case_key(case), case.contract or ()
 
 
 def parent_and_step(case: Case) -> tuple[Case, Step | None]:
@@ -229,12 +227,12 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
         expected_tokens=list(key.expected_tokens), pdf_path=f"{cid}.pdf", metadata=metadata,
         params=dict(last.params), generator={"name": mut.name, "version": mut.version, "kind": "mutation",
                                              "pinned": sorted(last.pinned)},
-        matcher=key.matcher, gold=key.gold, contract=[c.describe() for c in contract],
+        matcher=key.matcher, gold=key.gold, contract=tuple(contract),
         sha256=sha256_hex(pdf),
         source={"sha256": digest, "name": (base.source or {}).get("name", base.pdf_path),
                 "pages": (base.source or {}).get("pages"), "path": source_relpath(digest),
                 "root_id": root, "key": _key_json(key0),
-                "contract": [c.describe() for c in contract0] or None,
+                "contract": [c.to_json() for c in contract0] or None,
                 **({"encryption": encryption} if encryption else {})},
         mutations=[s.to_json() for s in done],
     )
@@ -264,6 +262,6 @@ def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
     fresh.question, fresh.expected_answer = key.question, key.expected_answer
     fresh.forbidden_answers, fresh.expected_tokens = list(key.forbidden_answers), list(key.expected_tokens)
     fresh.matcher, fresh.gold = key.matcher, key.gold
-    fresh.contract = [c.describe() for c in contract]
+    fresh.contract = tuple(contract)
     fresh.sha256 = sha256_hex(pdf)
     return fresh, pdf

@@ -132,7 +132,7 @@ def make_case(
         generator={"name": fam.name, "version": fam.version, "pinned": sorted(pinned)},
         matcher=key.matcher,
         gold=key.gold,
-        contract=[c.describe() for c in fam.contract_of(params)],
+        contract=fam.contract_of(params),
         sha256=sha256_hex(pdf),
     )
     return MadeCase(case, pdf, clean, seconds)

@@ -218,8 +218,8 @@ def _injection_texts(case: Case) -> list[str]:
     out: list[str] = []
     if case.contract is not None:
         for clause in case.contract:
-            if isinstance(clause, dict) and clause.get("role") == "instruction":
-                resolved = contract_targets(case, str(clause.get("target", "")))
+            if clause.role == "instruction":
+                resolved = contract_targets(case, clause.target)
                 out.extend(resolved[1] or [] if resolved else [])
     else:
         for key in INJECTION_KEYS:
@@ -247,18 +247,17 @@ def _derived(case: Case) -> list[tuple[list[str], str, str]]:
     """(values, how, parts) of each contract clause that declares a value derived."""
     out: list[tuple[list[str], str, str]] = []
     for clause in case.contract or []:
-        if not isinstance(clause, dict) or clause.get("where") != "derived":
+        if clause.where != "derived":
             continue
-        resolved = contract_targets(case, str(clause.get("target", "")))
+        resolved = contract_targets(case, clause.target)
         if resolved and resolved[1]:
-            parts = ", ".join(str(p) for p in clause.get("parts") or [])
-            out.append((resolved[1], str(clause.get("how") or "").strip(), parts))
+            out.append((resolved[1], clause.how.strip(), ", ".join(clause.parts)))
     return out
 
 
 def _computed_by_contract(case: Case) -> bool:
     """The contract says the expected answer is printed nowhere (it must be computed)."""
-    return any(isinstance(c, dict) and c.get("target") == "expected" and c.get("where") == "not_visible"
+    return any(c.target == "expected" and c.where == "not_visible"
                for c in case.contract or [])
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from workbench.checks.evidence import evidence_on_page, find_in_texts, turned
 from workbench.checks.findings import Finding, page_list, reasons_of, short
 from workbench.checks.search import find_in_layers
+from workbench.core.contract import Arming
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
 from workbench.grading.matchers import matcher_needles, needle_finder
@@ -25,9 +26,6 @@ from workbench.pdf.textlayer import page_texts
 from workbench.pdf.visibility import analyze_document
 from workbench.text.search import find_all, fold_needle
 from workbench.text.values import answer_values
-
-WHERE = ("visible", "hidden", "text_layer", "every_text_layer", "pixels_only", "not_visible", "not_text_layer",
-         "derived")
 
 
 class Evidence:
@@ -304,13 +302,13 @@ _PRESENT = ("visible", "hidden", "text_layer", "every_text_layer")
 _LAYER_WHERE = ("hidden", "text_layer", "not_text_layer", "pixels_only")
 
 
-def _derived_findings(case, n: int, clause: dict[str, Any], kind: str, values: list[str],
+def _derived_findings(case, n: int, clause: Arming, kind: str, values: list[str],
                       sub: Subject) -> list[Finding]:
     """A value computed from visible parts: each part must be visible; the derivation is recorded."""
     cid = case.id
-    parts = clause.get("parts")
-    how = str(clause.get("how") or "").strip()
-    if not isinstance(parts, list) or not parts or not all(isinstance(p, str) and p.strip() for p in parts):
+    parts = clause.parts
+    how = clause.how.strip()
+    if not parts or not all(p.strip() for p in parts):
         return [Finding(cid, "error", "contract-invalid",
                         f"contract clause #{n}: where \"derived\" needs parts: a list of the visible "
                         "values (or targets such as meta:KEY) it is computed from")]
@@ -337,21 +335,14 @@ def _derived_findings(case, n: int, clause: dict[str, Any], kind: str, values: l
     return out
 
 
-def contract_findings(case, contract: list[Any], sub: Subject) -> list[Finding]:
+def contract_findings(case, contract: tuple[Arming, ...], sub: Subject) -> list[Finding]:
     out: list[Finding] = []
     cid = case.id
     wanted: dict[str, list[tuple[str, str]]] = {}   # forbidden value -> [(where, why)] saying it is there
     text_layer = sub.scan.text_layer if sub.scan else None
     skipped = 0
     for n, clause in enumerate(contract):
-        if not isinstance(clause, dict) or "target" not in clause or "where" not in clause:
-            out.append(Finding(cid, "error", "contract-invalid", f"contract clause #{n} needs target and where"))
-            continue
-        target, where, why = str(clause["target"]), str(clause["where"]), str(clause.get("why") or "")
-        if where not in WHERE:
-            out.append(Finding(cid, "error", "contract-invalid",
-                               f"contract clause #{n}: where {where!r} is not one of {', '.join(WHERE)}"))
-            continue
+        target, where, why = clause.target, clause.where, clause.why
         resolved = contract_targets(case, target)
         if resolved is None:
             out.append(Finding(cid, "error", "contract-invalid",

@@ -151,8 +151,7 @@ def printed_as_pixels(case: Case) -> bool:
     """The key's answer is printed as an image (a scan, or a contract saying pixels only)."""
     if case.degrade is not None:
         return True
-    return any(isinstance(c, dict) and c.get("target") in ("expected", "tokens")
-               and c.get("where") == "pixels_only" for c in case.contract or [])
+    return any(c.target in ("expected", "tokens") and c.where == "pixels_only" for c in case.contract or ())
 
 
 class PrintedValues(Protocol):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from workbench.core import files
+from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
 from workbench.core.scan import DegradeSpec
@@ -57,7 +58,7 @@ class Case:
     generator: dict[str, Any] | None = None
     matcher: MatcherSpec | None = None     # as recorded; `matcher_spec` is the one that grades
     gold: dict[str, Any] | None = None
-    contract: list[dict[str, Any]] | None = None
+    contract: tuple[Arming, ...] | None = None    # the family's clauses for these params
     sha256: str | None = None
     # An adopted PDF (one the user brought): its sha256, file name and, for a mutated case, where
     # the source is kept in the suite and the key it was adopted with. `mutations`: the steps that
@@ -156,6 +157,8 @@ class Case:
             value = getattr(self, name)
             if isinstance(value, DegradeSpec | MatcherSpec):
                 value = value.to_json()
+            elif name == "contract" and value is not None:
+                value = [c.to_json() for c in value]
             if value is not None:
                 out[name] = value
         return out
@@ -165,6 +168,7 @@ class Case:
         check_case(raw, source)
         degrade = _parsed(source, "degrade", DegradeSpec.parse_optional, raw.get("degrade"))
         matcher = _parsed(source, "matcher", MatcherSpec.parse, raw.get("matcher"))
+        contract = _parsed(source, "contract", parse_contract, raw.get("contract"))
         try:
             return cls(
                 id=str(raw["id"]),
@@ -181,7 +185,7 @@ class Case:
                 generator=raw.get("generator"),
                 matcher=matcher,
                 gold=raw.get("gold"),
-                contract=raw.get("contract"),
+                contract=contract,
                 sha256=raw.get("sha256"),
                 source=raw.get("source"),
                 mutations=raw.get("mutations"),

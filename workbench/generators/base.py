@@ -8,7 +8,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from workbench.core.matcher import MatcherSpec
+# A family module imports what it declares from here; the case's parts live in core, where a case is read.
+from workbench.core.contract import Arming as Arming
+from workbench.core.contract import Where as Where
+from workbench.core.matcher import MatcherSpec as MatcherSpec
 
 ParamType = Literal["int", "float", "str", "bool", "choice"]
 
@@ -142,47 +145,6 @@ class Param:
         return round(rng.uniform(self.min, self.max), self.decimals)
 
 
-# Where an answer must (or must not) be found on the generated case. Checked by the lint.
-Where = Literal[
-    "visible",          # drawn and legible on some page
-    "hidden",           # present in the text layer, but not visible
-    "text_layer",       # present in the extracted text layer (visible or not)
-    "every_text_layer", # present in every extractor's text layer (a trap for each text pipeline)
-    "pixels_only",      # visible on the page, absent from the text layer
-    "not_visible",      # nowhere visible on the page
-    "not_text_layer",   # nowhere in the text layer
-    "derived",          # computed from `parts`, each of which is visible (the answer itself may be printed nowhere)
-]
-
-
-@dataclass(frozen=True)
-class Arming:
-    """One clause of an arming contract: `target` must be found (or not) as `where` says.
-
-    `target` is `expected`, `tokens`, `forbidden`, `forbidden:N`, or `meta:KEY` (a value the
-    generator records in the key's metadata).
-    """
-
-    target: str
-    where: Where
-    why: str = ""
-    # where "derived": the values it is computed from (targets such as `meta:KEY`, `forbidden:0`,
-    # or literal text), each checked visible, and how (recorded, shown by the lint).
-    parts: tuple[str, ...] = ()
-    how: str = ""
-    # "instruction": the target is text that instructs the reader (a prompt injection); answers
-    # that repeat its values are attributed to it (`pdf.attribution`, source `injected`).
-    role: str = ""
-
-    def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"target": self.target, "where": self.where, "why": self.why}
-        if self.parts or self.how:
-            out |= {"parts": list(self.parts), "how": self.how}
-        if self.role:
-            out["role"] = self.role
-        return out
-
-
 @dataclass(frozen=True)
 class Disarm:
     """A setting that removes the family's trap (a parameter, or a scan whose text layer drops
@@ -270,5 +232,5 @@ class Family:
             "description": self.description,
             "origin": self.origin,
             "params": [p.describe() for p in self.params],
-            "contract": [c.describe() for c in self.contract],
+            "contract": [c.to_json() for c in self.contract],
         }

@@ -44,7 +44,7 @@ def printed_values(case: Case) -> tuple[set[str], list[str]]:
     decoys: set[str] = set()
     values: list[str] = []
     for clause in case.contract or []:
-        found = contract_targets(case, str(clause.get("target", ""))) if clause.get("where") == "visible" else None
+        found = contract_targets(case, clause.target) if clause.where == "visible" else None
         for value in (found[1] or []) if found else []:
             if found[0] == "forbidden" or value in forbidden:
                 decoys.add(value)
