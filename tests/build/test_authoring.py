@@ -119,7 +119,7 @@ def test_an_exception_in_a_user_family_is_a_user_error_with_its_line(tmp_path):
 def test_a_draft_from_a_case_reproduces_it():
     case = load_case(SAMPLE / "hidden_ocr_mismatch-0002.json")
     draft = Draft.from_case(case)
-    assert draft.seed == case.seed and set(draft.pinned) == set(case.generator.get("pinned", []))
+    assert draft.seed == case.seed and set(draft.pinned) == set(case.generator.pinned or ())
     preview = make_preview(get_family(case.trap_family), draft)
     assert preview.case.params == case.params
     assert preview.pdf == case.pdf_file.read_bytes()

@@ -206,12 +206,12 @@ def test_a_scan_made_by_another_version_of_its_family_is_one_warning_not_false_e
     from workbench.core.case import load_case
 
     case = load_case(next(SAMPLE.glob("footnote_override-0003-*.json")))
-    assert case.degrade and case.generator["version"] >= 1
+    assert case.degrade and case.generator.version >= 1
     pdf = case.pdf_file.read_bytes()
     assert not [f for f in lint_case(case, pdf) if f.severity == "error"]
-    older = dataclasses.replace(case, generator={**case.generator, "version": case.generator["version"] - 1})
+    older = dataclasses.replace(case, generator=dataclasses.replace(case.generator, version=case.generator.version - 1))
     found = lint_case(older, pdf)
     assert [(f.severity, f.code) for f in found if f.severity != "info"] == [("warning", "degraded-unchecked")]
     (said,) = [f.message for f in found if f.code == "degraded-unchecked"]
-    assert said.startswith(f"made by footnote_override version {case.generator['version'] - 1}, installed "
-                           f"version is {case.generator['version']}") and "rebuild the suite" in said
+    assert said.startswith(f"made by footnote_override version {case.generator.version - 1}, installed "
+                           f"version is {case.generator.version}") and "rebuild the suite" in said

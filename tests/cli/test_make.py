@@ -23,7 +23,7 @@ def test_make_writes_pdf_and_json_with_resolved_params(cli, tmp_path):
     families = json.loads(cli("families", "--json")[1])
     fam_params = {p["name"] for f in families if f["name"] == FAMILY for p in f["params"]}
     assert set(case.params) == fam_params
-    assert case.generator["name"] == FAMILY and case.generator["pinned"] == []
+    assert case.generator.name == FAMILY and case.generator.pinned == ()
     assert case.forbidden_answers and case.expected_answer not in case.forbidden_answers
 
 
@@ -45,7 +45,7 @@ def test_pinning_one_param_changes_that_value_and_nothing_else_drawn():
     assert "Acme Widgets Ltd." in pinned.question
     others = {k: v for k, v in free.params.items() if k != "vendor"}
     assert {k: v for k, v in pinned.params.items() if k != "vendor"} == others
-    assert pinned.generator["pinned"] == ["vendor"]
+    assert pinned.generator.pinned == ("vendor",)
 
 
 def test_pinned_value_is_exactly_what_the_pdf_shows(cli, tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core import atomic
-from workbench.core.case import Case, load_case
+from workbench.core.case import Case, GeneratorRef, load_case
 from workbench.core.contract import Arming
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
@@ -32,6 +32,7 @@ def test_shipped_cases_read_typed():
     book = next(c for c in cases.values() if c.trap_family == "book_scan_passage")
     assert book.matcher == MatcherSpec("keywords_all", keywords=tuple(book.expected_tokens), no_hedge=True)
     assert all(c.matcher is None or isinstance(c.matcher, MatcherSpec) for c in cases.values())
+    assert {c.generator for c in cases.values()} >= {GeneratorRef("adopt", 1), GeneratorRef("tiny_print", 3, "mutation", ())}
     injection = cases["prompt_injection_in_body-0001"]
     assert any(c.role == "instruction" for c in injection.contract)
     assert all(isinstance(c, Arming) for case in cases.values() for c in case.contract or ())
@@ -70,6 +71,19 @@ def test_a_bad_contract_clause_is_refused_where_the_case_is_read(contract, needl
     with pytest.raises(UserError) as err:
         Case.from_json(raw, "suite/c.json")
     assert str(err.value).startswith("suite/c.json: contract: ") and needle in str(err.value)
+
+
+@pytest.mark.parametrize(("generator", "needle"), [
+    ({"name": "x", "version": "two"}, "version must be an integer"),
+    ({"name": "x", "version": 1, "kind": "family"}, "kind must be mutation"),
+    ({"name": "x", "version": 1, "pinned": "a"}, "pinned must be a list"),
+    ({"name": "x", "version": 1, "made": "today"}, "unknown key 'made'"),
+])
+def test_a_bad_generator_is_refused_where_the_case_is_read(generator, needle):
+    raw = {"id": "c", "question": "q?", "expected_answer": "1", "generator": generator}
+    with pytest.raises(UserError) as err:
+        Case.from_json(raw, "suite/c.json")
+    assert str(err.value).startswith("suite/c.json: generator: ") and needle in str(err.value)
 
 
 def test_a_bad_field_is_one_line_from_the_cli(tmp_path, cli):

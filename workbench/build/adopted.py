@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import files
-from workbench.core.case import Case, default_case_id, sha256_hex
+from workbench.core.case import Case, GeneratorRef, default_case_id, sha256_hex
 from workbench.core.contract import parse_contract
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
@@ -50,7 +50,7 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
         expected_answer=expected.strip(), forbidden_answers=[f for f in forbidden if f.strip()],
         expected_tokens=[t for t in expected_tokens if t.strip()], pdf_path=f"{case_id}.pdf",
         metadata={"expected_failure_mode": "", "adopted_from": Path(name).name},
-        generator={"name": "adopt", "version": ADOPT_VERSION}, matcher=spec, sha256=digest,
+        generator=GeneratorRef("adopt", ADOPT_VERSION), matcher=spec, sha256=digest,
         source={"sha256": digest, "name": Path(name).name, "pages": facts["pages"],
                 **({"encryption": dict(encryption)} if encryption else {})},
     )
@@ -225,8 +225,7 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
         id=cid, trap_family=mut.name, seed=last.seed, question=key.question,
         expected_answer=key.expected_answer, forbidden_answers=list(key.forbidden_answers),
         expected_tokens=list(key.expected_tokens), pdf_path=f"{cid}.pdf", metadata=metadata,
-        params=dict(last.params), generator={"name": mut.name, "version": mut.version, "kind": "mutation",
-                                             "pinned": sorted(last.pinned)},
+        params=dict(last.params), generator=GeneratorRef(mut.name, mut.version, "mutation", tuple(sorted(last.pinned))),
         matcher=key.matcher, gold=key.gold, contract=tuple(contract),
         sha256=sha256_hex(pdf),
         source={"sha256": digest, "name": (base.source or {}).get("name", base.pdf_path),

@@ -56,7 +56,7 @@ class Draft:
                 return cls("hidden_layer", 1, {}, None, base=case)
             return cls(step.mutation, step.seed, dict(step.pinned), None, base=parent, target=step.target)
         params = dict(case.params or {})
-        names = (case.generator or {}).get("pinned")
+        names = case.generator.pinned if case.generator else None
         pinned = {k: params[k] for k in names if k in params} if names is not None else params
         return cls(case.trap_family, case.seed, pinned, case.degrade.request() if case.degrade else None)
 

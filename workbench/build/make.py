@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import atomic
-from workbench.core.case import Case, default_case_id, sha256_hex
+from workbench.core.case import Case, GeneratorRef, default_case_id, sha256_hex
 from workbench.core.config import family_dirs
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
@@ -129,7 +129,7 @@ def make_case(
         metadata=metadata,
         params=params,
         degrade=degrade_spec,
-        generator={"name": fam.name, "version": fam.version, "pinned": sorted(pinned)},
+        generator=GeneratorRef(fam.name, fam.version, pinned=tuple(sorted(pinned))),
         matcher=key.matcher,
         gold=key.gold,
         contract=fam.contract_of(params),
@@ -153,7 +153,7 @@ def other_version(case: Case) -> str | None:
     """"made by FAMILY version N, installed version is M" when the family installed is not the
     version the case records (its pages would not be the ones it was made from), else None."""
     fam = get_family(case.trap_family)
-    recorded = (case.generator or {}).get("version")
+    recorded = case.generator.version if case.generator else None
     if recorded is not None and recorded != fam.version:
         return f"made by {fam.name} version {recorded}, installed version is {fam.version}"
     return None

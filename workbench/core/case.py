@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from workbench.core import files
 from workbench.core.contract import Arming, parse_contract
@@ -41,6 +41,40 @@ def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: 
     blob = json.dumps({"p": dict(pinned), "d": degrade}, sort_keys=True, default=str)
     return f"{base}-{sha256_hex(blob.encode())[:6]}"
 
+@dataclass(frozen=True)
+class GeneratorRef:
+    """What made a case (`Case.generator`): a family, `adopt`, or a mutation (`kind`), its version,
+    and the names of the parameters the author pinned (the rest were drawn from the seed)."""
+
+    name: str | None = None
+    version: int | None = None
+    kind: Literal["mutation"] | None = None
+    pinned: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"name": self.name, "version": self.version, "kind": self.kind,
+               "pinned": None if self.pinned is None else list(self.pinned)}
+        return {k: v for k, v in out.items() if v is not None}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> GeneratorRef:
+        if not isinstance(raw, Mapping):
+            raise UserError(f"a generator is an object with name and version; got {raw!r}")
+        unknown = [k for k in raw if k not in ("name", "version", "kind", "pinned")]
+        if unknown:
+            raise UserError(f"unknown key {unknown[0]!r}; a generator has name, version, kind and pinned")
+        name, version, kind, pinned = (raw.get(k) for k in ("name", "version", "kind", "pinned"))
+        if name is not None and not isinstance(name, str):
+            raise UserError(f"name must be a string; got {name!r}")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise UserError(f"version must be an integer; got {version!r}")
+        if kind not in (None, "mutation"):
+            raise UserError(f"kind must be mutation (or absent, for a family); got {kind!r}")
+        if pinned is not None and (not isinstance(pinned, list) or not all(isinstance(p, str) for p in pinned)):
+            raise UserError(f"pinned must be a list of parameter names; got {pinned!r}")
+        return cls(name, version, kind, None if pinned is None else tuple(pinned))
+
+
 @dataclass
 class Case:
     id: str
@@ -55,7 +89,7 @@ class Case:
     # Ours (absent from pdfhell cases):
     params: dict[str, Any] | None = None
     degrade: DegradeSpec | None = None      # the scan, for a scanned case (`core.scan`)
-    generator: dict[str, Any] | None = None
+    generator: GeneratorRef | None = None
     matcher: MatcherSpec | None = None     # as recorded; `matcher_spec` is the one that grades
     gold: dict[str, Any] | None = None
     contract: tuple[Arming, ...] | None = None    # the family's clauses for these params
@@ -155,7 +189,7 @@ class Case:
         for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
                      "source", "mutations"):
             value = getattr(self, name)
-            if isinstance(value, DegradeSpec | MatcherSpec):
+            if isinstance(value, DegradeSpec | MatcherSpec | GeneratorRef):
                 value = value.to_json()
             elif name == "contract" and value is not None:
                 value = [c.to_json() for c in value]
@@ -169,6 +203,7 @@ class Case:
         degrade = _parsed(source, "degrade", DegradeSpec.parse_optional, raw.get("degrade"))
         matcher = _parsed(source, "matcher", MatcherSpec.parse, raw.get("matcher"))
         contract = _parsed(source, "contract", parse_contract, raw.get("contract"))
+        generator = _parsed(source, "generator", GeneratorRef.from_json, raw.get("generator"))
         try:
             return cls(
                 id=str(raw["id"]),
@@ -182,7 +217,7 @@ class Case:
                 metadata=dict(raw.get("metadata") or {}),
                 params=raw.get("params"),
                 degrade=degrade,
-                generator=raw.get("generator"),
+                generator=generator,
                 matcher=matcher,
                 gold=raw.get("gold"),
                 contract=contract,
