@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from workbench.build.adopted import Step, mutated_case, read_source
+from workbench.build.adopted import mutated_case, read_source
 from workbench.build.suite import verify_suite
 from workbench.checks.lint import lint_case
 from workbench.checks.search import find_evidence
+from workbench.core.adoption import MutationStep
 from workbench.core.case import sha256_hex
 from workbench.core.suite import load_suite
 from workbench.generators.mutations import get_mutation
@@ -54,14 +55,14 @@ def mutate(suite: Path, trap: str, seed: int = 1, base: str = "statement", page:
     case = load_suite(suite).case(base)
     mut = mutation(trap)
     target = locate_target(case, case.pdf_file.read_bytes(), mut.needs_target, None, page)
-    return mutated_case(case, read_source(case), [Step(trap, mut.version, seed, pinned, target=target)])
+    return mutated_case(case, read_source(case), [MutationStep(trap, mut.version, seed, pinned, target=target)])
 
 
 def test_adopt_copies_the_pdf_records_its_hash_and_lints_clean(adopted, cli, tmp_path):
     case = load_suite(adopted).case("statement")
     data = case.pdf_file.read_bytes()
     assert data == STATEMENT.statement_pdf()
-    assert case.source["sha256"] == sha256_hex(data) == case.sha256 and case.source["pages"] == 2
+    assert case.source.sha256 == sha256_hex(data) == case.sha256 and case.source.pages == 2
     assert case.trap_family == "adopted" and case.expected_answer == STATEMENT.NEW_BALANCE
     assert lint_case(case, data) == []
     hits = [h for h in find_evidence(data, case.expected_answer) if h.visible]
@@ -101,12 +102,12 @@ DISARM = {
 def test_each_mutation_arms_and_puts_its_decoy_only_where_it_said(adopted, trap):
     case, pdf, extra = mutate(adopted, trap)
     assert errors(case, pdf) == []
-    assert case.source["sha256"] == sha256_hex(STATEMENT.statement_pdf())
-    assert list(extra) == [f"sources/{case.source['sha256']}.pdf"]
+    assert case.source.sha256 == sha256_hex(STATEMENT.statement_pdf())
+    assert list(extra) == [f"sources/{case.source.sha256}.pdf"]
     step = case.mutations[-1]
-    assert step["mutation"] == trap and set(step["params"]) == {p.name for p in
+    assert step.mutation == trap and set(step.params) == {p.name for p in
                                                                 __import__("workbench.generators.mutations", fromlist=["x"]).get_mutation(trap).params}
-    target_page = step["target"]["page_number"] - 1
+    target_page = step.target.page
     placed = {page - 1 for page, _ in case.metadata["mutation"]["places"]}
     assert target_page in placed
     decoy = case.forbidden_answers[-1]
@@ -145,7 +146,7 @@ def test_a_stack_of_two_hidden_layer_then_scan_keeps_the_trap_with_a_faithful_la
     case, pdf, extra = mutate(adopted, "hidden_layer")
     add_to_suite(adopted, case, pdf, extra_files=extra)
     scanned, spdf, extra = mutate(adopted, "scan", base=case.id, text_layer="faithful", tier="mild")
-    assert [s["mutation"] for s in scanned.mutations] == ["hidden_layer", "scan"]
+    assert [s.mutation for s in scanned.mutations] == ["hidden_layer", "scan"]
     assert errors(scanned, spdf) == []
     assert scanned.forbidden_answers == case.forbidden_answers
     add_to_suite(adopted, scanned, spdf, extra_files=extra)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core import atomic
+from workbench.core.adoption import AdoptedSource, Target
 from workbench.core.case import Case, GeneratorRef, load_case
 from workbench.core.contract import Arming
 from workbench.core.errors import UserError
@@ -33,6 +34,10 @@ def test_shipped_cases_read_typed():
     assert book.matcher == MatcherSpec("keywords_all", keywords=tuple(book.expected_tokens), no_hedge=True)
     assert all(c.matcher is None or isinstance(c.matcher, MatcherSpec) for c in cases.values())
     assert {c.generator for c in cases.values()} >= {GeneratorRef("adopt", 1), GeneratorRef("tiny_print", 3, "mutation", ())}
+    tiny = cases["statement-tiny-print"]
+    assert tiny.source.kind == "mutated" and tiny.source.key.expected_answer == "$5,143.24"
+    assert tiny.mutations[0].target == Target(1, (377.36, 140.48, 426.28, 151.48), "$5,143.24")
+    assert cases["statement"].source == AdoptedSource(tiny.source.sha256, "statement.pdf", 2)
     injection = cases["prompt_injection_in_body-0001"]
     assert any(c.role == "instruction" for c in injection.contract)
     assert all(isinstance(c, Arming) for case in cases.values() for c in case.contract or ())
@@ -84,6 +89,23 @@ def test_a_bad_generator_is_refused_where_the_case_is_read(generator, needle):
     with pytest.raises(UserError) as err:
         Case.from_json(raw, "suite/c.json")
     assert str(err.value).startswith("suite/c.json: generator: ") and needle in str(err.value)
+
+
+@pytest.mark.parametrize(("change", "needle"), [
+    (lambda r: r["mutations"][0].update(seed="one"), "mutations: step 1: seed must be an integer"),
+    (lambda r: r["mutations"][0]["target"].update(box=[1, 2]), "mutations: step 1: target box must be four numbers"),
+    (lambda r: r["mutations"][0].update(params={"size": [7]}), "mutations: step 1: params: 'size' must be a number"),
+    (lambda r: r["source"].update(pages="two"), "source: pages must be an integer"),
+    (lambda r: r["source"]["key"].update(matcher={"type": "nearly"}), "source: key: matcher: unknown matcher 'nearly'"),
+    (lambda r: r["source"].update(encryption={"method": "AES", "password": "none"}), "source: encryption password"),
+    (lambda r: r["source"].update(signed=True), "source: unknown key 'signed' in source"),
+])
+def test_a_bad_adopted_field_is_refused_where_the_case_is_read(change, needle):
+    raw = json.loads((SAMPLES / "adopted" / "statement-tiny-print.json").read_text(encoding="utf-8"))
+    change(raw)
+    with pytest.raises(UserError) as err:
+        Case.from_json(raw, "suite/c.json")
+    assert str(err.value).startswith("suite/c.json: ") and needle in str(err.value)
 
 
 def test_a_bad_field_is_one_line_from_the_cli(tmp_path, cli):

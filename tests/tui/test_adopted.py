@@ -65,14 +65,14 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
         assert f"mutation v{get_mutation('hidden_layer').version} of invoice" in text and "lint ✔" in screen.sub_title
         case = screen.preview.case
         decoy = case.forbidden_answers[-1]
-        assert case.mutations[0]["target"]["text"] == "5,143.24"
+        assert case.mutations[0].target.text == "5,143.24"
         # ctrl+t: the next place the answer is printed (page 2's summary), then back to page 1.
         await pilot.press("ctrl+t")
         await settle(pilot)
-        assert screen.preview.case.mutations[0]["target"]["page_number"] == 2
+        assert screen.preview.case.mutations[0].target.page == 1
         await pilot.press("ctrl+t")
         await settle(pilot)
-        assert screen.preview.case.mutations[0]["target"]["page_number"] == 1
+        assert screen.preview.case.mutations[0].target.page == 0
         # Pin the decoy: page, layers and key follow.
         box = form.query_one("#value-decoy", Input)
         box.focus()
@@ -91,7 +91,7 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
         await pilot.press("n")
     saved = [c for c in load_suite(suite).cases if c.mutations]
     assert len(saved) == 1 and saved[0].forbidden_answers == ["$9,999.99"]
-    assert (suite / "sources" / f"{saved[0].source['sha256']}.pdf").exists()
+    assert (suite / "sources" / f"{saved[0].source.sha256}.pdf").exists()
     results, digest, recorded = verify_suite(suite)
     assert all(r.ok for r in results) and digest == recorded
 
@@ -119,14 +119,14 @@ async def test_ctrl_g_attacks_any_span_picked_from_the_page(tmp_path):
         await pilot.press("enter")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert app.screen is screen
-        target = screen.preview.case.mutations[0]["target"]
-        assert target["text"] == "2,310.40" and target["page_number"] == 1
+        target = screen.preview.case.mutations[0].target
+        assert target.text == "2,310.40" and target.page == 0
         # Escape leaves the target as it was.
         await pilot.press("ctrl+g")
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert screen.preview.case.mutations[0]["target"]["text"] == "2,310.40"
+        assert screen.preview.case.mutations[0].target.text == "2,310.40"
 
 
 async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path):

@@ -9,18 +9,17 @@ source and compares bytes and key, so it catches an edited source as well as an 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from workbench.core import files
+from workbench.core.adoption import AdoptedSource, Encryption, MutationStep
 from workbench.core.case import Case, GeneratorRef, default_case_id, sha256_hex
-from workbench.core.contract import parse_contract
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
 from workbench.generators.base import AnswerKey, Arming, GenerationError, ParamError
-from workbench.generators.mutations import Mutation, Target, UnknownMutation, get_mutation
+from workbench.generators.mutations import Mutation, UnknownMutation, get_mutation
 from workbench.generators.mutations._common import encryption_of, pdf_facts, plain_pdf
 
 ADOPTED_FAMILY = "adopted"      # trap_family of a case adopted as it is
@@ -34,10 +33,10 @@ def source_relpath(sha256: str) -> str:
 
 def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str,
               expected_tokens: Sequence[str] = (), forbidden: Sequence[str] = (),
-              matcher: MatcherSpec | None = None, encryption: Mapping[str, Any] | None = None,
+              matcher: MatcherSpec | None = None, encryption: Encryption | None = None,
               ) -> Case:
     """A case made from a PDF as it is (read already: decrypted if it needed a password), keyed
-    by hand. `encryption` is how the file was encrypted (`Encryption.to_json`), recorded."""
+    by hand. `encryption` is how the file was encrypted, recorded when it is."""
     facts = pdf_facts(data, name)
     if not question.strip():
         raise UserError("adopt needs the question a reader is asked (--question TEXT)")
@@ -51,8 +50,8 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
         expected_tokens=[t for t in expected_tokens if t.strip()], pdf_path=f"{case_id}.pdf",
         metadata={"expected_failure_mode": "", "adopted_from": Path(name).name},
         generator=GeneratorRef("adopt", ADOPT_VERSION), matcher=spec, sha256=digest,
-        source={"sha256": digest, "name": Path(name).name, "pages": facts["pages"],
-                **({"encryption": dict(encryption)} if encryption else {})},
+        source=AdoptedSource(digest, Path(name).name, facts["pages"],
+                             encryption=encryption if encryption and encryption.method else None),
     )
 
 
@@ -65,24 +64,16 @@ def case_key(case: Case) -> AnswerKey:
                      metadata=meta, gold=case.gold)
 
 
-def _key_json(key: AnswerKey) -> dict[str, Any]:
-    return asdict(key) | {"matcher": key.matcher.to_json()}
-
-
-def _key_from_json(raw: Mapping[str, Any]) -> AnswerKey:
-    return AnswerKey(**{k: raw[k] for k in AnswerKey.__dataclass_fields__ if k in raw})
-
-
 def source_file(case: Case) -> Path:
     """Where a case's adopted source is: the suite's `sources/` copy, or (adopted as it is) its PDF."""
     if case.source is None:
         raise UserError(f"{case.id}: not an adopted case; adopt a PDF first (pdfworkbench adopt FILE.pdf)")
-    rel = case.source.get("path")
+    rel = case.source.path
     if not rel:
         return case.pdf_file
     base = case.json_path.parent if case.json_path else Path(".")
     root = case.root or base
-    if not isinstance(rel, str) or Path(rel).is_absolute() or not files.is_below(base / rel, root):
+    if Path(rel).is_absolute() or not files.is_below(base / rel, root):
         raise UserError(f"{case.json_path or case.id}: source path {str(rel)[:80]!r} points outside {root}; "
                         "a case may only name files inside its suite folder")
     return files.check_own(base / rel, root)
@@ -94,7 +85,7 @@ def read_source(case: Case) -> bytes:
     if not path.exists():
         raise UserError(f"{case.id}: the adopted source {path} is missing; copy it back or adopt the PDF again")
     data = files.read_bytes(path, "PDF", "pdf_file_bytes")
-    want = str(case.source.get("sha256") or "")
+    want = case.source.sha256
     got = sha256_hex(data)
     if want and got != want:
         raise UserError(f"{case.id}: the adopted source {path.name} was edited (sha256 {got[:12]}, the case "
@@ -105,20 +96,18 @@ def read_source(case: Case) -> bytes:
 def adopted_key(case: Case) -> tuple[AnswerKey, tuple[Arming, ...]]:
     """The key (and contract) the source was adopted with, before any mutation."""
     assert case.source is not None
-    if case.source.get("key") is not None:   # a mutated case (or one step back from one)
-        contract = case.source.get("contract")
-        return _key_from_json(case.source["key"]), parse_contract(contract) if contract is not None else ()
+    if case.source.key is not None:   # a mutated case (or one step back from one)
+        return case.source.key, case.source.contract or ()
     return case_key(case), case.contract or ()
 
 
-def parent_and_step(case: Case) -> tuple[Case, Step | None]:
+def parent_and_step(case: Case) -> tuple[Case, MutationStep | None]:
     """A mutated case as (the case one step back, its last step): what the Author screen edits.
     An adopted case as it is: (itself, None)."""
     if not case.mutations:
         return case, None
-    steps = [Step.from_json(s) for s in case.mutations]
-    parent = Case(**{**case.__dict__, "mutations": [s.to_json() for s in steps[:-1]]})
-    return parent, steps[-1]
+    parent = Case(**{**case.__dict__, "mutations": case.mutations[:-1]})
+    return parent, case.mutations[-1]
 
 
 def rekeyed(case: Case, question: str, expected: str, expected_tokens: Sequence[str] = (),
@@ -129,7 +118,7 @@ def rekeyed(case: Case, question: str, expected: str, expected_tokens: Sequence[
         raise UserError(f"{case.id}: only an adopted case's key is written by hand")
     if case.mutations:
         raise UserError(f"{case.id}: the key of a mutated case follows from its mutations; edit the key "
-                        f"of the adopted case ({case.source.get('root_id')}) and mutate it again")
+                        f"of the adopted case ({case.source.root_id}) and mutate it again")
     if not question.strip():
         raise UserError("the key needs a question")
     if not expected.strip() and not any(t.strip() for t in expected_tokens):
@@ -140,30 +129,6 @@ def rekeyed(case: Case, question: str, expected: str, expected_tokens: Sequence[
                    "forbidden_answers": [f.strip() for f in forbidden if f.strip()], "matcher": spec})
 
 
-@dataclass
-class Step:
-    """One mutation step as a case records it."""
-
-    mutation: str
-    version: int
-    seed: int
-    pinned: dict[str, Any]
-    params: dict[str, Any] = field(default_factory=dict)
-    target: Target | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"mutation": self.mutation, "version": self.version, "seed": self.seed,
-                "pinned": sorted(self.pinned), "params": self.params,
-                "target": self.target.to_json() if self.target else None}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Step:
-        params = dict(raw.get("params") or {})
-        target = Target.from_json(raw["target"]) if raw.get("target") else None
-        return cls(str(raw["mutation"]), int(raw.get("version", 1)), int(raw.get("seed", 1)),
-                   {k: params[k] for k in raw.get("pinned") or () if k in params}, params, target)
-
-
 def mutation(name: str) -> Mutation:
     try:
         return get_mutation(name)
@@ -171,8 +136,8 @@ def mutation(name: str) -> Mutation:
         raise UserError(str(exc)) from None
 
 
-def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: Step,
-               ) -> tuple[bytes, AnswerKey, tuple[Arming, ...], dict[str, Any], Step]:
+def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: MutationStep,
+               ) -> tuple[bytes, AnswerKey, tuple[Arming, ...], dict[str, Any], MutationStep]:
     """Apply one step; returns the new PDF, key, contract, details and the step with resolved params."""
     mut = mutation(step.mutation)
     if step.version != mut.version:
@@ -186,11 +151,11 @@ def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: S
         out = mut.apply(pdf, step.target, key, contract, params, step.seed)
     except (ParamError, GenerationError) as exc:
         raise UserError(f"{mut.name}: {exc}") from None
-    resolved = Step(step.mutation, step.version, step.seed, dict(step.pinned), params, step.target)
+    resolved = MutationStep(step.mutation, step.version, step.seed, dict(step.pinned), params, step.target)
     return out.pdf, out.key, out.contract, out.details, resolved
 
 
-def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[Step]):
+def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: Sequence[MutationStep]):
     """Every step in order from the source (decrypted first, if it is encrypted: the rule in
     `workbench.pdf.document`): (pdf, key, contract, details of the last step, steps)."""
     pdf, details, done = plain_pdf(source, "the adopted source"), {}, []
@@ -200,24 +165,24 @@ def replay(source: bytes, key: AnswerKey, contract: tuple[Arming, ...], steps: S
     return pdf, key, contract, details, done
 
 
-def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str | None = None,
+def mutated_case(base: Case, source: bytes, steps: Sequence[MutationStep], case_id: str | None = None,
                  password: str | None = None) -> tuple[Case, bytes, dict[str, bytes]]:
     """The case `base` (adopted, or mutated already) with `steps` after its own, replayed from the
     source (`password` opens a source that needs one). Returns the case, its PDF (never
     encrypted), and the files to keep beside it (the source copy: as it is, or decrypted when it
     needs a password)."""
     key0, contract0 = adopted_key(base)
-    chain = [Step.from_json(s) for s in base.mutations or ()] + list(steps)
+    chain = [*(base.mutations or ()), *steps]
     if not chain:
         raise UserError("give a mutation (--trap NAME)")
     kept, encryption = _kept_source(base, source, password)
     pdf, key, contract, details, done = replay(kept, key0, contract0, chain)
     last = done[-1]
     mut = mutation(last.mutation)
-    root = str(base.source.get("root_id") or base.id) if base.source else base.id
+    root = (base.source.root_id or base.id) if base.source else base.id
     cid = case_id or default_case_id(f"{root}-{'-'.join(s.mutation for s in done[len(chain) - len(steps):])}",
                                      last.seed, last.pinned, None)
-    digest = str(base.source["sha256"]) if base.source and kept is source else sha256_hex(kept)
+    digest = base.source.sha256 if base.source and kept is source else sha256_hex(kept)
     metadata = dict(key.metadata)
     metadata["expected_failure_mode"] = key.expected_failure_mode
     metadata["mutation"] = dict(details)   # what the last step drew, and where ("places")
@@ -228,25 +193,23 @@ def mutated_case(base: Case, source: bytes, steps: Sequence[Step], case_id: str 
         params=dict(last.params), generator=GeneratorRef(mut.name, mut.version, "mutation", tuple(sorted(last.pinned))),
         matcher=key.matcher, gold=key.gold, contract=tuple(contract),
         sha256=sha256_hex(pdf),
-        source={"sha256": digest, "name": (base.source or {}).get("name", base.pdf_path),
-                "pages": (base.source or {}).get("pages"), "path": source_relpath(digest),
-                "root_id": root, "key": _key_json(key0),
-                "contract": [c.to_json() for c in contract0] or None,
-                **({"encryption": encryption} if encryption else {})},
-        mutations=[s.to_json() for s in done],
+        source=AdoptedSource(digest, base.source.name if base.source else base.pdf_path,
+                             base.source.pages if base.source else None, source_relpath(digest), root, key0,
+                             tuple(contract0) or None, encryption, kind="mutated"),
+        mutations=done,
     )
     return case, pdf, {source_relpath(digest): kept}
 
 
-def _kept_source(base: Case, source: bytes, password: str | None) -> tuple[bytes, dict[str, Any] | None]:
+def _kept_source(base: Case, source: bytes, password: str | None) -> tuple[bytes, Encryption | None]:
     """The source a mutated case keeps, and its encryption as recorded: `source` itself, or a
     decrypted copy when it needs a password (a suite keeps no PDF that needs one, so `verify` replays
     it without one: the rule in `workbench.pdf.document`)."""
-    recorded = (base.source or {}).get("encryption")
+    recorded = base.source.encryption if base.source else None
     found = encryption_of(source, "the adopted source", password)
     if not found.needs_password:
         return source, recorded
-    return plain_pdf(source, "the adopted source", password), found.to_json()
+    return plain_pdf(source, "the adopted source", password), found
 
 
 def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
@@ -255,8 +218,7 @@ def regenerate_adopted(case: Case) -> tuple[Case, bytes]:
     if not case.mutations:
         return case, source
     key0, contract0 = adopted_key(case)
-    steps = [Step.from_json(s) for s in case.mutations]
-    pdf, key, contract, _, _ = replay(source, key0, contract0, steps)
+    pdf, key, contract, _, _ = replay(source, key0, contract0, case.mutations)
     fresh = Case(**{**case.__dict__})
     fresh.question, fresh.expected_answer = key.question, key.expected_answer
     fresh.forbidden_answers, fresh.expected_tokens = list(key.forbidden_answers), list(key.expected_tokens)

@@ -18,6 +18,7 @@ from typing import Any
 from workbench.build.make import family_registry, make_case
 from workbench.core import atomic
 from workbench.core.case import Case
+from workbench.core.adoption import MutationStep
 from workbench.core.config import family_dirs
 from workbench.core.errors import UserError
 from workbench.core.scan import DegradeSpec
@@ -123,20 +124,20 @@ def scan_pins(degrade: DegradeSpec) -> dict[str, Any]:
 
 def _mutation_preview(mutation: Family, draft: Draft) -> Preview:
     """The draft's mutation armed in its base case (then scanned, when the scan section is on)."""
-    from workbench.build.adopted import Step, mutated_case, read_source  # (see the docstring)
+    from workbench.build.adopted import mutated_case, read_source  # (see the docstring)
 
     assert draft.base is not None
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     source = read_source(draft.base)
-    steps = [Step(mutation.name, mutation.version, draft.seed, dict(draft.pinned), target=draft.target)]
+    steps = [MutationStep(mutation.name, mutation.version, draft.seed, dict(draft.pinned), target=draft.target)]
     case, pdf, extra = mutated_case(draft.base, source, steps)
     seconds["mutate"] = time.perf_counter() - t0
     clean = pdf
     if draft.degrade:
         t1 = time.perf_counter()
         scan = get_mutation("scan")
-        steps.append(Step(scan.name, scan.version, draft.seed, scan_pins(draft.degrade)))
+        steps.append(MutationStep(scan.name, scan.version, draft.seed, scan_pins(draft.degrade)))
         case, pdf, extra = mutated_case(draft.base, source, steps)
         seconds["degrade"] = time.perf_counter() - t1
     return Preview(draft, mutation, case, pdf, clean, seconds, extra)

@@ -117,8 +117,8 @@ def locate_for(case, pdf: bytes, at: str | None = None, page: int | None = None)
     try:
         return locate_value(pdf, needle, case.id, page=None if page is None else page - 1)
     except UserError as exc:
-        earlier = [s.get("target") for s in case.mutations or () if s.get("target")]
+        earlier = [s.target for s in case.mutations or () if s.target is not None]
         if not earlier:
             raise UserError(f"{exc}; give the value's box with --at PAGE:x0,y0,x1,y1") from None
         t = earlier[-1]
-        return Located(int(t["page_number"]) - 1, tuple(float(v) for v in t["box"]), str(t.get("text") or ""))
+        return Located(t.page, t.box, t.text)

@@ -6,10 +6,11 @@ import argparse
 import re
 from pathlib import Path
 
-from workbench.build.adopted import Step, adopt_pdf, mutated_case, mutation, read_source
+from workbench.build.adopted import adopt_pdf, mutated_case, mutation, read_source
 from workbench.build.make import parse_param_args
 from workbench.checks.locate import locate_for, located_answer
 from workbench.cli.saving import add_into_suite
+from workbench.core.adoption import MutationStep
 from workbench.core.case import Case, load_case
 from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
@@ -48,7 +49,7 @@ def cmd_adopt(args: argparse.Namespace) -> int:
         raise UserError("adopt needs a key: --question TEXT and --expected TEXT (the answer as the page "
                         "prints it); the workbench's Key tab edits it later")
     case = adopt_pdf(data, args.pdf.name, case_id, args.question, args.expected, args.token,
-                     args.forbidden, _matcher(args), encryption.to_json())
+                     args.forbidden, _matcher(args), encryption)
     located, problems = located_answer(case, data)
     code = add_into_suite(args, case, data, more_errors=problems)
     if not args.json and encryption.method:
@@ -69,7 +70,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     source = read_source(case)
     current = read_pdf_bytes(case.pdf_file, args.password)
     target = locate_target(case, current, mut.needs_target, args.at, args.page)
-    step = Step(mut.name, mut.version, args.seed, parse_param_args(args.param), target=target)
+    step = MutationStep(mut.name, mut.version, args.seed, parse_param_args(args.param), target=target)
     new, pdf, extra = mutated_case(case, source, [step], args.case_id, args.password)
     if args.into is None:
         args.into = case.json_path.parent if case.json_path else Path(".")
@@ -79,9 +80,9 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         decoy = new.metadata.get("mutation", {})
         said = ", ".join(f"{k} {v!r}" for k, v in decoy.items() if isinstance(v, str))
         print(f"  {mut.name}{where}" + (f": {said}" if said else ""))
-        encryption = (new.source or {}).get("encryption") or {}
-        if encryption.get("kept") == "as it is":
-            print(f"  the adopted source is encrypted ({encryption.get('method')}); {new.id} is written "
+        encryption = new.source.encryption if new.source else None
+        if encryption is not None and not encryption.needs_password:
+            print(f"  the adopted source is encrypted ({encryption.method}); {new.id} is written "
                   "without encryption")
     return code
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from workbench.core import files
+from workbench.core.adoption import AdoptedSource, MutationStep, parse_steps
 from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
@@ -94,11 +95,10 @@ class Case:
     gold: dict[str, Any] | None = None
     contract: tuple[Arming, ...] | None = None    # the family's clauses for these params
     sha256: str | None = None
-    # An adopted PDF (one the user brought): its sha256, file name and, for a mutated case, where
-    # the source is kept in the suite and the key it was adopted with. `mutations`: the steps that
-    # armed a trap in it, in order (mutation, version, seed, resolved params, target).
-    source: dict[str, Any] | None = None
-    mutations: list[dict[str, Any]] | None = None
+    # An adopted PDF (one the user brought), and for a mutated case the steps that armed a trap
+    # in it, in order (`core.adoption`).
+    source: AdoptedSource | None = None
+    mutations: list[MutationStep] | None = None
     # Where the JSON was read from, and the folder every path it names must stay inside (the
     # suite folder; by default the JSON's own folder). Neither is serialised.
     json_path: Path | None = field(default=None, compare=False, repr=False)
@@ -189,9 +189,9 @@ class Case:
         for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
                      "source", "mutations"):
             value = getattr(self, name)
-            if isinstance(value, DegradeSpec | MatcherSpec | GeneratorRef):
+            if isinstance(value, DegradeSpec | MatcherSpec | GeneratorRef | AdoptedSource):
                 value = value.to_json()
-            elif name == "contract" and value is not None:
+            elif name in ("contract", "mutations") and value is not None:
                 value = [c.to_json() for c in value]
             if value is not None:
                 out[name] = value
@@ -204,6 +204,8 @@ class Case:
         matcher = _parsed(source, "matcher", MatcherSpec.parse, raw.get("matcher"))
         contract = _parsed(source, "contract", parse_contract, raw.get("contract"))
         generator = _parsed(source, "generator", GeneratorRef.from_json, raw.get("generator"))
+        adopted = _parsed(source, "source", AdoptedSource.from_json, raw.get("source"))
+        mutations = _parsed(source, "mutations", parse_steps, raw.get("mutations"))
         try:
             return cls(
                 id=str(raw["id"]),
@@ -222,8 +224,8 @@ class Case:
                 gold=raw.get("gold"),
                 contract=contract,
                 sha256=raw.get("sha256"),
-                source=raw.get("source"),
-                mutations=raw.get("mutations"),
+                source=adopted,
+                mutations=mutations,
             )
         except (TypeError, ValueError) as exc:
             raise UserError(f"{source}: malformed case: {exc}") from None

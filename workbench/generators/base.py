@@ -11,6 +11,7 @@ from typing import Any, Literal
 # A family module imports what it declares from here; the case's parts live in core, where a case is read.
 from workbench.core.contract import Arming as Arming
 from workbench.core.contract import Where as Where
+from workbench.core.key import AnswerKey as AnswerKey
 from workbench.core.matcher import MatcherSpec as MatcherSpec
 
 ParamType = Literal["int", "float", "str", "bool", "choice"]
@@ -153,25 +154,6 @@ class Disarm:
     why: str
     params: Mapping[str, Any] = field(default_factory=dict)
     degrade: Mapping[str, Any] | None = None
-
-
-@dataclass
-class AnswerKey:
-    """What a correct reader answers, and what the trap is built to make it answer instead."""
-
-    question: str
-    expected_answer: str
-    expected_failure_mode: str
-    forbidden_answers: list[str] = field(default_factory=list)
-    expected_tokens: list[str] = field(default_factory=list)
-    matcher: MatcherSpec = field(default_factory=lambda: MatcherSpec("contains"))
-    metadata: dict[str, Any] = field(default_factory=dict)
-    gold: dict[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        # A family module may give its matcher as JSON (`{"type": "contains"}`): checked here,
-        # where the family hands its key over.
-        self.matcher = MatcherSpec.parse(self.matcher)
 
 
 @dataclass

@@ -22,13 +22,13 @@ import re
 import threading
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pymupdf
 
 from workbench.core import files, limits
+from workbench.core.adoption import Encryption
 from workbench.core.errors import UserError
 
 
@@ -72,31 +72,6 @@ def unencrypted_pdf_bytes(data: bytes, name: str = "PDF", password: str | None =
         return _decrypted(doc) if _method(doc) else data
     finally:
         doc.close()
-
-
-@dataclass(frozen=True)
-class Encryption:
-    """How a PDF is encrypted: `method` as MuPDF names it ("" for none), and whether a user
-    password is needed to view it (else an owner password only restricts what a viewer allows)."""
-
-    method: str = ""
-    needs_password: bool = False
-
-    def to_json(self) -> dict[str, Any] | None:
-        """What a case records (`source.encryption`); None for a PDF without encryption."""
-        if not self.method:
-            return None
-        return {"method": self.method, "password": "user" if self.needs_password else "owner only",
-                "kept": "decrypted" if self.needs_password else "as it is"}
-
-    def said(self) -> str:
-        """One line for the user: the encryption, and what the tool keeps of it."""
-        if not self.method:
-            return ""
-        if self.needs_password:
-            return f"encrypted ({self.method}, user password): kept decrypted"
-        return (f"encrypted ({self.method}, owner password only): kept as it is; what is made from it "
-                "is written without encryption")
 
 
 def encryption_of(data: bytes, name: str = "PDF", password: str | None = None) -> Encryption:

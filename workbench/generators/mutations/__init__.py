@@ -18,29 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.adoption import Target as Target
 from workbench.generators.base import AnswerKey, Arming, Family, Generated, GenerationError
-
-
-@dataclass(frozen=True)
-class Target:
-    """The value a mutation attacks: a page (0-based), a box in PDF points (top-left origin, the
-    rendered page's orientation, as evidence boxes are) and the text found there."""
-
-    page: int
-    box: tuple[float, float, float, float]
-    text: str
-
-    def __post_init__(self) -> None:
-        # Recorded to 0.01 pt, so the target a case records is the one its bytes were made with.
-        object.__setattr__(self, "box", tuple(round(float(v), 2) for v in self.box))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"page_number": self.page + 1, "box": list(self.box), "text": self.text}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Target:
-        x0, y0, x1, y1 = (float(v) for v in raw["box"])
-        return cls(int(raw["page_number"]) - 1, (x0, y0, x1, y1), str(raw.get("text") or ""))
 
 
 @dataclass

@@ -286,7 +286,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         self._loaded = self.form.draft()
         if self.base is not None:
             self.form.query_one("#family-origin", Static).update(
-                f"mutation v{family.version} of {self.base.id} (adopted {self.base.source.get('name', '')})"
+                f"mutation v{family.version} of {self.base.id} (adopted {self.base.source.name if self.base.source else ''})"
                 f"\n{family.description}")
         self.sub_title = family.name
         self.regenerate_now()

@@ -20,8 +20,8 @@ def save_summary(preview: Preview) -> str:
     """What is saved, in a line: family, seed, pins and scan (or the adopted case's mutations)."""
     case = preview.case
     if case.mutations:
-        root = (case.source or {}).get("root_id", "")
-        return (f"adopted {root} · " + " → ".join(m["mutation"] for m in case.mutations)
+        root = (case.source.root_id if case.source else None) or ""
+        return (f"adopted {root} · " + " → ".join(m.mutation for m in case.mutations)
                 + f" · seed {case.seed} · {len(preview.draft.pinned)} pinned")
     return (f"{case.trap_family} · seed {case.seed} · {len(preview.draft.pinned)} pinned · "
             + (f"scan {case.degrade.tier}" if case.degrade else "no scan"))

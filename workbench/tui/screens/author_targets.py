@@ -43,8 +43,7 @@ class MutationTargets:
         current = self.target
         if current is None and self.preview is not None and self.preview.case.mutations:
             # The value located on its own: the last step that attacks one (a scan attacks none).
-            shown = next((m["target"] for m in reversed(self.preview.case.mutations) if m.get("target")), None)
-            current = Target.from_json(shown) if shown else None
+            current = next((m.target for m in reversed(self.preview.case.mutations) if m.target), None)
         self._next_target(self.base, current)
 
     @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)

@@ -41,7 +41,7 @@ class KeyEditScreen(ModalScreen[dict[str, Any] | None]):
         spec = case.matcher_spec
         kind = spec.kind if spec.kind in KEY_MATCHERS else "contains"
         with Vertical(id="key-dialog"):
-            yield Label(f"Answer key of {case.id} (adopted {(case.source or {}).get('name', '')})",
+            yield Label(f"Answer key of {case.id} (adopted {case.source.name if case.source else ''})",
                         classes="dialog-title")
             with Grid(id="key-form"):
                 yield Label("question")

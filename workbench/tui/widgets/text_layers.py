@@ -169,10 +169,9 @@ def answer_key_text(case: Case) -> Group:
     field("Family · seed", f"{case.trap_family} · {case.seed}")
     if case.source is not None:
         src = case.source
-        field("Adopted from", f"{src.get('name', '')} · sha256 {str(src.get('sha256', ''))[:12]}")
+        field("Adopted from", f"{src.name} · sha256 {src.sha256[:12]}")
         if case.mutations:
-            steps = [f"{m['mutation']}" + (f" (page {m['target']['page_number']})" if m.get("target") else "")
-                     for m in case.mutations]
+            steps = [m.mutation + (f" (page {m.target.page + 1})" if m.target else "") for m in case.mutations]
             field("Mutations", " → ".join(steps))
         else:
             rows.append(Text("K (shift+k): edit this key (an adopted case's key is written by hand)", style="dim"))
