@@ -38,6 +38,8 @@ def test_shipped_cases_read_typed():
     assert tiny.source.kind == "mutated" and tiny.source.key.expected_answer == "$5,143.24"
     assert tiny.mutations[0].target == Target(1, (377.36, 140.48, 426.28, 151.48), "$5,143.24")
     assert cases["statement"].source == AdoptedSource(tiny.source.sha256, "statement.pdf", 2)
+    invoice = cases["invoice_extraction-0001"]
+    assert invoice.gold.evidence_of("invoice.total").page == 1 and dict(invoice.gold.fields)["invoice.total"].normalizer == "money"
     injection = cases["prompt_injection_in_body-0001"]
     assert any(c.role == "instruction" for c in injection.contract)
     assert all(isinstance(c, Arming) for case in cases.values() for c in case.contract or ())
@@ -106,6 +108,21 @@ def test_a_bad_adopted_field_is_refused_where_the_case_is_read(change, needle):
     with pytest.raises(UserError) as err:
         Case.from_json(raw, "suite/c.json")
     assert str(err.value).startswith("suite/c.json: ") and needle in str(err.value)
+
+
+@pytest.mark.parametrize(("change", "needle"), [
+    (lambda g: g["fields"]["invoice.tax"].update(normalizer="nearly"), "unknown normalizer 'nearly'"),
+    (lambda g: g["fields"]["invoice.tax"].update(threshold="high"), "threshold must be a number"),
+    (lambda g: g["evidence"]["invoice.tax"].update(box=[1, 2, 3]), "box must be four numbers"),
+    (lambda g: g.update(pass_f1="all"), "gold pass_f1 must be a number"),
+    (lambda g: g.update(rubric={}), "unknown key 'rubric'"),
+])
+def test_bad_structured_gold_is_refused_where_the_case_is_read(change, needle):
+    raw = json.loads(next((SAMPLES / "extraction").glob("invoice_extraction-*.json")).read_text(encoding="utf-8"))
+    change(raw["gold"])
+    with pytest.raises(UserError) as err:
+        Case.from_json(raw, "suite/c.json")
+    assert str(err.value).startswith("suite/c.json: gold: ") and needle in str(err.value)
 
 
 def test_a_bad_field_is_one_line_from_the_cli(tmp_path, cli):

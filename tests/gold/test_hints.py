@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from tests.support.fixtures import INVOICE, TOTAL, load, suite_copy
-from workbench.gold.hints import audit_key, audit_suite
+from workbench.core.case import Case
+from workbench.gold.hints import audit_case, audit_suite
 
 
 def _edit(suite, case_id, change):
@@ -23,8 +24,8 @@ def test_generated_cases_have_no_hints(tmp_path):
 def test_planted_hints_are_found_and_nothing_else(tmp_path):
     suite = suite_copy(tmp_path)
     inv = load(suite, INVOICE)
-    phone = inv.gold["expected"]["invoice"]["vendor_phone"]
-    vendor = inv.gold["expected"]["invoice"]["vendor_name"]
+    phone = inv.gold.expected["invoice"]["vendor_phone"]
+    vendor = inv.gold.expected["invoice"]["vendor_name"]
     total = load(suite, TOTAL).expected_answer
 
     def plant_invoice(raw):
@@ -60,7 +61,7 @@ def test_defaults_and_word_boundaries():
             }},
         },
     }
-    found = {(h.field, h.where) for h in audit_key("k", key)}
+    found = {(h.field, h.where) for h in audit_case(Case.from_json({"id": "k", **key}))}
     # 1200 inside 41200 is no hint; a forbidden answer is no hint; short values are skipped.
     assert found == {("city", "schema:properties.city.default"),
                      ("amount", "schema:properties.amount.examples[0]")}

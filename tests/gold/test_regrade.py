@@ -90,15 +90,15 @@ def test_triage_queue_puts_open_disputes_first_by_impact(tmp_path):
 def test_evidence_for_highlights_both_values_and_the_gold_box(tmp_path):
     suite = suite_copy(tmp_path)
     inv = load(suite, INVOICE)
-    main, direct = inv.gold["expected"]["invoice"]["vendor_phone"], inv.metadata["direct_line"]
+    main, direct = inv.gold.expected["invoice"]["vendor_phone"], inv.metadata["direct_line"]
     d = add_dispute(suite, INVOICE, "invoice.vendor_phone", direct, "the bold number", who="ann")
     ev = evidence_for(suite, d.id)
-    recorded = inv.gold["evidence"]["invoice.vendor_phone"]
-    assert ev.page == 1 and ev.box == recorded["box"] and ev.quote == recorded["quote"]
+    recorded = inv.gold.evidence_of("invoice.vendor_phone")
+    assert ev.page == 1 and ev.box == list(recorded.box) and ev.quote == recorded.quote
     by_kind = {h.which: h for h in ev.hits}
     assert by_kind["original"].text == main and by_kind["proposed"].text == direct
     # The original value is found where the gold's evidence box says it is.
-    x0, y0, x1, y1 = recorded["box"]
+    x0, y0, x1, y1 = recorded.box
     hx0, hy0, hx1, hy1 = by_kind["original"].box
     assert x0 <= (hx0 + hx1) / 2 <= x1 and y0 <= (hy0 + hy1) / 2 <= y1
     assert abs(hx0 - x0) < 1 and abs(hx1 - x1) < 1

@@ -27,12 +27,12 @@ def test_only_accepted_disputes_change_gold_in_the_order_they_were_accepted(tmp_
     suite = suite_copy(tmp_path)
     case = load(suite, INVOICE)
     # Not the case's direct line: that is a forbidden answer, and accepting it is refused.
-    main, direct = case.gold["expected"]["invoice"]["vendor_phone"], "+44 20 1111 2222"
+    main, direct = case.gold.expected["invoice"]["vendor_phone"], "+44 20 1111 2222"
     d1 = add_dispute(suite, INVOICE, "invoice.vendor_phone", direct, "the contact box number", who="ann")
     d2 = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "typo in gold", who="ann")
     d3 = add_dispute(suite, INVOICE, "invoice.total", 1.0, "rounding", who="ann")
     d4 = add_dispute(suite, INVOICE, "invoice.vendor_phone", "+44 20 0000 0000", "a later reading", who="bob")
-    assert d1.original == main and d3.original == case.gold["expected"]["invoice"]["total"]
+    assert d1.original == main and d3.original == case.gold.expected["invoice"]["total"]
 
     decide(suite, d3.id, "accept", "the printed total is 1.00", who="cat")
     decide(suite, d2.id, "reject", "the printed total is right", who="cat")
@@ -119,7 +119,7 @@ def test_evidence_is_checked_against_the_pdf(tmp_path):
     with pytest.raises(UserError, match="x0,y0,x1,y1"):
         add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, box="10,10,5,20")
     d = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, box="10,20,30,40", quote="TOTAL")
-    assert d.evidence == {"page": 1, "box": [10.0, 20.0, 30.0, 40.0], "quote": "TOTAL"}
+    assert d.evidence.to_json() == {"page": 1, "box": [10.0, 20.0, 30.0, 40.0], "quote": "TOTAL"}
 
 
 def test_a_quote_that_is_not_on_its_page_is_refused_with_the_nearest_text(tmp_path):
@@ -128,4 +128,4 @@ def test_a_quote_that_is_not_on_its_page_is_refused_with_the_nearest_text(tmp_pa
         add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, quote="TOTL DUE")
     assert load_disputes(suite) == []  # nothing written
     d = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, quote="total   due")
-    assert d.evidence["quote"] == "total   due"  # case and spacing aside, it is on the page
+    assert d.evidence.quote == "total   due"  # case and spacing aside, it is on the page

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from workbench.core.case import Case
+from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
 from workbench.grading import grade
 from workbench.grading.fields import greedy_pairs, hungarian, to_iso_date
@@ -28,7 +29,7 @@ FIELDS = {
 def case(expected=ROWS, fields=FIELDS, **gold) -> Case:
     return Case(id="f-1", trap_family="test", seed=1, question="Extract the contacts as JSON.",
                 expected_answer="", matcher=MatcherSpec("fields"),
-                gold={"expected": expected, "fields": fields, **gold})
+                gold=ExtractionGold.parse({"expected": expected, "fields": fields, **gold}))
 
 
 def answer(rows) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
 from workbench.core.runs import RunRecord
 from workbench.grading import grade, grade_record
@@ -14,7 +15,8 @@ from workbench.grading import grade, grade_record
 def make(expected="$1,234.56", forbidden=(), tokens=(), matcher=None, gold=None) -> Case:
     return Case(id="t-1", trap_family="test", seed=1, question="q?", expected_answer=expected,
                 forbidden_answers=list(forbidden), expected_tokens=list(tokens),
-                matcher=None if matcher is None else MatcherSpec.parse(matcher), gold=gold)
+                matcher=None if matcher is None else MatcherSpec.parse(matcher),
+                gold=None if gold is None else ExtractionGold.parse(gold))
 
 
 MONEY = [

@@ -75,7 +75,7 @@ def load(folder: Path, case_id: str) -> Case:
 
 def invoice_json(case: Case, **changes: object) -> str:
     """A model-style JSON answer for an invoice case, with some fields changed."""
-    expected = json.loads(json.dumps(case.gold["expected"]))
+    expected = json.loads(json.dumps(case.gold.expected))
     expected["invoice"].update(changes)
     return "```json\n" + json.dumps(expected, indent=2) + "\n```"
 

@@ -184,7 +184,7 @@ class _Document:
 
     def _question_pages(self) -> set[int]:
         expected = self.case.expected_answer.strip()
-        if not expected or self.case.gold:
+        if not expected or self.case.gold is not None:
             return set()
         return {h.page for h in self.hits(expected) if h.visible}
 

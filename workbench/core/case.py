@@ -12,6 +12,7 @@ from workbench.core import files
 from workbench.core.adoption import AdoptedSource, MutationStep, parse_steps
 from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
+from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
 from workbench.core.scan import DegradeSpec
 from workbench.core.schema import check_case
@@ -92,7 +93,7 @@ class Case:
     degrade: DegradeSpec | None = None      # the scan, for a scanned case (`core.scan`)
     generator: GeneratorRef | None = None
     matcher: MatcherSpec | None = None     # as recorded; `matcher_spec` is the one that grades
-    gold: dict[str, Any] | None = None
+    gold: ExtractionGold | None = None     # structured gold of an extraction case (`fields`)
     contract: tuple[Arming, ...] | None = None    # the family's clauses for these params
     sha256: str | None = None
     # An adopted PDF (one the user brought), and for a mutated case the steps that armed a trap
@@ -154,10 +155,8 @@ class Case:
     def answer_schema(self) -> dict[str, Any] | None:
         """The JSON Schema an extraction case's answer follows (`gold.schema` of a `fields` case),
         which readers that take structured output are sent; None for every other case."""
-        schema = (self.gold or {}).get("schema")
-        if self.matcher_spec.kind == "fields" and isinstance(schema, dict) and schema:
-            return schema
-        return None
+        schema = self.gold.schema if self.gold else None
+        return schema if self.matcher_spec.kind == "fields" and schema else None
 
     def answer_key(self) -> dict[str, Any]:
         """The canonical answer key: what grading depends on, and what the suite hash covers."""
@@ -167,7 +166,7 @@ class Case:
             "expected_tokens": list(self.expected_tokens),
             "forbidden_answers": list(self.forbidden_answers),
             "matcher": self.matcher_spec.to_json(),
-            "gold": self.gold,
+            "gold": self.gold.to_json() if self.gold else None,
         }
 
     def key_sha256(self) -> str:
@@ -189,7 +188,7 @@ class Case:
         for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
                      "source", "mutations"):
             value = getattr(self, name)
-            if isinstance(value, DegradeSpec | MatcherSpec | GeneratorRef | AdoptedSource):
+            if isinstance(value, DegradeSpec | MatcherSpec | GeneratorRef | AdoptedSource | ExtractionGold):
                 value = value.to_json()
             elif name in ("contract", "mutations") and value is not None:
                 value = [c.to_json() for c in value]
@@ -206,6 +205,7 @@ class Case:
         generator = _parsed(source, "generator", GeneratorRef.from_json, raw.get("generator"))
         adopted = _parsed(source, "source", AdoptedSource.from_json, raw.get("source"))
         mutations = _parsed(source, "mutations", parse_steps, raw.get("mutations"))
+        gold = _parsed(source, "gold", ExtractionGold.parse, raw.get("gold"))
         try:
             return cls(
                 id=str(raw["id"]),
@@ -221,7 +221,7 @@ class Case:
                 degrade=degrade,
                 generator=generator,
                 matcher=matcher,
-                gold=raw.get("gold"),
+                gold=gold,
                 contract=contract,
                 sha256=raw.get("sha256"),
                 source=adopted,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
 
 _FIELDS = ("question", "expected_answer", "expected_failure_mode", "forbidden_answers", "expected_tokens",
@@ -27,18 +28,21 @@ class AnswerKey:
     matcher: MatcherSpec = field(default_factory=lambda: MatcherSpec("contains"))
     # What the family records of what it drew (decoys, clauses): free-form, as pdfhell's metadata.
     metadata: dict[str, Any] = field(default_factory=dict)
-    gold: dict[str, Any] | None = None
+    gold: ExtractionGold | None = None
 
     def __post_init__(self) -> None:
-        # A family module may give its matcher as JSON (`{"type": "contains"}`): checked here,
-        # where the family hands its key over.
+        # A family module may give its matcher and gold as JSON (`{"type": "contains"}`): checked
+        # here, where the family hands its key over.
         self.matcher = MatcherSpec.parse(self.matcher)
+        if self.gold is not None and not isinstance(self.gold, ExtractionGold):
+            self.gold = ExtractionGold.parse(self.gold)
 
     def to_json(self) -> dict[str, Any]:
         return {"question": self.question, "expected_answer": self.expected_answer,
                 "expected_failure_mode": self.expected_failure_mode,
                 "forbidden_answers": list(self.forbidden_answers), "expected_tokens": list(self.expected_tokens),
-                "matcher": self.matcher.to_json(), "metadata": self.metadata, "gold": self.gold}
+                "matcher": self.matcher.to_json(), "metadata": self.metadata,
+                "gold": self.gold.to_json() if self.gold else None}
 
     @classmethod
     def from_json(cls, raw: Any) -> AnswerKey:
@@ -56,12 +60,16 @@ class AnswerKey:
         for k, v in lists.items():
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise UserError(f"{k} must be a list of texts; got {v!r}")
-        metadata, gold = raw.get("metadata") or {}, raw.get("gold")
-        if not isinstance(metadata, dict) or not (gold is None or isinstance(gold, dict)):
-            raise UserError("metadata and gold must be objects")
+        metadata = raw.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise UserError("metadata must be an object")
         try:
             matcher = MatcherSpec.parse(raw.get("matcher") or {"type": "contains"})
         except UserError as exc:
             raise UserError(f"matcher: {exc}") from None
+        try:
+            gold = None if raw.get("gold") is None else ExtractionGold.parse(raw["gold"])
+        except UserError as exc:
+            raise UserError(f"gold: {exc}") from None
         return cls(texts["question"], texts["expected_answer"], texts["expected_failure_mode"],
                    list(lists["forbidden_answers"]), list(lists["expected_tokens"]), matcher, dict(metadata), gold)

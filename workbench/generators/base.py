@@ -11,6 +11,9 @@ from typing import Any, Literal
 # A family module imports what it declares from here; the case's parts live in core, where a case is read.
 from workbench.core.contract import Arming as Arming
 from workbench.core.contract import Where as Where
+from workbench.core.extraction import Evidence as Evidence
+from workbench.core.extraction import ExtractionGold as ExtractionGold
+from workbench.core.extraction import FieldSpec as FieldSpec
 from workbench.core.key import AnswerKey as AnswerKey
 from workbench.core.matcher import MatcherSpec as MatcherSpec
 

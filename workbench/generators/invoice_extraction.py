@@ -21,10 +21,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, Param, Streams
+from workbench.generators.base import (
+    AnswerKey,
+    Arming,
+    Evidence,
+    ExtractionGold,
+    FieldSpec,
+    Generated,
+    MatcherSpec,
+    Param,
+    Streams,
+)
 
 NAME = "invoice_extraction"
 VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
@@ -85,18 +96,18 @@ SCHEMA: dict[str, Any] = {
 }
 
 # How the `fields` matcher compares each field (see workbench/grading/fields.py).
-FIELD_RULES: dict[str, Any] = {
-    "invoice.vendor_name": {"normalizer": "punctuation", "threshold": 0.92},
-    "invoice.vendor_phone": {"normalizer": "phone"},
-    "invoice.invoice_number": {"normalizer": "text"},
-    "invoice.invoice_date": {"normalizer": "date"},
-    "invoice.due_date": {"normalizer": "date"},
-    "invoice.customer_name": {"normalizer": "punctuation", "threshold": 0.9},
-    "invoice.currency": {"normalizer": "text"},
-    "invoice.subtotal": {"normalizer": "money"},
-    "invoice.tax": {"normalizer": "money"},
-    "invoice.total": {"normalizer": "money"},
-}
+FIELD_RULES: tuple[tuple[str, FieldSpec], ...] = (
+    ("invoice.vendor_name", FieldSpec("punctuation", threshold=0.92)),
+    ("invoice.vendor_phone", FieldSpec("phone")),
+    ("invoice.invoice_number", FieldSpec("text")),
+    ("invoice.invoice_date", FieldSpec("date")),
+    ("invoice.due_date", FieldSpec("date")),
+    ("invoice.customer_name", FieldSpec("punctuation", threshold=0.9)),
+    ("invoice.currency", FieldSpec("text")),
+    ("invoice.subtotal", FieldSpec("money")),
+    ("invoice.tax", FieldSpec("money")),
+    ("invoice.total", FieldSpec("money")),
+)
 
 PHONE_STYLE = {
     "USD": lambda a, b: f"+1 (555) {a:03d}-{b:04d}",
@@ -112,12 +123,22 @@ def _without_suffix(name: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Item:
+    """One line of the drawn table (drawn for context; the question asks for the header fields)."""
+
+    description: str
+    quantity: int
+    unit_price: float
+    amount: float
+
+
 class _Layout:
     """Draws text and remembers each value's box (points, top-left origin) and printed line."""
 
     def __init__(self, c: Any, height: float) -> None:
         self.c, self.height = c, height
-        self.evidence: dict[str, dict[str, Any]] = {}
+        self.evidence: dict[str, Evidence] = {}
 
     def text(self, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> tuple[float, float]:
         self.c.setFont(font, size)
@@ -129,18 +150,17 @@ class _Layout:
             self.c.drawString(x, y, text)
         return x0, w
 
-    def box(self, x0: float, y: float, w: float, size: float) -> list[float]:
-        return [round(x0, 2), round(self.height - y - size * 0.78, 2), round(x0 + w, 2),
-                round(self.height - y + size * 0.24, 2)]
+    def box(self, x0: float, y: float, w: float, size: float) -> tuple[float, float, float, float]:
+        return (round(x0, 2), round(self.height - y - size * 0.78, 2), round(x0 + w, 2),
+                round(self.height - y + size * 0.24, 2))
 
     def mark(self, field: str, value_text: str, line_x0: float, y: float, line: str, font: str,
-             size: float, alternatives: list[Any] | None = None) -> None:
+             size: float, alternatives: list[str] | None = None) -> None:
         """Record the evidence for `field`: the box of `value_text` within the drawn `line`."""
         at = line.find(value_text)
         x0 = line_x0 + (kit.text_width(line[:at], font, size) if at > 0 else 0)
         w = kit.text_width(value_text, font, size)
-        self.evidence[field] = {"page": 1, "box": self.box(x0, y, w, size), "quote": line,
-                                "alternatives": list(alternatives or [])}
+        self.evidence[field] = Evidence(1, self.box(x0, y, w, size), line, tuple(alternatives or ()))
 
 
 def generate(p: Mapping[str, Any], seed: int) -> Generated:
@@ -182,12 +202,12 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     n_items = p["line_items"]
     names = streams.of("item_names").sample(kit.ITEMS, n_items)
     prices = streams.of("item_prices")
-    items: list[dict[str, Any]] = []
+    items: list[_Item] = []
     for name in names:
         qty = prices.randint(1, 5)
         unit = kit.cents(prices, 40, 2400)
-        items.append({"description": name, "quantity": qty, "unit_price": unit, "amount": round(qty * unit, 2)})
-    subtotal = round(sum(i["amount"] for i in items), 2)
+        items.append(_Item(name, qty, unit, round(qty * unit, 2)))
+    subtotal = round(sum(i.amount for i in items), 2)
     tax = round(subtotal * rate, 2)
     total = round(subtotal + tax, 2)
 
@@ -212,10 +232,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
         x0, w = lay.text(left, y, line, "Helvetica-Bold", name_size)
         name_boxes.append(lay.box(x0, y, w, name_size))
         y -= name_size * 1.2
-    name_box = [min(b[0] for b in name_boxes), name_boxes[0][1], max(b[2] for b in name_boxes), name_boxes[-1][3]]
+    name_box = (min(b[0] for b in name_boxes), name_boxes[0][1], max(b[2] for b in name_boxes), name_boxes[-1][3])
     alt = _without_suffix(legal)
-    lay.evidence["invoice.vendor_name"] = {"page": 1, "box": name_box, "quote": " / ".join(lines),
-                                           "alternatives": [alt] if alt else []}
+    lay.evidence["invoice.vendor_name"] = Evidence(1, name_box, " / ".join(lines), (alt,) if alt else ())
     small = size - 1.5
     address = streams.of("address")
     street = f"{address.randint(2, 480)} {kit.pick(address, kit.STREETS)}"
@@ -276,9 +295,9 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     lay.text(cols[3], y, "Amount", "Helvetica-Bold", size, align="right")
     y -= size * 2
     for item in items:
-        lay.text(cols[0], y, item["description"], "Helvetica", size)
-        for col, text in ((cols[1], str(item["quantity"])), (cols[2], fmt(item["unit_price"])),
-                          (cols[3], fmt(item["amount"]))):
+        lay.text(cols[0], y, item.description, "Helvetica", size)
+        for col, text in ((cols[1], str(item.quantity)), (cols[2], fmt(item.unit_price)),
+                          (cols[3], fmt(item.amount))):
             lay.text(col, y, text, "Helvetica", size, align="right")
         y -= size * 1.8
     c.setLineWidth(0.6)
@@ -293,8 +312,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
             y -= size * 0.6
         lay.text(right - 110, y, label, font, fsize, align="right")
         x0, w = lay.text(right, y, fmt(value), font, fsize, align="right")
-        lay.evidence[field] = {"page": 1, "box": lay.box(x0, y, w, fsize), "quote": f"{label} {fmt(value)}",
-                               "alternatives": []}
+        lay.evidence[field] = Evidence(1, lay.box(x0, y, w, fsize), f"{label} {fmt(value)}", ())
         y -= fsize * 1.6
 
     c.setFont("Helvetica", size - 1)
@@ -317,7 +335,7 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     if wrapped:
         # Not a forbidden answer: each line is part of the right name, so any answer has it.
         decoys["invoice.vendor_name"] = [lines[0], lines[-1]]
-    evidence = {k: lay.evidence[k] for k in sorted(lay.evidence)}
+    evidence = tuple((k, lay.evidence[k]) for k in sorted(lay.evidence))
     question = (
         "You are an accounts-payable assistant. Extract the attached invoice as JSON that follows this "
         "JSON schema. Give amounts as numbers without currency symbols and dates as YYYY-MM-DD; use "
@@ -334,18 +352,13 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
                 "Takes the decoy for the field: the account manager's direct line for the vendor's main "
                 "number, or one line of a wrapped legal name for the whole name."
             ),
-            matcher={"type": "fields"},
+            matcher=MatcherSpec("fields"),
             metadata={
                 "vendor_phone": main_phone, "direct_line": direct_phone if direct else None,
                 "vendor_name": legal, "total": fmt(total), "currency": code, "trap": trap,
                 "decoy": direct_phone if direct else lines[-1],
             },
-            gold={
-                "schema": SCHEMA,
-                "expected": expected,
-                "fields": FIELD_RULES,
-                "evidence": evidence,
-                "decoys": decoys,
-            },
+            gold=ExtractionGold(expected=expected, fields=FIELD_RULES, schema=SCHEMA, evidence=evidence,
+                                decoys=tuple((k, tuple(v)) for k, v in decoys.items())),
         ),
     )

@@ -17,6 +17,7 @@ from typing import Any
 from workbench.core import atomic
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.extraction import Evidence
 from workbench.core.runs import utc_now
 from workbench.core.suite import load_suite
 from workbench.gold import keys, versions
@@ -37,14 +38,14 @@ def parse_value(text: str, like: Any) -> Any:
         return text
 
 
-def _check_evidence(page: int | None, box: Any, quote: str | None, pdf_pages: int | None) -> dict[str, Any] | None:
+def _check_evidence(page: int | None, box: Any, quote: str | None, pdf_pages: int | None) -> Evidence | None:
     if page is None and box is None and not quote:
         return None
     if page is None:
         raise UserError("evidence needs --page N (pages count from 1) with --box or --quote")
     if page < 1 or (pdf_pages is not None and page > pdf_pages):
         raise UserError(f"--page {page}: the case has {pdf_pages} page(s); pages count from 1")
-    ev: dict[str, Any] = {"page": int(page), "box": None, "quote": quote or None}
+    coords = None
     if box is not None:
         try:
             coords = [float(v) for v in (box.split(",") if isinstance(box, str) else box)]
@@ -52,8 +53,9 @@ def _check_evidence(page: int | None, box: Any, quote: str | None, pdf_pages: in
             coords = []
         if len(coords) != 4 or coords[0] >= coords[2] or coords[1] >= coords[3]:
             raise UserError(f"--box {box!r}: write it as x0,y0,x1,y1 in points from the top-left, x0<x1, y0<y1")
-        ev["box"] = [round(c, 2) for c in coords]
-    return ev
+        coords = tuple(round(c, 2) for c in coords)
+    # A dispute records all three, null where not given.
+    return Evidence(int(page), coords, quote or None, written=("page", "box", "quote"))
 
 
 def _squash(text: str) -> str:
@@ -115,15 +117,15 @@ def add_dispute(
         if proposed == original:
             raise UserError(f"{case_id} {field_path} is already {original!r}; propose a different value")
         evidence = _check_evidence(page, box, quote, _page_count(case) if page is not None else None)
-        if evidence and evidence["quote"]:
-            _check_quote(case, evidence["page"], evidence["quote"])
+        if evidence and evidence.quote:
+            _check_quote(case, evidence.page, evidence.quote)
         existing = read_events(folder)
         number = 1 + sum(1 for e in existing if e.get("event") == "opened")
         did = f"d{number:04d}"
         append_event(folder, {
             "event": "opened", "id": did, "case_id": case.id, "field": field_path.strip(),
             "original": original, "proposed": proposed, "based_on": latest.name,
-            "evidence": evidence, "rationale": rationale.strip(), "who": who or default_who(),
+            "evidence": evidence.to_json() if evidence else None, "rationale": rationale.strip(), "who": who or default_who(),
             "at": at or utc_now(),
         })
     return get_dispute(folder, did)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.case import Case
 from workbench.gold.keys import key_fields
-from workbench.gold.versions import gold_keys
+from workbench.gold.versions import cases_at
 
 MIN_LENGTH = 3
 # Schema keywords whose text is shown to a reader and may leak an answer.
@@ -91,14 +92,14 @@ def schema_texts(schema: Any, path: str = "") -> list[tuple[str, str]]:
     return out
 
 
-def audit_key(case_id: str, key: dict[str, Any]) -> list[Hint]:
-    """The hints in one answer key."""
-    places: list[tuple[str, str]] = [("question", key.get("question") or "")]
-    gold = key.get("gold") if isinstance(key.get("gold"), dict) else {}
-    if gold.get("schema") is not None:
-        places += [(f"schema:{w}", t) for w, t in schema_texts(gold["schema"])]
+def audit_case(case: Case) -> list[Hint]:
+    """The hints in one case's answer key (at the gold version it carries)."""
+    case_id = case.id
+    places: list[tuple[str, str]] = [("question", case.question)]
+    if case.gold is not None and case.gold.schema is not None:
+        places += [(f"schema:{w}", t) for w, t in schema_texts(case.gold.schema)]
     hints: list[Hint] = []
-    for field_path, value in key_fields(key):
+    for field_path, value in key_fields(case.answer_key()):
         if field_path.startswith("forbidden_answers"):
             continue  # a trap's wrong answer in the prompt is no hint of the right one
         for form in _value_forms(value):
@@ -115,8 +116,8 @@ def audit_key(case_id: str, key: dict[str, Any]) -> list[Hint]:
 
 def audit_suite(folder: Path, version: str | None = "latest") -> list[Hint]:
     """Every hint in the suite's gold at `version`."""
-    keys = gold_keys(Path(folder), version).keys
+    cases = cases_at(Path(folder), version)
     out: list[Hint] = []
-    for case_id in sorted(keys):
-        out.extend(audit_key(case_id, keys[case_id]))
+    for case_id in sorted(cases):
+        out.extend(audit_case(cases[case_id]))
     return out

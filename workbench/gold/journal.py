@@ -35,6 +35,7 @@ from typing import Any
 from workbench.core import files
 from workbench.core.config import user_name
 from workbench.core.errors import UserError
+from workbench.core.extraction import Evidence
 from workbench.core.layout import journal_path, require_suite_folder
 from workbench.core.schema import (
     DISPUTE_DECIDED,
@@ -73,22 +74,22 @@ class Dispute:
     rationale: str
     who: str
     at: str
-    evidence: dict[str, Any] | None = None
+    evidence: Evidence | None = None
     based_on: str | None = None
     status: str = "open"
     history: list[Decision] = field(default_factory=list)
 
     @property
     def page(self) -> int | None:
-        return (self.evidence or {}).get("page")
+        return self.evidence.page if self.evidence else None
 
     @property
     def box(self) -> list[float] | None:
-        return (self.evidence or {}).get("box")
+        return list(self.evidence.box) if self.evidence and self.evidence.box else None
 
     @property
     def quote(self) -> str | None:
-        return (self.evidence or {}).get("quote")
+        return self.evidence.quote if self.evidence else None
 
     def rationale_so_far(self) -> list[str]:
         """The opening rationale and every decision's, as lines a person reads."""
@@ -99,7 +100,8 @@ class Dispute:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "case_id": self.case_id, "field": self.field, "original": self.original,
-            "proposed": self.proposed, "status": self.status, "evidence": self.evidence,
+            "proposed": self.proposed, "status": self.status,
+            "evidence": self.evidence.to_json() if self.evidence else None,
             "rationale": self.rationale, "who": self.who, "at": self.at, "based_on": self.based_on,
             "history": [d.to_json() for d in self.history],
         }
@@ -256,7 +258,8 @@ def fold(events: list[dict[str, Any]]) -> list[Dispute]:
                 id=did, case_id=str(ev.get("case_id")), field=str(ev.get("field")),
                 original=ev.get("original"), proposed=ev.get("proposed"),
                 rationale=str(ev.get("rationale") or ""), who=str(ev.get("who") or ""),
-                at=str(ev.get("at") or ""), evidence=ev.get("evidence"), based_on=ev.get("based_on"),
+                at=str(ev.get("at") or ""), based_on=ev.get("based_on"),
+                evidence=Evidence.parse(ev["evidence"]) if ev.get("evidence") is not None else None,
             )
         elif kind == "decided" and did in disputes and ev.get("decision") in STATUSES:
             d = disputes[did]

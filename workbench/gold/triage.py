@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.checks.search import find_evidence
+from workbench.core.case import Case
+from workbench.core.extraction import Evidence
 from workbench.core.layout import run_files
 from workbench.core.suite import load_suite
 from workbench.gold import versions
@@ -115,16 +117,14 @@ class DisputeEvidence:
                 "hits": [h.to_json() for h in self.hits]}
 
 
-def _gold_evidence(key: dict[str, Any], field_path: str) -> dict[str, Any] | None:
-    """Per-field evidence recorded in structured gold for `field_path`, if any."""
-    gold = key.get("gold") or {}
-    evidence = gold.get("evidence") if isinstance(gold, dict) else None
-    if not isinstance(evidence, dict):
+def _gold_evidence(case: Case, field_path: str) -> Evidence | None:
+    """Per-field evidence the case's structured gold records for `field_path`, if any."""
+    if case.gold is None:
         return None
     parts = parse_path(field_path)
     if parts[:2] == ["gold", "expected"]:
         field_path = field_path.split(".", 2)[2]
-    return evidence.get(field_path)
+    return case.gold.evidence_of(field_path)
 
 
 def value_texts(value: Any) -> list[str]:
@@ -166,12 +166,11 @@ def evidence_for(folder: Path, dispute_id: str) -> DisputeEvidence:
     d = get_dispute(folder, dispute_id)
     suite = load_suite(folder)
     case = suite.case(d.case_id)
-    key = versions.gold_keys(folder, "v1", suite).keys[case.id]
-    recorded = _gold_evidence(key, d.field) or {}
-    ev = d.evidence or {}
-    page = ev.get("page") or recorded.get("page") or 1
-    box = ev.get("box") or recorded.get("box")
-    quote = ev.get("quote") or recorded.get("quote")
+    recorded = _gold_evidence(case, d.field) or Evidence()    # gold v1: the case as written
+    ev = d.evidence or Evidence()
+    page = ev.page or recorded.page or 1
+    box = list(ev.box or recorded.box or ()) or None
+    quote = ev.quote or recorded.quote
     pdf = read_pdf_bytes(case.pdf_file)
     hits: list[Hit] = []
     seen: set[Any] = set()
@@ -183,11 +182,11 @@ def evidence_for(folder: Path, dispute_id: str) -> DisputeEvidence:
                 continue
             seen.update({mark, (which, mark)})
             hits.append(Hit(which, text, pno, hbox, visible))
-    if recorded.get("box") and not any(h.which == "original" for h in hits):
+    if recorded.box and not any(h.which == "original" for h in hits):
         # Printed in another form (a date written out, say): the gold knows where it is.
-        hits.insert(0, Hit("original", str(recorded.get("quote") or d.original), int(recorded.get("page") or 1),
-                           [float(v) for v in recorded["box"]]))
-    if not ev.get("page") and not recorded.get("page"):
+        hits.insert(0, Hit("original", str(recorded.quote or d.original), recorded.page or 1,
+                           [float(v) for v in recorded.box]))
+    if not ev.page and not recorded.page:
         first = next((h for h in hits if h.which == "original"), None) or (hits[0] if hits else None)
         page = first.page if first else 1
     return DisputeEvidence(d.id, int(page), box, quote, hits)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.extraction import ExtractionGold
 from workbench.core.layout import journal_path
 from workbench.core.matcher import MatcherSpec
 from workbench.gold.journal import Dispute, load_disputes, read_events
@@ -163,7 +164,7 @@ def case_with_key(case: Case, key: dict[str, Any], version: str | None = None) -
     out.expected_tokens = [str(v) for v in key["expected_tokens"]]
     out.forbidden_answers = [str(v) for v in key["forbidden_answers"]]
     out.matcher = MatcherSpec.parse(key["matcher"])
-    out.gold = key.get("gold")
+    out.gold = ExtractionGold.parse(key["gold"]) if key["gold"] is not None else None
     out.metadata = dict(case.metadata)
     return out
 

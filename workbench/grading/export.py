@@ -125,7 +125,7 @@ def _key_fields(case: Case) -> dict[str, Any]:
         "forbidden_answers": [str(a) for a in case.forbidden_answers or []],
         "expected_tokens": [str(t) for t in case.expected_tokens or []],
         "matcher": as_json(case.matcher_spec.to_json()),
-        "gold": as_json(case.gold),
+        "gold": as_json(case.gold.to_json() if case.gold else None),
         "params": as_json(case.params),
         "degrade": as_json(case.degrade.to_json() if case.degrade else None),
         "pdf_sha256": case.sha256 or "",

@@ -49,12 +49,12 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.extraction import ExtractionGold, FieldSpec
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
 from workbench.text.money import parse_money
 from workbench.text.search import Part, find_refusal, find_text
 
-NORMALIZERS = ("text", "case", "punctuation", "exact", "date", "phone", "money", "number")
 HUNGARIAN_MAX = 120   # above this many rows on the short side, pair greedily (O(n^3) gets slow)
 
 _MONTHS = {m.lower(): i for i, m in enumerate(
@@ -166,20 +166,15 @@ def _number(value: str) -> Decimal | None:
 
 
 class FieldRule:
-    """How one field's values are normalised and compared."""
+    """How one field's values are normalised and compared (`core.extraction.FieldSpec`, checked
+    where the case was read)."""
 
-    def __init__(self, name: str, raw: dict[str, Any], case_id: str) -> None:
+    def __init__(self, name: str, spec: FieldSpec) -> None:
         self.name = name
-        self.normalizer = str(raw.get("normalizer", "text"))
-        if self.normalizer not in NORMALIZERS:
-            raise UserError(f"{case_id}: gold field {name!r}: unknown normalizer {self.normalizer!r}; "
-                            f"use one of {', '.join(NORMALIZERS)}")
-        try:
-            self.threshold = float(raw.get("threshold", 1.0))
-            self.tolerance = Decimal(str(raw.get("tolerance", 0)))
-        except (ValueError, InvalidOperation):
-            raise UserError(f"{case_id}: gold field {name!r}: threshold and tolerance must be numbers") from None
-        self.dayfirst = bool(raw.get("dayfirst", False))
+        self.normalizer: str = spec.normalizer or "text"
+        self.threshold = float(1.0 if spec.threshold is None else spec.threshold)
+        self.tolerance = Decimal(str(0 if spec.tolerance is None else spec.tolerance))
+        self.dayfirst = bool(spec.dayfirst)
 
     def normalise(self, value: str) -> str:
         n = self.normalizer
@@ -301,18 +296,13 @@ def greedy_pairs(score: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
 
 # ---- grading --------------------------------------------------------------------------------
 
-def _rules(case: Case, gold: dict[str, Any], expected: list[dict[str, Any]]) -> list[FieldRule]:
-    spec = gold.get("fields")
-    if spec is None:
+def _rules(gold: ExtractionGold, expected: list[dict[str, Any]]) -> list[FieldRule]:
+    if gold.fields is None:
         names: list[str] = []
         for rec in expected:
             names.extend(k for k in rec if k not in names)
-        return [FieldRule(n, {}, case.id) for n in names]
-    if isinstance(spec, list):
-        spec = {str(n): {} for n in spec}
-    if not isinstance(spec, dict):
-        raise UserError(f"{case.id}: gold 'fields' must be an object of field rules")
-    return [FieldRule(str(n), r if isinstance(r, dict) else {}, case.id) for n, r in spec.items()]
+        return [FieldRule(n, FieldSpec()) for n in names]
+    return [FieldRule(n, spec) for n, spec in gold.fields]
 
 
 def _locate(answer: str, value: Any) -> tuple[int, int] | None:
@@ -325,15 +315,15 @@ def _locate(answer: str, value: Any) -> tuple[int, int] | None:
 
 def grade_fields(case: Case, answer: str) -> Verdict:
     gold = case.gold
-    if not isinstance(gold, dict) or "expected" not in gold:
+    if gold is None or not gold.has_expected:
         raise UserError(f"{case.id}: the fields matcher needs gold with an 'expected' record or list")
-    raw_expected = gold["expected"]
+    raw_expected = gold.expected
     expected_is_list = isinstance(raw_expected, list)
     expected = [r for r in (raw_expected if expected_is_list else [raw_expected]) if isinstance(r, dict)]
-    rules = _rules(case, gold, expected)
-    pass_f1 = float(gold.get("pass_f1", 1.0))
+    rules = _rules(gold, expected)
+    pass_f1 = float(1.0 if gold.pass_f1 is None else gold.pass_f1)
     parsed = parse_answer_json(answer)
-    given = _records(parsed, expected_is_list, gold.get("records_key")) if parsed is not None else []
+    given = _records(parsed, expected_is_list, gold.records_key) if parsed is not None else []
 
     exp_vals = [[_as_text(_get(r, f.name)) for f in rules] for r in expected]
     giv_vals = [[_as_text(_get(r, f.name)) for f in rules] for r in given]

@@ -226,8 +226,8 @@ shown at the top.
         ]
         if d.evidence:
             ev = d.evidence
-            rows.append(Text.assemble(("evidence  ", "dim"), f"page {ev.get('page')}",
-                                      (f" “{ev['quote']}”" if ev.get("quote") else "", "italic")))
+            rows.append(Text.assemble(("evidence  ", "dim"), f"page {ev.page}",
+                                      (f" “{ev.quote}”" if ev.quote else "", "italic")))
         rows += [Text(""), Text("Rationale so far", style="bold")]
         rows.append(Text(f"{d.who} opened: {d.rationale}"))
         for h in d.history:
