@@ -125,6 +125,14 @@ def test_bad_structured_gold_is_refused_where_the_case_is_read(change, needle):
     assert str(err.value).startswith("suite/c.json: gold: ") and needle in str(err.value)
 
 
+def test_params_are_numbers_texts_or_flags():
+    raw = {"id": "c", "question": "q?", "expected_answer": "1", "params": {"size": 7.5, "wrap": True}}
+    assert Case.from_json(raw).params == {"size": 7.5, "wrap": True}
+    raw["params"]["size"] = [7]
+    with pytest.raises(UserError, match=r"suite/c.json: params: 'size' must be a number, a text or true/false"):
+        Case.from_json(raw, "suite/c.json")
+
+
 def test_a_bad_field_is_one_line_from_the_cli(tmp_path, cli):
     shipped = SAMPLES / "mini" / "actualtext_override-0001.json"
     raw = json.loads(shipped.read_text(encoding="utf-8"))

@@ -17,10 +17,11 @@ from typing import Any
 
 from workbench.build.make import family_registry, make_case
 from workbench.core import atomic
+from workbench.core.adoption import MutationStep, Target
 from workbench.core.case import Case
-from workbench.core.adoption import MutationStep
 from workbench.core.config import family_dirs
 from workbench.core.errors import UserError
+from workbench.core.params import ParamValue
 from workbench.core.scan import DegradeSpec
 from workbench.generators import template
 from workbench.generators.base import Family
@@ -33,12 +34,12 @@ class Draft:
 
     family: str
     seed: int = 1
-    pinned: dict[str, Any] = field(default_factory=dict)
+    pinned: dict[str, ParamValue] = field(default_factory=dict)
     degrade: DegradeSpec | None = None     # None: no scan
     # Mutation mode: `family` names a mutation armed in `base` (an adopted case, or a mutated one
-    # a step back) at `target` (a generators.mutations.Target; None: the mutation needs none).
+    # a step back) at `target` (None: the mutation needs none).
     base: Case | None = None
-    target: Any = None
+    target: Target | None = None
 
     @property
     def mutating(self) -> bool:
@@ -74,7 +75,7 @@ class Preview:
     extra_files: dict[str, bytes] = field(default_factory=dict)
 
     @property
-    def params(self) -> dict[str, Any]:
+    def params(self) -> dict[str, ParamValue]:
         return dict(self.case.params or {})
 
     @property
@@ -113,9 +114,9 @@ def make_preview(family: Family, draft: Draft) -> Preview:
     return Preview(draft, family, made.case, made.pdf, made.clean_pdf, made.seconds)
 
 
-def scan_pins(degrade: DegradeSpec) -> dict[str, Any]:
+def scan_pins(degrade: DegradeSpec) -> dict[str, ParamValue]:
     """The Author form's scan section as the `scan` mutation's pinned params."""
-    pins: dict[str, Any] = {"tier": degrade.tier, "text_layer": degrade.text_layer,
+    pins: dict[str, ParamValue] = {"tier": degrade.tier, "text_layer": degrade.text_layer,
                             "knobs": " ".join(f"{k}={v:g}" for k, v in degrade.overrides) or "-"}
     if degrade.dpi is not None:
         pins["dpi"] = degrade.dpi

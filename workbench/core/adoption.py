@@ -12,9 +12,7 @@ from typing import Any, Literal
 from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
 from workbench.core.key import AnswerKey
-
-# A resolved parameter value, as a family or a mutation declares its types (`generators.base.Param`).
-ParamValue = int | float | str | bool
+from workbench.core.params import ParamValue, parse_params
 
 
 def _object(raw: Any, what: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -36,16 +34,6 @@ def _text(raw: Any, what: str) -> str:
     if not isinstance(raw, str):
         raise UserError(f"{what} must be text; got {raw!r}")
     return raw
-
-
-def parse_params(raw: Any, what: str = "params") -> dict[str, ParamValue]:
-    """Resolved parameters: an object of names to numbers, texts or true/false."""
-    if not isinstance(raw, Mapping):
-        raise UserError(f"{what} must be an object of name = value; got {raw!r}")
-    for name, value in raw.items():
-        if not isinstance(value, int | float | str | bool) or isinstance(value, float) and not math.isfinite(value):
-            raise UserError(f"{what}: {name!r} must be a number, a text or true/false; got {value!r}")
-    return dict(raw)
 
 
 @dataclass(frozen=True)
@@ -98,7 +86,10 @@ class MutationStep:
     @classmethod
     def from_json(cls, raw: Any) -> MutationStep:
         raw = _object(raw, "a step", ("mutation", "version", "seed", "pinned", "params", "target"))
-        params = parse_params(raw.get("params") or {}, "params")
+        try:
+            params = parse_params(raw.get("params") or {})
+        except UserError as exc:
+            raise UserError(f"params: {exc}") from None
         pinned = raw.get("pinned") or []
         if not isinstance(pinned, list) or not all(isinstance(k, str) for k in pinned):
             raise UserError(f"pinned must be a list of parameter names; got {pinned!r}")

@@ -14,6 +14,7 @@ from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
+from workbench.core.params import ParamValue, parse_params
 from workbench.core.scan import DegradeSpec
 from workbench.core.schema import check_case
 
@@ -89,7 +90,7 @@ class Case:
     pdf_path: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
     # Ours (absent from pdfhell cases):
-    params: dict[str, Any] | None = None
+    params: dict[str, ParamValue] | None = None   # every parameter's resolved value
     degrade: DegradeSpec | None = None      # the scan, for a scanned case (`core.scan`)
     generator: GeneratorRef | None = None
     matcher: MatcherSpec | None = None     # as recorded; `matcher_spec` is the one that grades
@@ -206,6 +207,7 @@ class Case:
         adopted = _parsed(source, "source", AdoptedSource.from_json, raw.get("source"))
         mutations = _parsed(source, "mutations", parse_steps, raw.get("mutations"))
         gold = _parsed(source, "gold", ExtractionGold.parse, raw.get("gold"))
+        params = _parsed(source, "params", parse_params, raw.get("params"))
         try:
             return cls(
                 id=str(raw["id"]),
@@ -217,7 +219,7 @@ class Case:
                 expected_tokens=[str(x) for x in raw.get("expected_tokens") or []],
                 pdf_path=str(raw.get("pdf_path") or ""),
                 metadata=dict(raw.get("metadata") or {}),
-                params=raw.get("params"),
+                params=params,
                 degrade=degrade,
                 generator=generator,
                 matcher=matcher,

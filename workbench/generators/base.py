@@ -16,6 +16,7 @@ from workbench.core.extraction import ExtractionGold as ExtractionGold
 from workbench.core.extraction import FieldSpec as FieldSpec
 from workbench.core.key import AnswerKey as AnswerKey
 from workbench.core.matcher import MatcherSpec as MatcherSpec
+from workbench.core.params import ParamValue
 
 ParamType = Literal["int", "float", "str", "bool", "choice"]
 
@@ -86,7 +87,7 @@ class Param:
         out["seeded"] = self.seeded
         return out
 
-    def coerce(self, raw: Any) -> Any:
+    def coerce(self, raw: Any) -> ParamValue:
         """Turn a command-line string or a JSON value into this parameter's type, or raise ParamError."""
         name = self.name
         try:
@@ -132,7 +133,7 @@ class Param:
             raise ParamError(f"parameter {name!r} must be between {self.min:g} and {self.max:g}; got {value!r}")
         return value
 
-    def draw(self, rng: random.Random) -> Any:
+    def draw(self, rng: random.Random) -> ParamValue:
         if not self.seeded:
             return self.default
         if self.type == "bool":
@@ -195,14 +196,14 @@ class Family:
         known = ", ".join(p.name for p in self.params)
         raise ParamError(f"family {self.name!r} has no parameter {name!r} (it has: {known})")
 
-    def resolve(self, pinned: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve(self, pinned: Mapping[str, Any], seed: int) -> dict[str, ParamValue]:
         """Every parameter's value: pinned ones coerced, the rest drawn from the seed.
 
         Each parameter draws from its own stream, so pinning one never moves another.
         """
         for name in pinned:
             self.param(name)
-        values: dict[str, Any] = {}
+        values: dict[str, ParamValue] = {}
         for p in self.params:
             if p.name in pinned:
                 values[p.name] = p.coerce(pinned[p.name])
