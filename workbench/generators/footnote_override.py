@@ -8,79 +8,102 @@ skims the body answers the body's figure.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from workbench.generators import kit
-from workbench.generators.base import AnswerKey, Arming, Generated, GenerationError, Param, Streams
+from workbench.generators.base import (
+    AnswerKey,
+    Arming,
+    Generated,
+    GenerationError,
+    MatcherSpec,
+    Param,
+    Streams,
+)
 
 NAME = "footnote_override"
 VERSION = 2  # 2: one random stream per content item (a parameter moves only its own content)
 DESCRIPTION = "Contract clause whose small footnote overrides the amount stated in the body"
 
-# Per clause template: heading, the body sentence, the footnote sentence, the question, and the
-# carve-outs the footnote may list (phrase, the token a correct answer must contain).
-CLAUSES: dict[str, dict[str, Any]] = {
-    "liability_cap": {
-        "heading": "Limitation of Liability",
-        "body": ("Subject to clause {ref}, the Supplier's total aggregate liability arising out of or in "
-                 "connection with this Agreement, whether in contract, tort (including negligence) or "
-                 "otherwise, shall not exceed {value} in any Contract Year."),
-        "note": ("Notwithstanding clause {ref}, the Supplier's total aggregate liability in any Contract "
-                 "Year shall not exceed {value}"),
-        "carve_intro": ", save that no limit applies to liability for ",
-        "question": ("What is the maximum aggregate liability of {supplier} in a Contract Year under "
-                     "this agreement?"),
-        "carve_question": ("What is the binding cap on the Supplier's aggregate liability in a Contract "
-                           "Year, and which liabilities are excluded from the cap?"),
-        "carve_outs": (("fraud or fraudulent misrepresentation", "fraud"),
-                       ("death or personal injury caused by negligence", "personal injury"),
-                       ("breach of clause 11 (Confidentiality)", "confidentiality"),
-                       ("wilful default or abandonment of the Services", "wilful default")),
-    },
-    "minimum_commitment": {
-        "heading": "Minimum Commitment",
-        "body": ("The Customer commits to purchase Services with a total value of not less than {value} "
-                 "in each Contract Year (the \"Minimum Commitment\"), any shortfall being invoiced under "
-                 "clause {ref}."),
-        "note": ("For the purposes of clause {ref} the Minimum Commitment is {value} per Contract Year"),
-        "carve_intro": ", excluding from the calculation ",
-        "question": "What is the Customer's Minimum Commitment per Contract Year under this agreement?",
-        "carve_question": ("What is the binding Minimum Commitment per Contract Year, and what is excluded "
-                           "from its calculation?"),
-        "carve_outs": (("any period of suspension caused by the Supplier", "suspension"),
-                       ("Services ordered under Schedule 4 (Pilot Services)", "pilot"),
-                       ("pass-through expenses and taxes", "pass-through"),
-                       ("credits issued for missed Service Levels", "service levels")),
-    },
-    "termination_fee": {
-        "heading": "Termination for Convenience",
-        "body": ("The Customer may terminate this Agreement for convenience on not less than ninety days' "
-                 "written notice, subject to payment of an early termination fee of {value}, as further "
-                 "described in clause {ref}."),
-        "note": ("The early termination fee payable under clause {ref} is {value}"),
-        "carve_intro": ", which is waived where the Customer terminates following ",
-        "question": "What early termination fee must the Customer pay to terminate this agreement for convenience?",
-        "carve_question": ("What early termination fee applies on termination for convenience, and in "
-                           "which cases is it waived?"),
-        "carve_outs": (("a change of control of the Supplier", "change of control"),
-                       ("a material breach by the Supplier", "material breach"),
-                       ("an increase in the Charges above the agreed index", "index"),
-                       ("the insolvency of the Supplier", "insolvency")),
-    },
-    "security_deposit": {
-        "heading": "Security Deposit",
-        "body": ("On or before the Commencement Date the Customer shall pay to the Supplier a refundable "
-                 "security deposit of {value}, to be held in accordance with clause {ref}."),
-        "note": ("The security deposit required by clause {ref} is reduced to {value}"),
-        "carve_intro": ", and no deposit is required where the Customer provides ",
-        "question": "How much security deposit must the Customer pay under this agreement?",
-        "carve_question": ("How much security deposit must the Customer pay, and which alternatives "
-                           "remove the need for a deposit?"),
-        "carve_outs": (("a parent company guarantee", "parent company guarantee"),
-                       ("an irrevocable standby letter of credit", "letter of credit"),
-                       ("a performance bond from an approved insurer", "performance bond"),
-                       ("payment of the first year's Charges in advance", "in advance")),
-    },
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause template: its heading, the body sentence, the footnote sentence, the question
+    (and the one that asks for the carve-outs), and the carve-outs the footnote may list (phrase,
+    the token a correct answer must contain)."""
+
+    heading: str
+    body: str
+    note: str
+    carve_intro: str
+    question: str
+    carve_question: str
+    carve_outs: tuple[tuple[str, str], ...]
+
+
+CLAUSES: dict[str, Clause] = {
+    "liability_cap": Clause(
+        heading="Limitation of Liability",
+        body=("Subject to clause {ref}, the Supplier's total aggregate liability arising out of or in "
+              "connection with this Agreement, whether in contract, tort (including negligence) or "
+              "otherwise, shall not exceed {value} in any Contract Year."),
+        note=("Notwithstanding clause {ref}, the Supplier's total aggregate liability in any Contract "
+              "Year shall not exceed {value}"),
+        carve_intro=", save that no limit applies to liability for ",
+        question=("What is the maximum aggregate liability of {supplier} in a Contract Year under "
+                  "this agreement?"),
+        carve_question=("What is the binding cap on the Supplier's aggregate liability in a Contract "
+                        "Year, and which liabilities are excluded from the cap?"),
+        carve_outs=(("fraud or fraudulent misrepresentation", "fraud"),
+                    ("death or personal injury caused by negligence", "personal injury"),
+                    ("breach of clause 11 (Confidentiality)", "confidentiality"),
+                    ("wilful default or abandonment of the Services", "wilful default")),
+    ),
+    "minimum_commitment": Clause(
+        heading="Minimum Commitment",
+        body=("The Customer commits to purchase Services with a total value of not less than {value} "
+              "in each Contract Year (the \"Minimum Commitment\"), any shortfall being invoiced under "
+              "clause {ref}."),
+        note=("For the purposes of clause {ref} the Minimum Commitment is {value} per Contract Year"),
+        carve_intro=", excluding from the calculation ",
+        question="What is the Customer's Minimum Commitment per Contract Year under this agreement?",
+        carve_question=("What is the binding Minimum Commitment per Contract Year, and what is excluded "
+                        "from its calculation?"),
+        carve_outs=(("any period of suspension caused by the Supplier", "suspension"),
+                    ("Services ordered under Schedule 4 (Pilot Services)", "pilot"),
+                    ("pass-through expenses and taxes", "pass-through"),
+                    ("credits issued for missed Service Levels", "service levels")),
+    ),
+    "termination_fee": Clause(
+        heading="Termination for Convenience",
+        body=("The Customer may terminate this Agreement for convenience on not less than ninety days' "
+              "written notice, subject to payment of an early termination fee of {value}, as further "
+              "described in clause {ref}."),
+        note=("The early termination fee payable under clause {ref} is {value}"),
+        carve_intro=", which is waived where the Customer terminates following ",
+        question="What early termination fee must the Customer pay to terminate this agreement for convenience?",
+        carve_question=("What early termination fee applies on termination for convenience, and in "
+                        "which cases is it waived?"),
+        carve_outs=(("a change of control of the Supplier", "change of control"),
+                    ("a material breach by the Supplier", "material breach"),
+                    ("an increase in the Charges above the agreed index", "index"),
+                    ("the insolvency of the Supplier", "insolvency")),
+    ),
+    "security_deposit": Clause(
+        heading="Security Deposit",
+        body=("On or before the Commencement Date the Customer shall pay to the Supplier a refundable "
+              "security deposit of {value}, to be held in accordance with clause {ref}."),
+        note=("The security deposit required by clause {ref} is reduced to {value}"),
+        carve_intro=", and no deposit is required where the Customer provides ",
+        question="How much security deposit must the Customer pay under this agreement?",
+        carve_question=("How much security deposit must the Customer pay, and which alternatives "
+                        "remove the need for a deposit?"),
+        carve_outs=(("a parent company guarantee", "parent company guarantee"),
+                    ("an irrevocable standby letter of credit", "letter of credit"),
+                    ("a performance bond from an approved insurer", "performance bond"),
+                    ("payment of the first year's Charges in advance", "in advance")),
+    ),
 }
 
 MARKERS = {"number": "1", "asterisk": "*", "dagger": "\u2020"}
@@ -147,19 +170,19 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     fn_size = p["footnote_size"]
     marker = MARKERS[p["marker"]]
     n_carve = p["carve_outs"]
-    carve = streams.of("carve_outs").sample(list(spec["carve_outs"]), n_carve)
+    carve = streams.of("carve_outs").sample(list(spec.carve_outs), n_carve)
     ask_carve = p["ask_carve_outs"] and n_carve > 0
 
     fillers = streams.of("fillers").sample(FILLER, 7)
     target_pos = streams.of("target_clause").randint(2, 5)  # the overridden clause is the 3rd..6th clause
     clauses: list[tuple[str, str, bool]] = [(h, t, False) for h, t in fillers]
-    clauses.insert(target_pos, (spec["heading"], "", True))
+    clauses.insert(target_pos, (spec.heading, "", True))
     target_no = target_pos + 1
     ref = f"{target_no}.{streams.of('note_ref').randint(2, 4)}"
-    body_text = spec["body"].format(value=kit.money(body), ref=f"{target_no + streams.of('body_ref').randint(1, 3)}.1")
-    note = spec["note"].format(value=kit.money(override), ref=ref)
+    body_text = spec.body.format(value=kit.money(body), ref=f"{target_no + streams.of('body_ref').randint(1, 3)}.1")
+    note = spec.note.format(value=kit.money(override), ref=ref)
     if carve:
-        note += spec["carve_intro"] + _join_carve_outs([c[0] for c in carve])
+        note += spec.carve_intro + _join_carve_outs([c[0] for c in carve])
     note += "."
 
     date = streams.of("date")
@@ -217,15 +240,15 @@ def generate(p: Mapping[str, Any], seed: int) -> Generated:
     kit.draw_footer_line(c, left, right, f"{supplier} / {customer} - Master Services Agreement", size=8, gray=0)
     pdf = kit.finish(c, buf)
 
-    question = (spec["carve_question"] if ask_carve else spec["question"]).format(supplier=supplier)
+    question = (spec.carve_question if ask_carve else spec.question).format(supplier=supplier)
     if ask_carve:
         question += " Respond with only the amount and the exclusions, separated by semicolons."
         tokens = [kit.money(override), *(tok for _, tok in carve)]
-        matcher: dict[str, Any] = {"type": "tokens_all"}
+        matcher = MatcherSpec("tokens_all")
     else:
         question += " Respond with only the amount, including the currency symbol."
         tokens = []
-        matcher = {"type": "contains"}
+        matcher = MatcherSpec("contains")
     return Generated(
         pdf=pdf,
         key=AnswerKey(
