@@ -20,7 +20,7 @@ from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
 from workbench.generators.base import AnswerKey, Arming, GenerationError, ParamError
 from workbench.generators.mutations import Mutation, UnknownMutation, get_mutation
-from workbench.generators.mutations._common import encryption_of, pdf_facts, plain_pdf
+from workbench.generators.mutations._common import encryption_of, page_count, plain_pdf
 
 ADOPTED_FAMILY = "adopted"      # trap_family of a case adopted as it is
 ADOPT_VERSION = 1
@@ -37,7 +37,7 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
               ) -> Case:
     """A case made from a PDF as it is (read already: decrypted if it needed a password), keyed
     by hand. `encryption` is how the file was encrypted, recorded when it is."""
-    facts = pdf_facts(data, name)
+    pages = page_count(data, name)
     if not question.strip():
         raise UserError("adopt needs the question a reader is asked (--question TEXT)")
     if not expected.strip() and not expected_tokens:
@@ -50,7 +50,7 @@ def adopt_pdf(data: bytes, name: str, case_id: str, question: str, expected: str
         expected_tokens=[t for t in expected_tokens if t.strip()], pdf_path=f"{case_id}.pdf",
         metadata={"expected_failure_mode": "", "adopted_from": Path(name).name},
         generator=GeneratorRef("adopt", ADOPT_VERSION), matcher=spec, sha256=digest,
-        source=AdoptedSource(digest, Path(name).name, facts["pages"],
+        source=AdoptedSource(digest, Path(name).name, pages,
                              encryption=encryption if encryption and encryption.method else None),
     )
 

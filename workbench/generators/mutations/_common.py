@@ -47,12 +47,12 @@ def encryption_of(pdf: bytes, name: str = "PDF", password: str | None = None):
     return document.encryption_of(pdf, name, password)
 
 
-def pdf_facts(pdf: bytes, name: str = "PDF") -> dict[str, Any]:
-    """Pages and whether any page has a text layer (of a PDF read already: decrypted if it needed
-    a password)."""
+def page_count(pdf: bytes, name: str = "PDF") -> int:
+    """How many pages a PDF has (read already: decrypted if it needed a password); a PdfError
+    names `name` if it does not open."""
     doc = open_fitz(pdf, name)
     try:
-        return {"pages": doc.page_count, "has_text": any(page.get_text("text").strip() for page in doc)}
+        return doc.page_count
     finally:
         doc.close()
 
