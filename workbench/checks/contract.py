@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
-from workbench.checks.evidence import evidence_on_page, find_in_texts, turned
+from workbench.checks.evidence import Hit, evidence_on_page, find_in_texts, turned
 from workbench.checks.findings import Finding, page_list, reasons_of, short
 from workbench.checks.search import find_in_layers
 from workbench.core.contract import Arming
@@ -82,7 +81,17 @@ class Subject:
         return f"the scan (tier {s.tier}, text layer {s.text_layer})"
 
 
-def _where_found(value: str, sub: Subject) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Found:
+    """Where a value is, in the case as written."""
+
+    shown: list[Hit]                  # visible hits on the page
+    hidden: list[Hit]                 # hits drawn invisibly
+    layers: dict[str, list[int]]      # extractor -> the pages whose text layer holds it
+    readers: dict[str, list[int]]     # the layers, and the file's structure where it holds it
+
+
+def _where_found(value: str, sub: Subject) -> _Found:
     """Where a value is, in the case as written: visible and hidden hits, extractors' layers."""
     page_hits = sub.page.hits(value)
     written_hits = sub.written.hits(value)
@@ -91,12 +100,8 @@ def _where_found(value: str, sub: Subject) -> dict[str, Any]:
     # Text the file's structure holds (an annotation, a field value, an earlier revision, a layer
     # switched off) reaches the readers that read that structure, though no page text has it.
     structural = sorted({h.page for h in hidden if any(r in STRUCTURE_REASONS for r in h.reasons)})
-    return {
-        "shown": [h for h in page_hits if h.visible],
-        "hidden": hidden,
-        "layers": layers,
-        "readers": {**layers, "the file's structure": structural} if structural else layers,
-    }
+    return _Found([h for h in page_hits if h.visible], hidden, layers,
+                  {**layers, "the file's structure": structural} if structural else layers)
 
 
 def _leak(case_id: str, kind: str, value: str, sub: Subject, why: str = "") -> Finding | None:
@@ -107,25 +112,25 @@ def _leak(case_id: str, kind: str, value: str, sub: Subject, why: str = "") -> F
     if sub.scan:
         return None
     found = _where_found(value, sub)
-    ways = [turned(s) for h in found["shown"] for s in h.spans if s.visible]
+    ways = [turned(s) for h in found.shown for s in h.spans if s.visible]
     if not ways or not all(ways):
         return None
-    layer_pages = {p for pages in found["layers"].values() for p in pages}
-    leaks = [h for h in found["hidden"]
+    layer_pages = {p for pages in found.layers.values() for p in pages}
+    leaks = [h for h in found.hidden
              if h.page in layer_pages or any(r in STRUCTURE_REASONS for r in h.reasons)]
     if not leaks:
         return None
-    readers = sorted(found["readers"]) or ["the file's structure"]
+    readers = sorted(found.readers) or ["the file's structure"]
     because = f" (contract: {why})" if why else ""
     return Finding(case_id, "error", f"{kind}-leaked",
                    f"{kind} {short(value)!r} is to be read from the picture (visible only {ways[0]} on "
-                   f"{page_list(h.page for h in found['shown'])}), but hidden text on {page_list(h.page for h in leaks)} "
+                   f"{page_list(h.page for h in found.shown)}), but hidden text on {page_list(h.page for h in leaks)} "
                    f"({reasons_of(leaks)}) spells it out for {', '.join(readers)}: the trap is disarmed{because}")
 
 
 def _check(case_id: str, kind: str, value: str, where: str, sub: Subject, why: str) -> Finding | None:
     found = _where_found(value, sub)
-    shown, hidden, layers = found["shown"], found["hidden"], found["layers"]
+    shown, hidden, layers = found.shown, found.hidden, found.layers
     label = f"{kind} {short(value)!r}"
     because = f" (contract: {why})" if why else ""
     # Visibility is judged on the page (before the scan); layers on the case as written.
@@ -148,7 +153,7 @@ def _check(case_id: str, kind: str, value: str, where: str, sub: Subject, why: s
                        f"{page_list(ink)}, which lint cannot read without OCR", "warning")
         return err("not-visible", f"{label} is nowhere on the pages")
     if where == "hidden":
-        if hidden and found["readers"]:
+        if hidden and found.readers:
             return None
         if hidden:
             return err("not-in-text-layer", f"{label} is hidden on {page_list(h.page for h in hidden)} "
@@ -167,7 +172,7 @@ def _check(case_id: str, kind: str, value: str, where: str, sub: Subject, why: s
         return err("not-in-every-text-layer", f"{label} is not in the text layer as {', '.join(missing)} "
                                               f"extracts it{read}")
     if where in ("pixels_only", "not_text_layer"):
-        readers = found["readers"] if where == "pixels_only" else layers
+        readers = found.readers if where == "pixels_only" else layers
         if not readers:
             return None
         places = ", ".join(f"{k} ({page_list(v)})" for k, v in readers.items())
@@ -202,7 +207,7 @@ def default_findings(case, sub: Subject) -> list[Finding]:
         if f.code.endswith("-not-visible") and "nowhere" in f.message:
             figures = [m.group().rstrip(".,") for m in _SALIENT.finditer(needle)]
             if (kind == "expected" and len(needle.split()) > 6 and figures
-                    and all(_where_found(x, sub)["shown"] for x in figures)):
+                    and all(_where_found(x, sub).shown for x in figures)):
                 f = Finding(cid, "warning", "expected-paraphrase",
                             f"{sub.prefix}the expected answer is prose not printed on the page; its figures "
                             f"({', '.join(figures)}) are visible, but a `contains` matcher needs the "
@@ -233,12 +238,12 @@ def _unlisted_decoys(case, sub: Subject) -> list[Finding]:
         if not any(c.isdigit() for c in text):  # a figure or a number; not a word that describes the decoy
             continue
         found = _where_found(text, sub)
-        if found["shown"]:
-            where = f"visible on {page_list(h.page for h in found['shown'])}"
-        elif found["hidden"]:
-            where = (f"only in hidden text on {page_list(h.page for h in found['hidden'])} ({reasons_of(found['hidden'])}): "
+        if found.shown:
+            where = f"visible on {page_list(h.page for h in found.shown)}"
+        elif found.hidden:
+            where = (f"only in hidden text on {page_list(h.page for h in found.hidden)} ({reasons_of(found.hidden)}): "
                      "no reader of the page sees it, so it cannot trap one")
-        elif found["readers"]:
+        elif found.readers:
             where = "only in a text layer, drawn nowhere: no reader of the page sees it"
         else:
             where = "printed nowhere: it cannot trap anyone"
@@ -248,7 +253,7 @@ def _unlisted_decoys(case, sub: Subject) -> list[Finding]:
     return out
 
 
-def _another_form(ans: str, sub: Subject) -> list[tuple[str, dict[str, Any]]] | None:
+def _another_form(ans: str, sub: Subject) -> list[tuple[str, _Found]] | None:
     """Where the values of a decoy the page does not print as written are ("12" of "capped at
     12 months" printed as "twelve (12) months"), each found with the grader's matcher; None when
     the decoy is one value, or some value of it is nowhere."""
@@ -256,7 +261,7 @@ def _another_form(ans: str, sub: Subject) -> list[tuple[str, dict[str, Any]]] | 
     if not values or [fold_needle(v) for v in values] == [fold_needle(ans)]:
         return None
     found = [(v, _where_found(v, sub)) for v in values]
-    if not all(f["shown"] or f["hidden"] or f["readers"] for _, f in found):
+    if not all(f.shown or f.hidden or f.readers for _, f in found):
         return None
     return found
 
@@ -264,7 +269,7 @@ def _another_form(ans: str, sub: Subject) -> list[tuple[str, dict[str, Any]]] | 
 def _trap_finding(cid: str, ans: str, sub: Subject, expected_hidden: bool) -> list[Finding]:
     """What a forbidden answer of a case without a contract is, from where it actually is."""
     found = _where_found(ans, sub)
-    shown, hidden, layers = found["shown"], found["hidden"], found["readers"]
+    shown, hidden, layers = found.shown, found.hidden, found.readers
     label = f"forbidden {short(ans)!r}"
     if shown:
         return []  # printed: a trap of reading, not of layers
@@ -275,9 +280,9 @@ def _trap_finding(cid: str, ans: str, sub: Subject, expected_hidden: bool) -> li
     if not hidden and not layers:
         parts = _another_form(ans, sub)
         if parts:
-            where = "; ".join(f"{v!r} " + (f"visible on {page_list(h.page for h in f['shown'])}" if f["shown"]
-                                            else f"hidden on {page_list(h.page for h in f['hidden'])}" if f["hidden"]
-                                            else f"in the text layer ({', '.join(sorted(f['readers']))})")
+            where = "; ".join(f"{v!r} " + (f"visible on {page_list(h.page for h in f.shown)}" if f.shown
+                                            else f"hidden on {page_list(h.page for h in f.hidden)}" if f.hidden
+                                            else f"in the text layer ({', '.join(sorted(f.readers))})")
                               for v, f in parts)
             return [Finding(cid, "info", "forbidden-reworded",
                             f"{label} is not printed as written, but in another form: {where}")]
@@ -325,7 +330,7 @@ def _derived_findings(case, n: int, clause: Arming, kind: str, values: list[str]
             if f:
                 out.append(f)
             else:
-                pages = page_list(h.page for h in _where_found(v, sub)["shown"])
+                pages = page_list(h.page for h in _where_found(v, sub).shown)
                 shown.append(f"{short(v, 30)!r} ({pages})")
     if not out:
         what = ", ".join(short(v, 30) for v in values)
@@ -393,13 +398,13 @@ def _forbidden_present(cid: str, value: str, clauses: list[tuple[str, str]], sub
     if not failed:
         return []
     hidden_trap = any(w == "hidden" for w, _ in clauses)
-    nowhere = not found["shown"] and not found["readers"] and not (found["hidden"] and not hidden_trap)
-    if nowhere or (hidden_trap and not found["readers"]):
+    nowhere = not found.shown and not found.readers and not (found.hidden and not hidden_trap)
+    if nowhere or (hidden_trap and not found.readers):
         because = "; ".join(why for _, why in clauses if why)
         if sub.scan and (sub.page.layers(value) or any(not h.visible for h in sub.page.hits(value))):
             cause = f"{sub.scan_label} removes it: it is in no extractor's text layer of the case as written"
-        elif found["hidden"]:
-            cause = (f"it is hidden on {page_list(h.page for h in found['hidden'])} ({reasons_of(found['hidden'])}) "
+        elif found.hidden:
+            cause = (f"it is hidden on {page_list(h.page for h in found.hidden)} ({reasons_of(found.hidden)}) "
                      "but in no extractor's text layer")
         else:
             cause = "it is nowhere on the pages or in any text layer"
@@ -407,7 +412,7 @@ def _forbidden_present(cid: str, value: str, clauses: list[tuple[str, str]], sub
                         f"{label}: {cause}" + (f" (contract: {because})" if because else ""))]
     out = []
     for w, _why, f in failed:
-        if sub.scan and w == "text_layer" and found["shown"]:
+        if sub.scan and w == "text_layer" and found.shown:
             out.append(Finding(cid, "info", "forbidden-scan-unlayered",
                                f"{sub.scan_label} leaves {label} out of the text layer; it is still printed, "
                                "so the trap stays armed for a reader of the page"))
