@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from workbench.core import files
 from workbench.core.adoption import AdoptedSource, Encryption, MutationStep
 from workbench.core.case import Case, GeneratorRef, default_case_id, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
+from workbench.core.schema import JSONObject
 from workbench.generators.base import AnswerKey, Arming, GenerationError, ParamError
 from workbench.generators.mutations import Mutation, UnknownMutation, get_mutation
 from workbench.generators.mutations._common import encryption_of, page_count, plain_pdf
@@ -137,7 +137,7 @@ def mutation(name: str) -> Mutation:
 
 
 def apply_step(pdf: bytes, key: AnswerKey, contract: tuple[Arming, ...], step: MutationStep,
-               ) -> tuple[bytes, AnswerKey, tuple[Arming, ...], dict[str, Any], MutationStep]:
+               ) -> tuple[bytes, AnswerKey, tuple[Arming, ...], JSONObject, MutationStep]:
     """Apply one step; returns the new PDF, key, contract, details and the step with resolved params."""
     mut = mutation(step.mutation)
     if step.version != mut.version:

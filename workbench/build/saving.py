@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from workbench.build.make import write_case
 from workbench.core import atomic, files
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.layout import holds_suite
+from workbench.core.schema import JSONObject
 from workbench.core.suite import (
     case_entry,
     check_case_id,
@@ -98,7 +99,7 @@ def save(plan: SavePlan, *, overwrite: bool = False, with_lint_errors: bool = Fa
         raise LintRefused(f"{case.id}: not saved: {len(errors)} lint error(s), its trap may not be "
                           f"armed: {errors[0]}{more}; fix it, or save anyway with --allow-lint-errors")
     with atomic.suite_lock(folder):
-        existing: list[dict[str, Any]] = []
+        existing: list[JSONObject] = []
         suite_name, version = plan.name or folder.name, "1"
         new_suite = True
         build = None

@@ -26,6 +26,7 @@ from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.files import FileRefused
 from workbench.core.layout import build_dir
+from workbench.core.schema import JSONObject
 
 SHARD_FORMAT = "pdfworkbench-shard/1"
 T = TypeVar("T")
@@ -74,7 +75,7 @@ def manifest_path(folder: Path, shard: Shard) -> Path:
 class ShardManifest:
     """The manifest one shard appends to while it builds (started afresh each time it runs)."""
 
-    def __init__(self, folder: Path, shard: Shard, header: dict[str, Any]) -> None:
+    def __init__(self, folder: Path, shard: Shard, header: JSONObject) -> None:
         self.path = manifest_path(folder, shard)
         atomic.ensure_folder(self.path.parent)
         head = {"format": SHARD_FORMAT, "shard": str(shard), "index": shard.index, "of": shard.of,
@@ -83,11 +84,11 @@ class ShardManifest:
         self._fh = files.open_append(self.path, "shard manifest", text=False)
         self.count = 0
 
-    def _append(self, obj: dict[str, Any]) -> None:
+    def _append(self, obj: JSONObject) -> None:
         files.append_whole(self._fh, (json.dumps(obj, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"),
                            self.path)
 
-    def add(self, entry: dict[str, Any]) -> None:
+    def add(self, entry: JSONObject) -> None:
         """Record a case whose two files are written."""
         self._append(entry)
         self.count += 1
@@ -102,8 +103,8 @@ class ShardManifest:
 @dataclass
 class ShardState:
     shard: Shard
-    header: dict[str, Any]
-    entries: list[dict[str, Any]]
+    header: JSONObject
+    entries: list[JSONObject]
     complete: bool
 
     @property
@@ -122,9 +123,9 @@ class BuildState:
     version: str
     shards: dict[int, ShardState] = field(default_factory=dict)
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[JSONObject]:
         """Every complete case, once (a shard run twice lists its cases again: the same ones)."""
-        by_id: dict[str, dict[str, Any]] = {}
+        by_id: dict[str, JSONObject] = {}
         for i in sorted(self.shards):
             for e in self.shards[i].entries:
                 by_id[e["id"]] = e
@@ -136,7 +137,7 @@ class BuildState:
     def incomplete(self) -> list[int]:
         return [i for i, s in sorted(self.shards.items()) if not s.complete]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The `build` block of suite.json (no clock in it, so a rebuild writes the same bytes)."""
         return {
             "spec_sha256": self.spec_sha256, "shards": self.of, "cases": self.total,
@@ -155,7 +156,7 @@ def _read_manifest(path: Path) -> ShardState | None:
         raise
     except UserError:
         return None
-    rows: list[dict[str, Any]] = []
+    rows: list[JSONObject] = []
     for n, line in enumerate(lines, 1):
         try:
             row = json.loads(line)

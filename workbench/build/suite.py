@@ -33,7 +33,7 @@ from workbench.core.errors import UserError
 from workbench.core.layout import build_dir
 from workbench.core.pool import map_ordered
 from workbench.core.scan import TEXT_LAYERS, TIERS, DegradeSpec
-from workbench.core.schema import MAX_SEEDS, SPEC, SPEC_GROUP, check_shape, parse_seeds
+from workbench.core.schema import MAX_SEEDS, SPEC, SPEC_GROUP, JSONObject, check_shape, parse_seeds
 from workbench.core.suite import (
     case_entry,
     content_entry,
@@ -233,7 +233,7 @@ class _BuildInto:
     def __init__(self, out: Path) -> None:
         self.out = out
 
-    def __call__(self, item: BuildItem) -> dict[str, Any]:
+    def __call__(self, item: BuildItem) -> JSONObject:
         made = make_case(item.family, item.seed, item.params, item.degrade)
         write_case(made.case, made.pdf, self.out)
         return case_entry(made.case, made.pdf)
@@ -303,7 +303,7 @@ def verify_suite(folder: Path, jobs: int | None = 1) -> tuple[list[VerifyResult]
     return results, digest, suite.recorded_hash
 
 
-def _verify_case(case: Case) -> tuple[VerifyResult, dict[str, Any] | None]:
+def _verify_case(case: Case) -> tuple[VerifyResult, JSONObject | None]:
     """One case regenerated and compared: its result, and its manifest entry (None: no PDF)."""
     problems: list[str] = []
     entry = None

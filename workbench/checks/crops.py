@@ -26,6 +26,7 @@ from workbench.core.atomic import temp_prefix
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
+from workbench.core.schema import JSONObject
 from workbench.grading.html.crop import CropBox, PageCrop
 
 
@@ -89,7 +90,7 @@ def _entry_path(folder: Path, key: str) -> Path:
     return Path(folder) / key[:2] / f"{key}.json"
 
 
-def _to_entry(key: str, crop: PageCrop) -> dict[str, Any]:
+def _to_entry(key: str, crop: PageCrop) -> JSONObject:
     return {"key": key, "page": crop.page, "clip": list(crop.clip), "width": crop.width,
             "height": crop.height, "boxes": [[b.kind, list(b.rect)] for b in crop.boxes], "note": crop.note,
             "png": base64.b64encode(crop.png).decode("ascii"), "png_sha256": sha256_hex(crop.png)}

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.pdf.pagedata import PageForensics
 from workbench.pdf.pages import Box
 from workbench.pdf.spans import Span
@@ -63,7 +64,7 @@ class Hit:
     reasons: list[str] = field(default_factory=list)    # why hidden, from the spans it covers
     spans: list[Span] = field(default_factory=list, repr=False, compare=False)  # the spans it is read from
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "page_number": self.page + 1,
             "boxes": [[round(v, 2) for v in b] for b in self.boxes],

@@ -19,19 +19,20 @@ from functools import partial
 from typing import Any
 
 from workbench.checks.evidence import page_boxes
+from workbench.core.schema import JSONObject
 from workbench.pdf.forensics import map_pages
 from workbench.pdf.pagedata import EXTRACTORS, PageForensics
 from workbench.pdf.pages import PdfPages, unread_lines
 from workbench.pdf.structure import structure_report
 
 
-def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dict[str, Any]:
+def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> JSONObject:
     """One page of `inspect --json`."""
     spans = page.analysis.spans
     diff = page.diff.to_json()
     diff.pop("page_number", None)
     diff.pop("hidden", None)  # the spans carry it
-    report: dict[str, Any] = {
+    report: JSONObject = {
         "number": page.info.number,
         "width_pt": round(page.info.width_pt, 2),
         "height_pt": round(page.info.height_pt, 2),
@@ -49,7 +50,7 @@ def page_report(page: PageForensics, needles: list[tuple[str, str]] = ()) -> dic
     return report
 
 
-def _report(encode: Callable[[dict[str, Any]], Any] | None, needles: tuple[tuple[str, str], ...],
+def _report(encode: Callable[[JSONObject], Any] | None, needles: tuple[tuple[str, str], ...],
             _name: str, page: PageForensics) -> tuple[Any, list[str]]:
     """A page's report (or its encoding) and its `unread_lines`, in the worker that analysed it."""
     report = page_report(page, list(needles))
@@ -58,7 +59,7 @@ def _report(encode: Callable[[dict[str, Any]], Any] | None, needles: tuple[tuple
 
 def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 150,
                    needles: list[tuple[str, str]] = (), jobs: int | None = 1,
-                   encode: Callable[[dict[str, Any]], Any] | None = None,
+                   encode: Callable[[JSONObject], Any] | None = None,
                    warn: Callable[[str], None] | None = None) -> Iterator[Any]:
     """`page_report` of each page in `pages`, in order, computed on `jobs` processes; with
     `encode` (a module-level function), `encode(report)` instead, computed where the page was:
@@ -74,7 +75,7 @@ def inspect_stream(data: bytes, pages: list[int], name: str = "PDF", dpi: int = 
 
 
 def inspect_document(data: bytes, name: str = "PDF", dpi: int = 150,
-                     needles: list[tuple[str, str]] = ()) -> dict[str, Any]:
+                     needles: list[tuple[str, str]] = ()) -> JSONObject:
     """Every page's report at once (for small documents; `inspect_stream` for long ones)."""
     with PdfPages(data, name, dpi, cache_pages=1) as pages:
         count = pages.page_count

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.schema import JSONObject
+
 SOURCES = (
     "injected", "question", "small_print", "rotated", "low_contrast", "other_page", "visible",
     "hidden", "computed", "misread", "absent",
@@ -46,7 +48,7 @@ class Attribution:
     box: tuple[float, float, float, float] | None = None  # PDF points, top-left origin
     detail: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "value": self.value,
             "source": self.source,

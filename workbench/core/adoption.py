@@ -13,6 +13,7 @@ from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
 from workbench.core.key import AnswerKey
 from workbench.core.params import ParamValue, parse_params
+from workbench.core.schema import JSONObject
 
 
 def _object(raw: Any, what: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -49,7 +50,7 @@ class Target:
         # Recorded to 0.01 pt, so the target a case records is the one its bytes were made with.
         object.__setattr__(self, "box", tuple(round(float(v), 2) for v in self.box))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"page_number": self.page + 1, "box": list(self.box), "text": self.text}
 
     @classmethod
@@ -78,7 +79,7 @@ class MutationStep:
     params: dict[str, ParamValue] = field(default_factory=dict)
     target: Target | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"mutation": self.mutation, "version": self.version, "seed": self.seed,
                 "pinned": sorted(self.pinned), "params": self.params,
                 "target": self.target.to_json() if self.target else None}
@@ -119,7 +120,7 @@ class Encryption:
     method: str = ""
     needs_password: bool = False
 
-    def to_json(self) -> dict[str, Any] | None:
+    def to_json(self) -> JSONObject | None:
         """What a case records (`source.encryption`); None for a PDF without encryption."""
         if not self.method:
             return None
@@ -165,8 +166,8 @@ class AdoptedSource:
     encryption: Encryption | None = None
     kind: Literal["adopted", "mutated"] = "adopted"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"sha256": self.sha256, "name": self.name, "pages": self.pages}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"sha256": self.sha256, "name": self.name, "pages": self.pages}
         if self.kind == "mutated":
             out |= {"path": self.path, "root_id": self.root_id,
                     "key": self.key.to_json() if self.key else None,

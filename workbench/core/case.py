@@ -16,7 +16,7 @@ from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
 from workbench.core.params import ParamValue, parse_params
 from workbench.core.scan import DegradeSpec
-from workbench.core.schema import check_case
+from workbench.core.schema import JSONObject, check_case
 
 # pdfhell's fields, in pdfhell's order; ours follow.
 PDFHELL_FIELDS = (
@@ -54,7 +54,7 @@ class GeneratorRef:
     kind: Literal["mutation"] | None = None
     pinned: tuple[str, ...] | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         out = {"name": self.name, "version": self.version, "kind": self.kind,
                "pinned": None if self.pinned is None else list(self.pinned)}
         return {k: v for k, v in out.items() if v is not None}
@@ -88,7 +88,7 @@ class Case:
     forbidden_answers: list[str] = field(default_factory=list)
     expected_tokens: list[str] = field(default_factory=list)
     pdf_path: str = ""
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JSONObject = field(default_factory=dict)
     # Ours (absent from pdfhell cases):
     params: dict[str, ParamValue] | None = None   # every parameter's resolved value
     degrade: DegradeSpec | None = None      # the scan, for a scanned case (`core.scan`)
@@ -153,13 +153,13 @@ class Case:
                         "a case may only name a PDF inside its suite folder")
 
     @property
-    def answer_schema(self) -> dict[str, Any] | None:
+    def answer_schema(self) -> JSONObject | None:
         """The JSON Schema an extraction case's answer follows (`gold.schema` of a `fields` case),
         which readers that take structured output are sent; None for every other case."""
         schema = self.gold.schema if self.gold else None
         return schema if self.matcher_spec.kind == "fields" and schema else None
 
-    def answer_key(self) -> dict[str, Any]:
+    def answer_key(self) -> JSONObject:
         """The canonical answer key: what grading depends on, and what the suite hash covers."""
         return {
             "question": self.question,
@@ -174,8 +174,8 @@ class Case:
         canon = json.dumps(self.answer_key(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return sha256_hex(canon.encode("utf-8"))
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {
             "id": self.id,
             "trap_family": self.trap_family,
             "seed": self.seed,

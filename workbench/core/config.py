@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import atomic
+from workbench.core.schema import JSONObject
 
 CONFIG_ENV = "PDFWORKBENCH_CONFIG_DIR"
 
@@ -73,9 +74,9 @@ class Settings:
     # Why the file was not (wholly) used, one line; a file with a problem is never written over.
     problem: str | None = field(default=None, compare=False)
     # Keys of config.json this version does not know: kept as they are when the file is saved.
-    unknown: dict[str, Any] = field(default_factory=dict, compare=False)
+    unknown: JSONObject = field(default_factory=dict, compare=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         data = asdict(self)
         data.pop("problem")
         unknown = data.pop("unknown")

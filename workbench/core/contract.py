@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 
 # Where an answer must (or must not) be found on the generated case. Checked by the lint.
 Where = Literal[
@@ -52,8 +53,8 @@ class Arming:
     how: str = ""
     role: Role = ""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"target": self.target, "where": self.where, "why": self.why}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"target": self.target, "where": self.where, "why": self.why}
         if self.parts or self.how:
             out |= {"parts": list(self.parts), "how": self.how}
         if self.role:

@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, get_args
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 
 Normalizer = Literal["text", "case", "punctuation", "exact", "date", "phone", "money", "number"]
 NORMALIZERS: tuple[Normalizer, ...] = get_args(Normalizer)
@@ -55,7 +56,7 @@ def _number(raw: Any, what: str) -> Number:
     return raw
 
 
-def _ordered(values: dict[str, Any], written: tuple[str, ...]) -> dict[str, Any]:
+def _ordered(values: JSONObject, written: tuple[str, ...]) -> JSONObject:
     """`values` (None: absent) as JSON: the keys read first, in their order, then any set since."""
     order = [*written, *(k for k, v in values.items() if k not in written and v is not None)]
     return {k: values[k] for k in order}
@@ -94,7 +95,7 @@ class FieldSpec:
             raise UserError(f"field {name!r}: dayfirst must be true or false; got {dayfirst!r}")
         return cls(normalizer, threshold, tolerance, dayfirst, tuple(raw))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return _ordered({"normalizer": self.normalizer, "threshold": self.threshold,
                          "tolerance": self.tolerance, "dayfirst": self.dayfirst}, self.written)
 
@@ -128,7 +129,7 @@ class Evidence:
             alternatives = tuple(alternatives)
         return cls(page, box, quote, alternatives, tuple(raw))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return _ordered({"page": self.page, "box": None if self.box is None else list(self.box),
                          "quote": self.quote,
                          "alternatives": None if self.alternatives is None else list(self.alternatives)},
@@ -147,7 +148,7 @@ class ExtractionGold:
     fields_listed: bool = False                            # `fields` was a list of names
     records_key: str | None = None
     pass_f1: Number | None = None
-    schema: dict[str, Any] | None = None                   # JSON Schema, sent to readers as it is
+    schema: JSONObject | None = None                   # JSON Schema, sent to readers as it is
     evidence: tuple[tuple[str, Evidence], ...] | None = None
     decoys: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     written: tuple[str, ...] = field(default=(), compare=False, repr=False)
@@ -192,7 +193,7 @@ class ExtractionGold:
         return cls(raw.get("expected"), fields, listed, records_key, pass_f1, schema, evidence, decoys,
                    tuple(raw))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         fields: Any = None
         if self.fields is not None:
             fields = [n for n, _ in self.fields] if self.fields_listed else {n: r.to_json() for n, r in self.fields}

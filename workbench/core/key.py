@@ -11,6 +11,7 @@ from typing import Any
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
+from workbench.core.schema import JSONObject
 
 _FIELDS = ("question", "expected_answer", "expected_failure_mode", "forbidden_answers", "expected_tokens",
            "matcher", "metadata", "gold")
@@ -27,7 +28,7 @@ class AnswerKey:
     expected_tokens: list[str] = field(default_factory=list)
     matcher: MatcherSpec = field(default_factory=lambda: MatcherSpec("contains"))
     # What the family records of what it drew (decoys, clauses): free-form, as pdfhell's metadata.
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JSONObject = field(default_factory=dict)
     gold: ExtractionGold | None = None
 
     def __post_init__(self) -> None:
@@ -37,7 +38,7 @@ class AnswerKey:
         if self.gold is not None and not isinstance(self.gold, ExtractionGold):
             self.gold = ExtractionGold.parse(self.gold)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"question": self.question, "expected_answer": self.expected_answer,
                 "expected_failure_mode": self.expected_failure_mode,
                 "forbidden_answers": list(self.forbidden_answers), "expected_tokens": list(self.expected_tokens),

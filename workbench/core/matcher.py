@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, get_args
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 from workbench.text.money import parse_money
 
 MatcherKind = Literal["contains", "tokens_all", "keywords_all", "exact", "numeric", "fields"]
@@ -115,7 +116,7 @@ class MatcherSpec:
         written = tuple(k for k in self.written if k not in changes or changes[k] is not None)
         return replace(self, **changes, written=written)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         names = [f.name for f in fields(self) if f.name != "written"]
         order = [*self.written, *(n for n in names if n not in self.written and getattr(self, n) is not None)]
         return {n: list(v) if isinstance(v := getattr(self, n), tuple) else v for n in order}

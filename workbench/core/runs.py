@@ -17,7 +17,7 @@ from workbench import __version__
 from workbench.core import atomic, files
 from workbench.core.case import sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.schema import check_record, parse_json
+from workbench.core.schema import JSONObject, check_record, parse_json
 
 RECORD_FORMAT = "pdfworkbench-run/1"
 # Grading reads at most this much of an answer and a screen shows at most SHOWN_ANSWER_CHARS: a
@@ -46,7 +46,7 @@ class CallError:
     http_status: int | None = None
     code: str | None = None          # the provider's own code, when it gives one
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"type": self.type, "message": self.message, "http_status": self.http_status, "code": self.code}
 
     @classmethod
@@ -77,11 +77,11 @@ class RunRecord:
     prompt: str
     answer: str | None
     status: str                      # see STATUSES
-    error: dict[str, Any] | None = None      # CallError.to_json(); `call_error` reads it typed
+    error: JSONObject | None = None      # CallError.to_json(); `call_error` reads it typed
     finish_reason: str | None = None
     latency_ms: float | None = None
     attempts: int = 1
-    usage: dict[str, Any] | None = None      # {"input_tokens", "output_tokens", ...}; None if unknown
+    usage: JSONObject | None = None      # {"input_tokens", "output_tokens", ...}; None if unknown
     request_id: str | None = None
     provenance: str = "observed"             # observed | imported
     tool_version: str = __version__
@@ -90,10 +90,10 @@ class RunRecord:
     suite: str | None = None
     run_id: str | None = None                # the same for every shard of one run (`run_identity`)
     shard: str | None = None                 # "i/n" when the run was sharded
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSONObject = field(default_factory=dict)
     format: str = RECORD_FORMAT
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return asdict(self)
 
     @property
@@ -101,7 +101,7 @@ class RunRecord:
         return CallError.from_json(self.error) if self.error else None
 
     @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> RunRecord:
+    def from_json(cls, raw: JSONObject) -> RunRecord:
         known = {f.name for f in fields(cls)}
         data = {k: v for k, v in raw.items() if k in known}
         if data.get("extra") is None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 
 # Bump whenever the pixels or bytes for a given spec change; recorded in the spec and checked
 # where a scan is made (`generators.degrade.apply_degrade`): a case of another version is still
@@ -148,10 +149,10 @@ class DegradeSpec:
         """The spec as asked for: without the drifted values that applying it chose."""
         return replace(self, drifted=(), drifted_answer=None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The spec as a case records it: tier, overrides, text layer, dpi, version and every knob."""
         knobs = self.knobs()
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "version": self.version,
             "tier": self.tier,
             "overrides": self.override_map(),

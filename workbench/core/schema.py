@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from workbench.core import limits
 from workbench.core.errors import UserError
@@ -93,6 +93,16 @@ def parse_json(text: str | bytes, source: str, what: str) -> Any:
     if text.count("[") + text.count("{") > MAX_DEPTH and not depth_ok(value):
         raise UserError(f"{source}: {what} nests deeper than {MAX_DEPTH} levels; not a {what}")
     return value
+
+
+# ---- JSON values ------------------------------------------------------------------------------
+
+# A value as `json.loads` gives it and `json.dumps` takes it. Every file this tool reads or
+# writes (a case, suite.json, a run record, a journal event, an export row) and every provider's
+# wire format is a JSON object at its top: where one enters or leaves the typed classes (their
+# `from_json` and `to_json`), it is a JSONObject. Data read by name inside the tool is a class.
+JSONValue: TypeAlias = "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
+JSONObject: TypeAlias = dict[str, "JSONValue"]
 
 
 # ---- declared shapes --------------------------------------------------------------------------
@@ -239,7 +249,7 @@ EVIDENCE = {
 
 
 def check_shape(raw: Any, shape: Mapping[str, Field], source: str, what: str,
-                unknown: bool = True) -> dict[str, Any]:
+                unknown: bool = True) -> JSONObject:
     """`raw` if it is an object of `shape`; else one UserError naming the field.
     `unknown=False` refuses keys the shape does not declare (specs: a typo must not pass silently)."""
     if not isinstance(raw, dict):
@@ -271,7 +281,7 @@ def check_shape(raw: Any, shape: Mapping[str, Field], source: str, what: str,
     return raw
 
 
-def check_case(raw: Any, source: str) -> dict[str, Any]:
+def check_case(raw: Any, source: str) -> JSONObject:
     check_shape(raw, CASE, source, "case")
     if "expected_answer" not in raw and "expected_tokens" not in raw:
         raise UserError(f"{source}: not a case: lacks 'expected_answer' (or 'expected_tokens')")
@@ -304,7 +314,7 @@ def check_key_text(value: Any, field: str, source: str = "") -> None:
             stack.extend(v)
 
 
-def check_suite(raw: Any, source: str) -> dict[str, Any]:
+def check_suite(raw: Any, source: str) -> JSONObject:
     check_shape(raw, SUITE, source, "suite.json")
     for i, entry in enumerate(raw["cases"], 1):
         check_shape(entry, SUITE_ENTRY, f"{source}: case {i}", "entry")
@@ -312,7 +322,7 @@ def check_suite(raw: Any, source: str) -> dict[str, Any]:
     return raw
 
 
-def check_record(raw: Any, source: str) -> dict[str, Any]:
+def check_record(raw: Any, source: str) -> JSONObject:
     return check_shape(raw, RUN_RECORD, source, "run record")
 
 

@@ -24,7 +24,7 @@ from workbench.core.layout import (
     suite_of_run,
 )
 from workbench.core.runs import iter_records
-from workbench.core.schema import check_suite, plain_id
+from workbench.core.schema import JSONObject, check_suite, plain_id
 
 SUITE_FORMAT = "pdfworkbench-suite/1"
 
@@ -38,7 +38,7 @@ class Suite:
     has_manifest: bool
     recorded_hash: str | None = None
     problems: list[str] = field(default_factory=list)
-    build: dict[str, Any] | None = None     # suite.json's `build` block: the shards (build/shards.py)
+    build: JSONObject | None = None     # suite.json's `build` block: the shards (build/shards.py)
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:
@@ -59,7 +59,7 @@ def check_case_id(case_id: str) -> str:
     return plain_id(case_id.strip(), "case id")
 
 
-def case_entry(case: Case, pdf: bytes) -> dict[str, Any]:
+def case_entry(case: Case, pdf: bytes) -> JSONObject:
     return {
         "id": case.id,
         "family": case.trap_family,
@@ -70,7 +70,7 @@ def case_entry(case: Case, pdf: bytes) -> dict[str, Any]:
     }
 
 
-def suite_hash(entries: list[dict[str, Any]]) -> str:
+def suite_hash(entries: list[JSONObject]) -> str:
     """Hash of the content: each case's id, PDF bytes hash and canonical answer key hash.
     (Build and verify hash the entries they make; every other command asks `content_hash`.)"""
     h = hashlib.sha256()
@@ -151,11 +151,11 @@ def content_hash(suite: Suite) -> str:
     return suite_hash([content_entry(c) for c in suite.cases])
 
 
-def run_marks(suite: Suite, run: Path) -> dict[str, Any]:
+def run_marks(suite: Suite, run: Path) -> JSONObject:
     """What each record of `run` notes (in `extra`) of the suite it is made on, so report and
     regrade find the suite wherever the run file goes: its folder relative to the run's home when
     inside it (`suite_dir`), its absolute path (`suite_path`) and its hash (`suite_hash`)."""
-    marks: dict[str, Any] = {"suite_path": str(Path(suite.folder).resolve()), "suite_hash": content_hash(suite)}
+    marks: JSONObject = {"suite_path": str(Path(suite.folder).resolve()), "suite_hash": content_hash(suite)}
     named = named_suite_dir(run, suite.folder)
     if named is not None:
         marks["suite_dir"] = named
@@ -203,7 +203,7 @@ def suites_of_runs(runs: Sequence[Path]) -> list[Path]:
     return found
 
 
-def content_entry(case: Case) -> dict[str, Any]:
+def content_entry(case: Case) -> JSONObject:
     """A case's entry as `content_hash` counts it: a PDF that cannot be read counts as empty."""
     try:
         pdf = files.read_bytes(case.pdf_file, "PDF", "pdf_file_bytes", within=case.root)
@@ -212,7 +212,7 @@ def content_entry(case: Case) -> dict[str, Any]:
     return {"id": case.id, "sha256": sha256_hex(pdf) if pdf else "", "key_sha256": case.key_sha256()}
 
 
-def compute_entries(suite: Suite) -> list[dict[str, Any]]:
+def compute_entries(suite: Suite) -> list[JSONObject]:
     entries = []
     for c in suite.cases:
         path = c.pdf_file
@@ -222,11 +222,11 @@ def compute_entries(suite: Suite) -> list[dict[str, Any]]:
     return entries
 
 
-def write_manifest(folder: Path, name: str, version: str, entries: list[dict[str, Any]],
-                   build: dict[str, Any] | None = None) -> str:
+def write_manifest(folder: Path, name: str, version: str, entries: list[JSONObject],
+                   build: JSONObject | None = None) -> str:
     """Write `suite.json` (atomically); `build` is a sharded build's block (`BuildState.to_json`)."""
     digest = suite_hash(entries)
-    manifest: dict[str, Any] = {
+    manifest: JSONObject = {
         "format": SUITE_FORMAT,
         "name": name,
         "version": version,

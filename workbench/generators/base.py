@@ -17,6 +17,7 @@ from workbench.core.extraction import FieldSpec as FieldSpec
 from workbench.core.key import AnswerKey as AnswerKey
 from workbench.core.matcher import MatcherSpec as MatcherSpec
 from workbench.core.params import ParamValue
+from workbench.core.schema import JSONObject
 
 ParamType = Literal["int", "float", "str", "bool", "choice"]
 
@@ -76,8 +77,8 @@ class Param:
     seeded: bool = True
     decimals: int = 2
 
-    def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default, "help": self.help}
+    def describe(self) -> JSONObject:
+        out: JSONObject = {"name": self.name, "type": self.type, "default": self.default, "help": self.help}
         if self.min is not None or self.max is not None:
             out["range"] = [self.min, self.max]
         if self.choices is not None:
@@ -211,7 +212,7 @@ class Family:
                 values[p.name] = p.draw(rng_for(seed, self.name, "param", p.name))
         return values
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JSONObject:
         return {
             "name": self.name,
             "version": self.version,

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.generators import kit
 from workbench.generators.base import (
     AnswerKey,
@@ -69,7 +70,7 @@ CONTRACT = (
     Arming("meta:decoy", "visible", "the decoy (direct line, or one line of the wrapped name) is printed"),
 )
 
-SCHEMA: dict[str, Any] = {
+SCHEMA: JSONObject = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "required": ["invoice"],

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.case import Case
+from workbench.core.schema import JSONObject
 from workbench.gold.keys import key_fields
 from workbench.gold.versions import cases_at
 
@@ -33,7 +34,7 @@ class Hint:
     where: str            # "question" or "schema:<path>.<keyword>"
     context: str          # the text around the occurrence
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return dict(self.__dict__)
 
     def __str__(self) -> str:

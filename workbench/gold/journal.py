@@ -42,6 +42,7 @@ from workbench.core.schema import (
     DISPUTE_EVENT,
     DISPUTE_OPENED,
     EVIDENCE,
+    JSONObject,
     check_key_text,
     check_shape,
     parse_json,
@@ -60,7 +61,7 @@ class Decision:
     who: str
     at: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"decision": self.decision, "rationale": self.rationale, "who": self.who, "at": self.at}
 
 
@@ -97,7 +98,7 @@ class Dispute:
         lines += [f"{d.who} {d.decision} it ({d.at}): {d.rationale}" for d in self.history]
         return lines
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "id": self.id, "case_id": self.case_id, "field": self.field, "original": self.original,
             "proposed": self.proposed, "status": self.status,
@@ -113,7 +114,7 @@ _FIX = "fix or remove that line (the journal is append-only: restore it from ver
 _DECISION_STATUSES = ("accepted", "rejected", "deferred")
 
 
-def read_events(folder: Path) -> list[dict[str, Any]]:
+def read_events(folder: Path) -> list[JSONObject]:
     """Every complete event of the journal, in order, each checked; a torn last line is skipped.
 
     A line of the wrong shape (a field of the wrong type, an unknown event, a decision for a
@@ -128,7 +129,7 @@ def read_events(folder: Path) -> list[dict[str, Any]]:
     # After the last newline: nothing, a torn write (skipped, and cut off by the next append), or
     # a whole final record that lost only its newline (it counts).
     complete = lines if lines[-1].strip() and _parses(lines[-1]) else lines[:-1]
-    events: list[dict[str, Any]] = []
+    events: list[JSONObject] = []
     opened: dict[str, int] = {}
     for n, raw in enumerate(complete, 1):
         if not raw.strip():
@@ -158,7 +159,7 @@ def _parses(raw: bytes) -> bool:
         return True
 
 
-def check_event(ev: Any, source: str) -> dict[str, Any]:
+def check_event(ev: Any, source: str) -> JSONObject:
     """One journal event, checked: its shape, its ids, its field path and the values it proposes."""
     kind = ev.get("event") if isinstance(ev, dict) and isinstance(ev.get("event"), str) else None
     shape = {"opened": DISPUTE_OPENED, "decided": DISPUTE_DECIDED}.get(kind, DISPUTE_EVENT)  # type: ignore[arg-type]
@@ -194,7 +195,7 @@ def check_event(ev: Any, source: str) -> dict[str, Any]:
     return ev
 
 
-def append_event(folder: Path, event: dict[str, Any]) -> None:
+def append_event(folder: Path, event: JSONObject) -> None:
     """Append one event: one write, flushed and fsynced. The caller holds the suite lock."""
     path = journal_path(folder)
     event = check_event({"format": EVENT_FORMAT, **event}, f"{path}: the new event")  # what reading would refuse
@@ -248,7 +249,7 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def fold(events: list[dict[str, Any]]) -> list[Dispute]:
+def fold(events: list[JSONObject]) -> list[Dispute]:
     """The disputes the events describe, in the order they were opened."""
     disputes: dict[str, Dispute] = {}
     for ev in events:

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 
 # Top-level names of an answer key a path may start with; any other first name is a path into
 # the structured gold's expected object.
@@ -78,7 +79,7 @@ def _describe(parts: list[str | int]) -> str:
     return out
 
 
-def get_field(key: dict[str, Any], path: str) -> Any:
+def get_field(key: JSONObject, path: str) -> Any:
     """The value at `path` in an answer key; a UserError naming the path if it is not there."""
     node: Any = key
     parts = key_path(path)
@@ -99,7 +100,7 @@ def get_field(key: dict[str, Any], path: str) -> Any:
     return node
 
 
-def set_field(key: dict[str, Any], path: str, value: Any) -> None:
+def set_field(key: JSONObject, path: str, value: Any) -> None:
     """Set the value at `path` in place. A missing last key of an object is added (a field gold left out)."""
     parts = key_path(path)
     parent: Any = key
@@ -117,7 +118,7 @@ def set_field(key: dict[str, Any], path: str, value: Any) -> None:
     parent[last] = value
 
 
-def can_add_field(key: dict[str, Any], path: str) -> bool:
+def can_add_field(key: JSONObject, path: str) -> bool:
     """True if `path` is a missing key of an existing object in structured gold (a dispute may add it)."""
     parts = key_path(path)
     if parts[:2] != ["gold", "expected"] or len(parts) < 3 or not isinstance(parts[-1], str):
@@ -131,7 +132,7 @@ def can_add_field(key: dict[str, Any], path: str) -> bool:
     return isinstance(node, dict) and parts[-1] not in node
 
 
-def apply_change(key: dict[str, Any], path: str, value: Any) -> None:
+def apply_change(key: JSONObject, path: str, value: Any) -> None:
     """Set a field of an answer key in place, keeping a structured key's `expected_answer` in step.
 
     Extraction cases carry their expected object as JSON text in `expected_answer` too (for
@@ -150,7 +151,7 @@ def apply_change(key: dict[str, Any], path: str, value: Any) -> None:
         key["expected_answer"] = json.dumps(key["gold"]["expected"], ensure_ascii=False, separators=(", ", ": "))
 
 
-def key_conflicts(key: dict[str, Any]) -> list[str]:
+def key_conflicts(key: JSONObject) -> list[str]:
     """Contradictions inside one key: an expected value that is also a forbidden answer."""
     forbidden = {str(f).strip().lower() for f in key.get("forbidden_answers") or []}
     out = []
@@ -162,7 +163,7 @@ def key_conflicts(key: dict[str, Any]) -> list[str]:
     return out
 
 
-def key_fields(key: dict[str, Any]) -> list[tuple[str, Any]]:
+def key_fields(key: JSONObject) -> list[tuple[str, Any]]:
     """Every disputable field of an answer key with its value, as (path, value), in key order."""
     out: list[tuple[str, Any]] = []
     gold = key.get("gold") or {}

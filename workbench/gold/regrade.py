@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord, iter_records
+from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, load_suite
 from workbench.gold.journal import Dispute, load_disputes
 from workbench.gold.versions import apply_disputes, case_with_key, gold_keys
@@ -35,7 +35,7 @@ class Flip:
     after_reason: str
     answer: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return dict(self.__dict__)
 
 
@@ -49,7 +49,7 @@ class RegradeResult:
     skipped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"gold": self.gold, "against": self.against, "records": self.records,
                 "tallies": self.tallies, "flips": [f.to_json() for f in self.flips],
                 "skipped": self.skipped, "warnings": self.warnings}
@@ -161,13 +161,13 @@ def dispute_flips(folder: Path, disputes: list[Dispute], run_paths: list[Path]) 
     return out
 
 
-def _apply(key: dict[str, Any], dispute: Dispute) -> dict[str, Any] | None:
+def _apply(key: JSONObject, dispute: Dispute) -> JSONObject | None:
     out, warnings = apply_disputes(key, [dispute])
     return None if any(w.startswith(f"{dispute.id}: not applied") for w in warnings) else out
 
 
 def _key_without(suite: Suite, disputes: dict[str, Dispute], applied: list[str], dispute_id: str,
-                 case_id: str) -> dict[str, Any] | None:
+                 case_id: str) -> JSONObject | None:
     """Latest gold's key for `case_id` with every accepted dispute but `dispute_id` applied."""
     keep = [disputes[did] for did in applied if did != dispute_id and did in disputes
             and disputes[did].case_id == case_id]

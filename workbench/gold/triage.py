@@ -23,6 +23,7 @@ from workbench.checks.search import find_evidence
 from workbench.core.case import Case
 from workbench.core.extraction import Evidence
 from workbench.core.layout import run_files
+from workbench.core.schema import JSONObject
 from workbench.core.suite import load_suite
 from workbench.gold import versions
 from workbench.gold.journal import STATUSES, Dispute, get_dispute, load_disputes
@@ -48,7 +49,7 @@ class Progress:
         extra = f" ({self.deferred} deferred)" if self.deferred else ""
         return f"{self.decided} of {self.total} decided{extra}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"total": self.total, "decided": self.decided, "open": self.open,
                 "accepted": self.accepted, "rejected": self.rejected, "deferred": self.deferred}
 
@@ -99,7 +100,7 @@ class Hit:
     box: list[float]              # points, top-left origin
     visible: bool = True          # False: only in the text layer (hidden text)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"which": self.which, "text": self.text, "page": self.page, "box": self.box,
                 "visible": self.visible}
 
@@ -112,7 +113,7 @@ class DisputeEvidence:
     quote: str | None
     hits: list[Hit]               # where the original, proposed and quoted text occur
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"dispute": self.dispute_id, "page": self.page, "box": self.box, "quote": self.quote,
                 "hits": [h.to_json() for h in self.hits]}
 

@@ -15,13 +15,14 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold
 from workbench.core.layout import journal_path
 from workbench.core.matcher import MatcherSpec
+from workbench.core.schema import JSONObject
 from workbench.gold.journal import Dispute, load_disputes, read_events
 from workbench.gold.keys import apply_change, get_field, key_conflicts, key_fields
 from workbench.grading import grade
@@ -49,7 +50,7 @@ class GoldVersion:
     def name(self) -> str:
         return f"v{self.number}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"version": self.name, "applied": list(self.applied), "change": self.change,
                 "dispute": self.dispute_id, "at": self.at, "who": self.who}
 
@@ -97,11 +98,11 @@ class GoldKeys:
     """The answer keys of every case at one gold version."""
 
     version: GoldVersion
-    keys: dict[str, dict[str, Any]]
+    keys: dict[str, JSONObject]
     warnings: list[str] = field(default_factory=list)
 
 
-def apply_disputes(key: dict[str, Any], disputes: list[Dispute]) -> tuple[dict[str, Any], list[str]]:
+def apply_disputes(key: JSONObject, disputes: list[Dispute]) -> tuple[JSONObject, list[str]]:
     """A copy of one case's key with `disputes` applied in order, and warnings about them.
 
     A token or forbidden answer proposed as empty (or null) is dropped from its list once every
@@ -153,7 +154,7 @@ def gold_keys(folder: Path, version: str | int | None = "latest", suite: Suite |
 _MISSING = object()
 
 
-def case_with_key(case: Case, key: dict[str, Any], version: str | None = None) -> Case:
+def case_with_key(case: Case, key: JSONObject, version: str | None = None) -> Case:
     """A copy of `case` whose answer key is `key` (so grading sees that gold version), named
     `version` (verdicts say which gold they used)."""
     out = copy.copy(case)
@@ -169,7 +170,7 @@ def case_with_key(case: Case, key: dict[str, Any], version: str | None = None) -
     return out
 
 
-def contradictions(case: Case, key: dict[str, Any]) -> list[tuple[int, str]]:
+def contradictions(case: Case, key: JSONObject) -> list[tuple[int, str]]:
     """Where `key` fails itself: (index of the forbidden answer, why) for each expected value that
     is also a forbidden answer, compared as grading compares them ("$1,200" and "1200" agree)."""
     out: list[tuple[int, str]] = []
@@ -262,7 +263,7 @@ def case_at(case: Case, folder: Path, version: str | int | None = "latest") -> C
     return case_with_key(case, key, ver.name)
 
 
-def export(folder: Path, version: str | int | None = "latest") -> dict[str, Any]:
+def export(folder: Path, version: str | int | None = "latest") -> JSONObject:
     """The gold keys at `version` as one JSON document (what `gold export` writes)."""
     from workbench.core.suite import load_suite  # grade CASE.json reads no suite
 

@@ -30,6 +30,7 @@ import pymupdf
 from workbench.core import files, limits
 from workbench.core.adoption import Encryption
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 
 
 class PdfError(UserError):
@@ -335,16 +336,16 @@ def is_pdf_error(exc: BaseException) -> bool:
     return mod.startswith(("pymupdf", "fitz", "pypdf")) or "code=7:" in str(exc)[:20]
 
 
-_FACTS: list[tuple[bytes, dict[str, Any]]] = []
+_FACTS: list[tuple[bytes, JSONObject]] = []
 
 
-def file_facts(data: bytes) -> dict[str, Any]:
+def file_facts(data: bytes) -> JSONObject:
     """What is known of a whole file, looked up once per bytes object rather than per page (the
     structure checks keep here whether it has optional content, and its revisions)."""
     for known, facts in _FACTS:
         if known is data:
             return facts
-    facts: dict[str, Any] = {}
+    facts: JSONObject = {}
     _FACTS.insert(0, (data, facts))
     del _FACTS[4:]
     return facts

@@ -19,8 +19,8 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.pdf.spans import Span
 
 _STRIP = ".,;:!?()[]{}\"'"
@@ -50,7 +50,7 @@ class LayerDiff:
     similarity: float                                   # 0..1, word sequences pypdf vs pymupdf
     differs: list[Span] = field(default_factory=list)   # visible spans whose layer text differs
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "page_number": self.page + 1,
             "hidden": [{"text": s.text, "bbox": [round(v, 2) for v in s.bbox], "reasons": s.reasons}

@@ -32,6 +32,7 @@ from typing import Any
 
 from workbench.core import limits
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 from workbench.core.threads import DaemonExecutor
 from workbench.pdf.pagedata import PageForensics
 from workbench.pdf.spans import check_dpi
@@ -50,7 +51,7 @@ class Box:
     kind: str  # expected | forbidden | hidden | evidence
     label: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"kind": self.kind, "text": self.label, "bbox": [round(v, 2) for v in self.rect]}
 
 

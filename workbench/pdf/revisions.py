@@ -12,8 +12,8 @@ import hashlib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.pdf.budget import too_complex
 from workbench.pdf.document import file_facts, mupdf, mupdf_switches_kept
 from workbench.pdf.trace import text_runs
@@ -30,7 +30,7 @@ class Revision:
     removed: list[str] = field(default_factory=list)          # text runs gone from the pages
     added: list[str] = field(default_factory=list)            # text runs (and "[N images]") new on them
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"number": self.number, "end": self.end, "objects": self.objects,
                 "pages_changed": [p + 1 for p in self.pages_changed],
                 "removed": self.removed, "added": self.added}

@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 from workbench.text.search import is_format_char, read_glyphs
 
 NOT_IN_SCAN = "not-in-scan"
@@ -126,7 +127,7 @@ class Span:
             return "hidden"
         return "differs" if self.layer_issues else "visible"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         r, g, b = self.color
         return {
             "text": self.text,

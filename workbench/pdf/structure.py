@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pymupdf
 
+from workbench.core.schema import JSONObject
 from workbench.pdf.budget import too_complex
 from workbench.pdf.document import file_facts, open_fitz
 from workbench.pdf.glyphs import glyph_readings
@@ -147,7 +148,7 @@ class FormField:
     def differs(self) -> bool:
         return bool(self.value.strip()) and _norm(self.value) != _norm(self.appearance)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"page_number": self.page + 1, "name": self.name, "kind": self.kind, "value": self.value,
                 "appearance": self.appearance, "differs": self.differs,
                 "bbox": [round(v, 2) for v in self.bbox]}
@@ -337,7 +338,7 @@ class StructureReport:
     revisions: list[Revision]
     fields: list[FormField]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"revisions": [r.to_json() for r in self.revisions],
                 "fields": [f.to_json() for f in self.fields]}
 

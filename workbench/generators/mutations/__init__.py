@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.core.adoption import Target as Target
+from workbench.core.schema import JSONObject
 from workbench.generators.base import AnswerKey, Arming, Family, Generated, GenerationError
 
 
@@ -28,7 +29,7 @@ class Mutated:
     key: AnswerKey
     contract: tuple[Arming, ...]
     # What the mutation drew and where (decoy text, its page and box), for the key's metadata.
-    details: dict[str, Any]
+    details: JSONObject
 
 
 ApplyFn = Callable[[bytes, "Target | None", AnswerKey, tuple[Arming, ...], Mapping[str, Any], int], Mutated]
@@ -46,7 +47,7 @@ class Mutation(Family):
     apply: ApplyFn | None = None
     needs_target: bool = True
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JSONObject:
         return {**super().describe(), "kind": "mutation", "needs_target": self.needs_target}
 
 

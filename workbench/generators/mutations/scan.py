@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.core.scan import TEXT_LAYERS, TIER_NAMES, DegradeSpec
+from workbench.core.schema import JSONObject
 from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
 from workbench.generators.degrade import apply_degrade
 from workbench.generators.mutations import Mutated, Target
@@ -66,7 +67,7 @@ def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arm
             clause = Arming(clause.target, where, f"scanned, text layer {layer}")
         clauses.append(clause)
     new_key = key
-    details: dict[str, Any] = {"scan": {k: norm[k] for k in ("tier", "text_layer", "dpi", "overrides")}}
+    details: JSONObject = {"scan": {k: norm[k] for k in ("tier", "text_layer", "dpi", "overrides")}}
     drifted = norm.get("drifted_answer")
     if drifted:
         new_key, i = c.with_forbidden(key, drifted, {"drifted_answer": drifted})
