@@ -16,7 +16,8 @@ from rich.style import Style
 
 from workbench.tui import halfcell
 from workbench.tui.halfcell import FastHalfcellRenderer
-from workbench.tui.page_render import PageRequest, render_view
+from workbench.tui.page_look import PageRequest
+from workbench.tui.page_render import render_view
 
 
 def reference_cells(image: Image.Image) -> list[list[tuple[str, Style]]]:
@@ -146,8 +147,8 @@ def test_a_page_rasterised_by_the_helper_process_is_drawn_as_it_is_rendered_here
     from tests.support.fixtures import helper_started
     from workbench.core.pool import HelperProcess
     from workbench.pdf.pages import Box
+    from workbench.tui.page_look import PageLook
     from workbench.tui.page_render import (
-        PageLook,
         raster_for,
         render_ahead,
         warm_author_helper,

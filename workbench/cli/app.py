@@ -1,7 +1,9 @@
 """`pdfworkbench open` (the default command): the workbench on a suite, a case, a PDF or a run.
 
 Start-up is ordered: a second process starts on the first page (`tui.firstpage`) before Textual
-and the screens are imported, so those imports stay in `cmd_open`, after it.
+and the screens are imported, so those imports stay in `cmd_open`, after it. The PDF layer (which
+loads pymupdf) is imported only where a bare PDF is checked here: on the way to the first frame
+that child checks it, and the screens load pymupdf after that frame.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from workbench.core.config import load_settings
 from workbench.core.errors import UserError
 from workbench.core.shipped import working_sample
 from workbench.core.source import Source, open_source
-from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
 from workbench.tui import firstpage
 
 
@@ -41,6 +42,9 @@ def check_pdf(source: Source, password: str | None = None, first=None) -> None:
         if verdict.error and not (verdict.encrypted and not password):
             raise UserError(verdict.error)
         return
+    # pymupdf, for a bare PDF the child did not check (no `fork`, or the child too slow)
+    from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
+
     try:
         read_pdf_bytes(source.path, password)
     except PdfEncrypted:

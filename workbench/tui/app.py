@@ -70,7 +70,21 @@ class WorkbenchApp(App):
         self.author_drafts: dict[str, Draft] = {}
         for theme in THEMES.values():
             self.register_theme(theme)
-        self.theme = self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME
+        self._start_theme(self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME)
+
+    def _start_theme(self, name: str) -> None:
+        """Start with theme `name`. Set as `self.theme = name`, Textual parses the whole
+        stylesheet twice before the first frame (its reparse for the new theme empties its parse
+        cache, and the screen's widgets parse it all again): a theme as dark as Textual's default
+        is given to the stylesheet before it is first parsed instead, as setting it would."""
+        if self.get_theme(name).dark != self.current_theme.dark:
+            self.theme = name  # (the terminal's colours are mapped anew: Textual's own way)
+            return
+        self.set_reactive(WorkbenchApp.theme, name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        self.update_classes({**{c: False for c in self.classes if c.startswith("-theme-")},
+                             f"-theme-{name}": True}, update=False)
+        self.watch_theme(name)
 
     def on_mount(self) -> None:
         # Thread workers run in the loop's default executor, which the loop's end joins: quitting

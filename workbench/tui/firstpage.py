@@ -42,7 +42,7 @@ from workbench.core.errors import UserError
 from workbench.core.source import open_source
 
 # A page fitted to a pane is rendered at twice the pane's resolution, but never below this DPI
-# (`page_view.render_view`). A Letter page fitted to a pane of fewer than about 150 columns asks for
+# (`page_look.render_dpi_for`). A Letter page fitted to a pane of fewer than about 150 columns asks for
 # this DPI, so it is what the first page is rendered at ahead of time.
 FIT_DPI = 36
 # A first page larger than this at FIT_DPI (a Letter page is 0.13 Mpx) is not drawn ahead.

@@ -116,7 +116,14 @@ def _words(name: str) -> str:
 
 def key_of(screen, binding_id: str) -> str:
     """The key bound to `binding_id` on `screen` now, as the footer shows it (the user's, if remapped)."""
+    return keys_by_id(screen).get(binding_id, binding_id)
+
+
+def keys_by_id(screen) -> dict[str, str]:
+    """`key_of` for every binding id on `screen` at once (Textual works out the screen's active
+    bindings anew on each look, asking the screen about each one)."""
+    found: dict[str, str] = {}
     for _node, binding, _enabled, _tip in screen.active_bindings.values():
-        if binding.id == binding_id:
-            return screen.app.get_key_display(binding)
-    return binding_id
+        if binding.id and binding.id not in found:
+            found[binding.id] = screen.app.get_key_display(binding)
+    return found

@@ -37,7 +37,8 @@ from workbench.generators.base import Family
 from workbench.generators.mutations import mutations
 from workbench.tui.case_data import EXTRACTORS, CaseData
 from workbench.tui.host import Workbench, workbench
-from workbench.tui.page_render import PageLook, RenderedPage, warm_author_helper
+from workbench.tui.page_look import PageLook, RenderedPage
+from workbench.tui.page_render import warm_author_helper
 from workbench.tui.screens.author_family import FamilyFiles, family_options
 from workbench.tui.screens.author_panes import AuthorPanes
 from workbench.tui.screens.author_preview import build_preview

@@ -8,7 +8,7 @@ from textual.widgets import Static, TabbedContent
 
 from workbench.build.authoring import Preview
 from workbench.tui.case_data import EXTRACTORS
-from workbench.tui.page_render import RenderedPage
+from workbench.tui.page_look import RenderedPage
 from workbench.tui.widgets.text_layers import AnswerKeyView, LintView, TextLayerView
 
 VIEWS = ("scan", "clean", "both")

@@ -16,7 +16,8 @@ from workbench.generators.base import Family
 from workbench.generators.mutations import Mutation, Target
 from workbench.pdf.document import read_pdf_bytes
 from workbench.tui.case_data import CaseData, analysed, case_data_from_bytes
-from workbench.tui.page_render import PageLook, RenderedPage, raster_for, render_ahead
+from workbench.tui.page_look import PageLook, RenderedPage
+from workbench.tui.page_render import raster_for, render_ahead
 
 
 @dataclass

@@ -184,8 +184,11 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         from workbench.tui.widgets.side_panes import SidePanes
 
         await self.query_one("#side").remove()
+        body = self.query_one("#body", PaneRow)
+        if not body.is_attached:  # the workbench is quitting: it was quit at its first frame
+            return
         side = SidePanes(id="side")
-        await self.query_one("#body", PaneRow).mount(side)
+        await body.mount(side)
         self._side = side
         if self.current is not None:
             self._fill(self.current, self._opened_first)

@@ -21,13 +21,16 @@ from workbench.core.runindex import SavedAnswer
 from workbench.grading.outcome import outcome_of
 from workbench.pdf.pages import Box
 from workbench.tui.messages import AnswerArrived
-from workbench.tui.widgets.answers import AnswersView, answer_detail
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.page_view import PageView
 
-if TYPE_CHECKING:  # the Ask and Runs screens load when first opened, not before the first page
+# The Ask and Runs screens load when first opened, not before the first page; the Answers pane
+# (its tracing and the report's code) with the side panes, after the first frame.
+if TYPE_CHECKING:
+    from workbench.checks.sources import Attribution
     from workbench.tui.screens.ask import AskChoice
     from workbench.tui.screens.runs import AnswerRef
+    from workbench.tui.widgets.answers import AnswersView
 
 
 class AnswersFlow:
@@ -35,7 +38,7 @@ class AnswersFlow:
 
     @property
     def answers(self) -> AnswersView:
-        return self.side.query_one(AnswersView)
+        return self.side.answers
 
     def _show_answers(self, select: int | None = None) -> None:
         if self.current is None:
@@ -77,7 +80,7 @@ class AnswersFlow:
         found = self.answers.attributions() or []
         option = values.highlighted_option
         if option is not None and option.id and int(option.id[1:]) < len(found):
-            self.value_selected(AnswersView.ValueSelected(found[int(option.id[1:])]))
+            self.value_selected(found[int(option.id[1:])])
 
     def leave_values(self) -> bool:
         """Escape in the answer's values: the value's box and the layers' pointer go, the page is
@@ -93,12 +96,11 @@ class AnswersFlow:
 
     # (Textual's @on is not seen on a mixin: its handlers go by their names)
     def on_answers_view_value_selected(self, event: AnswersView.ValueSelected) -> None:
-        self.value_selected(event)
+        self.value_selected(event.attribution)
 
-    def value_selected(self, event: AnswersView.ValueSelected) -> None:
+    def value_selected(self, a: Attribution) -> None:
         """A value of the answer was chosen: the page shows the box it came from and the text
         layers point at it."""
-        a = event.attribution
         view = self.query_one(PageView)
         if a.page is not None and a.box is not None:
             self.side.point_at(a.value, on_page=False)
@@ -125,6 +127,7 @@ class AnswersFlow:
     def on_answers_view_compare_requested(self, event: AnswersView.CompareRequested) -> None:
         # A dialog, loaded when first opened
         from workbench.tui.screens.ask import CompareScreen
+        from workbench.tui.widgets.answers import answer_detail
 
         assert self.current is not None
         sides = [answer_detail(self.current, s, v) for s, v in (event.left, event.right)]

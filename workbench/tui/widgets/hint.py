@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from workbench.tui.keymap import key_of
+from workbench.tui.keymap import keys_by_id
 
 
 class FirstRunHint(Static):
@@ -24,8 +24,10 @@ class FirstRunHint(Static):
 
 
 def hint_text(screen) -> str:
+    keys = keys_by_id(screen)
+
     def k(binding_id: str) -> str:
-        return f"[b]{key_of(screen, binding_id)}[/b]"
+        return f"[b]{keys.get(binding_id, binding_id)}[/b]"
 
     return (f"[b]↓[/b] to pick a case, {k('tab_pypdf')}-{k('tab_answers')} for its text layers, key, lint "
             f"and answers, {k('author')} to edit its trap\n"

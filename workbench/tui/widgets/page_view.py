@@ -6,6 +6,9 @@ is one pixel of the reader's raster, so the print is exactly as legible as it wa
 Evidence boxes and hidden spans are drawn over it, each layer toggled by a key. The rendering is
 `page_render.py`'s (in a worker), the half-cells `halfcell.py`'s.
 
+The page's drawing (PIL) is loaded with the first page drawn: a first frame without the page
+loads no imaging.
+
 The page keys are screen keys (`PAGE_BINDINGS`, handled by `PageKeys`), so they work whatever
 pane has focus.
 """
@@ -26,14 +29,13 @@ from textual.worker import get_current_worker
 
 from workbench.pdf.pages import Box
 from workbench.tui import firstpage
-from workbench.tui.page_render import (
+from workbench.tui.page_look import (
     PageLook,
     PageRequest,
     RenderedPage,
     View,
     page_points,
     render_dpi_for,
-    render_view,
 )
 from workbench.tui.widgets.go_to_page import GoToPageScreen
 from workbench.tui.widgets.layout import update_in_place
@@ -401,6 +403,8 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             # The workbench's first page, drawn by the process started with it: only scaled
             # here (a few ms), on this thread, so it is on screen in the next refresh; a render
             # worker would wait for this thread to be idle.
+            from workbench.tui.page_render import render_view  # (PIL: with the first page drawn)
+
             self.workers.cancel_group(self, "page-render")
             self._show_rendered(RenderedPage(req.page, *render_view(req), req))
             return
@@ -421,6 +425,8 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 
     @work(thread=True, exclusive=True, group="page-render", exit_on_error=False)
     def _render_page(self, req: PageRequest) -> None:
+        from workbench.tui.page_render import render_view  # (PIL: with the first page drawn)
+
         renderable, view = render_view(req, hires=self.graphics == "hires")
         if not get_current_worker().is_cancelled:
             self.post_message(self.Rendered(req.page, renderable, view, req))

@@ -72,6 +72,10 @@ class SidePanes(TabbedContent):
 
     # ---- the layers ---------------------------------------------------------------------------
 
+    @property
+    def answers(self) -> AnswersView:
+        return self.query_one(AnswersView)
+
     def layer_view(self, name: str) -> TextLayerView:
         return self.query_one(f"#text-{name}", TextLayerView)
 
