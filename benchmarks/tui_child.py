@@ -58,8 +58,9 @@ def start_app(path: Path, ahead: bool):
     from workbench.cli.app import check_pdf
     from workbench.core.config import load_settings
     from workbench.core.source import open_source
-    from workbench.tui import firstpage
+    from workbench.tui import collector, firstpage
 
+    collector.pause()
     first = firstpage.start(path) if ahead else None
     settings = load_settings()
     from workbench.tui.app import WorkbenchApp

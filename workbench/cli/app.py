@@ -15,7 +15,7 @@ from workbench.core.config import load_settings
 from workbench.core.errors import UserError
 from workbench.core.shipped import working_sample
 from workbench.core.source import Source, open_source
-from workbench.tui import firstpage
+from workbench.tui import collector, firstpage
 
 
 def sample_suite_path() -> Path:
@@ -53,6 +53,7 @@ def check_pdf(source: Source, password: str | None = None, first=None) -> None:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
+    collector.pause()  # until the first frame: start-up makes many objects and little garbage
     path = args.path or sample_suite_path()
     # A second process opens the path and draws the first page while Textual loads here.
     first = firstpage.start(path, args.password)

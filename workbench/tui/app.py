@@ -10,7 +10,7 @@ import asyncio
 import os
 import select
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ from workbench.core.config import (
 from workbench.core.errors import UserError
 from workbench.core.source import Source, open_source
 from workbench.core.threads import DaemonExecutor
+from workbench.tui import collector
 from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.tui.widgets.page_view import PageView
@@ -68,6 +69,8 @@ class WorkbenchApp(App):
         self.who = user_name(who, self.settings)   # the name on dispute decisions made here
         # Author's drafts per family while the workbench runs ("" holds the last one left).
         self.author_drafts: dict[str, Draft] = {}
+        self._quit_holds = 0   # see hold_quit
+        self._held_quit: tuple | None = None
         for theme in THEMES.values():
             self.register_theme(theme)
         self._start_theme(self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME)
@@ -85,6 +88,33 @@ class WorkbenchApp(App):
         self.update_classes({**{c: False for c in self.classes if c.startswith("-theme-")},
                              f"-theme-{name}": True}, update=False)
         self.watch_theme(name)
+
+    def hold_quit(self) -> Callable[[], None]:
+        """A quit asked for from now on (a key, the terminal gone) waits until the function
+        returned is called: the Inspect screen's side panes go in just after its first frame, and
+        Textual's tabs mounted into a closing screen fail (ValueError: No Tab with id ...)."""
+        self._quit_holds += 1
+
+        def release() -> None:
+            self._quit_holds -= 1
+            if not self._quit_holds and self._held_quit is not None:
+                held, self._held_quit = self._held_quit, None
+                App.exit(self, *held)
+
+        return release
+
+    def exit(self, result=None, return_code: int = 0, message=None) -> None:
+        if self._quit_holds:
+            self._held_quit = (result, return_code, message)
+            return
+        super().exit(result, return_code, message)
+
+    def on_load(self) -> None:
+        # The collector waits for the first frame (collector.py; the Inspect screen resumes it).
+        collector.pause()
+
+    def on_unmount(self) -> None:
+        collector.resume()  # (quit before the first frame)
 
     def on_mount(self) -> None:
         # Thread workers run in the loop's default executor, which the loop's end joins: quitting

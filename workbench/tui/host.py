@@ -4,6 +4,7 @@ the password of the session, the drafts Author keeps, and the ways to open anoth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -34,6 +35,9 @@ class Workbench(Protocol):
 
     def open_author(self, case: Case | None = None) -> None:
         """Author, filled from `case` (its family, params, seed and scan) when given."""
+
+    def hold_quit(self) -> Callable[[], None]:
+        """A quit asked for from now on waits until the function returned is called."""
 
 
 def workbench(node: DOMNode) -> Workbench:

@@ -32,6 +32,7 @@ from workbench.core.errors import UserError
 from workbench.core.layout import run_files
 from workbench.core.runindex import RunIndex
 from workbench.core.source import Source
+from workbench.tui import collector
 from workbench.tui.case_data import CaseData, finish_case_data, open_case_data
 from workbench.tui.host import Workbench, workbench
 from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
@@ -180,15 +181,19 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
     async def _after_first_frame(self) -> None:
         """The side panes go in, and the work on the case and the runs starts: sooner, they
         would hold the interpreter while the first frame is made."""
+        collector.resume()
         # The panes' modules (the layers' extractors, the answers' tracing, the revisions) too.
         from workbench.tui.widgets.side_panes import SidePanes
 
-        await self.query_one("#side").remove()
-        body = self.query_one("#body", PaneRow)
-        if not body.is_attached:  # the workbench is quitting: it was quit at its first frame
-            return
-        side = SidePanes(id="side")
-        await body.mount(side)
+        if self.app.return_code is not None:
+            return  # quit at the first frame
+        release = self.workbench.hold_quit()   # a quit now waits for the panes to be in
+        try:
+            await self.query_one("#side").remove()
+            side = SidePanes(id="side")
+            await self.query_one("#body", PaneRow).mount(side)
+        finally:
+            release()
         self._side = side
         if self.current is not None:
             self._fill(self.current, self._opened_first)

@@ -1,0 +1,35 @@
+"""Python's cyclic garbage collector, paused while the workbench makes its first frame.
+
+Start-up makes some 70,000 objects (Textual's and the workbench's modules, classes, the
+stylesheet, the screen's widgets) and almost no cyclic garbage (42 objects, none left at the first
+frame). The collector would walk all of them again and again meanwhile: a full collection fell
+just before the first frame, 10-20% of the CPU time up to it. So it is paused from the start of
+`pdfworkbench open` (or the app's load) to the first frame; then everything made so far is
+frozen (`gc.freeze`: kept out of every later collection, as Python's docs advise before forking,
+which the page helpers do) and the collector runs as usual. Textual pauses it the same way while
+it scrolls (`App.PAUSE_GC_ON_SCROLL`).
+"""
+
+from __future__ import annotations
+
+import gc
+
+_paused = False
+
+
+def pause() -> None:
+    """Pause the collector until `resume` (it stays off if something else turned it off)."""
+    global _paused
+    if gc.isenabled():
+        gc.disable()
+        _paused = True
+
+
+def resume() -> None:
+    """The first frame is made (or will not be): what start-up made is frozen, and the collector
+    runs again if `pause` stopped it. Once; later calls do nothing."""
+    global _paused
+    if _paused:
+        _paused = False
+        gc.freeze()
+        gc.enable()
