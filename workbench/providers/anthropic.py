@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.base import HttpCall, ProviderError, ReadRequest, ReadResult, usage_dict
 from workbench.providers.retry import NO_RETRY_CODES
 
@@ -16,7 +17,7 @@ TOOL = "answer"   # the one tool the model is made to call; its input is the ans
 
 
 def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall:
-    blocks: list[dict[str, Any]] = []
+    blocks: list[JSONObject] = []
     for p in req.parts:
         if p.kind == "pdf":
             blocks.append({"type": "document",
@@ -26,7 +27,7 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
         elif p.kind == "text":
             blocks.append({"type": "text", "text": p.text})
     blocks.append({"type": "text", "text": req.prompt})
-    body: dict[str, Any] = {
+    body: JSONObject = {
         "model": model,
         "max_tokens": req.max_tokens,
         "messages": [{"role": "user", "content": blocks}],
@@ -43,7 +44,7 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
     return HttpCall(f"{base_url}/v1/messages", headers, body)
 
 
-def tool_schema(schema: dict[str, Any]) -> dict[str, Any]:
+def tool_schema(schema: JSONObject) -> JSONObject:
     """A tool's input schema must describe an object; any other answer is wrapped in one."""
     schema = {k: v for k, v in schema.items() if k != "$schema"}
     if schema.get("type") == "object":

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import (
     Poll,
@@ -37,7 +37,7 @@ class AnthropicBatches:
         self.s = service
 
     @staticmethod
-    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> JSONObject:
         return {"custom_id": custom_id, "params": call.body}
 
     def upload(self, entry: Entry, lines: list[bytes]) -> None:
@@ -95,7 +95,7 @@ class AnthropicBatches:
         yield from file_results(self.s, f"/v1/messages/batches/{entry.batch_id}/results", "results",
                                 self._result)
 
-    def _result(self, item: dict[str, Any]) -> ReadResult:
+    def _result(self, item: JSONObject) -> ReadResult:
         result = obj(item.get("result"), "result")
         kind = result.get("type")
         if kind == "succeeded":

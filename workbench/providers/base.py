@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol, TypedDict
 
 from workbench.core.errors import UserError
 from workbench.core.runs import USAGE_KEYS, CallError
+from workbench.core.schema import JSONObject
 from workbench.providers.extractors import EXTRACTORS
 
 # Providers spoken over HTTP, then the offline probes.
@@ -132,14 +133,14 @@ class ReadRequest:
     temperature: float | None = None
     # The answer's JSON Schema, sent as the provider's structured output (extraction cases, for
     # adapters with a `structured` kind); None: a plain text answer.
-    schema: dict[str, Any] | None = None
+    schema: JSONObject | None = None
 
 
 @dataclass
 class HttpCall:
     url: str
     headers: dict[str, str]
-    body: dict[str, Any]
+    body: JSONObject
 
 
 @dataclass

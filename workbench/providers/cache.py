@@ -10,18 +10,18 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from workbench.core import atomic
 from workbench.core.config import cache_dir
 from workbench.core.runs import RunRecord
+from workbench.core.schema import JSONObject
 
 CACHEABLE = frozenset({"ok", "blocked", "truncated", "refused"})
 CACHE_FORMAT = 1
 
 
 def cache_key(case_sha256: str | None, reader: str, modality: str, dpi: int | None, prompt: str,
-              options: dict[str, Any] | None, endpoint: str | None) -> str:
+              options: JSONObject | None, endpoint: str | None) -> str:
     canon = json.dumps({"v": CACHE_FORMAT, "pdf": case_sha256, "reader": reader, "modality": modality,
                         "dpi": dpi, "prompt": prompt, "options": options or {}, "endpoint": endpoint},
                        sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)

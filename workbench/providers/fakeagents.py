@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+
+from workbench.core.schema import JSONObject
 
 AGENT_KINDS = ("text", "image", "loop", "twice", "badjson")
 
 
-def is_agent_request(model: str, body: dict[str, Any]) -> bool:
+def is_agent_request(model: str, body: JSONObject) -> bool:
     return model.partition("+")[0].startswith("agent-") and bool(body.get("tools"))
 
 
-def _results(fmt: str, body: dict[str, Any]) -> tuple[int, list[tuple[str, str]]]:
+def _results(fmt: str, body: JSONObject) -> tuple[int, list[tuple[str, str]]]:
     """(assistant turns so far, [(tool name, result text)]) of a conversation in `fmt`."""
     turns = 0
     out: list[tuple[str, str]] = []
@@ -81,9 +82,9 @@ def agent_script_with(agent_script: dict[str, dict[str, str]], plain: dict[str, 
 
 
 def next_move(kind: str, turns: int, results: list[tuple[str, str]], script: dict[str, dict[str, str]],
-              ) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+              ) -> tuple[str, list[tuple[str, JSONObject]]]:
     """The agent's text and tool calls for its next turn (no calls: it ends without submitting)."""
-    info: dict[str, Any] = {}
+    info: JSONObject = {}
     for name, text in results:
         if name == "document_info":
             try:
@@ -117,8 +118,8 @@ def next_move(kind: str, turns: int, results: list[tuple[str, str]], script: dic
     return f"unknown scripted agent {kind!r}", []
 
 
-def agent_reply(fmt: str, model: str, body: dict[str, Any], n: int, script: dict[str, dict[str, str]],
-                in_tokens: int, loop_s: float) -> dict[str, Any]:
+def agent_reply(fmt: str, model: str, body: JSONObject, n: int, script: dict[str, dict[str, str]],
+                in_tokens: int, loop_s: float) -> JSONObject:
     """The scripted agent's answer to one request, in `fmt`'s wire format."""
     kind = model.partition("+")[0].removeprefix("agent-")
     turns, results = _results(fmt, body)
@@ -130,7 +131,7 @@ def agent_reply(fmt: str, model: str, body: dict[str, Any], n: int, script: dict
         tool_calls = [{"id": f"call_{n}_{i}", "type": "function",
                        "function": {"name": name, "arguments": json.dumps(args)}}
                       for i, (name, args) in enumerate(calls)]
-        msg: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
+        msg: JSONObject = {"role": "assistant", "content": text, "refusal": None}
         if tool_calls:
             msg["tool_calls"] = tool_calls
         return {"id": f"chatcmpl-fake{n}", "object": "chat.completion", "created": 0, "model": model,
@@ -138,13 +139,13 @@ def agent_reply(fmt: str, model: str, body: dict[str, Any], n: int, script: dict
                 "usage": {"prompt_tokens": in_tokens, "completion_tokens": out_tokens,
                           "total_tokens": in_tokens + out_tokens}}
     if fmt == "anthropic":
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        content: list[JSONObject] = [{"type": "text", "text": text}]
         content += [{"type": "tool_use", "id": f"toolu_{n}_{i}", "name": name, "input": args}
                     for i, (name, args) in enumerate(calls)]
         return {"id": f"msg_fake{n}", "type": "message", "role": "assistant", "model": model, "content": content,
                 "stop_reason": "tool_use" if calls else "end_turn", "stop_sequence": None,
                 "usage": {"input_tokens": in_tokens, "output_tokens": out_tokens}}
-    parts: list[dict[str, Any]] = [{"text": text}]
+    parts: list[JSONObject] = [{"text": text}]
     parts += [{"functionCall": {"name": name, "args": args}} for name, args in calls]
     return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
             "usageMetadata": {"promptTokenCount": in_tokens, "candidatesTokenCount": out_tokens,

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.fakewire import contents
 
 # Status, body, headers, content type. The body may be an iterator of chunks (a huge file made as
@@ -71,15 +72,15 @@ class FakeBatch:
     id: str
     fmt: str                                  # openai | anthropic | google
     model: str
-    requests: list[tuple[str, dict[str, Any]]]  # (custom id or key, request body)
+    requests: list[tuple[str, JSONObject]]    # (custom id or key, request body)
     created: float = field(default_factory=time.time)
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: JSONObject = field(default_factory=dict)
     display_name: str = ""
     input_file_id: str | None = None
     key: str | None = None                    # the key it was created with (the 401 fault echoes it)
     polls: int = 0
     state: str = "in_progress"                # in_progress | cancelling | completed | expired | failed | cancelled
-    errors: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[JSONObject] = field(default_factory=list)
     results: list[FakeResult] | None = None   # one per request, once the batch has ended
     output_file_id: str | None = None
     error_file_id: str | None = None
@@ -160,7 +161,7 @@ class BatchStore:
             results.append(FakeResult(cid, status, obj))
         batch.results = results
 
-    def _answer(self, batch: FakeBatch, body: dict[str, Any], i: int) -> tuple[int, dict[str, str], Any]:
+    def _answer(self, batch: FakeBatch, body: JSONObject, i: int) -> tuple[int, dict[str, str], Any]:
         model = batch.model
         faults = self.fake.model_faults(model)
         kind = faults[0][0] if faults else None

@@ -12,6 +12,7 @@ import re
 import time
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.fakebatch import BatchStore, FakeBatch, FakeFile, Reply, Tamper, iso, ok
 
 _CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -35,7 +36,7 @@ class FakeOpenAIBatches:
             return self._error(400, "Uploads are multipart/form-data with a purpose and a file.")
         msg = email.parser.BytesParser(policy=email.policy.default).parsebytes(
             b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
-        fields: dict[str, Any] = {}
+        fields: dict[str, bytes] = {}
         filename = None
         for part in msg.iter_parts():
             name = part.get_param("name", header="content-disposition")
@@ -66,8 +67,8 @@ class FakeOpenAIBatches:
         file = self.s.files.get(str(req.get("input_file_id")))
         if file is None:
             return self._error(404, f"No such File object: {req.get('input_file_id')}")
-        requests: list[tuple[str, dict[str, Any]]] = []
-        errors: list[dict[str, Any]] = []
+        requests: list[tuple[str, JSONObject]] = []
+        errors: list[JSONObject] = []
         seen: set[str] = set()
         model = ""
         for n, line in enumerate(file.data.decode("utf-8", "replace").splitlines(), 1):
@@ -128,7 +129,7 @@ class FakeOpenAIBatches:
                                                  "output" if attr == "output_file_id" else "errors")
                 setattr(batch, attr, file_id)
 
-    def _object(self, batch: FakeBatch) -> dict[str, Any]:
+    def _object(self, batch: FakeBatch) -> JSONObject:
         self._files(batch)
         status = "validating" if batch.polls == 0 and batch.state == "in_progress" else batch.state
         return {"id": batch.id, "object": "batch", "endpoint": "/v1/chat/completions",
@@ -139,7 +140,7 @@ class FakeOpenAIBatches:
                 "request_counts": self._counts(batch),
                 "metadata": batch.metadata or None} | self._echo_object(batch)
 
-    def _echo_object(self, batch: FakeBatch) -> dict[str, Any]:
+    def _echo_object(self, batch: FakeBatch) -> JSONObject:
         """What a careless service adds to a batch object (`echo_key`): the key in its counts
         and in an error note (OpenAI), beside the real fields."""
         if not self.s.fake.echo_key:
@@ -221,7 +222,7 @@ class FakeAnthropicBatches:
         self.s.created(batch)
         return ok(self._object(batch))
 
-    def _object(self, batch: FakeBatch) -> dict[str, Any]:
+    def _object(self, batch: FakeBatch) -> JSONObject:
         ended = batch.results is not None
         counts = {"processing": 0 if ended else len(batch.requests), "succeeded": 0, "errored": 0,
                   "canceled": 0, "expired": 0}
@@ -269,7 +270,7 @@ class FakeAnthropicBatches:
         lines = []
         for r in batch.results:
             if not r.ran:
-                result: dict[str, Any] = {"type": "canceled" if r.end == "cancelled" else "expired"}
+                result: JSONObject = {"type": "canceled" if r.end == "cancelled" else "expired"}
             elif r.status == 200:
                 result = {"type": "succeeded", "message": r.body}
             else:
@@ -323,7 +324,7 @@ class FakeGeminiBatches:
                 "completed": "BATCH_STATE_SUCCEEDED", "failed": "BATCH_STATE_FAILED",
                 "expired": "BATCH_STATE_EXPIRED", "cancelled": "BATCH_STATE_CANCELLED"}
 
-    def _object(self, batch: FakeBatch) -> dict[str, Any]:
+    def _object(self, batch: FakeBatch) -> JSONObject:
         state = self._G_STATE[batch.state]
         if batch.polls == 0 and batch.state == "in_progress":
             state = "BATCH_STATE_PENDING"
@@ -336,7 +337,7 @@ class FakeGeminiBatches:
                                "pendingRequestCount": str(c["total"] - c["ok"] - c["failed"])}}
         if self.s.fake.echo_key:
             meta["batchStats"] |= {f"{batch.key}": "1", "note": f"{batch.key}"}
-        op: dict[str, Any] = {"name": batch.id, "metadata": meta, "done": batch.results is not None}
+        op: JSONObject = {"name": batch.id, "metadata": meta, "done": batch.results is not None}
         if batch.results is not None and batch.state == "failed":
             op["error"] = {"code": 13, "message": "The batch failed." + (f" ({batch.key})" if self.s.fake.echo_key else "")}
         elif batch.results is not None:

@@ -45,6 +45,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.pdf.textlayer import text_pymupdf
 from workbench.providers.fakeagents import agent_reply, agent_script_with, is_agent_request
 from workbench.providers.fakebatchwire import BatchService
@@ -116,7 +117,7 @@ class FakeServer:
         # (the plain script's answers stand for the image values it does not give).
         self.agent_script = agent_script_with(dict(agent_script or {}), self.script)
         self.agent_loop_s = agent_loop_s
-        self.requests: list[dict[str, Any]] = []
+        self.requests: list[JSONObject] = []
         self._attempts: dict[str, int] = {}
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)   # notified as each request is recorded
@@ -206,7 +207,7 @@ class FakeServer:
         _, plus, spec = model.partition("+")
         return parse_faults(spec) if plus else self.default_faults
 
-    def reply(self, fmt: str, model: str, body: dict[str, Any], raw_len: int, kind: str | None,
+    def reply(self, fmt: str, model: str, body: JSONObject, raw_len: int, kind: str | None,
               key: str | None, n: int) -> tuple[int, dict[str, str], Any]:
         """Status, headers and JSON body of one request's answer (faults that act on the
         connection itself, such as drop or drip, are the handler's)."""

@@ -10,13 +10,15 @@ import json
 import re
 from typing import Any
 
+from workbench.core.schema import JSONObject
+
 
 def _data_url_bytes(url: str) -> bytes:
     _, _, b64 = url.partition("base64,")
     return base64.b64decode(b64) if b64 else b""
 
 
-def contents(fmt: str, body: dict[str, Any]) -> tuple[list[bytes], list[str], int]:
+def contents(fmt: str, body: JSONObject) -> tuple[list[bytes], list[str], int]:
     """PDFs, texts and the number of images in a request, whatever its wire format."""
     pdfs: list[bytes] = []
     texts: list[str] = []
@@ -68,7 +70,7 @@ def _tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def structured_tool(fmt: str, body: dict[str, Any]) -> str | None:
+def structured_tool(fmt: str, body: JSONObject) -> str | None:
     """The tool an Anthropic request forces (its structured output), else None."""
     choice = body.get("tool_choice") if fmt == "anthropic" else None
     return choice.get("name") if isinstance(choice, dict) and choice.get("type") == "tool" else None
@@ -98,7 +100,7 @@ def _gemini_schema_problem(schema: Any, where: str) -> str | None:
     return None
 
 
-def structured_problem(fmt: str, body: dict[str, Any]) -> str | None:
+def structured_problem(fmt: str, body: JSONObject) -> str | None:
     """What the provider would refuse in a request's structured-output settings, or None."""
     if fmt == "openai" and "response_format" in body:
         rf = body["response_format"]
@@ -141,11 +143,11 @@ def bad_request(fmt: str, message: str) -> tuple[int, dict[str, str], Any]:
 
 
 def success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: int,
-             tool: str | None = None) -> dict[str, Any]:
+             tool: str | None = None) -> JSONObject:
     out_tokens = _tokens(answer)
     if fmt == "openai":
         reason = {"stop": "stop", "truncated": "length", "blocked": "content_filter"}.get(finish, "stop")
-        msg: dict[str, Any] = {"role": "assistant", "content": answer, "refusal": None}
+        msg: JSONObject = {"role": "assistant", "content": answer, "refusal": None}
         if finish == "refusal":
             msg = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
         return {"id": f"chatcmpl-fake{n}", "object": "chat.completion", "created": 0, "model": model,
@@ -156,7 +158,7 @@ def success(fmt: str, model: str, n: int, answer: str, finish: str, in_tokens: i
                           "completion_tokens_details": {"reasoning_tokens": 0}}}
     if fmt == "anthropic":
         reason = {"truncated": "max_tokens", "blocked": "refusal", "refusal": "refusal"}.get(finish, "end_turn")
-        content: list[dict[str, Any]] = [{"type": "text", "text": answer}]
+        content: list[JSONObject] = [{"type": "text", "text": answer}]
         if tool and reason == "end_turn":
             try:
                 data = json.loads(answer)
@@ -285,7 +287,7 @@ def error_reply(fmt: str, kind: str, hint_s: float, key: str | None) -> tuple[in
     if fmt == "google":
         gstatus = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
                    404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE"}.get(code, "INTERNAL")
-        details: list[dict[str, Any]] = []
+        details: list[JSONObject] = []
         if kind == "429-retryinfo":
             details.append({"@type": "type.googleapis.com/google.rpc.RetryInfo",
                             "retryDelay": f"{hint_s:g}s"})

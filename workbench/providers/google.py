@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.base import (
     HttpCall,
     ProviderError,
@@ -25,14 +26,14 @@ BLOCK_FINISHES = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SP
 
 
 def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpCall:
-    parts: list[dict[str, Any]] = []
+    parts: list[JSONObject] = []
     for p in req.parts:
         if p.kind in ("pdf", "image"):
             parts.append({"inlineData": {"mimeType": p.mime, "data": p.b64()}})
         elif p.kind == "text":
             parts.append({"text": p.text})
     parts.append({"text": req.prompt})
-    gen: dict[str, Any] = {"maxOutputTokens": req.max_tokens}
+    gen: JSONObject = {"maxOutputTokens": req.max_tokens}
     if req.temperature is not None:
         gen["temperature"] = req.temperature
     if req.schema is not None:
@@ -46,11 +47,11 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
     return HttpCall(f"{base_url}/v1beta/models/{model}:generateContent", headers, body)
 
 
-def response_schema(schema: Any) -> dict[str, Any]:
+def response_schema(schema: Any) -> JSONObject:
     """A JSON Schema as Gemini's `Schema`: upper-case types, `["string", "null"]` as nullable."""
     if not isinstance(schema, dict):
         return {"type": "STRING"}
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import (
     Poll,
@@ -37,7 +37,7 @@ class GeminiBatches:
         self.s = service
 
     @staticmethod
-    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> JSONObject:
         return {"request": call.body, "metadata": {"key": custom_id}}
 
     def upload(self, entry: Entry, lines: list[bytes]) -> None:
@@ -104,7 +104,7 @@ class GeminiBatches:
             cid = maybe_obj(item.get("metadata")).get("key") or (keys[i] if i < len(keys) else None)
             yield per_call(cid, lambda item=item: self._result(item), f"inlined response {i + 1}")
 
-    def _result(self, item: dict[str, Any]) -> ReadResult:
+    def _result(self, item: JSONObject) -> ReadResult:
         if "response" in item:
             return parsed(self.s.mod, item["response"], {})
         if "error" in item:   # a google.rpc.Status: its code is gRPC's, not HTTP's

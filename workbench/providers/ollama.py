@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.base import HttpCall, ProviderError, ReadRequest, ReadResult, usage_dict
 
 name = "ollama"
@@ -16,16 +17,16 @@ def build(req: ReadRequest, model: str, base_url: str, key: str | None) -> HttpC
     texts = [p.text for p in req.parts if p.kind == "text"]
     if any(p.kind == "pdf" for p in req.parts):
         raise ValueError("ollama takes no PDF files")
-    message: dict[str, Any] = {"role": "user", "content": "\n\n".join([*texts, req.prompt])}
+    message: JSONObject = {"role": "user", "content": "\n\n".join([*texts, req.prompt])}
     if images:
         message["images"] = images
-    options: dict[str, Any] = {"num_predict": req.max_tokens}
+    options: JSONObject = {"num_predict": req.max_tokens}
     if req.temperature is not None:
         options["temperature"] = req.temperature
     headers = {"content-type": "application/json"}
     if key:
         headers["authorization"] = f"Bearer {key}"
-    body: dict[str, Any] = {"model": model, "messages": [message], "stream": False, "options": options}
+    body: JSONObject = {"model": model, "messages": [message], "stream": False, "options": options}
     if req.schema is not None:
         body["format"] = {k: v for k, v in req.schema.items() if k != "$schema"}
     return HttpCall(f"{base_url}/api/chat", headers, body)

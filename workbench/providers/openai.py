@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers.base import (
     HttpCall,
     ProviderError,
@@ -21,8 +22,8 @@ structured = "response_format json_schema"
 SCHEMA_NAME = "answer"
 
 
-def content_parts(req: ReadRequest, allow_file: bool = True) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
+def content_parts(req: ReadRequest, allow_file: bool = True) -> list[JSONObject]:
+    parts: list[JSONObject] = []
     for p in req.parts:
         if p.kind == "pdf":
             if not allow_file:
@@ -37,8 +38,8 @@ def content_parts(req: ReadRequest, allow_file: bool = True) -> list[dict[str, A
     return parts
 
 
-def chat_body(req: ReadRequest, model: str, allow_file: bool = True) -> dict[str, Any]:
-    body: dict[str, Any] = {
+def chat_body(req: ReadRequest, model: str, allow_file: bool = True) -> JSONObject:
+    body: JSONObject = {
         "model": model,
         "messages": [{"role": "user", "content": content_parts(req, allow_file)}],
         "max_completion_tokens": req.max_tokens,

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from workbench.core.runs import CallError
+from workbench.core.schema import JSONObject
 from workbench.providers.base import HttpCall, ReadResult
 from workbench.providers.batch.replies import (
     Poll,
@@ -38,7 +38,7 @@ class OpenAIBatches:
         self.s = service
 
     @staticmethod
-    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> JSONObject:
         return {"custom_id": custom_id, "method": "POST", "url": OpenAIBatches.ENDPOINT, "body": call.body}
 
     def upload(self, entry: Entry, lines: list[bytes]) -> str:
@@ -92,7 +92,7 @@ class OpenAIBatches:
             file_id = shaped(self.s, f"downloading the {what}", lambda f=file_id, k=key: ident(f, k))
             yield from file_results(self.s, f"/files/{file_id}/content", what, self._result)
 
-    def _result(self, item: dict[str, Any]) -> ReadResult:
+    def _result(self, item: JSONObject) -> ReadResult:
         resp, err = item.get("response"), item.get("error")
         if isinstance(resp, dict) and resp.get("status_code") is not None:
             status = resp["status_code"]

@@ -18,6 +18,7 @@ from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.prompt import default_prompt
 from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
+from workbench.core.schema import JSONObject
 from workbench.pdf.document import open_fitz, read_pdf_bytes, render_dpi
 from workbench.pdf.render import check_renderable
 from workbench.pdf.textlayer import text_pymupdf
@@ -44,7 +45,7 @@ from workbench.providers.probes import check_probe, probe_answer
 from workbench.providers.retry import RetryPolicy, decide
 
 
-def structured_schema(case: Case, mod: Adapter, options: ReaderOptions) -> dict[str, Any] | None:
+def structured_schema(case: Case, mod: Adapter, options: ReaderOptions) -> JSONObject | None:
     """The schema to send as structured output: an extraction case's, when the adapter takes one
     and the options do not turn it off (`--no-structured`)."""
     if options.get("structured", True) is False or not getattr(mod, "structured", None):
@@ -58,7 +59,7 @@ def read_request(case: Case, parts: list[Part], prompt: str, options: ReaderOpti
                        options.get("temperature"), schema=structured_schema(case, mod, options))
 
 
-def cache_options(case: Case, mod: Adapter, options: ReaderOptions) -> dict[str, Any]:
+def cache_options(case: Case, mod: Adapter, options: ReaderOptions) -> JSONObject:
     """The options as the answer cache keys them: how the schema is sent counts (it changes the call)."""
     schema = structured_schema(case, mod, options)
     return {**options, "structured": mod.structured} if schema else {k: v for k, v in options.items()

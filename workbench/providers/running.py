@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -35,6 +34,7 @@ from workbench.core.runs import (
     run_identity,
     utc_now,
 )
+from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config, extractors
@@ -125,7 +125,7 @@ def finished_cases(path: Path, plan: RunPlan) -> tuple[dict[str, set[str | None]
     return done, run_id
 
 
-def _unreached(raw: dict[str, Any]) -> bool:
+def _unreached(raw: JSONObject) -> bool:
     """A call that never reached a server (nothing listening): no answer, no cost, so a resumed run
     asks it again, `--retry-errors` or not. A run stops after such calls (`run_cases`)."""
     error = raw.get("error")

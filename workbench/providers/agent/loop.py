@@ -19,6 +19,7 @@ import pymupdf
 from workbench.core import limits
 from workbench.core.case import Case, sha256_hex
 from workbench.core.runs import USAGE_KEYS, CallError, RunRecord, utc_now
+from workbench.core.schema import JSONObject
 from workbench.pdf import render
 from workbench.providers import config, extractors
 from workbench.providers.agent import tools as tools_mod
@@ -232,7 +233,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     # The first valid submission stands, even when a later call of the same turn failed.
     answer = tools.answer
     status = "ok" if answer is not None else end.status
-    extra: dict[str, Any] = {
+    extra: JSONObject = {
         **hashes(prompt, options),
         "agent": {"provider": inner.provider, "model": inner.model, "max_turns": max_turns,
                   "deadline_s": deadline_s, "extractor": tools.extractor, "tool_bytes": tools.returned_bytes,

@@ -26,6 +26,7 @@ from workbench.core.atomic import try_file_lock
 from workbench.core.case import Case, sha256_hex
 from workbench.core.layout import runs_dir
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, run_identity, utc_now
+from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, content_hash, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers.agent import tools as tools_mod
@@ -128,7 +129,7 @@ class McpCase:
         name = self.reader.split(":", 1)[1]
         turns: list[AgentTurn] = [{"turn": n, "text": "", "finish_reason": None, "provider_ms": None, "attempts": 0,
                                    "usage": None, "tools": [c]} for n, c in enumerate(self.tools.calls, 1)]
-        extra: dict[str, Any] = {
+        extra: JSONObject = {
             **hashes(None, options, self.controller),
             "agent": {"provider": MCP_PROVIDER, "model": name, "client_version": self.client_version,
                       "transport": self.transport, "deadline_s": self.deadline_s,

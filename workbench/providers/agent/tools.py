@@ -15,6 +15,7 @@ import pymupdf
 from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 from workbench.pdf.document import PdfError, open_fitz
 from workbench.pdf.render import check_renderable, page_png
 from workbench.providers import extractors
@@ -32,7 +33,7 @@ class ToolSpec(TypedDict):
 
     name: str
     description: str
-    parameters: dict[str, Any]   # a JSON Schema
+    parameters: JSONObject   # a JSON Schema
 
 
 TOOL_SPECS: list[ToolSpec] = [
@@ -61,7 +62,7 @@ TOOL_SPECS: list[ToolSpec] = [
 TOOL_NAMES = tuple(t["name"] for t in TOOL_SPECS)
 
 # A tool call's arguments as the model sent them (a JSON object; anything else is an error result).
-Arguments = dict[str, Any]
+Arguments = JSONObject
 
 
 class ToolTrace(TypedDict):
@@ -82,7 +83,7 @@ class DocumentInfo(TypedDict):
     page_count: int
     page_sizes_pt: list[list[float]]
     question: str
-    answer_schema: NotRequired[dict[str, Any]]   # a JSON Schema
+    answer_schema: NotRequired[JSONObject]   # a JSON Schema
 
 
 def check_extractor(name: str) -> str:
@@ -244,7 +245,7 @@ class DocumentTools:
         return ToolResult("answer recorded")
 
 
-def schema_problem(answer: Any, schema: dict[str, Any]) -> str | None:
+def schema_problem(answer: Any, schema: JSONObject) -> str | None:
     """Why `answer` (a JSON value, or JSON text) does not follow `schema`; None when it does."""
     import jsonschema  # not a dependency of the base install (the test and agents extras bring it)
 

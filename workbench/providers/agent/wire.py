@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.providers import anthropic, google, openai
 from workbench.providers.agent.tools import ToolResult, ToolSpec
 from workbench.providers.base import HttpCall, ProviderError, ReadResult, get_path
@@ -33,10 +34,10 @@ class ToolTurn(ReadResult):
     """A turn of the tool loop as `parse` reads it: the plain result, and what the model asked for."""
 
     calls: list[Call] = field(default_factory=list)
-    message: dict[str, Any] = field(default_factory=dict)   # the model's message, in its format
+    message: JSONObject = field(default_factory=dict)   # the model's message, in its format
 
     @classmethod
-    def of(cls, result: ReadResult, calls: list[Call], message: dict[str, Any]) -> ToolTurn:
+    def of(cls, result: ReadResult, calls: list[Call], message: JSONObject) -> ToolTurn:
         return cls(**{f.name: getattr(result, f.name) for f in fields(ReadResult)}, calls=calls, message=message)
 
 
@@ -57,12 +58,12 @@ class OpenAIWire:
     def __init__(self, path: str = "/chat/completions") -> None:
         self.path = path
 
-    def start(self, prompt: str) -> list[dict[str, Any]]:
+    def start(self, prompt: str) -> list[JSONObject]:
         return [{"role": "user", "content": prompt}]
 
-    def build(self, conv: list[dict[str, Any]], tools: list[ToolSpec], model: str, base_url: str,
+    def build(self, conv: list[JSONObject], tools: list[ToolSpec], model: str, base_url: str,
               key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
-        body: dict[str, Any] = {
+        body: JSONObject = {
             "model": model, "messages": conv, "max_completion_tokens": max_tokens,
             "tools": [{"type": "function", "function": {"name": t["name"], "description": t["description"],
                                                         "parameters": t["parameters"]}} for t in tools],
@@ -98,10 +99,10 @@ class OpenAIWire:
     def parse_error(self, status: int, body: Any) -> ProviderError:
         return openai.parse_error(status, body)
 
-    def add_results(self, conv: list[dict[str, Any]], result: ToolTurn,
+    def add_results(self, conv: list[JSONObject], result: ToolTurn,
                     answers: list[tuple[Call, ToolResult]]) -> None:
         conv.append({**result.message, "role": "assistant"})
-        images: list[dict[str, Any]] = []
+        images: list[JSONObject] = []
         for call, out in answers:
             conv.append({"role": "tool", "tool_call_id": call.id,
                          "content": ("error: " if out.is_error else "") + out.text})
@@ -118,12 +119,12 @@ class AnthropicWire:
 
     name = "anthropic"
 
-    def start(self, prompt: str) -> list[dict[str, Any]]:
+    def start(self, prompt: str) -> list[JSONObject]:
         return [{"role": "user", "content": [{"type": "text", "text": prompt}]}]
 
-    def build(self, conv: list[dict[str, Any]], tools: list[ToolSpec], model: str, base_url: str,
+    def build(self, conv: list[JSONObject], tools: list[ToolSpec], model: str, base_url: str,
               key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
-        body: dict[str, Any] = {
+        body: JSONObject = {
             "model": model, "max_tokens": max_tokens, "messages": conv,
             "tools": [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
                       for t in tools],
@@ -150,7 +151,7 @@ class AnthropicWire:
     def parse_error(self, status: int, body: Any) -> ProviderError:
         return anthropic.parse_error(status, body)
 
-    def add_results(self, conv: list[dict[str, Any]], result: ToolTurn,
+    def add_results(self, conv: list[JSONObject], result: ToolTurn,
                     answers: list[tuple[Call, ToolResult]]) -> None:
         conv.append(result.message)
         blocks = []
@@ -158,7 +159,7 @@ class AnthropicWire:
             # Anthropic refuses an empty text block: an empty page's text goes back as no content
             # at all (as the other formats send an empty string), never as a placeholder the agent
             # could take for the page's text.
-            content: list[dict[str, Any]] = [{"type": "text", "text": out.text}] if out.text else []
+            content: list[JSONObject] = [{"type": "text", "text": out.text}] if out.text else []
             if out.image:
                 content.append({"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                                             "data": _b64(out.image)}})
@@ -173,12 +174,12 @@ class GeminiWire:
 
     name = "google"
 
-    def start(self, prompt: str) -> list[dict[str, Any]]:
+    def start(self, prompt: str) -> list[JSONObject]:
         return [{"role": "user", "parts": [{"text": prompt}]}]
 
-    def build(self, conv: list[dict[str, Any]], tools: list[ToolSpec], model: str, base_url: str,
+    def build(self, conv: list[JSONObject], tools: list[ToolSpec], model: str, base_url: str,
               key: str | None, max_tokens: int, temperature: float | None) -> HttpCall:
-        gen: dict[str, Any] = {"maxOutputTokens": max_tokens}
+        gen: JSONObject = {"maxOutputTokens": max_tokens}
         if temperature is not None:
             gen["temperature"] = temperature
         decls = []
@@ -206,13 +207,13 @@ class GeminiWire:
     def parse_error(self, status: int, body: Any) -> ProviderError:
         return google.parse_error(status, body)
 
-    def add_results(self, conv: list[dict[str, Any]], result: ToolTurn,
+    def add_results(self, conv: list[JSONObject], result: ToolTurn,
                     answers: list[tuple[Call, ToolResult]]) -> None:
         conv.append(result.message)
-        parts: list[dict[str, Any]] = []
+        parts: list[JSONObject] = []
         for call, out in answers:
             response = {"error": out.text} if out.is_error else {"result": out.text}
-            fr: dict[str, Any] = {"name": call.name, "response": response}
+            fr: JSONObject = {"name": call.name, "response": response}
             if not call.id.startswith("fc_"):
                 fr["id"] = call.id
             parts.append({"functionResponse": fr})
@@ -221,7 +222,10 @@ class GeminiWire:
         conv.append({"role": "user", "parts": parts})
 
 
-def wire_for(provider: str, base_url: str) -> tuple[Any, str]:
+Wire = OpenAIWire | AnthropicWire | GeminiWire
+
+
+def wire_for(provider: str, base_url: str) -> tuple[Wire, str]:
     """The wire format of an agent's provider, and the base URL its calls go to."""
     if provider == "anthropic":
         return AnthropicWire(), base_url

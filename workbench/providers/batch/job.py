@@ -8,12 +8,13 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from workbench.core import atomic
 from workbench.core.case import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, utc_now
+from workbench.core.schema import JSONObject
 from workbench.core.suite import load_suite, run_marks
 from workbench.core.words import counted
 from workbench.pdf.document import read_pdf_bytes
@@ -45,7 +46,7 @@ class BatchProtocol(Protocol):
     def __init__(self, service: Service) -> None: ...
 
     @staticmethod
-    def line(custom_id: str, call: HttpCall) -> dict[str, Any]:
+    def line(custom_id: str, call: HttpCall) -> JSONObject:
         """The live call as one request of the batch's input (a JSON Lines line)."""
 
     def upload(self, entry: Entry, lines: list[bytes]) -> str | None:
@@ -251,7 +252,7 @@ class BatchRun:
                 if r.reader == self.state.reader and r.modality == self.state.modality and r.dpi == self.state.dpi}
 
     def _record(self, entry: Entry, cid: str, meta: BatchRequest, result: ReadResult) -> RunRecord:
-        extra: dict[str, Any] = {"batch": {"provider": self.state.spec.provider, "id": entry.batch_id,
+        extra: JSONObject = {"batch": {"provider": self.state.spec.provider, "id": entry.batch_id,
                                            "custom_id": cid}}
         extra.update(self.suite_marks())
         if meta.structured:
@@ -294,7 +295,7 @@ class BatchRun:
         return self.advance()
 
 
-def encode_line(item: dict[str, Any]) -> bytes:
+def encode_line(item: JSONObject) -> bytes:
     return json.dumps(item, ensure_ascii=False).encode("utf-8") + b"\n"
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.core.runs import CallError
+from workbench.core.schema import JSONObject
 from workbench.providers.base import Adapter, ReadResult
 from workbench.providers.batch.service import BadLine, Service
 
@@ -26,7 +27,7 @@ class Poll:
     status: str                       # ours: in_progress | completed | expired | cancelled | failed
     provider_status: str
     counts: dict[str, int | str]
-    raw: dict[str, Any]               # the service's own object, as it sent it (redacted)
+    raw: JSONObject                   # the service's own object, as it sent it (redacted)
     message: str = ""                 # why a batch failed, when it says
 
     @property
@@ -34,14 +35,14 @@ class Poll:
         return self.status in ENDED
 
 
-def obj(value: Any, what: str) -> dict[str, Any]:
+def obj(value: Any, what: str) -> JSONObject:
     """`value` as a JSON object, or ValueError naming `what`."""
     if not isinstance(value, dict):
         raise ValueError(f"{what} is not a JSON object")
     return value
 
 
-def maybe_obj(value: Any) -> dict[str, Any]:
+def maybe_obj(value: Any) -> JSONObject:
     return value if isinstance(value, dict) else {}
 
 
@@ -121,7 +122,7 @@ def per_call(cid: Any, parse: Callable[[], ReadResult], where: str) -> tuple[str
 
 
 def file_results(service: Service, path: str, what: str,
-                 parse: Callable[[dict[str, Any]], ReadResult]) -> Iterator[tuple[str | None, ReadResult]]:
+                 parse: Callable[[JSONObject], ReadResult]) -> Iterator[tuple[str | None, ReadResult]]:
     """The results of a downloaded JSON Lines file, one per line; a line no call can be told
     from comes with custom id None (the caller counts it)."""
     with service.download(path, f"downloading the {what}") as file:

@@ -149,6 +149,7 @@ class Service:
 
     async def _attempt(self, method: str, path: str, budget: float, cap: int, sink: IO[bytes] | None,
                        headers: dict[str, str], request: dict[str, Any]) -> Reply:
+        # `request`: httpx's keyword arguments (json, files, data, content: not all of them JSON)
         # An error body is read into memory, so it has the answer cap, whatever the file's.
         small = min(cap, limits.get("provider_answer_bytes")) if sink is not None else cap
         async with httpx.AsyncClient(verify=not self.url.startswith("http://")) as client:

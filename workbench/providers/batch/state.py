@@ -7,11 +7,11 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.runs import utc_now
+from workbench.core.schema import JSONObject
 from workbench.providers.base import ReaderOptions, ReaderSpec, parse_reader
 
 STATE_FORMAT = "pdfworkbench-batch/1"
@@ -85,7 +85,7 @@ class BatchState:
     def open_entries(self) -> list[Entry]:
         return [e for e in self.entries if not e.collected]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return asdict(self)
 
 
