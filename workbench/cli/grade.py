@@ -10,14 +10,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from workbench.cli.dispatch import verbosity
 from workbench.cli.output import print_json
 from workbench.core import files
 from workbench.core.case import Case, load_case
 from workbench.core.errors import UserError
-from workbench.core.schema import parse_json
+from workbench.core.schema import JSONObject, parse_json
 from workbench.gold.versions import GoldChoice, case_at, cases_at, choose
 from workbench.grading import Verdict, grade
 
@@ -30,7 +29,7 @@ def _case_at_gold(path: Path, version: str) -> tuple[Case, GoldChoice]:
     return case_at(case, folder, gold.used), gold
 
 
-def _verdict_json(case: Case, gold: GoldChoice, answer: str, attribution: bool) -> tuple[dict[str, Any], Verdict]:
+def _verdict_json(case: Case, gold: GoldChoice, answer: str, attribution: bool) -> tuple[JSONObject, Verdict]:
     """What `grade --json` prints (and each line of `grade --batch`), and the verdict."""
     verdict = grade(case, answer)
     out = verdict.to_json()

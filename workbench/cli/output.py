@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable
 from json.encoder import encode_basestring
 from typing import Any
 
+from workbench.core.schema import JSONObject
+
 
 def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
@@ -124,8 +126,8 @@ def _json_container(o: Any, pad: str, put: Callable[[str], Any]) -> None:
     put(pad + "]")
 
 
-def print_json_stream(head: dict[str, Any], key: str, items: Iterable[Any],
-                      tail: dict[str, Any] | None = None, encoded: bool = False) -> None:
+def print_json_stream(head: JSONObject, key: str, items: Iterable[Any],
+                      tail: JSONObject | None = None, encoded: bool = False) -> None:
     """Print `{**head, key: list(items), **tail}` exactly as `print_json` would, writing each item
     as it comes, so a long list is never held in memory. `encoded`: each item is already its text,
     `json_text(item, 2)` (made where the item was, e.g. in a worker process)."""

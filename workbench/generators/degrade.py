@@ -14,13 +14,14 @@ import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from workbench.core.errors import UserError
 from workbench.core.scan import VERSION, DegradeSpec
+from workbench.core.schema import JSONObject
 from workbench.generators.aging import degrade_image, degrade_pixels, jpeg_bytes
 from workbench.generators.base import AnswerKey, rng_for
 from workbench.pdf.document import open_fitz
@@ -34,7 +35,7 @@ def resolve_knobs(spec: DegradeSpec | Mapping[str, Any]) -> dict[str, float | in
     return DegradeSpec.parse(spec).knobs()
 
 
-def normalise_spec(spec: DegradeSpec | Mapping[str, Any]) -> dict[str, Any]:
+def normalise_spec(spec: DegradeSpec | Mapping[str, Any]) -> JSONObject:
     """The spec as recorded: tier, numeric overrides, text layer, dpi, version and resolved knobs."""
     return DegradeSpec.parse(spec).to_json()
 
@@ -205,7 +206,7 @@ def _text_ops(words: list[_Word], page_h: float, rotation: float, cx: float, cy:
     return b"\n".join(out)
 
 
-def _write_pdf(pages: list[tuple[float, float, dict[str, Any], bytes]]) -> bytes:
+def _write_pdf(pages: list[tuple[float, float, _Encoded, bytes]]) -> bytes:
     """An image-only PDF: each page (width, height, image, text operators), no dates or IDs."""
     objects: list[bytes] = []
 
@@ -221,9 +222,9 @@ def _write_pdf(pages: list[tuple[float, float, dict[str, Any], bytes]]) -> bytes
     font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     kids = []
     for width, height, image, text in pages:
-        img_head = (f"/Type /XObject /Subtype /Image /Width {image['w']} /Height {image['h']} "
-                    f"/ColorSpace /{image['space']} /BitsPerComponent 8 /Filter /{image['filter']}")
-        img = add(stream(img_head, image["data"]))
+        img_head = (f"/Type /XObject /Subtype /Image /Width {image.w} /Height {image.h} "
+                    f"/ColorSpace /{image.space} /BitsPerComponent 8 /Filter /{image.filter}")
+        img = add(stream(img_head, image.data))
         content = f"q {_num(width)} 0 0 {_num(height)} 0 0 cm /Im0 Do Q\n".encode() + text
         packed = zlib.compress(content, 6)
         contents = add(stream("/Filter /FlateDecode", packed))
@@ -250,13 +251,22 @@ def _write_pdf(pages: list[tuple[float, float, dict[str, Any], bytes]]) -> bytes
     return out.getvalue()
 
 
-def _encode_image(img, quality: int) -> dict[str, Any]:
-    space = "DeviceGray" if img.mode == "L" else "DeviceRGB"
+@dataclass(frozen=True)
+class _Encoded:
+    """A page's scan as the PDF's image holds it: its size, colour space, filter and bytes."""
+
+    w: int
+    h: int
+    space: Literal["DeviceGray", "DeviceRGB"]
+    filter: Literal["DCTDecode", "FlateDecode"]
+    data: bytes
+
+
+def _encode_image(img, quality: int) -> _Encoded:
+    space: Literal["DeviceGray", "DeviceRGB"] = "DeviceGray" if img.mode == "L" else "DeviceRGB"
     if quality:
-        return {"w": img.width, "h": img.height, "filter": "DCTDecode", "data": jpeg_bytes(img, quality),
-                "space": space}
-    return {"w": img.width, "h": img.height, "filter": "FlateDecode", "space": space,
-            "data": zlib.compress(img.tobytes(), 6)}
+        return _Encoded(img.width, img.height, space, "DCTDecode", jpeg_bytes(img, quality))
+    return _Encoded(img.width, img.height, space, "FlateDecode", zlib.compress(img.tobytes(), 6))
 
 
 def _keep_clear(words: list[_Word], key: AnswerKey, dpi: int) -> list[tuple[float, float, float, float]]:

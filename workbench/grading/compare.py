@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord
+from workbench.core.schema import JSONObject
 from workbench.grading.report import Row, RunReport, SuiteRef
 from workbench.grading.stats import holm, mcnemar_exact, paired_difference_ci, wilson
 
@@ -85,12 +85,12 @@ class Paired:
         else:
             self.neither += 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, 6)
 
         ci = self.difference_ci
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "group": self.group, "paired": self.n, "both_pass": self.both, "neither_pass": self.neither,
             "mcnemar": {"b": self.b, "c": self.c, "p_value": r(self.p_value)},
             "pass_rate_a": r(self.rate_a), "pass_rate_b": r(self.rate_b),
@@ -118,7 +118,7 @@ class Comparison:
     supported: list[str] = field(default_factory=list)
     not_supported: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         o = self.overall.to_json()
         return {
             "format": COMPARE_FORMAT, "a": self.a, "b": self.b, "suite": self.suite.to_json() if self.suite else None,

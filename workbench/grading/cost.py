@@ -34,6 +34,7 @@ from typing import Any
 from workbench.core import files
 from workbench.core.errors import UserError
 from workbench.core.runs import RunRecord, billed_reader
+from workbench.core.schema import JSONObject
 
 DEFAULT_BATCH_FACTOR = 0.5
 PRICE_KEYS = ("input", "output", "cached_input", "cache_write", "batch_factor")
@@ -175,7 +176,7 @@ class TokenTotals:
             return
         self.cost = (self.cost or 0.0) + call_cost(str(record.reader), usage, price, is_batch(record))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"calls": self.calls, "reported_usage": self.reported, "from_cache": self.from_cache,
                 "batch_calls": self.batch_calls, "input_tokens": self.input, "output_tokens": self.output,
                 "cached_tokens": self.cached, "reasoning_tokens": self.reasoning,

@@ -37,6 +37,7 @@ from workbench.core import files
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.prompt import default_prompt
+from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, content_hash, load_suite
 from workbench.grading.matchers import forbidden_needles, needle_finder
 from workbench.grading.needles import expected_needles, printed_values
@@ -109,7 +110,7 @@ def _checked_pdf(case: Case) -> Path:
     return path
 
 
-def _key_fields(case: Case) -> dict[str, Any]:
+def _key_fields(case: Case) -> JSONObject:
     """A case's answer key with one type per column (nested values as JSON text), so every row of
     a dataset has the same schema."""
     def as_json(value: Any) -> str | None:
@@ -133,7 +134,7 @@ def _key_fields(case: Case) -> dict[str, Any]:
     }
 
 
-def _lines(rows: list[dict[str, Any]]) -> bytes:
+def _lines(rows: list[JSONObject]) -> bytes:
     return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows).encode("utf-8")
 
 
@@ -310,7 +311,7 @@ def olmocr_order(case: Case) -> list[tuple[int, str, str]]:
     return []
 
 
-def _header_on_row_page(meta: dict[str, Any]) -> bool:
+def _header_on_row_page(meta: JSONObject) -> bool:
     """A split table whose asked row's page shows the column headers too (the metadata says so:
     a label found by searching the page may be a word of the text around the table)."""
     if not (meta.get("row_page") and meta.get("column_label") and meta.get("row_label")):
@@ -333,7 +334,7 @@ def olmocr_table(case: Case) -> list[tuple[int, dict[str, str]]]:
     return []
 
 
-def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
+def olmocr_tests(case: Case, page_texts: list[str]) -> list[JSONObject]:
     """The case's key as olmOCR-bench tests (fields as its `olmocr.bench.tests` classes take them),
     each on one page: an order across a page break has no test (olmOCR-bench reads one page at a
     time), a table heading on another page is left out of its test. A decoy the family's contract
@@ -343,7 +344,7 @@ def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
     forbidden = [s for s in forbidden_needles(case) if str(s).strip()]
     printed = printed_values(case)[0]
     needles = expected_needles(case)
-    tests: list[dict[str, Any]] = []
+    tests: list[JSONObject] = []
 
     def test(kind: str, n: int, page: int, suffix: str = "", **fields: Any) -> None:
         tests.append({"pdf": olmocr_pdf_name(case, page), "page": 1, "id": f"{case.id}:{kind}:{n}{suffix}",
@@ -370,7 +371,7 @@ def olmocr_tests(case: Case, page_texts: list[str]) -> list[dict[str, Any]]:
 
 
 def _write_olmocr(suite: Suite, pdfs: list[Path], out: Path) -> None:
-    rows: list[dict[str, Any]] = []
+    rows: list[JSONObject] = []
     for case, path in zip(suite.cases, pdfs, strict=True):
         data = path.read_bytes()
         for page, one in enumerate(_single_pages(data), 1):

@@ -50,6 +50,7 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold, FieldSpec
+from workbench.core.schema import JSONObject
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
 from workbench.text.money import parse_money
@@ -84,7 +85,7 @@ def parse_answer_json(text: str) -> Any | None:
     return None
 
 
-def _records(parsed: Any, expected_is_list: bool, records_key: str | None) -> list[dict[str, Any]]:
+def _records(parsed: Any, expected_is_list: bool, records_key: str | None) -> list[JSONObject]:
     if isinstance(parsed, dict) and expected_is_list:
         if records_key and isinstance(parsed.get(records_key), list):
             parsed = parsed[records_key]
@@ -99,7 +100,7 @@ def _records(parsed: Any, expected_is_list: bool, records_key: str | None) -> li
     return []
 
 
-def _get(record: dict[str, Any], path: str) -> Any:
+def _get(record: JSONObject, path: str) -> Any:
     if path in record:
         return record[path]
     node: Any = record
@@ -296,7 +297,7 @@ def greedy_pairs(score: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
 
 # ---- grading --------------------------------------------------------------------------------
 
-def _rules(gold: ExtractionGold, expected: list[dict[str, Any]]) -> list[FieldRule]:
+def _rules(gold: ExtractionGold, expected: list[JSONObject]) -> list[FieldRule]:
     if gold.fields is None:
         names: list[str] = []
         for rec in expected:

@@ -30,12 +30,12 @@ from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.files import FileRefused
 from workbench.core.runs import MODALITIES, RECORD_FORMAT, RunRecord
-from workbench.core.schema import parse_json
+from workbench.core.schema import JSONObject, parse_json
 
 _ERROR_RE = re.compile(r"^\[error\]\s*(?:(?P<type>[A-Za-z_][\w.]*)\s*:\s*)?(?P<message>.*)$", re.S)
 
 
-def read_pdfhell_run(path: Path) -> dict[str, Any]:
+def read_pdfhell_run(path: Path) -> JSONObject:
     path = Path(path)
     raw = files.read_json(path, "pdfhell run JSON", "run_file_bytes")
     if not isinstance(raw, dict) or not isinstance(raw.get("cases"), list):
@@ -47,7 +47,7 @@ def read_pdfhell_run(path: Path) -> dict[str, Any]:
 
 
 def pdfhell_records(
-    raw: dict[str, Any], source: str, cases_by_id: dict[str, Case] | None = None,
+    raw: JSONObject, source: str, cases_by_id: dict[str, Case] | None = None,
     suite_dir: str | None = None,
 ) -> list[RunRecord]:
     """Records for one pdfhell run, in the run's case order; `suite_dir` as the run file names its
@@ -73,7 +73,7 @@ def pdfhell_records(
             kind = (err_match["type"] if err_match and err_match["type"] else "ProviderError")
             message = err_match["message"].strip() if err_match else output.strip()
             error = {"type": kind, "message": message or "provider call failed", "http_status": None}
-        extra: dict[str, Any] = {
+        extra: JSONObject = {
             "source": source,
             "pdfhell": {k: c.get(k) for k in ("correct", "fell_for_trap", "refused", "matched_forbidden",
                                                "expected", "api_error") if k in c},
@@ -137,7 +137,7 @@ def _read_json(path: Path, what: str) -> Any:
 _PIECE = 1 << 20
 
 
-def _read_eval(path: Path) -> dict[str, Any]:
+def _read_eval(path: Path) -> JSONObject:
     """An Inspect `.eval` log (a zip of `header.json` and `samples/*.json`) as one log object.
     Read within bounds: the zip itself, its member count, and every member's bytes as they are
     inflated, so a zip bomb stops at the cap instead of filling memory."""
@@ -201,7 +201,7 @@ def detect_format(path: Path) -> str:
     return "pdfhell"
 
 
-def read_inspect_log(path: Path) -> dict[str, Any]:
+def read_inspect_log(path: Path) -> JSONObject:
     """An Inspect eval log as `{"eval": ..., "samples": [...]}`: a `.json` log, or a `.eval` one
     (a zip of `header.json` and `samples/*.json`)."""
     path = Path(path)
@@ -218,7 +218,7 @@ def read_inspect_log(path: Path) -> dict[str, Any]:
     return raw
 
 
-def _prompt_of(sample: dict[str, Any]) -> str:
+def _prompt_of(sample: JSONObject) -> str:
     given = sample.get("input")
     if isinstance(given, str):
         return given
@@ -228,7 +228,7 @@ def _prompt_of(sample: dict[str, Any]) -> str:
     return "\n".join(t for t in texts if t)
 
 
-def _usage(raw: Any) -> dict[str, Any] | None:
+def _usage(raw: Any) -> JSONObject | None:
     if not isinstance(raw, dict):
         return None
     names = {"input_tokens": "input_tokens", "output_tokens": "output_tokens", "total_tokens": "total_tokens",
@@ -241,7 +241,7 @@ def _timestamp(text: Any) -> str | None:
     return str(text)[:19] + "Z" if isinstance(text, str) and len(text) >= 19 else None
 
 
-def inspect_records(raw: dict[str, Any], source: str, cases_by_id: dict[str, Case] | None = None,
+def inspect_records(raw: JSONObject, source: str, cases_by_id: dict[str, Case] | None = None,
                     suite_dir: str | None = None) -> list[RunRecord]:
     """One record per sample (per epoch) of an Inspect eval log, in the log's order."""
     cases_by_id = cases_by_id or {}
@@ -260,7 +260,7 @@ def inspect_records(raw: dict[str, Any], source: str, cases_by_id: dict[str, Cas
         answer = output.get("completion")
         failed = bool(error) or answer is None
         scores = s.get("scores") if isinstance(s.get("scores"), dict) else {}
-        extra: dict[str, Any] = {
+        extra: JSONObject = {
             "source": source,
             "inspect": {"task": ev.get("task"), "eval_id": ev.get("eval_id"), "epoch": s.get("epoch"),
                         "scores": {k: v.get("value") for k, v in scores.items() if isinstance(v, dict)}},
@@ -289,7 +289,7 @@ def inspect_records(raw: dict[str, Any], source: str, cases_by_id: dict[str, Cas
     return out
 
 
-def read_predictions(path: Path) -> list[dict[str, Any]]:
+def read_predictions(path: Path) -> list[JSONObject]:
     """A JSON Lines file of predictions: one object a line with `id` (or `case_id`) and the answer
     as `prediction` (or answer, output, completion, response); optional `error` and `model`."""
     path = Path(path)
@@ -314,7 +314,7 @@ def read_predictions(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def prediction_records(rows: list[dict[str, Any]], source: str, reader: str | None,
+def prediction_records(rows: list[JSONObject], source: str, reader: str | None,
                        cases_by_id: dict[str, Case] | None = None, suite_dir: str | None = None) -> list[RunRecord]:
     cases_by_id = cases_by_id or {}
     run_id = "jsonl-" + sha256_hex(json.dumps(rows, sort_keys=True, default=str).encode())[:12]
@@ -325,7 +325,7 @@ def prediction_records(rows: list[dict[str, Any]], source: str, reader: str | No
         answer = next((row[k] for k in _ANSWER_KEYS if k in row), None)
         failed = bool(row.get("error")) or answer is None
         who = reader or str(row.get("model") or "jsonl:unknown")
-        extra: dict[str, Any] = {"source": source}
+        extra: JSONObject = {"source": source}
         if suite_dir is not None:
             extra["suite_dir"] = suite_dir
         out.append(RunRecord(
@@ -360,7 +360,7 @@ def olmocr_records(folder: Path, reader: str, cases_by_id: dict[str, Case] | Non
     out = []
     for (cid, repeat), parts in sorted(found.items()):
         case = cases_by_id.get(cid)
-        extra: dict[str, Any] = {"source": Path(folder).name, "repeat": repeat, "pages": sorted(parts)}
+        extra: JSONObject = {"source": Path(folder).name, "repeat": repeat, "pages": sorted(parts)}
         if suite_dir is not None:
             extra["suite_dir"] = suite_dir
         out.append(RunRecord(

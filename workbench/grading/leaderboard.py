@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.grading.report import Report, RunReport, Stats, SuiteRef
 
 LEADERBOARD_FORMAT = "pdfworkbench-leaderboard/1"
@@ -33,13 +33,13 @@ def configuration_sha256(run: RunReport) -> str:
     return hashlib.sha256(json.dumps(blob, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def _rate(s: Stats) -> dict[str, Any]:
+def _rate(s: Stats) -> JSONObject:
     ci = s.pass_ci
     return {"scored": s.scored, "passed": s.passed, "pass_rate": _r(s.pass_rate),
             "pass_rate_ci95": [_r(ci[0]), _r(ci[1])] if ci else None}
 
 
-def leaderboard_row(run: RunReport) -> dict[str, Any]:
+def leaderboard_row(run: RunReport) -> JSONObject:
     families: dict[str, Stats] = {}
     for row in run.rows:
         fam = row.family or "(unknown)"
@@ -56,7 +56,7 @@ def leaderboard_row(run: RunReport) -> dict[str, Any]:
     }
 
 
-def leaderboard(report: Report, gold: str | None = None) -> dict[str, Any]:
+def leaderboard(report: Report, gold: str | None = None) -> JSONObject:
     """The leaderboard document: the suite, the gold version, and one row per run, best first."""
     suite = report.suite or SuiteRef(None, None, None)
     rows = [leaderboard_row(run) for run in report.runs]

@@ -30,6 +30,7 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.runs import MAX_GRADED_CHARS
+from workbench.core.schema import JSONObject
 from workbench.grading.fields import grade_fields
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
 from workbench.text.money import find_money, parse_money
@@ -214,7 +215,7 @@ def grade(case: Case, answer: str | None) -> Verdict:
     parts = TEXT_MATCHERS[kind](case, spec, answer)
     all_found = bool(parts) and all(p.matched for p in parts)
     forbidden = find_forbidden(case, spec, answer)
-    details: dict[str, Any] = {}
+    details: JSONObject = {}
     if kind in ("tokens_all", "keywords_all") and all_found and forbidden:
         details["forbidden_ignored"] = [p.to_json() for p in forbidden]
         forbidden = []

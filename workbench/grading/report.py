@@ -21,6 +21,7 @@ from typing import Any
 
 from workbench.core.case import Case
 from workbench.core.runs import RunRecord
+from workbench.core.schema import JSONObject
 from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
 from workbench.grading.outcome import NO_KEY_REASON, WRONG_ANSWERS, Outcome, outcome_of
 from workbench.grading.shards import ShardCoverage, join_shards, shard_coverage
@@ -58,7 +59,7 @@ def mixed_hashes(records: Sequence[RunRecord]) -> str | None:
             "comparable: report them apart, or give --allow-mixed")
 
 
-def agent_calls(record: RunRecord) -> list[tuple[int, dict[str, Any]]]:
+def agent_calls(record: RunRecord) -> list[tuple[int, JSONObject]]:
     """(turn, call) of each tool call an agent's record holds (`extra.agent.turns`), in order;
     empty for any other reader."""
     turns = ((record.extra or {}).get("agent") or {}).get("turns") or []
@@ -92,7 +93,7 @@ class Row:
     key_changed: bool = False
     # Where a wrong answer came from (`pdf.attribution`), when the report was asked `--by source`.
     source: str | None = None
-    attribution: list[dict[str, Any]] | None = None
+    attribution: list[JSONObject] | None = None
     # For an agent's answer: where its value came from, joined with the pages it read
     # (`checks.agent_trace.read_rows`).
     agent_read: str | None = None
@@ -137,7 +138,7 @@ class Row:
             return f"{NO_KEY_REASON} (give --suite)"
         return self.result.reason
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "case_id": self.case_id, "family": self.family, "group": self.group,
             "reader": self.reader, "modality": self.modality, "dpi": self.dpi,
@@ -159,8 +160,8 @@ class SourceTally:
     wrong: int = 0
     sources: dict[str, int] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {}
         for source, n in sorted(self.sources.items(), key=lambda kv: (-kv[1], kv[0])):
             lo, hi = wilson(n, self.wrong)
             out[source] = {"count": n, "share": round(n / self.wrong, 6), "ci95": [round(lo, 6), round(hi, 6)]}
@@ -228,7 +229,7 @@ class Stats:
     def error_rate(self) -> float | None:
         return rate(self.not_finished, self.calls)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, 6)
 
@@ -271,7 +272,7 @@ class RunReport:
         """The last record of each case (a case called twice shows its latest answer)."""
         return {r.case_id: r for r in self.rows}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         out = {
             "label": self.label, "readers": self.readers, "modalities": self.modalities,
             "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
@@ -302,8 +303,8 @@ class SuiteRef:
     graded_by: str | None = None
     run_hash: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "hash": self.hash}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"name": self.name, "hash": self.hash}
         if self.hash_from is not None:
             out["hash_from"] = self.hash_from
         out["folder"] = self.folder
@@ -321,7 +322,7 @@ class Difference:
     answers: dict[str, str | None]
     reasons: dict[str, str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"case_id": self.case_id, "outcomes": self.outcomes, "answers": self.answers,
                 "reasons": self.reasons}
 
@@ -335,10 +336,10 @@ class Report:
     suite: SuiteRef | None = None   # when the caller knows it
     # The gold the verdicts used, {"version": "v2", "newest": "v2"} (`workbench.gold.versions`),
     # and the line that says so, when the caller chose it.
-    gold: dict[str, Any] | None = None
+    gold: dict[str, str] | None = None
     gold_line: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "format": REPORT_FORMAT, "by": self.by, "suite": self.suite.to_json() if self.suite else None,
             "gold": self.gold,

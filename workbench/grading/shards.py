@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from workbench.core.runs import RunRecord
+from workbench.core.schema import JSONObject
 
 
 @dataclass
@@ -25,7 +25,7 @@ class ShardCoverage:
     def missing(self) -> list[int]:
         return [i for i in range(1, self.of + 1) if i not in self.present]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"run_id": self.run_id, "of": self.of, "present": self.present, "missing": self.missing,
                 "duplicates": self.duplicates}
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from workbench.core.schema import JSONObject
 from workbench.text.search import Part
 
 
@@ -22,7 +22,7 @@ class Verdict:
     precision: float | None = None                           # `fields` matcher only
     recall: float | None = None
     f1: float | None = None
-    details: dict[str, Any] = field(default_factory=dict)    # matcher-specific extras
+    details: JSONObject = field(default_factory=dict)        # matcher-specific extras
     truncated: bool = False                                   # set by grade_record
     # The answer could not be read as the matcher needs (a `fields` answer with no JSON): a
     # grading state, not a wrong answer and never a trap.
@@ -45,8 +45,8 @@ class Verdict:
             return "refused"
         return "fail"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {
             "case_id": self.case_id,
             "matcher": self.matcher,
             "correct": self.correct,

@@ -16,6 +16,7 @@ import gc
 import io
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -139,7 +140,17 @@ class PageEngine:
 
 # ---- streaming over pages, on one or more processes ---------------------------------------------
 
-_WORKER: dict[str, Any] = {}
+@dataclass
+class _Worker:
+    """A process's state while it streams pages: its open engine, and the collector's thresholds
+    from before the stream (put back when it ends)."""
+
+    engine: PageEngine | None = None
+    gc: tuple[int, int, int] | None = None
+
+
+_WORKER = _Worker()
+
 # The garbage collector's first threshold while pages are streamed (Python's default is 700). A
 # page's text trace is some 50,000 tuples that live until the page is done: at 700 the collector
 # walked them dozens of times a page, 6% of the instructions of `inspect` (counted).
@@ -147,17 +158,18 @@ STREAM_GC_THRESHOLD = 20_000
 
 
 def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
-    old = _WORKER.get("engine")
-    if old is not None:
-        old.close()
-    _WORKER.setdefault("gc", gc.get_threshold())
-    gc.set_threshold(STREAM_GC_THRESHOLD, *_WORKER["gc"][1:])
+    if _WORKER.engine is not None:
+        _WORKER.engine.close()
+    if _WORKER.gc is None:
+        _WORKER.gc = gc.get_threshold()
+    gc.set_threshold(STREAM_GC_THRESHOLD, *_WORKER.gc[1:])
     # A worker reads each page once, in order: nothing to cache.
-    _WORKER["engine"] = PageEngine(data, name, dpi, checked=False)
+    _WORKER.engine = PageEngine(data, name, dpi, checked=False)
 
 
 def _apply_in_worker(fn: Callable[[str, PageForensics], Any], layers: bool, index: int) -> tuple[Any, str]:
-    engine = _WORKER["engine"]
+    engine = _WORKER.engine
+    assert engine is not None, "map_pages opens the engine in every worker first"
     page = engine.compute(index, layers)
     return fn(engine.name, page), page.skipped
 
@@ -178,8 +190,9 @@ def map_pages(fn: Callable[[str, PageForensics], Any], data: bytes, pages: list[
 
 
 def _close_worker() -> None:
-    old = _WORKER.pop("engine", None)
+    old, _WORKER.engine = _WORKER.engine, None
     if old is not None:
         old.close()
-    if "gc" in _WORKER:  # (when the pages were streamed in this process)
-        gc.set_threshold(*_WORKER.pop("gc"))
+    if _WORKER.gc is not None:  # (when the pages were streamed in this process)
+        gc.set_threshold(*_WORKER.gc)
+        _WORKER.gc = None

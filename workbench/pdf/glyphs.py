@@ -23,7 +23,7 @@ _GLYPH_MARGIN = 0.05
 _GLYPH_MIN_SCORE = 0.80
 _GLYPH_EM_PX = 48
 
-_REFERENCE: dict[str, Any] | None = None
+_REFERENCE: dict[str, list[np.ndarray]] | None = None
 # The base-14 faces, and Bitstream Vera (shipped with reportlab; the parent of DejaVu, the most
 # common free sans): (name, font file or None for a base-14 face).
 _REFERENCE_FONTS: tuple[tuple[str, str | None], ...] = (
@@ -54,12 +54,12 @@ def _ink(pix):
     return (255.0 - arr.astype(float)) / 255.0
 
 
-def _references() -> dict[str, Any]:
+def _references() -> dict[str, list[np.ndarray]]:
     """Digits 0-9 in each reference font, normalised: {digit: [grid, ...]}."""
     global _REFERENCE
     if _REFERENCE is None:
         fonts_dir = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-        refs: dict[str, Any] = {d: [] for d in "0123456789"}
+        refs: dict[str, list[np.ndarray]] = {d: [] for d in "0123456789"}
         doc = pymupdf.open()
         page = doc.new_page(width=80 * len(_REFERENCE_FONTS), height=80 * 10)
         for i, (font, file) in enumerate(_REFERENCE_FONTS):

@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import quote
 
 from workbench.core.errors import UserError
 from workbench.core.httpguard import Guard, reachable_host
+from workbench.core.schema import JSONObject
 
 COOKIE = "pdfworkbench_token"
 
@@ -64,7 +64,7 @@ def token_server(command: str, host: str, token: str, title: str = "pdfworkbench
             return app
 
         @aiohttp_jinja2.template("app_index.html")
-        async def handle_index(self, request: web.Request) -> dict[str, Any]:
+        async def handle_index(self, request: web.Request) -> JSONObject:
             # The address the browser used (checked by the guard), not the bound one.
             here = request.headers["Host"]
             try:

@@ -15,10 +15,11 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from workbench.core import atomic
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 from workbench.grading.cost import kilo, money
 from workbench.grading.html import charts
 from workbench.grading.html.crop import CropBox, PageCrop
@@ -63,7 +64,7 @@ def _short(text: str | None, limit: int) -> tuple[str, int]:
 
 # ---- what the page shows ---------------------------------------------------------------------
 
-def _states(run: RunReport) -> dict[str, Any]:
+def _states(run: RunReport) -> JSONObject:
     s = run.overall
     finished = s.execution.get("finished", 0)
     return {
@@ -96,8 +97,8 @@ def _dates(rows: Sequence[Row]) -> str:
     return first if first == last else f"{first} to {last}"
 
 
-def _pass_rows(runs: Sequence[RunReport]) -> list[dict[str, Any]]:
-    out = []
+def _pass_rows(runs: Sequence[RunReport]) -> list[JSONObject]:
+    out: list[JSONObject] = []
     for run in runs:
         s = run.overall
         lo, hi = s.pass_ci or (0.0, 1.0)
@@ -107,9 +108,9 @@ def _pass_rows(runs: Sequence[RunReport]) -> list[dict[str, Any]]:
     return out
 
 
-def _heat_cells(runs: Sequence[RunReport]) -> list[dict[str, Any]]:
+def _heat_cells(runs: Sequence[RunReport]) -> list[JSONObject]:
     families = sorted({r.family or "(unknown)" for run in runs for r in run.rows})
-    cells = []
+    cells: list[JSONObject] = []
     for run in runs:
         per: dict[str, Stats] = {}
         for row in run.rows:
@@ -123,8 +124,9 @@ def _heat_cells(runs: Sequence[RunReport]) -> list[dict[str, Any]]:
     return cells
 
 
-def _outcome_rows(runs: Sequence[RunReport]) -> tuple[list[dict[str, Any]], list[str]]:
-    rows, seen = [], set()
+def _outcome_rows(runs: Sequence[RunReport]) -> tuple[list[JSONObject], list[str]]:
+    rows: list[JSONObject] = []
+    seen: set[str] = set()
     for run in runs:
         counts: dict[str, int] = {}
         for r in run.rows:
@@ -136,8 +138,8 @@ def _outcome_rows(runs: Sequence[RunReport]) -> tuple[list[dict[str, Any]], list
     return rows, [k for k in OUTCOMES if k in seen]
 
 
-def _source_rows(runs: Sequence[RunReport]) -> tuple[list[dict[str, Any]], list[str]]:
-    rows: list[dict[str, Any]] = []
+def _source_rows(runs: Sequence[RunReport]) -> tuple[list[JSONObject], list[str]]:
+    rows: list[JSONObject] = []
     totals: dict[str, int] = {}
     for run in runs:
         for t in source_tallies(run.rows):
@@ -148,13 +150,45 @@ def _source_rows(runs: Sequence[RunReport]) -> tuple[list[dict[str, Any]], list[
     return rows, order
 
 
+# A wrong answer's card, as the template reads it (and `report_context` reads back).
+class _Rect(TypedDict):
+    """A box drawn over a crop: the evidence (`expected`, `forbidden`) or where an answer came from."""
+
+    kind: str
+    answer: int | None
+    x: str
+    y: str
+    w: str
+    h: str
+
+
+class _Answer(TypedDict):
+    index: int
+    reader: str
+    outcome: str
+    reason: str
+    answer: str
+    answer_more: int
+    source: str | None
+    source_boxes: list[_Rect]
+    attribution: list[JSONObject]   # the first of `Row.attribution` (`Attribution.to_json`)
+
+
+class _Card(TypedDict):
+    case_id: str
+    family: str
+    question: str
+    answers: list[_Answer]
+    crop: dict[str, object] | None   # its key, page, size, view box, boxes (`_Rect`) and note
+
+
 def _crop_key(crop: PageCrop) -> str:
     return "c" + hashlib.sha256(crop.png).hexdigest()[:12]
 
 
-def _answer(row: Row, crop: PageCrop | None, index: int) -> dict[str, Any]:
+def _answer(row: Row, crop: PageCrop | None, index: int) -> _Answer:
     answer, more = _short(row.answer, ANSWER_CHARS)
-    sources = []
+    sources: list[_Rect] = []
     if crop is not None:
         for a in row.attribution or []:
             page, box = a.get("page"), a.get("box")
@@ -169,13 +203,13 @@ def _answer(row: Row, crop: PageCrop | None, index: int) -> dict[str, Any]:
     }
 
 
-def _rect(kind: str, rect: tuple[float, ...], answer: int | None = None) -> dict[str, Any]:
+def _rect(kind: str, rect: tuple[float, ...], answer: int | None = None) -> _Rect:
     return {"kind": kind, "answer": answer, "x": f"{rect[0]:.1f}", "y": f"{rect[1]:.1f}",
             "w": f"{rect[2] - rect[0]:.1f}", "h": f"{rect[3] - rect[1]:.1f}"}
 
 
 def _card(case_id: str, family: str, rows: Sequence[Row], crop: PageCrop | None, question: str,
-          first_index: int) -> dict[str, Any]:
+          first_index: int) -> _Card:
     """One case's card: its page crop and question once, then each wrong answer to it."""
     answers = [_answer(row, crop, first_index + i) for i, row in enumerate(rows)]
     boxes = [_rect(b.kind, b.rect) for b in crop.boxes] if crop is not None else []
@@ -191,7 +225,7 @@ def _card(case_id: str, family: str, rows: Sequence[Row], crop: PageCrop | None,
 
 
 def report_context(report: Report, crops: Mapping[str, PageCrop | None],
-                   questions: Mapping[str, str] | None = None, gold: str | None = None) -> dict[str, Any]:
+                   questions: Mapping[str, str] | None = None, gold: str | None = None) -> dict[str, object]:
     """Everything the template shows, as plain values (tested apart from the page)."""
     runs = report.runs
     suite = report.suite or SuiteRef(None, None, None)
@@ -202,7 +236,7 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
         for row in run.final_rows().values():
             if row.outcome in WRONG_ANSWERS:
                 wrong.setdefault((row.family or "(unknown)", row.case_id), []).append(row)
-    cards = []
+    cards: list[_Card] = []
     used: dict[str, PageCrop] = {}
     answers = 0
     for (family, case_id), rows in sorted(wrong.items()):

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from typing import Any
 
 from workbench.core.errors import UserError
+from workbench.core.schema import JSONObject
 
 # Pinned, so a newer vl-convert that defaults to a newer Vega-Lite does not move the bytes.
 VEGA_LITE = "5.21"
@@ -32,7 +32,7 @@ OUTCOME_COLOURS = {
 SOURCE_COLOURS = ["#e0a526", "#4c9be8", "#c45ab3", "#2bb3a3", "#d46a3f", "#7c8ce0", "#8bbf3f",
                   "#b5835a", "#6b7f94", "#e07a9b", "#55a868", "#999999"]
 
-_CONFIG: dict[str, Any] = {
+_CONFIG: JSONObject = {
     "background": None,
     # Measured by vl-convert and drawn by the browser in the same generic family: labels fit.
     "font": "sans-serif",
@@ -81,7 +81,7 @@ def warm_up() -> None:
     thread.start()
 
 
-def _svg(spec: dict[str, Any], name: str) -> str:
+def _svg(spec: JSONObject, name: str) -> str:
     try:
         import vl_convert
     except ImportError:
@@ -98,7 +98,7 @@ def _svg(spec: dict[str, Any], name: str) -> str:
                   svg, count=1)
 
 
-def pass_rate_chart(rows: Sequence[dict[str, Any]], name: str = "pass") -> str:
+def pass_rate_chart(rows: Sequence[JSONObject], name: str = "pass") -> str:
     """Pass rate per reader as bars, the Wilson 95% interval as whiskers. Each row: `reader`,
     `rate`, `lo`, `hi`, `label` (e.g. "41.2% of 34")."""
     y = {"field": "reader", "type": "nominal", "sort": None, "title": None}
@@ -121,7 +121,7 @@ def pass_rate_chart(rows: Sequence[dict[str, Any]], name: str = "pass") -> str:
     }, name)
 
 
-def heat_map(cells: Sequence[dict[str, Any]], readers: Sequence[str], name: str = "heat") -> str:
+def heat_map(cells: Sequence[JSONObject], readers: Sequence[str], name: str = "heat") -> str:
     """Family x reader: each cell's pass rate as its colour, `k/n` written in it. Each cell:
     `family`, `reader`, `rate` (None: nothing scored), `label`."""
     width = min(WIDTH - 240, max(90, 120 * len(readers)))
@@ -147,7 +147,7 @@ def heat_map(cells: Sequence[dict[str, Any]], readers: Sequence[str], name: str 
     }, name)
 
 
-def stacked_bar(rows: Sequence[dict[str, Any]], order: Sequence[str], colours: Sequence[str],
+def stacked_bar(rows: Sequence[JSONObject], order: Sequence[str], colours: Sequence[str],
                 title: str, name: str) -> str:
     """One bar per reader split by `kind` (counts), in `order`. Each row: `reader`, `kind`,
     `count`, `share`."""

@@ -15,7 +15,6 @@ import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
@@ -32,6 +31,7 @@ from workbench.build.authoring import Draft, Preview, family_file_stamp
 from workbench.build.make import family_registry
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.params import ParamValue
 from workbench.core.pool import HelperProcess, cores
 from workbench.generators.base import Family
 from workbench.generators.mutations import mutations
@@ -274,7 +274,7 @@ layers, the answer key and the lint verdict follow. **Ctrl+S** saves the case in
         # the collector's walk (objects made later are still collected).
         gc.freeze()
 
-    async def _load_family(self, family: Family, draft: Draft, resolved: dict[str, Any] | None = None) -> None:
+    async def _load_family(self, family: Family, draft: Draft, resolved: dict[str, ParamValue] | None = None) -> None:
         self.family = family
         self._stamp = family_file_stamp(family)
         if resolved is None and self.base is None:

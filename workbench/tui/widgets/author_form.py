@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import Checkbox, Collapsible, Input, Label, Select, Static, Switch
 
 from workbench.build.authoring import Draft
+from workbench.core.params import ParamValue
 from workbench.core.scan import KNOBS, TEXT_LAYERS, TIER_NAMES, TIERS, DegradeSpec
 from workbench.generators.base import Family, Param
 from workbench.tui.tiers import tier_summary
@@ -322,7 +323,7 @@ class AuthorForm(VerticalScroll):
         yield Vertical(id="param-rows")
         yield Vertical(id="degrade-slot")
 
-    async def load(self, family: Family, draft: Draft, resolved: dict[str, Any] | None = None) -> None:
+    async def load(self, family: Family, draft: Draft, resolved: dict[str, ParamValue] | None = None) -> None:
         """Show a family's rows for a draft (pins, seed, degradation)."""
         self.family = family
         resolved = resolved or {}
@@ -383,7 +384,7 @@ class AuthorForm(VerticalScroll):
         degrade = self._degrade.spec() if self._degrade is not None else None
         return Draft(self.family.name, self.seed(), pinned, degrade)
 
-    def show_resolved(self, params: dict[str, Any]) -> None:
+    def show_resolved(self, params: dict[str, ParamValue]) -> None:
         for r in self.rows():
             if r.param.name in params:
                 r.show_resolved(params[r.param.name])

@@ -3,7 +3,7 @@ and the matcher (the same matchers as every other case)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from textual import on
 from textual.app import ComposeResult
@@ -24,8 +24,18 @@ def split_list(text: str) -> list[str]:
     return [part.strip() for part in text.split("|") if part.strip()]
 
 
-class KeyEditScreen(ModalScreen[dict[str, Any] | None]):
-    """Edit an adopted case's key; returns {question, expected, tokens, forbidden, matcher} or None."""
+class KeyValues(TypedDict):
+    """The key as written in the dialog (`build.adopted.rekeyed` takes it)."""
+
+    question: str
+    expected: str
+    tokens: list[str]
+    forbidden: list[str]
+    matcher: MatcherSpec
+
+
+class KeyEditScreen(ModalScreen[KeyValues | None]):
+    """Edit an adopted case's key; returns its KeyValues, or None."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="key_cancel", tooltip="Close without saving"),
@@ -66,7 +76,7 @@ class KeyEditScreen(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.query_one("#key-expected", Input).focus()
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> KeyValues:
         spec = self.case.matcher_spec
         kind = str(self.query_one("#key-matcher", Select).value)
         if kind != spec.kind:
