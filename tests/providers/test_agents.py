@@ -275,3 +275,20 @@ def test_page_text_reads_with_the_extractor_asked_for(cli, server, suite):
     code, _, err = cli("run", suite, "--reader", "probe:pypdf", "--extractor", "pymupdf")
     assert code == 2 and "for agent readers" in err
     assert len(server.requests) == calls
+
+
+def test_without_jsonschema_an_agent_on_an_extraction_says_what_to_install(cli, server, suite, monkeypatch):
+    """jsonschema is not in the base install: an agent's first submission on an extraction case
+    ended the run with a traceback. `run` refuses before any call, `ask` with one line."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "jsonschema", None)   # as on a machine without it
+    out = suite / "runs" / "no-jsonschema.jsonl"
+    code, _, err = cli("run", suite, "--reader", "agent:openai:agent-text", "--base-url", server.base_url("openai"),
+                       "--out", out, "--no-cache")
+    assert code == 2 and "pip install 'pdfworkbench[agents]'" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists() and server.requests == []
+    code, _, err = cli("ask", suite / f"{EXTRACTION}.json", "--reader", "agent:openai:agent-text",
+                       "--base-url", server.base_url("openai"), "--no-cache")
+    assert code == 2 and "pip install 'pdfworkbench[agents]'" in err and "Traceback" not in err
+    assert server.requests == []

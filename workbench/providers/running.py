@@ -39,6 +39,7 @@ from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options
+from workbench.providers.agent.tools import json_schema_checker
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
 from workbench.providers.probes import check_probe
 from workbench.providers.reading import read
@@ -260,6 +261,8 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
+    if plan.reader.is_agent and any(c.answer_schema is not None for c in cases):
+        json_schema_checker()   # before any call: the agent's submissions could not be checked
     ident = RunIdentity.of(shard, run_id, suite)
     out = Path(out)
     if retry_errors and not resume:

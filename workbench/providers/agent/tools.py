@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, NotRequired, TypedDict
 
 import pymupdf
@@ -245,10 +246,21 @@ class DocumentTools:
         return ToolResult("answer recorded")
 
 
+def json_schema_checker() -> ModuleType:
+    """jsonschema, which checks an extraction's submitted answer against the case's schema; a
+    UserError saying what to install where it is absent (the base install lacks it: the agents
+    extra brings it, with the MCP SDK). An agent reader asks for it before an extraction case."""
+    try:
+        import jsonschema
+    except ImportError:
+        raise UserError("an agent reader checks an extraction's answer against the case's schema with "
+                        "jsonschema, which is not installed: pip install 'pdfworkbench[agents]'") from None
+    return jsonschema
+
+
 def schema_problem(answer: Any, schema: JSONObject) -> str | None:
     """Why `answer` (a JSON value, or JSON text) does not follow `schema`; None when it does."""
-    import jsonschema  # not a dependency of the base install (the test and agents extras bring it)
-
+    jsonschema = json_schema_checker()
     if isinstance(answer, str):
         try:
             answer = json.loads(answer)
