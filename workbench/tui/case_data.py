@@ -76,6 +76,7 @@ class CaseData:
 
 
 def load_case_data(case: Case, dpi: int, eager: int = EAGER_PAGES) -> CaseData:
+    # pymupdf: this module is loaded before the workbench's first frame, a case read after it
     from workbench.pdf.document import read_pdf_bytes
 
     return case_data_from_bytes(case, read_pdf_bytes(case.pdf_file), dpi, case.pdf_file.name, eager=eager)
@@ -105,6 +106,7 @@ def finish_case_data(data: CaseData, eager: int = EAGER_PAGES, lint: bool = True
     if prefetch and len(data.loaded) < data.page_count:
         data.pages.prefetch(len(data.loaded))
     if lint and data.case.question:
+        # (the lint's checks and their PDF libraries: in a worker, after the first frame)
         from workbench.checks.lint import lint_case
 
         data.findings = lint_case(data.case, data.pdf, analysed=analysed(data), unscanned=unscanned)

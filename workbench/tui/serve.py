@@ -37,6 +37,7 @@ def served_url(host: str, port: int, token: str) -> str:
 
 def token_server(command: str, host: str, token: str, title: str = "pdfworkbench"):
     """A textual-serve Server for `command` behind a `Guard`; `run(port, announce)` serves it."""
+    # The optional extra `serve` (`pip install 'pdfworkbench[serve]'`): only `serve` loads it.
     import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.server import Server

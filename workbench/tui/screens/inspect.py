@@ -156,12 +156,6 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         assert self._side is not None, "the side panes are mounted after the first frame"
         return self._side
 
-    def extra_layers(self) -> tuple[str, ...]:
-        # (the side panes load after the first frame)
-        from workbench.tui.widgets.side_panes import extra_layer_names
-
-        return extra_layer_names(self.settings.layer_tabs)
-
     def on_mount(self) -> None:
         self.title = "pdfworkbench"
         self.sub_title = self._sub_title()

@@ -72,7 +72,7 @@ class StartUp:
         extractors' tabs, the keys in the footer, the case list's verdict marks (grading every
         saved answer), the file's revisions and the answer's trace."""
         if not self._first_page_done:
-            self.side.add_layer_tabs(self.extra_layers())
+            self.side.add_layer_tabs(self.settings.layer_tabs)
         self._first_page_done = True
         self.query_one(KeyFooter).release()
         if self._marks_due:

@@ -62,6 +62,14 @@ PAGE_BINDINGS = [
 ]
 
 
+def render_view(req: PageRequest, hires: bool = False):
+    """`page_render.render_view`: the page's drawing (PIL) is loaded with the first page drawn,
+    so a first frame without the page loads no imaging."""
+    from workbench.tui import page_render
+
+    return page_render.render_view(req, hires)
+
+
 class PageKeys:
     """The page keys of a screen with a PageView: they work whatever has focus (a text field still
     takes the letters typed into it). A screen lists `*PAGE_BINDINGS` and may override `page_view`."""
@@ -186,6 +194,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def compose(self) -> ComposeResult:
         yield Static(Text("loading...", style="dim"), id="page-image")
         if self.graphics == "hires":
+            # The optional extra `hires` (textual-image; `open --graphics hires` checks it is there)
             from textual_image.widget import Image
 
             yield Image(id="page-hires")
@@ -403,8 +412,6 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             # The workbench's first page, drawn by the process started with it: only scaled
             # here (a few ms), on this thread, so it is on screen in the next refresh; a render
             # worker would wait for this thread to be idle.
-            from workbench.tui.page_render import render_view  # (PIL: with the first page drawn)
-
             self.workers.cancel_group(self, "page-render")
             self._show_rendered(RenderedPage(req.page, *render_view(req), req))
             return
@@ -416,6 +423,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
         if self.graphics != "hires":
             return (1, 2)
         try:
+            # (the optional extra `hires`, as above; its own module that asks the terminal)
             from textual_image._terminal import get_cell_size
 
             size = get_cell_size()
@@ -425,8 +433,6 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 
     @work(thread=True, exclusive=True, group="page-render", exit_on_error=False)
     def _render_page(self, req: PageRequest) -> None:
-        from workbench.tui.page_render import render_view  # (PIL: with the first page drawn)
-
         renderable, view = render_view(req, hires=self.graphics == "hires")
         if not get_current_worker().is_cancelled:
             self.post_message(self.Rendered(req.page, renderable, view, req))

@@ -134,9 +134,11 @@ class SidePanes(TabbedContent):
 
     # ---- the other extractors' tabs -------------------------------------------------------------
 
-    def add_layer_tabs(self, names: tuple[str, ...]) -> None:
-        """A text-layer tab per name, after the built-in two; each reads its layer when first
-        shown for a case."""
+    def add_layer_tabs(self, pinned: list[str] | None) -> None:
+        """A text-layer tab for each other extractor (`extra_layer_names`: `pinned` is the
+        settings' `layer_tabs`), after the built-in two; each reads its layer when first shown
+        for a case."""
+        names = extra_layer_names(pinned)
         adding = [self.add_pane(TabPane(n, TextLayerView(n, id=f"text-{n}"), id=f"tab-{n}")) for n in names]
 
         async def added() -> None:
