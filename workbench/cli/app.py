@@ -53,7 +53,7 @@ def check_pdf(source: Source, password: str | None = None, first=None) -> None:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    collector.pause()  # until the first frame: start-up makes many objects and little garbage
+    collector.pause(freeze=True)  # until the first frame: start-up makes many objects, little garbage
     path = args.path or sample_suite_path()
     # A second process opens the path and draws the first page while Textual loads here.
     first = firstpage.start(path, args.password)
