@@ -1,4 +1,11 @@
-"""Shared fixtures. Tests are offline: the only server they talk to is the fake provider on 127.0.0.1."""
+"""Shared fixtures. Tests are offline: the only server they talk to is the fake provider on 127.0.0.1.
+
+Where a test goes: the tests of workbench/<layer>/.../<module>.py are tests/<layer>/test_<module>.py,
+one folder per layer, also for a module of a subpackage (workbench/tui/screens/inspect.py:
+tests/tui/test_inspect.py; workbench/providers/agent/tools.py: tests/providers/test_tools.py). A
+test of a behaviour that crosses modules (a hostile input through every command, a whole screen at
+a small size) keeps its own name in the layer of its entry point. Helpers and fixtures shared by
+several test modules live in tests/support (and in a layer's conftest.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`open` (workbench/cli/app.py) on bad input: one line, exit 2, no screen started. It prints no
-data (a screen); its good path is tests/tui's (test_workbench.py opens the sample as
+data (a screen); its good path is tests/tui's (test_app.py opens the sample as
 `pdfworkbench` does, test_newcomer_tmux.py in a real terminal)."""
 
 from __future__ import annotations

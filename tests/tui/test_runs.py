@@ -1,18 +1,22 @@
 """The Runs screen's chart and comparison, at the 100x30 the README promises: pass rate per reader
 with its Wilson interval drawn as whiskers, per family below the report, and `c` comparing two
-run files as `pdfworkbench compare` does."""
+run files as `pdfworkbench compare` does; its table's verdict, source and reason columns fit."""
 
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable
 
 from tests.support.fixtures import SAMPLE, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.runs import RunCompareScreen, RunsScreen
 from workbench.tui.widgets.ratechart import RateChart
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow   # charts of a run of every case: 25 s at load 13
@@ -54,3 +58,29 @@ async def test_the_runs_screen_charts_pass_rates_with_intervals_at_100x30(tmp_pa
         assert "is within noise" in app.screen.text
         await pilot.press("escape")
         assert isinstance(app.screen, RunsScreen)
+
+
+def _extraction(tmp_path: Path) -> Path:
+    dest = tmp_path / "extraction"
+    shutil.copytree(ROOT / "sample_cases" / "extraction", dest, ignore=shutil.ignore_patterns(".suite.lock"))
+    return dest
+
+
+
+@pytest.mark.parametrize("size", [(100, 30), (160, 48)], ids=["100x30", "160x48"])
+async def test_the_runs_table_columns_fit(tmp_path, size):
+    app = WorkbenchApp(open_source(_extraction(tmp_path)))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one("#runs-table", DataTable)
+        labels = [str(c.label) for c in table.columns.values()]
+        if size[0] < 120:
+            assert labels == ["case", "verdict", "source", "reason"]
+        else:
+            assert labels == ["case", "family", "reader", "status", "verdict", "source", "reason"]
+        # every column but the free-text reason starts and ends in sight
+        widths = [c.get_render_width(table) for c in table.columns.values()]
+        assert sum(widths[:-1]) < table.scrollable_content_region.width - 10, (widths, table.size)
+
