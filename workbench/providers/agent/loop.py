@@ -133,8 +133,8 @@ def _add_usage(total: Usage | None, usage: Usage | None) -> Usage | None:
 
 
 class AgentTurn(TypedDict, total=False):
-    """One turn as a record's trace holds it (`extra.agent.turns[]`, keys in this order): what the
-    model wrote, its call's time, attempts and tokens, and the tools it called. An MCP client's
+    """One turn as a record's trace holds it (`extra.agent.turns[]`): what the model wrote, its
+    call's time, attempts and tokens, and the tools it called. An MCP client's
     turn is one tool call, with no model call of ours (`mcpsessions`)."""
 
     turn: int
@@ -191,8 +191,8 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
             usage = _add_usage(usage, result.usage)
             calls = wire_mod.calls_of(result) if result.status in ("ok", "truncated") else []
             turn: AgentTurn = {"turn": n, "text": result.answer or "", "finish_reason": result.finish_reason,
-                                    "provider_ms": round(provider_ms, 1), "attempts": tries,
-                                    "usage": result.usage, "tools": []}
+                               "provider_ms": round(provider_ms, 1), "attempts": tries,
+                               "usage": result.usage, "tools": []}
             turns.append(turn)
             if result.status not in ("ok", "truncated"):
                 return AgentEnd(result.status, result.error, result.finish_reason)

@@ -67,7 +67,7 @@ Arguments = JSONObject
 
 
 class ToolTrace(TypedDict):
-    """One tool call as a record's trace holds it (`extra.agent.turns[].tools[]`), keys in this order."""
+    """One tool call as a record's trace holds it (`extra.agent.turns[].tools[]`)."""
 
     tool: str
     arguments: Arguments | None    # None: the model sent something other than a JSON object
