@@ -1,5 +1,5 @@
 """`mcp` (workbench/cli/mcp.py): its exit codes on good input and on bad. It prints no data (its
-stdout is the MCP protocol): a whole session is tests/providers/test_mcp.py's."""
+stdout is the MCP protocol): a whole session is tests/providers/test_mcpserver.py's."""
 
 from __future__ import annotations
 
