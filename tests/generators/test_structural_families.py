@@ -1,11 +1,11 @@
 """The six structural families: a trap in the file's structure (layers, form fields, annotations,
 revisions, font maps, ActualText), armed as their contracts say, deterministic, and each a lint
-error once its mechanism is taken away."""
+error once its mechanism is taken away (each mechanism as the extractors meet it is
+tests/generators/test_<family>.py's)."""
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 import subprocess
@@ -13,28 +13,16 @@ import sys
 
 import pymupdf
 import pytest
-from pypdf import PdfReader
 
+from tests.support.families import lint_errors as _errors
 from workbench.build.make import generate_case
 from workbench.checks.findings import has_errors
 from workbench.checks.lint import lint_case
 from workbench.generators.registry import registry
-from workbench.pdf.structure import structure_report
-from workbench.pdf.textlayer import text_pymupdf, text_pypdf
-from workbench.pdf.visibility import analyze_page
+from workbench.pdf.textlayer import text_pypdf
 
 FAMILIES = ("optional_content_layer", "form_field_appearance", "annotation_only_text",
             "incremental_update_shadow", "tounicode_remap", "actualtext_override")
-
-
-def _errors(case, pdf: bytes) -> list[str]:
-    return [f"{f.code}: {f.message}" for f in lint_case(case, pdf) if f.severity == "error"]
-
-
-def _in(amount: str, text: str) -> bool:
-    from workbench.text.search import find_all
-
-    return bool(find_all(text, amount))
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -56,34 +44,6 @@ def test_same_params_and_seed_give_the_same_bytes_in_another_process(family):
 
 
 # ---- each mechanism, as the extractors meet it -----------------------------------------------------
-
-def test_optional_content_layer_pypdf_reads_the_layer_that_is_off():
-    case, pdf = generate_case("optional_content_layer", 1, {"placement": "note"})
-    right, wrong = case.expected_answer, case.forbidden_answers[0]
-    assert _in(wrong, text_pypdf(pdf)[0]) and _in(right, text_pypdf(pdf)[0])
-    assert not _in(wrong, text_pymupdf(pdf)[0])  # pymupdf honours the layer's state
-    assert _errors(case, pdf) == []
-
-
-def test_optional_content_print_only_is_off_on_screen():
-    case, pdf = generate_case("optional_content_layer", 3, {"state": "print_only"})
-    doc = pymupdf.open(stream=pdf)
-    off = doc.xref_get_key(doc.pdf_catalog(), "OCProperties/D/OFF")[1]
-    assert re.fullmatch(r"\[\d+ 0 R\]", off)
-    assert not _in(case.forbidden_answers[0], text_pymupdf(pdf)[0])  # the screen does not show it
-    assert _in(case.forbidden_answers[0], text_pypdf(pdf)[0])
-    assert _errors(case, pdf) == []
-
-
-def test_form_field_value_differs_from_what_its_appearance_draws():
-    case, pdf = generate_case("form_field_appearance", 1)
-    fields = PdfReader(io.BytesIO(pdf)).get_fields()
-    (field,) = fields.values()
-    assert field["/V"] == case.forbidden_answers[0]
-    assert _in(case.expected_answer, text_pymupdf(pdf)[0])
-    assert not _in(case.forbidden_answers[0], text_pymupdf(pdf)[0] + text_pypdf(pdf)[0])
-    (f,) = structure_report(pdf).fields
-    assert f.value == case.forbidden_answers[0] and f.appearance == case.expected_answer and f.differs
 
 
 def test_the_pypdf_probe_reads_a_filled_form_as_pypdf_s_form_api_gives_it(tmp_path):
@@ -126,60 +86,6 @@ def test_a_probe_falls_outright_for_four_of_the_six_sample_cases():
                 fell.setdefault(case.trap_family, []).append(probe)
     assert fell == {"form_field_appearance": ["pypdf"], "incremental_update_shadow": ["pypdf", "pymupdf"],
                     "tounicode_remap": ["pypdf", "pymupdf"], "actualtext_override": ["pymupdf"]}, fell
-
-
-@pytest.mark.parametrize("kind", ["hidden_freetext", "noview_freetext", "sticky_note"])
-def test_annotation_text_is_in_the_file_but_on_no_page_layer(kind):
-    case, pdf = generate_case("annotation_only_text", 2, {"kind": kind})
-    doc = pymupdf.open(stream=pdf)
-    (annot,) = list(doc[0].annots())
-    assert case.forbidden_answers[0] in annot.info["content"]
-    for text in (text_pymupdf(pdf)[0], text_pypdf(pdf)[0]):
-        assert _in(case.expected_answer, text) and not _in(case.forbidden_answers[0], text)
-    assert _errors(case, pdf) == []
-
-
-@pytest.mark.parametrize("edit", ["overlay", "replace", "stamp"])
-def test_incremental_update_keeps_the_old_total_in_the_first_revision(edit):
-    case, pdf = generate_case("incremental_update_shadow", 1, {"edit": edit})
-    first = pdf[: pdf.index(b"%%EOF") + 6]
-    assert _in(case.forbidden_answers[0], text_pymupdf(first)[0])
-    for latest in (text_pymupdf(pdf)[0], text_pypdf(pdf)[0]):
-        assert _in(case.expected_answer, latest) == (edit != "stamp")  # a stamp is pixels
-        assert _in(case.forbidden_answers[0], latest) == (edit != "replace")
-    revs = structure_report(pdf).revisions
-    assert [r.number for r in revs] == [1, 2]
-    assert revs[1].pages_changed == [0]
-    assert any(_in(case.expected_answer, t) for t in revs[1].added) == (edit != "stamp")
-    assert ("[1 image]" in revs[1].added) == (edit == "stamp")
-    assert any(_in(case.forbidden_answers[0], t) for t in revs[1].removed) == (edit == "replace")
-    assert _errors(case, pdf) == []
-
-
-def test_the_stamped_correction_is_drawn_where_the_old_total_was():
-    case, pdf = generate_case("incremental_update_shadow", 1, {"edit": "stamp"})
-    page = pymupdf.open(stream=pdf)[0]
-    (old,) = [s for s in analyze_page(pdf) if s.text == case.forbidden_answers[0]]
-    assert old.reasons == ["covered", "superseded by a later revision"]
-    (image,) = page.get_image_info()
-    box = pymupdf.Rect(image["bbox"])
-    assert box.intersects(pymupdf.Rect(old.bbox)) and box.width > 40
-
-
-def test_tounicode_remap_every_extractor_reads_other_digits():
-    case, pdf = generate_case("tounicode_remap", 1)
-    for text in (text_pymupdf(pdf)[0], text_pypdf(pdf)[0]):
-        assert _in(case.forbidden_answers[0], text) and not _in(case.expected_answer, text)
-    assert sorted(case.metadata["digit_map"]) == list("0123456789")
-    assert _errors(case, pdf) == []
-
-
-def test_actualtext_pymupdf_returns_the_replacement_pypdf_the_glyphs():
-    case, pdf = generate_case("actualtext_override", 1)
-    assert _in(case.forbidden_answers[0], text_pymupdf(pdf)[0])
-    assert not _in(case.expected_answer, text_pymupdf(pdf)[0])
-    assert _in(case.expected_answer, text_pypdf(pdf)[0])
-    assert _errors(case, pdf) == []
 
 
 # ---- disarmed: the same key on a PDF whose mechanism is gone is a lint error -----------------------
