@@ -50,3 +50,13 @@ def runs(suite):
     right = write_run(suite / "runs" / "right.jsonl", [record(case, case.expected_answer, reader="t:right")])
     trap = write_run(suite / "runs" / "trap.jsonl", [record(case, case.forbidden_answers[0], reader="t:trap")])
     return right, trap
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A config folder and answer cache of our own, so no developer's settings leak in."""
+    env = {"PDFWORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
+           "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    return tmp_path

@@ -1,5 +1,6 @@
 """`config show|path|edit|keys|limits` (workbench/cli/config.py): exit codes and --json on good
-input and on bad. The settings are the test's own (tests/conftest.py)."""
+input and on bad; the folder, the settings shown without a key and the editor's result as a user
+sees them, in a new process. The settings are the test's own (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import sys
 
 import pytest
 
-from tests.support.cli import printed_json, refused
+from tests.support.cli import PLANTED, printed_json, refused
+from tests.support.cli import run_command as run
 
 
 def test_config_show_keys_and_limits_json(command, work):
@@ -60,3 +62,37 @@ def test_config_refuses_bad_input_in_one_line(command, work):
     refused(command("config", "show", "--json", "--all"), "unrecognized arguments: --all")
     refused(command("config", "limits", "--limit", "no_such_limit=3", "--json"), "no_such_limit")
     refused(command("config", "keys", "--json", "--limit", "x"), "")
+
+
+def test_config_path_show_and_keys(home):
+    folder = home / "config"
+    assert run("config", "path").stdout.strip() == str(folder)
+    assert run("config", "path", "--file", "readers").stdout.strip() == str(folder / "readers.toml")
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"theme": "workbench-light", "keymap": {"toggle_evidence": "x"}}))
+    (folder / "readers.toml").write_text('[ollama]\nbase_url = "http://127.0.0.1:9"\n')
+    doc = json.loads(run("config", "show", "--json", env={"OPENAI_API_KEY": PLANTED}).stdout)
+    assert doc["settings"]["theme"] == "workbench-light" and doc["settings"]["keymap"] == {"toggle_evidence": "x"}
+    assert doc["readers"] == {"ollama": {"base_url": "http://127.0.0.1:9"}}
+    assert doc["environment"]["OPENAI_API_KEY"] is True
+    text = run("config", "show", env={"OPENAI_API_KEY": PLANTED}).stdout
+    assert PLANTED not in text and str(folder / "config.json") in text and "workbench-light" in text
+    keys = json.loads(run("config", "keys", "--json").stdout)
+    ids = {k["id"] for k in keys}
+    assert {"toggle_evidence", "next_page", "quit"} <= ids
+    assert len(ids) == len(keys)
+
+
+def test_config_edit_runs_the_editor_and_checks_the_result(home, tmp_path):
+    editor = tmp_path / "editor.py"
+    editor.write_text("import json, sys\np = sys.argv[1]\nd = json.load(open(p))\nd['dpi'] = 200\n"
+                      "json.dump(d, open(p, 'w'))\n")
+    proc = run("config", "edit", env={"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((home / "config" / "config.json").read_text())["dpi"] == 200
+    breaker = tmp_path / "breaker.py"
+    breaker.write_text("import sys\nopen(sys.argv[1], 'w').write('{not json')\n")
+    proc = run("config", "edit", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
+    assert proc.returncode == 2 and "config.json" in proc.stderr and proc.stderr.count("\n") == 1
+    proc = run("config", "edit", "--readers", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
+    assert proc.returncode == 2 and "not valid TOML" in proc.stderr

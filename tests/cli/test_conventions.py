@@ -3,35 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import PLANTED
+from tests.support.cli import run_command as run
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_cases" / "mini"
 CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"
-PLANTED = "sk-test-planted-key-0123456789abcdefXYZ"
-
-
-def run(*argv, input=None, env=None, cwd=None, timeout=120) -> subprocess.CompletedProcess:
-    full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "workbench", *map(str, argv)], capture_output=True,
-                          text=True, input=input, env=full_env, cwd=cwd, timeout=timeout)
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    """A config folder and answer cache of our own, so no developer's settings leak in."""
-    env = {"PDFWORKBENCH_CONFIG_DIR": str(tmp_path / "config"),
-           "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")}
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    return tmp_path
 
 
 # ---- unknown commands --------------------------------------------------------------------------
@@ -130,103 +113,6 @@ def test_rationale_beginning_with_a_dash_is_accepted(tmp_path):
     d = json.loads(proc.stdout)
     assert d["proposed"] == "-€13,144.73"
     assert "-- the credit note makes it negative" in json.dumps(d)
-
-
-# ---- --verbose, --quiet and library warnings -----------------------------------------------------
-
-def _cff_pdf(path: Path, pages: int) -> None:
-    """A pypdf-written PDF whose every page uses a CFF font: pypdf warns "fontTools is required"
-    once per page when fontTools is missing (the 117-page report printed 1,412 of them)."""
-    from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
-
-    w = PdfWriter()
-    for i in range(pages):
-        page = w.add_blank_page(200, 200)
-        ff = DecodedStreamObject()
-        ff.set_data(b"\x01\x00\x04\x01")
-        ff[NameObject("/Subtype")] = NameObject("/Type1C")
-        desc = DictionaryObject({NameObject("/Type"): NameObject("/FontDescriptor"),
-                                 NameObject("/FontName"): NameObject("/Fake"),
-                                 NameObject("/FontFile3"): w._add_object(ff)})
-        font = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
-                                 NameObject("/Subtype"): NameObject("/Type1"),
-                                 NameObject("/BaseFont"): NameObject("/Fake"),
-                                 NameObject("/FontDescriptor"): w._add_object(desc)})
-        page[NameObject("/Resources")] = DictionaryObject(
-            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): w._add_object(font)})})
-        content = DecodedStreamObject()
-        content.set_data(f"BT /F1 12 Tf 20 100 Td (page {i}) Tj ET".encode())
-        page[NameObject("/Contents")] = w._add_object(content)
-    with open(path, "wb") as fh:
-        w.write(fh)
-
-
-@pytest.fixture(scope="module")
-def cff_pdf(tmp_path_factory):
-    try:
-        import fontTools  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("fontTools is installed: pypdf has nothing to warn about")
-    path = tmp_path_factory.mktemp("cff") / "cff.pdf"
-    _cff_pdf(path, 25)
-    return path
-
-
-def test_repeated_library_warnings_are_shown_once_with_a_count(cff_pdf):
-    proc = run("inspect", cff_pdf)
-    assert proc.returncode == 0, proc.stderr
-    lines = sorted(ln for ln in proc.stderr.splitlines() if ln)
-    # One line per library and message: pypdf's, and MuPDF's about the same fake font (which
-    # pymupdf used to print into stdout, among the pages).
-    assert len(lines) == 2, proc.stderr
-    assert lines[0].startswith("pdfworkbench: warning: pymupdf: MuPDF error: ") and "Fake" in lines[0]
-    assert lines[1].startswith("pdfworkbench: warning: pypdf: fontTools is required")
-    assert all(line.endswith("(25 times)") for line in lines)
-    assert "page 24" in proc.stdout and "MuPDF" not in proc.stdout
-
-
-def test_very_verbose_shows_every_library_warning_as_it_happens(cff_pdf):
-    proc = run("-vv", "inspect", cff_pdf)
-    assert proc.stderr.count("fontTools is required") == 25
-    assert "times)" not in proc.stderr
-
-
-def test_quiet_hides_progress_but_keeps_results(tmp_path):
-    spec = tmp_path / "spec.toml"
-    spec.write_text('name = "q"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')
-    built = run("build", spec, "--out", tmp_path / "s", "--quiet")
-    assert built.returncode == 0 and built.stderr == "" and "built 1 cases" in built.stdout
-    ran = run("run", tmp_path / "s", "--reader", "probe:pypdf", "-q",
-              env={"PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
-    assert ran.returncode in (0, 1) and "run file:" not in ran.stderr and "done" not in ran.stderr
-    noisy = run("run", tmp_path / "s", "--reader", "probe:pypdf", "--out", tmp_path / "again.jsonl",
-                env={"PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
-    assert "run file:" in noisy.stderr
-
-
-def test_verbose_shows_http_requests_and_never_a_key(tmp_path):
-    from workbench.providers.fakeserver import FakeServer
-
-    spec = tmp_path / "spec.toml"
-    spec.write_text('name = "v"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')
-    assert run("build", spec, "--out", tmp_path / "s").returncode == 0
-    with FakeServer() as server:
-        # The fake's 401 echoes the key it got, as careless servers do.
-        proc = run("-v", "run", tmp_path / "s", "--reader", "openai:fake+401xall", "--out", tmp_path / "r.jsonl",
-                   env={"OPENAI_API_KEY": PLANTED, "OPENAI_BASE_URL": server.url + "/v1",
-                        "PDFWORKBENCH_CACHE_DIR": str(tmp_path / "cache")})
-    assert "httpx: INFO: HTTP Request: POST" in proc.stderr and "run: 1 case(s)" in proc.stderr
-    assert PLANTED not in proc.stderr + proc.stdout
-    assert PLANTED not in (tmp_path / "r.jsonl").read_text()
-
-
-def test_verbose_flag_goes_before_or_after_the_command():
-    for argv in (["-v", "families"], ["families", "-v"], ["families", "--verbose"], ["--quiet", "families"]):
-        proc = run(*argv)
-        assert proc.returncode == 0 and "footnote_override" in proc.stdout, argv
 
 
 # ---- --json, exit codes, examples ---------------------------------------------------------------
@@ -368,118 +254,6 @@ def test_env_file_supplies_keys_only_when_asked_and_is_never_written(tmp_path, h
     bad.write_text("ANTHROPIC_API_KEY\n")
     proc = run("--env-file", bad, "readers", env=clean)
     assert proc.returncode == 2 and "bad.env:1" in proc.stderr and proc.stderr.count("\n") == 1
-
-
-# ---- config ---------------------------------------------------------------------------------------
-
-def test_config_path_show_and_keys(home):
-    folder = home / "config"
-    assert run("config", "path").stdout.strip() == str(folder)
-    assert run("config", "path", "--file", "readers").stdout.strip() == str(folder / "readers.toml")
-    folder.mkdir()
-    (folder / "config.json").write_text(json.dumps({"theme": "workbench-light", "keymap": {"toggle_evidence": "x"}}))
-    (folder / "readers.toml").write_text('[ollama]\nbase_url = "http://127.0.0.1:9"\n')
-    doc = json.loads(run("config", "show", "--json", env={"OPENAI_API_KEY": PLANTED}).stdout)
-    assert doc["settings"]["theme"] == "workbench-light" and doc["settings"]["keymap"] == {"toggle_evidence": "x"}
-    assert doc["readers"] == {"ollama": {"base_url": "http://127.0.0.1:9"}}
-    assert doc["environment"]["OPENAI_API_KEY"] is True
-    text = run("config", "show", env={"OPENAI_API_KEY": PLANTED}).stdout
-    assert PLANTED not in text and str(folder / "config.json") in text and "workbench-light" in text
-    keys = json.loads(run("config", "keys", "--json").stdout)
-    ids = {k["id"] for k in keys}
-    assert {"toggle_evidence", "next_page", "quit"} <= ids
-    assert len(ids) == len(keys)
-
-
-def test_config_edit_runs_the_editor_and_checks_the_result(home, tmp_path):
-    editor = tmp_path / "editor.py"
-    editor.write_text("import json, sys\np = sys.argv[1]\nd = json.load(open(p))\nd['dpi'] = 200\n"
-                      "json.dump(d, open(p, 'w'))\n")
-    proc = run("config", "edit", env={"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""})
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads((home / "config" / "config.json").read_text())["dpi"] == 200
-    breaker = tmp_path / "breaker.py"
-    breaker.write_text("import sys\nopen(sys.argv[1], 'w').write('{not json')\n")
-    proc = run("config", "edit", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
-    assert proc.returncode == 2 and "config.json" in proc.stderr and proc.stderr.count("\n") == 1
-    proc = run("config", "edit", "--readers", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
-    assert proc.returncode == 2 and "not valid TOML" in proc.stderr
-
-
-# ---- shell completion ---------------------------------------------------------------------------
-
-def _complete(line: str, tmp_path: Path) -> list[str]:
-    """Ask for completions the way the shell scripts do (argcomplete's protocol)."""
-    out = tmp_path / "completions.txt"
-    env = {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line, "COMP_POINT": str(len(line)),
-           "_ARGCOMPLETE_STDOUT_FILENAME": str(out), "_ARGCOMPLETE_SUPPRESS_SPACE": "1"}
-    proc = run(env=env, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    return [c.strip() for c in out.read_text().split("\n") if c.strip()]
-
-
-def test_completion_knows_commands_families_readers_and_suites(tmp_path):
-    assert "families" in _complete("pdfworkbench fam", tmp_path)
-    assert "hidden_ocr_mismatch" in _complete("pdfworkbench make hidden_o", tmp_path)
-    assert {"probe:pypdf", "probe:pymupdf", "probe:ocr"} <= set(_complete("pdfworkbench ask X.json --reader probe:", tmp_path))
-    (tmp_path / "suites" / "mini").mkdir(parents=True)
-    (tmp_path / "suites" / "mini" / "suite.json").write_text("{}")
-    assert "suites/mini/" in _complete("pdfworkbench verify suites/m", tmp_path)
-    assert "--fail-threshold" in _complete("pdfworkbench run S --fail", tmp_path)
-
-
-@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
-def test_completion_scripts_are_generated_for_each_shell(shell):
-    proc = run("completion", shell)
-    assert proc.returncode == 0 and "pdfworkbench" in proc.stdout
-    assert "_ARGCOMPLETE" in proc.stdout
-
-
-def _wrapper_on_path(tmp_path: Path) -> dict[str, str]:
-    bindir = tmp_path / "bin"
-    bindir.mkdir(exist_ok=True)
-    exe = bindir / "pdfworkbench"
-    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m workbench \"$@\"\n")
-    exe.chmod(0o755)
-    return {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"}
-
-
-def test_fish_completes_through_the_generated_script(tmp_path):
-    fish = shutil.which("fish")
-    if not fish:
-        pytest.skip("no fish shell here (apt-get install fish)")
-    env = _wrapper_on_path(tmp_path)
-    (tmp_path / "c.fish").write_text(run("completion", "fish").stdout)
-    proc = subprocess.run([fish, "-c", f"source {tmp_path / 'c.fish'}; complete -C 'pdfworkbench make footnote_ov';"
-                           " complete -C 'pdfworkbench ask x --reader probe:'"],
-                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
-    assert "footnote_override" in proc.stdout and "probe:pypdf" in proc.stdout, proc.stderr
-
-
-def test_zsh_gets_its_own_answer_format(tmp_path):
-    line = "pdfworkbench make footnote_ov"
-    out = tmp_path / "zsh.txt"
-    env = {"_ARGCOMPLETE": "1", "_ARGCOMPLETE_SHELL": "zsh", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line,
-           "COMP_POINT": str(len(line)), "_ARGCOMPLETE_STDOUT_FILENAME": str(out)}
-    assert run(env=env, cwd=tmp_path).returncode == 0
-    assert out.read_text().startswith("footnote_override")  # zsh's "value:description" lines
-    assert "#compdef pdfworkbench" in run("completion", "zsh").stdout
-
-
-def test_bash_completes_through_the_generated_script(tmp_path):
-    bash = shutil.which("bash")
-    if not bash:
-        pytest.skip("no bash")
-    env = _wrapper_on_path(tmp_path)
-    script = run("completion", "bash").stdout
-    (tmp_path / "complete.bash").write_text(script)
-    line = "pdfworkbench make footnote_ov"
-    test = (f"source {tmp_path / 'complete.bash'}\n"
-            f"COMP_LINE='{line}'; COMP_POINT={len(line)}; COMP_WORDS=(pdfworkbench make footnote_ov); COMP_CWORD=2\n"
-            "_python_argcomplete pdfworkbench\n"
-            'printf "%s\\n" "${COMPREPLY[@]}"\n')
-    proc = subprocess.run([bash, "-c", test], capture_output=True, text=True, timeout=60, env=env)
-    assert "footnote_override" in proc.stdout, proc.stderr
 
 
 def _command_words_used(path: Path) -> set[tuple[str, ...]]:

@@ -4,7 +4,20 @@ JSON it prints, and on bad input one line on stderr and nothing else."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+# A key planted where a provider key goes: no output and no file may hold it.
+PLANTED = "sk-test-planted-key-0123456789abcdefXYZ"
+
+
+def run_command(*argv, input=None, env=None, cwd=None, timeout=120) -> subprocess.CompletedProcess:
+    """`pdfworkbench ARGV...` in a new interpreter, as a user runs it (`env` added to this one's)."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "workbench", *map(str, argv)], capture_output=True,
+                          text=True, input=input, env=full_env, cwd=cwd, timeout=timeout)
 
 
 def printed_json(result: tuple[int, str, str], code: int = 0):
