@@ -1,14 +1,15 @@
 """A case's nested JSON is typed where the case is read (`Case.from_json`): every shipped case
 reads into its classes and writes back to the same bytes, and a bad field is one line naming the
-file and the field."""
+file and the field (a bad matcher, contract clause, adopted source or mutation step, and gold are
+tests/core/test_matcher.py's, test_contract.py's, test_adoption.py's and test_extraction.py's)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.support.fixtures import SAMPLES
 from workbench.core import atomic
 from workbench.core.adoption import AdoptedSource, Target
 from workbench.core.case import Case, GeneratorRef, load_case
@@ -16,7 +17,6 @@ from workbench.core.contract import Arming
 from workbench.core.errors import UserError
 from workbench.core.matcher import MatcherSpec
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_cases"
 SHIPPED = sorted(p for p in SAMPLES.glob("*/*.json") if p.name != "suite.json")
 
 
@@ -45,41 +45,6 @@ def test_shipped_cases_read_typed():
     assert all(isinstance(c, Arming) for case in cases.values() for c in case.contract or ())
 
 
-def test_a_matcher_keeps_its_key_order_and_an_absent_type():
-    raw = {"tolerance": 0.5, "type": "numeric", "value": "12"}
-    assert list(MatcherSpec.parse(raw).to_json()) == ["tolerance", "type", "value"]
-    spec = MatcherSpec.parse({"value": 3, "no_hedge": False})
-    assert spec.kind == "contains" and spec.to_json() == {"value": 3, "no_hedge": False}
-    assert spec.replace(value=None).to_json() == {"no_hedge": False}
-
-
-@pytest.mark.parametrize(("matcher", "needle"), [
-    ({"type": "regex"}, "unknown matcher 'regex'"),
-    ({"type": "numeric", "tolerence": 1}, "unknown matcher option 'tolerence'"),
-    ({"type": "numeric", "tolerance": "a bit"}, "option 'tolerance' must be a number"),
-    ({"type": "tokens_all", "tokens": "a b"}, "option 'tokens' must be a list of strings"),
-    ({"type": "keywords_all", "no_hedge": "yes"}, "option 'no_hedge' must be true or false"),
-])
-def test_a_bad_matcher_is_refused_where_the_case_is_read(matcher, needle):
-    raw = {"id": "c", "question": "q?", "expected_answer": "1", "matcher": matcher}
-    with pytest.raises(UserError) as err:
-        Case.from_json(raw, "suite/c.json")
-    assert str(err.value).startswith("suite/c.json: matcher: ") and needle in str(err.value)
-
-
-@pytest.mark.parametrize(("contract", "needle"), [
-    ([{"target": "expected", "where": "somewhere"}], "clause 1: where 'somewhere' is not one of visible, hidden"),
-    ([{"target": "expected", "where": "visible"}, {"where": "hidden"}], "clause 2: a clause is an object with target and where"),
-    ([{"target": "expected", "where": "visible", "role": "boss"}], "clause 1: role 'boss' is not one of instruction"),
-    ([{"target": "expected", "where": "derived", "parts": "meta:x"}], "clause 1: parts must be a list"),
-])
-def test_a_bad_contract_clause_is_refused_where_the_case_is_read(contract, needle):
-    raw = {"id": "c", "question": "q?", "expected_answer": "1", "contract": contract}
-    with pytest.raises(UserError) as err:
-        Case.from_json(raw, "suite/c.json")
-    assert str(err.value).startswith("suite/c.json: contract: ") and needle in str(err.value)
-
-
 @pytest.mark.parametrize(("generator", "needle"), [
     ({"name": "x", "version": "two"}, "version must be an integer"),
     ({"name": "x", "version": 1, "kind": "family"}, "kind must be mutation"),
@@ -91,38 +56,6 @@ def test_a_bad_generator_is_refused_where_the_case_is_read(generator, needle):
     with pytest.raises(UserError) as err:
         Case.from_json(raw, "suite/c.json")
     assert str(err.value).startswith("suite/c.json: generator: ") and needle in str(err.value)
-
-
-@pytest.mark.parametrize(("change", "needle"), [
-    (lambda r: r["mutations"][0].update(seed="one"), "mutations: step 1: seed must be an integer"),
-    (lambda r: r["mutations"][0]["target"].update(box=[1, 2]), "mutations: step 1: target box must be four numbers"),
-    (lambda r: r["mutations"][0].update(params={"size": [7]}), "mutations: step 1: params: 'size' must be a number"),
-    (lambda r: r["source"].update(pages="two"), "source: pages must be an integer"),
-    (lambda r: r["source"]["key"].update(matcher={"type": "nearly"}), "source: key: matcher: unknown matcher 'nearly'"),
-    (lambda r: r["source"].update(encryption={"method": "AES", "password": "none"}), "source: encryption password"),
-    (lambda r: r["source"].update(signed=True), "source: unknown key 'signed' in source"),
-])
-def test_a_bad_adopted_field_is_refused_where_the_case_is_read(change, needle):
-    raw = json.loads((SAMPLES / "adopted" / "statement-tiny-print.json").read_text(encoding="utf-8"))
-    change(raw)
-    with pytest.raises(UserError) as err:
-        Case.from_json(raw, "suite/c.json")
-    assert str(err.value).startswith("suite/c.json: ") and needle in str(err.value)
-
-
-@pytest.mark.parametrize(("change", "needle"), [
-    (lambda g: g["fields"]["invoice.tax"].update(normalizer="nearly"), "unknown normalizer 'nearly'"),
-    (lambda g: g["fields"]["invoice.tax"].update(threshold="high"), "threshold must be a number"),
-    (lambda g: g["evidence"]["invoice.tax"].update(box=[1, 2, 3]), "box must be four numbers"),
-    (lambda g: g.update(pass_f1="all"), "gold pass_f1 must be a number"),
-    (lambda g: g.update(rubric={}), "unknown key 'rubric'"),
-])
-def test_bad_structured_gold_is_refused_where_the_case_is_read(change, needle):
-    raw = json.loads(next((SAMPLES / "extraction").glob("invoice_extraction-*.json")).read_text(encoding="utf-8"))
-    change(raw["gold"])
-    with pytest.raises(UserError) as err:
-        Case.from_json(raw, "suite/c.json")
-    assert str(err.value).startswith("suite/c.json: gold: ") and needle in str(err.value)
 
 
 def test_params_are_numbers_texts_or_flags():

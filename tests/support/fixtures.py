@@ -19,6 +19,7 @@ from workbench.core.case import Case
 from workbench.core.runs import RunRecord, RunWriter
 
 ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_cases"   # every shipped suite
 SAMPLE = ROOT / "sample_cases" / "mini"
 ONE_CASE = SAMPLE / "hidden_ocr_mismatch-0001.json"   # a small source: Inspect has little to lint
 
