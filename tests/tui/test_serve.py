@@ -212,13 +212,6 @@ def test_a_port_in_use_is_one_line(run_cli_subprocess):
     assert "choose another with --port N" in result.stderr.strip().splitlines()[-1]
 
 
-def test_loopback_is_told_apart_from_the_network():
-    from workbench.core.httpguard import is_loopback
-
-    assert all(map(is_loopback, ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"]))
-    assert not any(map(is_loopback, ["0.0.0.0", "::", "192.168.1.4", "10.0.0.1", "example.org"]))
-
-
 @pytest.mark.slow   # a real server and the app it starts
 def test_a_given_token_is_the_one_required(tmp_path):
     server = _serve(tmp_path, "--token", "s3cret-token-of-mine")
