@@ -207,3 +207,21 @@ def agent_runs(folder: Path) -> Path:
                 capture_output=True, text=True, env=env, timeout=600)
             assert done.returncode == 0, done.stderr
     return suite
+
+
+def model_runs(suite):
+    """Two run files in a copy of the gold suite (suite_copy): model-a (a pass and a trap on the
+    invoice, a pass and an error on the total), model-b (a trap on the total, a fail on the invoice)."""
+    inv, tot = load(suite, INVOICE), load(suite, TOTAL)
+    direct = inv.metadata["direct_line"]
+    a = write_run(suite / "runs" / "model-a.jsonl", [
+        record(inv, invoice_json(inv)),                                   # 1 pass
+        record(inv, invoice_json(inv, vendor_phone=direct)),              # 2 trap (the direct line)
+        record(tot, tot.expected_answer),                                 # 3 pass
+        record(tot, None, status="error"),                                # 4 errored: never graded
+    ])
+    b = write_run(suite / "runs" / "model-b.jsonl", [
+        record(tot, tot.forbidden_answers[0], reader="test:other"),      # 1 trap (the hidden total)
+        record(inv, invoice_json(inv, total=1.0), reader="test:other"),  # 2 fail
+    ])
+    return [a, b]
