@@ -1,0 +1,54 @@
+"""Values printed nowhere, traced to what is printed (workbench/checks/unprinted.py): a misreading
+one character off, an amount restated in a currency that contradicts it, arithmetic of printed
+numbers. The document is the values its pages print, as attribution's lookup hands them over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.checks.unprinted import arithmetic, in_another_currency, misread
+from workbench.core.case import Case
+
+
+@dataclass
+class Printed:
+    """A document by the values it prints: (page, text) in reading order."""
+
+    case: Case
+    values: list[tuple[int, str]]
+    numbers: list | None = None
+
+    def page_count(self) -> int:
+        return 1 + max(page for page, _ in self.values)
+
+    def spans(self, page: int) -> list:
+        return []
+
+
+def _invoice() -> Printed:
+    case = Case(id="c", trap_family="adopted", seed=0, pdf_path="c.pdf", question="What is the total due?",
+                expected_answer="$1,234.56", forbidden_answers=[])
+    return Printed(case, [(0, "$1,234.56"), (0, "€20,794.00"),
+                          (1, "$640.00"), (1, "$388.80"), (1, "$12.10"), (1, "$7.35"), (1, "$101.15")])
+
+
+def test_a_value_one_character_off_a_printed_one_is_a_misreading_named_as_ocr_s_when_it_is():
+    doc = _invoice()
+    assert misread(doc, "$1,284.56") == (1, "'$1,234.56' read as '$1,284.56' (3→8; a typical OCR confusion)", 0)
+    assert misread(doc, "$1,234.5") == (1, "'$1,234.56' read as '$1,234.5' (6→∅)", 0)
+    assert misread(doc, "$9,999.99") is None
+
+
+def test_an_amount_in_a_currency_that_contradicts_the_printed_one_is_found_on_its_page():
+    doc = _invoice()
+    assert in_another_currency(doc, "$20,794.00") == (0, "€20,794.00")
+    assert in_another_currency(doc, "€20,794.00") is None      # printed as it is: not a restatement
+    assert in_another_currency(doc, "20794") is None            # no currency to contradict
+
+
+def test_a_sum_a_product_and_a_run_of_line_items_are_named_with_their_page():
+    doc = _invoice()
+    assert arithmetic(doc, "$1,028.80") == "$640.00 + $388.80, printed on page 2"
+    assert arithmetic(doc, "$4,704.00") == "$640.00 × $7.35, printed on page 2"
+    assert arithmetic(doc, "$120.60") == "the sum of the 3 figures $12.10 + $7.35 + $101.15, printed on page 2"
+    assert arithmetic(doc, "$251.60") == ""
