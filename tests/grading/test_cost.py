@@ -178,6 +178,33 @@ def test_dry_run_calls_nothing_and_estimates(cli, suite_dir, prices, monkeypatch
     assert "3 calls live" in stdout and "nothing is sent" in stdout and "--prices" in stdout
 
 
+def test_an_agents_dry_run_counts_its_turns_each_sending_the_conversation_so_far(cli, suite_dir, prices,
+                                                                               monkeypatch):
+    """An agent's case is a call a turn, each with everything before it again: estimated as one
+    call (the PDF sent once), a run of the sample suite's agents came to 1/60 of what it sent."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")   # nobody listens: a call would fail
+    code, stdout, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--dry-run", "--json",
+                            "--modality", "pixels", "--prices", prices)
+    assert code == 0, err
+    one = json.loads(stdout)
+    code, stdout, err = cli("run", suite_dir, "--reader", "agent:openai:gpt-4o", "--dry-run", "--json",
+                            "--prices", prices)
+    assert code == 0, err
+    agent = json.loads(stdout)
+    assert agent["cases"] == 3
+    # document_info, a text and an image call a page, submit: 4 calls for a one-page case
+    assert [c["calls"] for c in agent["per_call"]] == [2 + 2 * c["pages"] for c in agent["per_call"]]
+    assert agent["calls"] == sum(c["calls"] for c in agent["per_call"])
+    for mine, single in zip(agent["per_call"], one["per_call"], strict=True):
+        # the page image is sent again on every turn after the one that asked for it
+        assert mine["input_tokens"] > 2 * single["input_tokens"]
+        assert mine["output_max"] == 30 * 1024
+    assert agent["cost"]["likely"] > one["cost"]["likely"]   # priced as its model's calls
+    code, stdout, _ = cli("run", suite_dir, "--reader", "agent:openai:gpt-4o", "--dry-run")
+    assert "3 cases live, about 12 model calls" in stdout and "assumed:" in stdout
+
+
 def test_price_defaults(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text('[readers."openai:gpt-4o"]\ninput = 1\noutput = 2\n')

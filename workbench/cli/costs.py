@@ -15,7 +15,7 @@ from workbench.grading.cost import kilo, load_prices, money
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers.adapters import check_options
 from workbench.providers.batch.submit import check_provider
-from workbench.providers.estimate import estimate_call
+from workbench.providers.estimate import estimate_agent_case, estimate_call
 from workbench.providers.running import RunPlan, effective_modality, finished_cases, is_finished
 
 
@@ -37,9 +37,13 @@ def dry_run(args: argparse.Namespace, plan: RunPlan, suite: Suite, out: Path) ->
     how = "as a provider batch" if args.batch else "live"
     if plan.reader.is_probe:
         estimates = []
+    elif plan.reader.is_agent:
+        estimates = [estimate_agent_case(c, read_pdf_bytes(c.pdf_file, plan.password), plan.reader.inner.provider,
+                                         plan.prompt, plan.options) for c in todo]
     else:
         estimates = [estimate_call(c, read_pdf_bytes(c.pdf_file, plan.password), plan.reader.provider, modality,
                                    dpi, plan.prompt, plan.options) for c in todo]
+    calls = sum(e.calls for e in estimates) if plan.reader.is_agent else len(todo)
     inp = sum(e.input_tokens for e in estimates)
     likely = sum(e.output_likely for e in estimates)
     most = sum(e.output_max for e in estimates)
@@ -50,20 +54,31 @@ def dry_run(args: argparse.Namespace, plan: RunPlan, suite: Suite, out: Path) ->
                 "at_most": (inp * price.input + most * price.output) / 1e6 * factor}
     if args.json:
         print_json({"reader": str(plan.reader), "modality": modality, "dpi": dpi, "batch": bool(args.batch),
-                    "calls": len(todo), "finished_before": len(cases) - len(todo), "input_tokens": inp,
+                    "calls": calls, "cases": len(todo), "finished_before": len(cases) - len(todo), "input_tokens": inp,
                     "output_tokens_likely": likely, "output_tokens_at_most": most,
                     "currency": prices.currency if prices else None, "cost": cost,
                     "per_call": [asdict(e) for e in estimates]})
         return 0
     dpis = f" at {dpi} dpi" if dpi else ""
-    print(f"dry run: {plan.reader} ({modality}{dpis}), {counted(len(todo), 'call')} {how}"
-          f" ({len(cases) - len(todo)} finished before); nothing is sent")
+    if plan.reader.is_agent:
+        print(f"dry run: {plan.reader} (an agent), {counted(len(todo), 'case')} {how}, about "
+              f"{counted(calls, 'model call')} ({len(cases) - len(todo)} finished before); nothing is sent")
+        print("  assumed: each case reads document_info, every page as text and as an image, then submits; "
+              "each turn sends the conversation so far again")
+    else:
+        print(f"dry run: {plan.reader} ({modality}{dpis}), {counted(len(todo), 'call')} {how}"
+              f" ({len(cases) - len(todo)} finished before); nothing is sent")
     if plan.reader.is_probe:
         print("  a probe runs here: no tokens, no cost")
         return 0
     print(f"  input    ~{kilo(inp)} tokens (text at 4 characters a token, page images by each provider's rule)")
-    print(f"  output   ~{kilo(likely)} tokens likely (the answer keys' length), at most {kilo(most)} "
-          f"(max tokens {plan.options.get('max_tokens', 1024)} a call)")
+    if plan.reader.is_agent:
+        print(f"  output   ~{kilo(likely)} tokens likely (the tool calls and the answer keys' length), at most "
+              f"{kilo(most)} (max tokens {plan.options.get('max_tokens', 1024)} a turn, "
+              f"{plan.options.get('max_turns', 30)} turns a case)")
+    else:
+        print(f"  output   ~{kilo(likely)} tokens likely (the answer keys' length), at most {kilo(most)} "
+              f"(max tokens {plan.options.get('max_tokens', 1024)} a call)")
     if cost is not None and prices is not None:
         at = f" (batch price x{factor:g})" if args.batch else ""
         print(f"  cost     ~{money(cost['likely'], prices.currency)} likely, at most "
