@@ -10,6 +10,7 @@ import pytest
 from workbench.checks.agent_trace import (
     agent_trace,
     answer_and_trace,
+    reader_said,
     step_line,
     trace_summary,
     value_and_trace,
@@ -135,3 +136,17 @@ def test_report_by_source_says_what_the_agent_read(_agent_suite, tmp_path, cli):
     rows = {r["case_id"]: r for r in json.loads(out)["runs"][0]["cases"]}
     answered = next(json.loads(line)["answer"] for line in lines if json.loads(line)["case_id"] == SPLIT)
     assert rows[SPLIT]["agent_read"].startswith(f"{answered.strip()}: the value came from page_text of page 2")
+
+
+def test_an_agents_reader_is_named_with_the_extractor_its_page_text_read_by(runs):
+    """Two runs of one agent, one reading pypdf's text and one pymupdf's, listed under one name
+    looked like the same reader answering twice."""
+    import dataclasses
+
+    rec = runs["text"][TRAP]
+    assert agent_trace(rec).extractor == "pypdf"
+    assert reader_said(rec) == f"{rec.reader} · text by pypdf"
+    other = dataclasses.replace(rec, extra={**rec.extra, "agent": {**rec.extra["agent"], "extractor": "pymupdf"}})
+    assert reader_said(other) == f"{rec.reader} · text by pymupdf"
+    plain = dataclasses.replace(rec, extra={})
+    assert reader_said(plain) == rec.reader   # not an agent: the reader alone

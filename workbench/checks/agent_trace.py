@@ -49,6 +49,7 @@ class AgentTrace:
     steps: tuple[TraceStep, ...]
     turns: int
     tool_use: str          # one of grading.report.TOOL_USE_GROUPS
+    extractor: str | None = None   # whose text page_text gave (an MCP server's too)
 
     def pages(self, tool: str) -> list[int]:
         """The pages (1-based) the agent opened with `tool`, each once, in order."""
@@ -85,7 +86,9 @@ def agent_trace(record: RunRecord) -> AgentTrace | None:
             error=bool(call.get("error")),
             answer=None if answer is None else answer if isinstance(answer, str) else str(answer)))
     turns = [t for t in agent.get("turns") or [] if isinstance(t, dict)]
-    return AgentTrace(tuple(steps), len(turns), tool_use_of(record))
+    extractor = agent.get("extractor")
+    return AgentTrace(tuple(steps), len(turns), tool_use_of(record),
+                      extractor if isinstance(extractor, str) and extractor else None)
 
 
 def pages_said(pages: Sequence[int]) -> str:
@@ -99,6 +102,13 @@ def pages_said(pages: Sequence[int]) -> str:
         else:
             runs.append([p])
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def reader_said(record: RunRecord) -> str:
+    """The reader as a list of answers names it: an agent's with the extractor its page_text
+    read by (two runs of one agent, pypdf's text and pymupdf's, looked like one reader twice)."""
+    trace = agent_trace(record)
+    return f"{record.reader} · text by {trace.extractor}" if trace and trace.extractor else record.reader
 
 
 def trace_summary(trace: AgentTrace) -> str:

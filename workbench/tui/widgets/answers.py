@@ -18,6 +18,7 @@ from workbench.checks.agent_trace import (
     AgentTrace,
     agent_trace,
     answer_and_trace,
+    reader_said,
     step_line,
     trace_summary,
 )
@@ -72,7 +73,7 @@ def answer_detail(case: Case, saved: SavedAnswer, outcome: Outcome, attributions
                   gold: str | None = None) -> Group:
     """`gold`: the gold version the verdict was graded against, named beside it."""
     r = saved.record
-    rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (r.reader, "bold"),
+    rows: list[Text] = [Text.assemble(mark_text(outcome), "  ", (reader_said(r), "bold"),
                                       (f"  · gold {gold}" if gold else "", "dim"))]
     # An agent's answer: where its value came from and whether the agent read that page, first
     # (the side pane at 100x30 has room for little more).
@@ -208,7 +209,7 @@ whether it read the page its answer's value came from. **Enter** on a call's lin
         r = saved.record
         when = (r.started_at or "")[5:16].replace("T", " ")
         dpi = f" {r.dpi}dpi" if r.dpi else ""
-        return Text.assemble(star, (f"{mark.symbol} {mark.word:<14}", mark.style), (r.reader, "bold"),
+        return Text.assemble(star, (f"{mark.symbol} {mark.word:<14}", mark.style), (reader_said(r), "bold"),
                              (f" {r.modality}{dpi} {when}", "dim"))
 
     def _fill(self, select: int | None = None) -> None:
