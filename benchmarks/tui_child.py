@@ -60,7 +60,7 @@ def start_app(path: Path, ahead: bool):
     from workbench.core.source import open_source
     from workbench.tui import collector, firstpage
 
-    collector.pause(freeze=True)
+    collector.pause()
     first = firstpage.start(path) if ahead else None
     settings = load_settings()
     from workbench.tui.app import WorkbenchApp

@@ -53,7 +53,14 @@ def check_pdf(source: Source, password: str | None = None, first=None) -> None:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    collector.pause(freeze=True)  # until the first frame: start-up makes many objects, little garbage
+    collector.pause()  # until the first frame: start-up makes many objects, little garbage
+    try:
+        return _open(args)
+    finally:
+        collector.resume()  # (a start that failed: the Inspect screen resumes it at its first frame)
+
+
+def _open(args: argparse.Namespace) -> int:
     path = args.path or sample_suite_path()
     # A second process opens the path and draws the first page while Textual loads here.
     first = firstpage.start(path, args.password)
