@@ -174,7 +174,6 @@ async def test_a_held_down_key_walks_into_a_collapsed_family_s_cases():
         assert all(n.is_expanded and len(n.children) == PER_FAMILY for n in tree.root.children)
 
 
-
 async def test_a_narrow_list_clips_long_names_without_a_scrollbar_row_over_the_cases():
     # At 100x30 the list is 40 columns wide; a horizontal scrollbar took its last row and showed
     # its thumb glyph among the case names.
@@ -187,15 +186,3 @@ async def test_a_narrow_list_clips_long_names_without_a_scrollbar_row_over_the_c
         assert tree.virtual_size.width > tree.size.width  # the names are longer than the list is wide
         assert not tree.show_horizontal_scrollbar
         assert tree.size.height == 12  # every row lists cases
-
-
-def test_the_readme_and_the_case_list_help_give_the_marks_the_list_draws():
-    """The legend is made from the marks drawn (it said "● pass/wrong", a mark never drawn)."""
-    from tests.support.fixtures import ROOT
-    from workbench.tui.widgets.case_list import CaseList
-    from workbench.tui.widgets.marks import LINT_MARKS, MARKS, legend
-
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    for marks in (LINT_MARKS, MARKS):
-        assert f"({legend(marks)}" in readme
-        assert legend(marks) in " ".join(CaseList.HELP.split())
