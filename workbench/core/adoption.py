@@ -5,7 +5,6 @@ that armed a trap in it (`Case.mutations`). Making and replaying them is `build.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -13,16 +12,7 @@ from workbench.core.contract import Arming, parse_contract
 from workbench.core.errors import UserError
 from workbench.core.key import AnswerKey
 from workbench.core.params import ParamValue, parse_params
-from workbench.core.schema import JSONObject
-
-
-def _object(raw: Any, what: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise UserError(f"{what} must be an object; got {raw!r}")
-    unknown = [k for k in raw if k not in keys]
-    if unknown:
-        raise UserError(f"unknown key {unknown[0]!r} in {what}; it has {', '.join(keys)}")
-    return raw
+from workbench.core.schema import JSONObject, json_object, parse_items
 
 
 def _int(raw: Any, what: str) -> int:
@@ -55,7 +45,7 @@ class Target:
 
     @classmethod
     def from_json(cls, raw: Any) -> Target:
-        raw = _object(raw, "target", ("page_number", "box", "text"))
+        raw = json_object(raw, "target", ("page_number", "box", "text"))
         page = _int(raw.get("page_number"), "target page_number")
         box = raw.get("box")
         if (not isinstance(box, list) or len(box) != 4
@@ -86,7 +76,7 @@ class MutationStep:
 
     @classmethod
     def from_json(cls, raw: Any) -> MutationStep:
-        raw = _object(raw, "a step", ("mutation", "version", "seed", "pinned", "params", "target"))
+        raw = json_object(raw, "a step", ("mutation", "version", "seed", "pinned", "params", "target"))
         try:
             params = parse_params(raw.get("params") or {})
         except UserError as exc:
@@ -101,15 +91,7 @@ class MutationStep:
 
 def parse_steps(raw: Any) -> list[MutationStep]:
     """A case's recorded `mutations`, in order; a UserError names the step (1-based)."""
-    if not isinstance(raw, list):
-        raise UserError(f"mutations must be a list of steps; got {raw!r}")
-    out = []
-    for n, step in enumerate(raw, 1):
-        try:
-            out.append(MutationStep.from_json(step))
-        except UserError as exc:
-            raise UserError(f"step {n}: {exc}") from None
-    return out
+    return parse_items(raw, "mutations", "step", MutationStep.from_json)
 
 
 @dataclass(frozen=True)
@@ -129,7 +111,7 @@ class Encryption:
 
     @classmethod
     def from_json(cls, raw: Any) -> Encryption:
-        raw = _object(raw, "encryption", ("method", "password", "kept"))
+        raw = json_object(raw, "encryption", ("method", "password", "kept"))
         if raw.get("password") not in ("user", "owner only"):
             raise UserError(f"encryption password must be user or owner only; got {raw.get('password')!r}")
         needs = raw["password"] == "user"
@@ -178,7 +160,7 @@ class AdoptedSource:
 
     @classmethod
     def from_json(cls, raw: Any) -> AdoptedSource:
-        raw = _object(raw, "source", _SOURCE_KEYS)
+        raw = json_object(raw, "source", _SOURCE_KEYS)
         pages = raw.get("pages")
         if pages is not None:
             _int(pages, "pages")

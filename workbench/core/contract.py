@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from workbench.core.errors import UserError
-from workbench.core.schema import JSONObject
+from workbench.core.schema import JSONObject, parse_items
 
 # Where an answer must (or must not) be found on the generated case. Checked by the lint.
 Where = Literal[
@@ -85,12 +85,4 @@ class Arming:
 
 def parse_contract(raw: Any) -> tuple[Arming, ...]:
     """A recorded contract (a list of clauses); a UserError names the clause (1-based)."""
-    if not isinstance(raw, list):
-        raise UserError(f"a contract is a list of clauses; got {raw!r}")
-    out = []
-    for n, clause in enumerate(raw, 1):
-        try:
-            out.append(Arming.from_json(clause))
-        except UserError as exc:
-            raise UserError(f"clause {n}: {exc}") from None
-    return tuple(out)
+    return tuple(parse_items(raw, "a contract", "clause", Arming.from_json))

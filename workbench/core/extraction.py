@@ -22,32 +22,16 @@ same. Grading with it is `workbench.grading.fields`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, get_args
 
 from workbench.core.errors import UserError
-from workbench.core.schema import JSONObject
+from workbench.core.schema import JSONObject, json_object
 
 Normalizer = Literal["text", "case", "punctuation", "exact", "date", "phone", "money", "number"]
 NORMALIZERS: tuple[Normalizer, ...] = get_args(Normalizer)
 Number = int | float
-
-
-def _object(raw: Any, what: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise UserError(f"{what} must be an object; got {raw!r}")
-    unknown = [k for k in raw if k not in keys]
-    if unknown:
-        raise UserError(f"{what}: unknown key {unknown[0]!r}; it takes {', '.join(keys)}")
-    return raw
-
-
-def _mapping(raw: Any, what: str) -> Mapping[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise UserError(f"{what} must be an object; got {raw!r}")
-    return raw
 
 
 def _number(raw: Any, what: str) -> Number:
@@ -78,7 +62,7 @@ class FieldSpec:
 
     @classmethod
     def parse(cls, raw: Any, name: str) -> FieldSpec:
-        raw = _object(raw, f"field {name!r}", _RULE_KEYS)
+        raw = json_object(raw, f"field {name!r}", _RULE_KEYS)
         normalizer, threshold = raw.get("normalizer"), raw.get("threshold")
         tolerance, dayfirst = raw.get("tolerance"), raw.get("dayfirst")
         if normalizer is not None and normalizer not in NORMALIZERS:
@@ -113,7 +97,7 @@ class Evidence:
 
     @classmethod
     def parse(cls, raw: Any, what: str = "evidence") -> Evidence:
-        raw = _object(raw, what, ("page", "box", "quote", "alternatives"))
+        raw = json_object(raw, what, ("page", "box", "quote", "alternatives"))
         page, box, quote, alternatives = (raw.get(k) for k in ("page", "box", "quote", "alternatives"))
         if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
             raise UserError(f"{what}: page must be a page number from 1; got {page!r}")
@@ -163,14 +147,14 @@ class ExtractionGold:
     @classmethod
     def parse(cls, raw: Any) -> ExtractionGold:
         """Gold from its JSON shape; a UserError names the key that is wrong."""
-        raw = _object(raw, "gold", _GOLD_KEYS)
+        raw = json_object(raw, "gold", _GOLD_KEYS)
         fields, listed = raw.get("fields"), False
         if isinstance(fields, list):
             if not all(isinstance(n, str) for n in fields):
                 raise UserError(f"gold fields must be an object of field rules (or a list of names); got {fields!r}")
             fields, listed = tuple((n, FieldSpec()) for n in fields), True
         elif fields is not None:
-            fields = tuple((str(n), FieldSpec.parse(r, str(n))) for n, r in _mapping(fields, "gold fields").items())
+            fields = tuple((str(n), FieldSpec.parse(r, str(n))) for n, r in json_object(fields, "gold fields").items())
         records_key, pass_f1, schema = raw.get("records_key"), raw.get("pass_f1"), raw.get("schema")
         if records_key is not None and not isinstance(records_key, str):
             raise UserError(f"gold records_key must be text; got {records_key!r}")
@@ -181,11 +165,11 @@ class ExtractionGold:
         evidence = raw.get("evidence")
         if evidence is not None:
             evidence = tuple((str(n), Evidence.parse(e, f"gold evidence {n!r}"))
-                             for n, e in _mapping(evidence, "gold evidence").items())
+                             for n, e in json_object(evidence, "gold evidence").items())
         decoys = raw.get("decoys")
         if decoys is not None:
             out = []
-            for n, values in _mapping(decoys, "gold decoys").items():
+            for n, values in json_object(decoys, "gold decoys").items():
                 if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
                     raise UserError(f"gold decoys {n!r} must be a list of texts; got {values!r}")
                 out.append((str(n), tuple(values)))

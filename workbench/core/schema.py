@@ -122,6 +122,33 @@ SCALAR = (str, int, float)   # pdfhell writes some answers as numbers; we read t
 NUM = (int, float)
 
 
+def json_object(raw: Any, what: str, keys: tuple[str, ...] | None = None) -> Mapping[str, Any]:
+    """`raw` as a JSON object named `what` in errors, with no key outside `keys` (when given): the
+    one check every typed part of a case (its matcher, generator, contract, gold, adoption) starts
+    its `from_json` with."""
+    if not isinstance(raw, Mapping):
+        raise UserError(f"{what} must be an object; got {raw!r}")
+    if keys is not None:
+        unknown = [k for k in raw if k not in keys]
+        if unknown:
+            raise UserError(f"unknown key {unknown[0]!r} in {what}; it has {', '.join(keys)}")
+    return raw
+
+
+def parse_items(raw: Any, what: str, item: str, parse: Callable[[Any], Any]) -> list[Any]:
+    """Each element of the JSON list `raw` (named `what` in errors) by `parse`; a bad one is a
+    UserError naming it as `item` N (1-based)."""
+    if not isinstance(raw, list):
+        raise UserError(f"{what} must be a list; got {raw!r}")
+    out = []
+    for n, element in enumerate(raw, 1):
+        try:
+            out.append(parse(element))
+        except UserError as exc:
+            raise UserError(f"{item} {n}: {exc}") from None
+    return out
+
+
 def _int_in(lo: int, hi: int) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
         if isinstance(v, bool) or not isinstance(v, int):
