@@ -19,13 +19,6 @@ KEYS = {"OPENAI_API_KEY": "sk-test-agent-0123456789abcdef", "ANTHROPIC_API_KEY":
 WIRES = ("openai", "anthropic", "google", "ollama", "openai-compatible")
 
 
-@pytest.fixture(scope="module")
-def sample_cases():
-    from workbench.core.suite import load_suite
-
-    return load_suite(SAMPLE).cases
-
-
 @pytest.fixture
 def suite(tmp_path) -> Path:
     dest = tmp_path / "mini"
@@ -193,18 +186,6 @@ def test_batch_and_modality_are_refused_for_agents(cli, server, suite):
     assert code == 2 and "leave out --modality" in err
     code, _, err = cli("ask", suite / f"{TRAP}.json", "--reader", "agent:nobody:x")
     assert code == 2 and "agent:PROVIDER:MODEL" in err
-
-
-def test_a_page_asked_again_comes_back_the_same_and_another_dpi_is_rendered(sample_cases):
-    from workbench.providers.agent.tools import DocumentTools
-
-    case = next(c for c in sample_cases if c.id == TRAP)
-    tools = DocumentTools(case, case.pdf_file.read_bytes())
-    first, again = (tools.call("page_image", {"page": 1, "dpi": 100}) for _ in range(2))
-    assert again.image is first.image and again.text == first.text == "page 1 rendered at 100 dpi"
-    other = tools.call("page_image", {"page": 1, "dpi": 72})
-    assert other.image != first.image and len(other.image) < len(first.image)
-    assert tools.returned_bytes == sum(r.size for r in (first, again, other))   # each counts
 
 
 def test_tool_bytes_cap_and_dpi_cap(sample_cases, cli, server, suite):
