@@ -104,11 +104,16 @@ def write_run(path: Path, records: list[RunRecord]) -> Path:
 AUTHOR_DEBOUNCE = 0.15   # longer than the Author screen's debounce
 
 
+# Worker groups that wait for the user's answer to a dialog (see `settle`).
+WAITS_FOR_THE_USER = ("author-save", "edit-key", "password")
+
+
 async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
     """Let every worker finish and the screen catch up; `pause` waits out a debounce each round.
 
     Superseded workers end cancelled, which `wait_for_complete` reports as an error, so wait by
-    looking instead. The Author save dialog's worker waits for the author's answers: left out.
+    looking instead. The workers that wait for the user's answer (the Author's save dialog, the
+    key editor's save, a password) are left out: waiting for them only ran out the minute.
     """
     from textual.worker import WorkerState
 
@@ -116,7 +121,7 @@ async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
         await pilot.pause(pause)
         # (up to a minute: a scan's preview reads its page by OCR, 30 s on a loaded 2-core box)
         for _ in range(6000):
-            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group not in ("author-save", "password")
+            if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group not in WAITS_FOR_THE_USER
                        for w in pilot.app.workers):
                 break
             await asyncio.sleep(0.01)
