@@ -203,6 +203,12 @@ def test_an_agents_dry_run_counts_its_turns_each_sending_the_conversation_so_far
     assert agent["cost"]["likely"] > one["cost"]["likely"]   # priced as its model's calls
     code, stdout, _ = cli("run", suite_dir, "--reader", "agent:openai:gpt-4o", "--dry-run")
     assert "3 cases live, about 12 model calls" in stdout and "assumed:" in stdout
+    # The loop stops at --max-turns: a long document is not read past it (a 500-page PDF was
+    # estimated at 1,002 calls a case under the default 30 turns).
+    code, stdout, err = cli("run", suite_dir, "--reader", "agent:openai:gpt-4o", "--dry-run", "--json",
+                            "--max-turns", "2")
+    assert code == 0, err
+    assert [c["calls"] for c in json.loads(stdout)["per_call"]] == [2, 2, 2]
 
 
 def test_price_defaults(tmp_path):

@@ -63,7 +63,8 @@ def dry_run(args: argparse.Namespace, plan: RunPlan, suite: Suite, out: Path) ->
     if plan.reader.is_agent:
         print(f"dry run: {plan.reader} (an agent), {counted(len(todo), 'case')} {how}, about "
               f"{counted(calls, 'model call')} ({len(cases) - len(todo)} finished before); nothing is sent")
-        print("  assumed: each case reads document_info, every page as text and as an image, then submits; "
+        print("  assumed: each case reads document_info, every page as text and as an image (as far as its turns "
+              "allow), then submits; "
               "each turn sends the conversation so far again")
     else:
         print(f"dry run: {plan.reader} ({modality}{dpis}), {counted(len(todo), 'call')} {how}"

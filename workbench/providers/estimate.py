@@ -98,9 +98,12 @@ def estimate_agent_case(case: Any, pdf: bytes, provider: str, prompt: str | None
     """An agent reader's case (`provider` is its model's): the loop its default prompt asks for,
     document_info, then every page read once as text (pymupdf's text standing in for the chosen
     extractor's) and once as an image at the tools' default DPI, then submit; each turn sends
-    the prompt, the tool schemas and the whole conversation so far again. `output_max` is
+    the prompt, the tool schemas and the whole conversation so far again, for at most
+    `max_turns` turns (a long document's later pages are never reached). `output_max` is
     `max_turns` turns of `max_tokens` each."""
     base = text_tokens(agent_prompt(case, prompt)) + text_tokens(json.dumps(tool_specs(case)))
+    turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
+    reads = max(turns - 1, 0)   # the last turn submits
     doc = open_fitz(pdf)
     try:
         pages = doc.page_count
@@ -109,10 +112,13 @@ def estimate_agent_case(case: Any, pdf: bytes, provider: str, prompt: str | None
         results = [text_tokens(json.dumps(info))]   # each tool call's result, in the order made
         zoom = DEFAULT_TOOL_DPI / 72
         for page in doc:
+            if len(results) >= reads:   # the loop ends at max_turns: later pages go unread
+                break
             results.append(text_tokens(page.get_text()))
             results.append(image_tokens(provider, page.rect.width * zoom, page.rect.height * zoom))
     finally:
         doc.close()
+    results = results[:reads]
     calls = len(results) + 1          # a call for each tool, and the one that submits
     tokens, history = 0, base
     for result in [*results, 0]:
@@ -120,6 +126,5 @@ def estimate_agent_case(case: Any, pdf: bytes, provider: str, prompt: str | None
         history += TOOL_CALL_TOKENS + result
     answer = text_tokens(case.expected_answer or "") + 2
     most = int(options.get("max_tokens", DEFAULT_MAX_TOKENS))
-    turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     return CallEstimate(case.id, pages, tokens, min(most, answer) + TOOL_CALL_TOKENS * (calls - 1), most * turns,
                         calls)
