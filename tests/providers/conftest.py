@@ -13,3 +13,11 @@ def sample_cases():
     from workbench.core.suite import load_suite
 
     return load_suite(SAMPLE).cases
+
+
+@pytest.fixture(scope="module")
+def cases(suite_dir):
+    """The cases of the module's own suite (each module builds its `suite_dir` from its spec)."""
+    from workbench.core.suite import load_suite
+
+    return load_suite(suite_dir).cases

@@ -44,13 +44,6 @@ def suite_dir(tmp_path_factory) -> Path:
     return _build(tmp_path_factory, SPEC, "batchmini")
 
 
-@pytest.fixture(scope="module")
-def cases(suite_dir):
-    from workbench.core.suite import load_suite
-
-    return load_suite(suite_dir).cases
-
-
 @pytest.fixture
 def env(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
