@@ -48,3 +48,38 @@ def test_shutdown_never_waits_cancels_what_is_queued_and_takes_no_more():
         pool.submit(lambda: None)
     gate.set()
     assert running.result(timeout=10) is True
+
+
+END = """
+import atexit, sys, threading, time
+from workbench.core.threads import DaemonExecutor, end_process
+atexit.register(lambda: open(sys.argv[1], "w").write("exit handlers ran"))
+pool = DaemonExecutor(workers=1)
+started = threading.Event()
+if sys.argv[2] == "busy":
+    pool.submit(lambda: (started.set(), time.sleep(30)))
+    started.wait(10)
+else:
+    pool.submit(lambda: None).result(10)
+print("the work's output")   # a pipe: block-buffered, still in the buffer
+end_process(3, pool)
+print("returned")
+"""
+
+
+@pytest.mark.parametrize("state", ["busy", "idle"])
+def test_end_process_ends_at_once_only_while_a_worker_is_busy_and_loses_no_output(state, tmp_path):
+    """A worker still busy at the end (OCR inside onnxruntime, at the workbench's quit) ends the
+    process at once with the code given, its output flushed and its exit handlers run; an idle
+    one lets the process end as usual."""
+    import subprocess
+    import sys
+
+    ran = tmp_path / "atexit.txt"
+    proc = subprocess.run([sys.executable, "-c", END, str(ran), state], capture_output=True, text=True,
+                          timeout=60)
+    if state == "busy":
+        assert (proc.returncode, proc.stdout) == (3, "the work's output\n"), proc.stderr
+    else:
+        assert (proc.returncode, proc.stdout) == (0, "the work's output\nreturned\n"), proc.stderr
+    assert ran.read_text() == "exit handlers ran"

@@ -22,8 +22,10 @@ import signal
 import sys
 from pathlib import Path
 
+from workbench.core.threads import end_process
 
-async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) -> dict:
+
+async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) -> tuple[dict, object]:
     from workbench.core.source import open_source
     from workbench.tui import firstpage
 
@@ -68,12 +70,14 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) 
                "used": first is not None and first.data is None and first._got.get("picture") is not None,
                "in_first_frame": first_frame == [True]}
         app.exit()
-    return out
+    return out, app.executor
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
     flags = {a for a in args if a.startswith("--")}
     target = Path(next(a for a in args if not a.startswith("--")))
-    print(json.dumps(asyncio.run(main(target, "--no-ahead" not in flags, "--kill" in flags, "--touch" in flags,
-                                      "--settled" in flags))))
+    shown, executor = asyncio.run(main(target, "--no-ahead" not in flags, "--kill" in flags, "--touch" in flags,
+                                       "--settled" in flags))
+    print(json.dumps(shown))
+    end_process(0, executor)  # as `open` ends: its workers may still be busy

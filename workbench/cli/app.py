@@ -15,6 +15,7 @@ from workbench.core.config import load_settings
 from workbench.core.errors import UserError
 from workbench.core.shipped import working_sample
 from workbench.core.source import Source, open_source
+from workbench.core.threads import end_process
 from workbench.tui import collector, firstpage
 
 
@@ -85,4 +86,5 @@ def _open(args: argparse.Namespace) -> int:
 
         firstpage.stop()
         end_children()  # a worker process busy with a page would hold the exit back
+    end_process(app.return_code or 0, app.executor)  # (a worker still busy: ends here)
     return app.return_code or 0

@@ -6,7 +6,10 @@ a light module does not load (`pdf/pages.py` is imported before the workbench's 
 
 from __future__ import annotations
 
+import atexit
+import os
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,6 +32,7 @@ class DaemonExecutor(ThreadPoolExecutor):
         self._workers, self._name = max(1, workers), name
         self._daemons: list[threading.Thread] = []
         self._idle = 0
+        self._running = 0
         self._lock = threading.Lock()
         self._shut = False
 
@@ -51,15 +55,25 @@ class DaemonExecutor(ThreadPoolExecutor):
         while (job := self._queue.get()) is not None:
             future, fn, args, kwargs = job
             if future.set_running_or_notify_cancel():
+                with self._lock:
+                    self._running += 1
                 try:
                     result = fn(*args, **kwargs)
                 except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for it
                     future.set_exception(exc)
                 else:
                     future.set_result(result)
+                finally:
+                    with self._lock:
+                        self._running -= 1
             del job, future, fn, args, kwargs
             with self._lock:
                 self._idle += 1
+
+    def busy(self) -> int:
+        """How many of its threads are running work now."""
+        with self._lock:
+            return self._running
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Take no more work and let the threads end once their work is done (never waits)."""
@@ -75,3 +89,25 @@ class DaemonExecutor(ThreadPoolExecutor):
                     pass
             for _ in self._daemons:
                 self._queue.put(None)
+
+
+def end_process(code: int, executor: DaemonExecutor | None) -> None:
+    """The end of a process whose `executor` may still be running work (the workbench's, after its
+    quit): when a thread of it is busy, the process ends here, at once, with `code`; else this
+    returns and the process ends as usual.
+
+    A busy daemon thread may be inside a C++ library that released the GIL (onnxruntime reading
+    a scan for the case list's lint): the interpreter's exit then destroyed that library's static
+    state under the running thread, and the process aborted after its work was done ("terminate
+    called without an active exception", exit 134, 1 quit in 6 on the sample suite). Exit
+    handlers run (logs flushed, temporary files removed), then `os._exit` skips the finalization
+    that tears the libraries down."""
+    if executor is None or not executor.busy():
+        return
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    os._exit(code)

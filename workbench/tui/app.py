@@ -71,6 +71,7 @@ class WorkbenchApp(App):
         self.author_drafts: dict[str, Draft] = {}
         self._quit_holds = 0   # see hold_quit
         self._held_quit: tuple | None = None
+        self.executor: DaemonExecutor | None = None  # its thread workers' (on_mount)
         for theme in THEMES.values():
             self.register_theme(theme)
         self._start_theme(self.settings.theme if self.settings.theme in self.available_themes else DEFAULT_THEME)
@@ -119,7 +120,8 @@ class WorkbenchApp(App):
     def on_mount(self) -> None:
         # Thread workers run in the loop's default executor, which the loop's end joins: quitting
         # would wait for a page still being analysed. Its threads are daemons here.
-        asyncio.get_running_loop().set_default_executor(DaemonExecutor(16, "workbench-worker"))
+        self.executor = DaemonExecutor(16, "workbench-worker")
+        asyncio.get_running_loop().set_default_executor(self.executor)
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
         if self.settings.problem:
