@@ -42,9 +42,11 @@ _XREF_ROW = re.compile(rb"^\d{10} \d{5} [nf]", re.MULTILINE)
 
 def _revision_ends(data: bytes) -> list[int]:
     """Byte offsets where each revision ends (after its %%EOF), in file order."""
-    ends = [m.end() for m in _EOF.finditer(data)]
-    # A trailing %%EOF with nothing but whitespace after it ends the last revision.
-    return [e for i, e in enumerate(ends) if i == len(ends) - 1 or data[e:ends[i + 1]].strip()]
+    marks = list(_EOF.finditer(data))
+    # A %%EOF with nothing but whitespace before the next one is no revision of its own (some
+    # writers end a file with two): the last of them ends it.
+    return [m.end() for i, m in enumerate(marks)
+            if i == len(marks) - 1 or data[m.end():marks[i + 1].start()].strip()]
 
 
 def _quiet_open(data: bytes):
