@@ -21,3 +21,13 @@ def cases(suite_dir):
     from workbench.core.suite import load_suite
 
     return load_suite(suite_dir).cases
+
+
+@pytest.fixture(scope="module")
+def fake_server():
+    """One fake provider on 127.0.0.1 for the module's tests (its `requests` keep every request
+    it got, the last one last)."""
+    from workbench.providers.fakeserver import FakeServer
+
+    with FakeServer(hang_s=1.0, hint_s=0.01) as server:
+        yield server

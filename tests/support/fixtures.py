@@ -231,3 +231,27 @@ def model_runs(suite):
         record(inv, invoice_json(inv, total=1.0), reader="test:other"),  # 2 fail
     ])
     return [a, b]
+
+
+# ---- one adapter's call, over real HTTP to the fake provider -----------------------------------
+
+SAMPLE_PDF = SAMPLE / "hidden_ocr_mismatch-0001.pdf"   # text layer: TOTAL DUE €53,919.68 (the hidden total)
+
+
+def over_the_wire(mod, req, model: str, server, key: str | None = "sk-test-wire-0123456789abcdef"):
+    """`mod` (a provider adapter) builds its call for `req` (a `ReadRequest`), the call goes as
+    built over real HTTP (httpx) to the fake provider `server`, and `mod` reads the reply: its
+    `ReadResult` (a 2xx) or its `ProviderError`, the HTTP status, and the request as the server
+    got it. A body `parse` cannot read raises its ValueError, as it does in `reading`."""
+    import httpx
+
+    from workbench.providers.exchange import body_value
+
+    call = mod.build(req, model, server.base_url(mod.name), key)
+    resp = httpx.post(call.url, headers=call.headers, content=json.dumps(call.body), timeout=10)
+    headers = {k.lower(): v for k, v in resp.headers.items()}
+    body = body_value(resp.content)
+    sent = server.requests[-1]
+    if 200 <= resp.status_code < 300:
+        return mod.parse(body, headers), resp.status_code, sent
+    return mod.parse_error(resp.status_code, body), resp.status_code, sent
