@@ -305,16 +305,6 @@ def test_a_key_echoed_by_the_server_is_redacted(env, server, suite):
     assert PLANTED not in json.dumps(rec.to_json()) and PLANTED[-12:] not in json.dumps(rec.to_json())
 
 
-@pytest.mark.parametrize("spec", ["openai", "nosuch:model", "probe:nosuch", ":x"])
-def test_bad_reader_specs(spec):
-    with pytest.raises(UserError):
-        parse_reader(spec)
-
-
-def test_model_names_keep_their_colons():
-    assert parse_reader("ollama:llama3.2:3b").model == "llama3.2:3b"
-
-
 # ---- cancellation and cache ----------------------------------------------------------------------
 
 def test_cancelling_the_task_stops_the_call(env, suite):
