@@ -1,0 +1,72 @@
+"""Each page's text as an extractor reads it (providers/pagetexts.py): the registry's libraries
+called as their documentation does, on real PDFs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.fixtures import SAMPLE, SAMPLE_PDF
+from workbench.providers import extractors, pagetexts
+
+
+def _installed_or_skip(name: str) -> str:
+    found = extractors.version(name)
+    if found is None:
+        pytest.skip(extractors.missing(name))
+    return found
+
+
+def test_extractors_in_many_threads_leave_stdout_as_it_was():
+    """A run reads probes in threads; an extractor must not swap sys.stdout for the process (it
+    was left a StringIO, and every later line of the command went into it)."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from workbench.providers.pagetexts import page_texts
+
+    before = sys.stdout
+    pdf = SAMPLE_PDF.read_bytes()
+    with ThreadPoolExecutor(8) as pool:
+        texts = list(pool.map(lambda _: page_texts("pypdf", pdf), range(64)))
+    assert sys.stdout is before
+    assert len({tuple(t) for t in texts}) == 1
+
+
+@pytest.mark.slow
+def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf():
+    """Importing pymupdf4llm turns MuPDF's error messages off for the process; after one
+    pymupdf4llm probe, a damaged PDF opened later lost its "MuPDF error" line (and a test that
+    checks it failed whenever a pymupdf4llm test ran first in the same worker)."""
+    _installed_or_skip("pymupdf4llm")
+    script = (
+        "import logging, sys\n"
+        "from tests.support.hostile_corpus import bad_ascii85_pdf\n"
+        "from workbench.providers.pagetexts import page_texts\n"
+        "from workbench.pdf.pages import PdfPages\n"
+        "said = []\n"
+        "class Keep(logging.Handler):\n"
+        "    def emit(self, record): said.append(record.getMessage())\n"
+        "page_texts('pymupdf4llm', open(sys.argv[1], 'rb').read())\n"
+        "logging.getLogger('pymupdf').addHandler(Keep())\n"
+        "PdfPages(bad_ascii85_pdf(), 'a85.pdf').page(0, layers=False)\n"
+        "print(any('a85d' in m for m in said))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", script, str(SAMPLE_PDF)], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "True", proc.stdout
+
+
+def test_a_pymupdf4llm_probe_on_a_page_its_ocr_finds_no_text_on_says_nothing_on_stderr(capfd):
+    """pymupdf4llm's OCR plugin leaves RapidOCR's warnings to Python's last-resort handler: 'The
+    text detection result is empty' came bare on stderr in the middle of exposure's output."""
+    _installed_or_skip("pymupdf4llm")
+    pdf = (SAMPLE / "hidden_ocr_mismatch-0002.pdf").read_bytes()
+    capfd.readouterr()
+    assert pagetexts.page_texts("pymupdf4llm", pdf)
+    assert capfd.readouterr().err == ""
