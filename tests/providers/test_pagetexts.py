@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.fixtures import SAMPLE, SAMPLE_PDF
+from workbench.core.errors import UserError
 from workbench.providers import extractors, pagetexts
 
 
@@ -70,3 +71,26 @@ def test_a_pymupdf4llm_probe_on_a_page_its_ocr_finds_no_text_on_says_nothing_on_
     capfd.readouterr()
     assert pagetexts.page_texts("pymupdf4llm", pdf)
     assert capfd.readouterr().err == ""
+
+
+def test_pypdf_and_pymupdf_read_the_hidden_total_page_by_page():
+    pdf = SAMPLE_PDF.read_bytes()
+    for name in ("pypdf", "pymupdf"):
+        (page,) = pagetexts.page_texts(name, pdf)
+        assert "TOTAL DUE" in page and "53,919.68" in page   # the hidden layer's total, not the printed one
+        assert pagetexts.page_text(name, pdf, 1) == page
+
+
+def test_a_page_past_the_end_and_a_pdf_no_library_reads_are_one_line():
+    with pytest.raises(UserError, match=r"^page 2: pymupdf read 1 page\(s\)$"):
+        pagetexts.page_text("pymupdf", SAMPLE_PDF.read_bytes(), 2)
+    with pytest.raises(UserError, match="^unknown extractor 'nosuch'"):
+        pagetexts.page_texts("nosuch", b"")
+    for name in ("pypdf", "pymupdf"):   # the PDF is opened within its budgets first: one line, no traceback
+        with pytest.raises(UserError, match=r"^PDF: broken PDF \(.*\); regenerate it or check the file$"):
+            pagetexts.page_texts(name, b"%PDF-1.7\nnot a PDF\n")
+
+
+def test_form_feeds_split_pages_and_a_trailing_empty_page_is_no_page():
+    assert pagetexts._split_pages("one\ftwo\f") == ["one", "two"]
+    assert pagetexts._split_pages("one\f\fthree") == ["one", "", "three"]
