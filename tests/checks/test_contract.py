@@ -60,3 +60,35 @@ def test_a_kept_contract_passes():
     contract = [{"target": "expected", "where": "visible"}, {"target": "expected", "where": "text_layer"},
                 {"target": "forbidden", "where": "hidden"}, {"target": "forbidden", "where": "not_visible"}]
     assert lint_case(handmade_case(contract=contract), pdf) == []
+
+
+def test_a_derived_value_needs_visible_parts_and_records_how():
+    pdf = invoice_pdf("$4,711.00", "$9,999.00")
+    derived = {"target": "expected", "where": "derived", "parts": ["INVOICE 42", "$4,711.00"], "how": "copied"}
+    (info,) = lint_case(handmade_case(forbidden=(), contract=[derived]), pdf)
+    assert (info.severity, info.code) == ("info", "expected-derived")
+    assert info.message == "expected '$4,711.00' is derived as copied from visible 'INVOICE 42' (page 1), '$4,711.00' (page 1)"
+    hidden_part = {**derived, "parts": ["$9,999.00"]}
+    assert codes(lint_case(handmade_case(forbidden=(), contract=[hidden_part]), pdf)) == ["part-not-visible"]
+    no_parts = {"target": "expected", "where": "derived"}
+    assert codes(lint_case(handmade_case(forbidden=(), contract=[no_parts]), pdf)) == ["contract-invalid"]
+    unknown = {**derived, "parts": ["meta:nope"]}
+    (bad,) = lint_case(handmade_case(forbidden=(), contract=[unknown]), pdf)
+    assert bad.code == "contract-invalid" and "part 'meta:nope' names no value of the case" in bad.message
+
+
+def test_a_decoy_the_contract_puts_in_hidden_text_that_is_printed_nowhere_disarms_the_trap():
+    pdf = invoice_pdf("$4,711.00", "$9,999.00")
+    contract = [{"target": "forbidden", "where": "hidden", "why": "the hidden total"}]
+    (err,) = lint_case(handmade_case(forbidden=["$5,555.00"], contract=contract), pdf)
+    assert (err.code, err.message) == ("trap-disarmed", "forbidden '$5,555.00': it is nowhere on the pages or in "
+                                       "any text layer (contract: the hidden total)")
+
+
+def test_without_a_contract_a_decoy_named_only_in_the_metadata_is_asked_to_be_listed():
+    pdf = invoice_pdf("$4,711.00", "$9,999.00")
+    findings = lint_case(handmade_case(forbidden=(), metadata={"decoy_total": "$9,999.00", "decoy_note": "x"}), pdf)
+    (warn,) = findings
+    assert warn.code == "forbidden-unlisted" and "decoy_total '$9,999.00', only in hidden text on page 1" in warn.message
+    nowhere = lint_case(handmade_case(forbidden=["$5,555.00"]), pdf)
+    assert codes(nowhere) == ["forbidden-nowhere"]
