@@ -1,0 +1,48 @@
+"""Searching a PDF for a needle (workbench/checks/search.py): every place it is drawn or hidden on
+every page, and the pages of each extractor's text layer that hold it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import pdfs_forensics as F
+from tests.support.fixtures import reportlab_pages
+from workbench.checks.search import find_evidence, find_in_layers
+
+
+@pytest.fixture(scope="module")
+def three_pages(tmp_path_factory) -> bytes:
+    """Three pages "Page N of the report: revenue grew N.5 percent"; page 2 also hides a line."""
+    return reportlab_pages(tmp_path_factory.mktemp("search") / "r.pdf", 3, hidden_on=2).read_bytes()
+
+
+def test_every_page_a_needle_is_on_visible_or_hidden(three_pages):
+    hits = find_evidence(three_pages, "of the report")
+    assert [(h.page, h.visible, h.text) for h in hits] == [(p, True, "of the report") for p in range(3)]
+    (hidden,) = find_evidence(three_pages, "secret instruction")
+    assert (hidden.page, hidden.visible, hidden.text) == (1, False, "SECRET INSTRUCTION")
+    assert hidden.reasons == ["no-contrast"] and len(hidden.boxes) == 1
+    assert find_evidence(three_pages, "2.5 percent")[0].page == 1
+
+
+def test_an_empty_needle_or_one_printed_nowhere_has_no_hit(three_pages):
+    assert find_evidence(three_pages, "") == [] and find_evidence(three_pages, "  \n") == []
+    assert find_evidence(three_pages, "dividend") == []
+
+
+def test_the_text_layers_that_hold_a_needle_page_by_page(three_pages):
+    assert find_in_layers(three_pages, "SECRET instruction") == {"pypdf": [1], "pymupdf": [1]}
+    assert find_in_layers(three_pages, "revenue grew") == {"pypdf": [0, 1, 2], "pymupdf": [0, 1, 2]}
+    assert find_in_layers(three_pages, "dividend") == {"pypdf": [], "pymupdf": []}
+
+
+def test_a_finder_of_its_own_decides_what_matches():
+    from workbench.text.search import Part
+
+    def whole_word_hide(text: str, needle: str) -> list[Part]:
+        at = text.find("HIDE")
+        return [Part(needle, True, text[at:at + 4], (at, at + 4))] if at >= 0 else []
+
+    (hit,) = find_evidence(F.render_mode(), "anything", find=whole_word_hide)
+    assert hit.text == "HIDE" and not hit.visible and hit.reasons == ["invisible-render-mode"]
+    assert find_in_layers(F.render_mode(), "anything", find=whole_word_hide) == {"pypdf": [0], "pymupdf": [0]}
