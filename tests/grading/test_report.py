@@ -1,10 +1,8 @@
-"""Reports over real cases: errors counted apart from the metric, Wilson intervals, JUnit, audit
-pack, the pdfhell importer and the grade/report/import-run commands."""
+"""Reports over real cases: errors counted apart from the metric, Wilson intervals, JUnit, the
+pdfhell importer and the grade/report/import-run commands."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import xml.etree.ElementTree as ET
 import zipfile
@@ -12,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from workbench.build.make import generate_case
-from workbench.build.saving import add_case
+from tests.support.fixtures import graded_record as rec
+from tests.support.fixtures import mixed_run
 from workbench.core.case import PDFHELL_FIELDS
-from workbench.core.runs import RunRecord, RunWriter, iter_records
+from workbench.core.runs import RunWriter, iter_records
 from workbench.grading import wilson
-from workbench.grading.auditpack import build_audit_pack
 from workbench.grading.junit import write_junit
 from workbench.grading.report import build_report
 from workbench.grading.report_text import render_report_text
@@ -39,41 +36,8 @@ def test_wilson_with_no_trials_is_vacuous():
     assert wilson(0, 0) == (0.0, 1.0)
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("suite")
-    cases = []
-    for seed in range(1, 9):
-        case, pdf = generate_case("hidden_ocr_mismatch", seed)
-        add_case(folder, case, pdf)
-        cases.append(case)
-    return folder, cases
-
-
-def rec(case, status="ok", answer=None, reader="fake:model", **kw):
-    return RunRecord(case_id=case.id, case_sha256=case.sha256, key_sha256=case.key_sha256(), reader=reader,
-                     modality=kw.pop("modality", "pixels"), dpi=kw.pop("dpi", 150), prompt=case.question,
-                     answer=answer, status=status, **kw)
-
-
-def mixed_run(cases):
-    """8 calls: 3 right, 1 trap, 1 refusal, 1 provider error, 1 timeout, 1 truncated."""
-    c = cases
-    return [
-        rec(c[0], answer=c[0].expected_answer),
-        rec(c[1], answer=f"The total due is {c[1].expected_answer}."),
-        rec(c[2], answer=c[2].expected_answer),
-        rec(c[3], answer=c[3].forbidden_answers[0]),
-        rec(c[4], answer="I cannot read the document."),
-        rec(c[5], status="error", error={"type": "http_error", "message": "temperature is deprecated",
-                                          "http_status": 400}),
-        rec(c[6], status="timeout", error={"type": "timeout", "message": "no answer in 60 s"}),
-        rec(c[7], status="truncated", answer="The TOTAL", finish_reason="length"),
-    ]
-
-
-def test_errors_are_counted_but_never_in_the_denominator(suite):
-    _, cases = suite
+def test_errors_are_counted_but_never_in_the_denominator(graded_suite):
+    _, cases = graded_suite
     report = build_report(mixed_run(cases), {c.id: c for c in cases}, by="family")
     s = report.runs[0].overall.to_json()
     assert s["calls"] == 8
@@ -92,8 +56,8 @@ def test_errors_are_counted_but_never_in_the_denominator(suite):
     assert "temperature is deprecated" in text
 
 
-def test_a_run_where_every_call_failed_scores_nothing_not_zero(suite):
-    _, cases = suite
+def test_a_run_where_every_call_failed_scores_nothing_not_zero(graded_suite):
+    _, cases = graded_suite
     records = [rec(c, status="error", error={"type": "http_error", "message": "bad key"}) for c in cases]
     report = build_report(records, {c.id: c for c in cases})
     s = report.runs[0].overall
@@ -102,8 +66,8 @@ def test_a_run_where_every_call_failed_scores_nothing_not_zero(suite):
     assert "nothing to score" in render_report_text(report)
 
 
-def test_grouping_by_param_and_tier(suite):
-    _, cases = suite
+def test_grouping_by_param_and_tier(graded_suite):
+    _, cases = graded_suite
     report = build_report(mixed_run(cases), {c.id: c for c in cases}, by="param:currency")
     groups = {g.group for g in report.runs[0].groups}
     assert groups <= {"USD", "EUR", "GBP"} and sum(g.calls for g in report.runs[0].groups) == 8
@@ -111,8 +75,8 @@ def test_grouping_by_param_and_tier(suite):
     assert [g.group for g in tiers.runs[0].groups] == ["none"]
 
 
-def test_two_runs_side_by_side(suite):
-    _, cases = suite
+def test_two_runs_side_by_side(graded_suite):
+    _, cases = graded_suite
     good = [rec(c, answer=c.expected_answer) for c in cases]
     report = build_report({"a": mixed_run(cases), "b": good}, {c.id: c for c in cases})
     diffs = {d.case_id: d.outcomes for d in report.differences}
@@ -122,8 +86,8 @@ def test_two_runs_side_by_side(suite):
     assert "differences (5 case(s)" in render_report_text(report)
 
 
-def test_junit_counts_failures_and_errors(suite, tmp_path):
-    _, cases = suite
+def test_junit_counts_failures_and_errors(graded_suite, tmp_path):
+    _, cases = graded_suite
     report = build_report(mixed_run(cases), {c.id: c for c in cases})
     path = tmp_path / "junit.xml"
     write_junit(report, path)
@@ -141,27 +105,6 @@ def test_junit_counts_failures_and_errors(suite, tmp_path):
     assert ET.parse(tmp_path / "j2.xml").getroot().get("failures") == "2"
 
 
-def test_audit_pack_is_byte_identical_and_complete(suite, tmp_path):
-    folder, cases = suite
-    runs = {"mixed": mixed_run(cases)}
-    by_id = {c.id: c for c in cases}
-    first = build_audit_pack(build_report(runs, by_id), runs, by_id, (folder / "suite.json").read_bytes(), "s")
-    second = build_audit_pack(build_report(runs, by_id), runs, by_id, (folder / "suite.json").read_bytes(), "s")
-    assert first == second
-    zf = zipfile.ZipFile(io.BytesIO(first))
-    names = zf.namelist()
-    assert names == sorted(names)
-    assert {f"cases/{c.id}.pdf" for c in cases} <= set(names)
-    assert {"manifest.json", "report.json", "junit.xml", "records/mixed.jsonl", "suite.json"} <= set(names)
-    manifest = json.loads(zf.read("manifest.json"))
-    for name, digest in manifest["files"].items():
-        assert hashlib.sha256(zf.read(name)).hexdigest() == digest
-    assert set(manifest["files"]) == set(names) - {"manifest.json"}
-    assert manifest["suite"]["hash"] == manifest["suite"]["recorded_hash"]
-    assert (manifest["modality"], manifest["dpi"], manifest["error_rate"]) == (["pixels"], [150], 0.25)
-    assert all(i.date_time == (1980, 1, 1, 0, 0, 0) and i.external_attr >> 16 == 0o100644 for i in zf.infolist())
-
-
 # ---- commands -------------------------------------------------------------------------------
 
 def write_run(path: Path, records) -> Path:
@@ -171,8 +114,8 @@ def write_run(path: Path, records) -> Path:
     return path
 
 
-def test_grade_command(cli, suite):
-    folder, cases = suite
+def test_grade_command(cli, graded_suite):
+    folder, cases = graded_suite
     case_json = folder / f"{cases[0].id}.json"
     code, out, _ = cli("grade", case_json, "--answer", f"It is {cases[0].expected_answer}")
     assert code == 0 and out.startswith("PASS")
@@ -182,10 +125,10 @@ def test_grade_command(cli, suite):
     assert verdict["forbidden_matched"][0]["span"] == [0, len(cases[0].forbidden_answers[0])]
 
 
-def test_grade_batch_gives_each_line_its_verdict_in_order(cli, suite, tmp_path):
+def test_grade_batch_gives_each_line_its_verdict_in_order(cli, graded_suite, tmp_path):
     """One line per input line, in input order, the verdict as grade --json gives it; a bad line
     (not JSON, no case, a case file that is not there) is that line's error, and the rest grade."""
-    folder, cases = suite
+    folder, cases = graded_suite
     right, trap = f"It is {cases[0].expected_answer}", cases[0].forbidden_answers[0]
     one = str(folder / f"{cases[0].id}.json")
     lines = [json.dumps({"case": one, "answer": right}), "{not json",
@@ -216,8 +159,8 @@ def test_grade_batch_gives_each_line_its_verdict_in_order(cli, suite, tmp_path):
     assert code == 2 and "takes no CASE.json" in err
 
 
-def test_report_command_finds_the_suite_beside_the_run(cli, suite, tmp_path):
-    folder, cases = suite
+def test_report_command_finds_the_suite_beside_the_run(cli, graded_suite, tmp_path):
+    folder, cases = graded_suite
     runs = folder / "runs"
     runs.mkdir(exist_ok=True)
     run = write_run(runs / "mixed.jsonl", mixed_run(cases))
@@ -233,8 +176,8 @@ def test_report_command_finds_the_suite_beside_the_run(cli, suite, tmp_path):
     assert code == 2 and "--by 'colour'" in err
 
 
-def test_report_without_a_suite_says_what_to_do(cli, suite, tmp_path):
-    _, cases = suite
+def test_report_without_a_suite_says_what_to_do(cli, graded_suite, tmp_path):
+    _, cases = graded_suite
     run = write_run(tmp_path / "lonely.jsonl", mixed_run(cases))
     code, _, err = cli("report", run)
     assert code == 2 and "give --suite" in err
@@ -248,8 +191,8 @@ PDFHELL_RUN = {
 }
 
 
-def test_import_run_keeps_provider_errors_out_of_the_score(cli, suite, tmp_path):
-    folder, cases = suite
+def test_import_run_keeps_provider_errors_out_of_the_score(cli, graded_suite, tmp_path):
+    folder, cases = graded_suite
     raw = dict(PDFHELL_RUN)
     raw["cases"] = [
         {"case_id": cases[0].id, "trap_family": "hidden_ocr_mismatch", "correct": True, "fell_for_trap": False,
@@ -294,10 +237,10 @@ def _pdfhell_cases(cases):
     ]
 
 
-def test_report_of_an_imported_run_uses_the_records_suite_hash(cli, suite, tmp_path):
+def test_report_of_an_imported_run_uses_the_records_suite_hash(cli, graded_suite, tmp_path):
     """A pdfhell folder has no suite.json: its hash is computed from its content, and the hash the
     run recorded (pdfhell's) is shown beside it."""
-    folder, cases = suite
+    folder, cases = graded_suite
     pdfhell = tmp_path / "pdfhell-suite"
     pdfhell.mkdir()
     for c in cases[:3]:
@@ -313,8 +256,8 @@ def test_report_of_an_imported_run_uses_the_records_suite_hash(cli, suite, tmp_p
     assert "as the source graded it" not in out                            # regraded from the keys
 
 
-def test_report_of_an_imported_run_without_its_suite_shows_the_sources_verdicts(cli, suite, tmp_path):
-    _, cases = suite
+def test_report_of_an_imported_run_without_its_suite_shows_the_sources_verdicts(cli, graded_suite, tmp_path):
+    _, cases = graded_suite
     src = tmp_path / "run.json"
     src.write_text(json.dumps(dict(PDFHELL_RUN, cases=_pdfhell_cases(cases))))
     assert cli("import-run", src)[0] == 0                                  # no --suite: no keys

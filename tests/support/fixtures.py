@@ -91,6 +91,30 @@ def record(case: Case, answer: str | None, status: str = "ok", reader: str = "te
     )
 
 
+def graded_record(case: Case, status: str = "ok", answer: str | None = None, reader: str = "fake:model",
+                  **kw: object) -> RunRecord:
+    """A run record of `case` as a pixels reader at 150 DPI would write it (the grading tests' runs)."""
+    return RunRecord(case_id=case.id, case_sha256=case.sha256, key_sha256=case.key_sha256(), reader=reader,
+                     modality=kw.pop("modality", "pixels"), dpi=kw.pop("dpi", 150), prompt=case.question,
+                     answer=answer, status=status, **kw)
+
+
+def mixed_run(cases: list[Case]) -> list[RunRecord]:
+    """8 calls on 8 hidden_ocr_mismatch cases (the `graded_suite` fixture): 3 right, 1 trap, 1 refusal, 1 provider error, 1 timeout, 1 truncated."""
+    c = cases
+    return [
+        graded_record(c[0], answer=c[0].expected_answer),
+        graded_record(c[1], answer=f"The total due is {c[1].expected_answer}."),
+        graded_record(c[2], answer=c[2].expected_answer),
+        graded_record(c[3], answer=c[3].forbidden_answers[0]),
+        graded_record(c[4], answer="I cannot read the document."),
+        graded_record(c[5], status="error", error={"type": "http_error", "message": "temperature is deprecated",
+                                          "http_status": 400}),
+        graded_record(c[6], status="timeout", error={"type": "timeout", "message": "no answer in 60 s"}),
+        graded_record(c[7], status="truncated", answer="The TOTAL", finish_reason="length"),
+    ]
+
+
 def write_run(path: Path, records: list[RunRecord]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with RunWriter(path) as w:
