@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def graded_suite(tmp_path_factory):
     """A suite folder of 8 hidden_ocr_mismatch cases (seeds 1 to 8) and the cases, made once per
-    module (a module may write runs into it); `fixtures.mixed_run(cases)` answers them."""
+    test process; `fixtures.mixed_run(cases)` answers them. Only test_report writes into it (its
+    runs/mixed.jsonl, read by no other test): copy it before writing anything else."""
     from workbench.build.make import generate_case
     from workbench.build.saving import add_case
 
