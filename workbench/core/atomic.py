@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import files
-from workbench.core.case import sha256_hex
+from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.files import WriteError
 

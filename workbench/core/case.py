@@ -11,6 +11,7 @@ from typing import Any, Literal, TypeVar
 from workbench.core import files
 from workbench.core.adoption import AdoptedSource, MutationStep, parse_steps
 from workbench.core.contract import Arming, parse_contract
+from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
@@ -25,15 +26,6 @@ PDFHELL_FIELDS = (
 )
 T = TypeVar("T")
 KEY_FIELDS = ("question", "expected_answer", "expected_tokens", "forbidden_answers", "matcher", "gold")
-
-
-def sha256_hex(data: bytes) -> str:
-    """The one home of a SHA-256 in hex; hashlib (OpenSSL's start, 3 ms) is loaded on the first
-    hash, not by every command that reads a case (`grade` makes none)."""
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
 
 
 def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: Mapping[str, Any] | None) -> str:
@@ -80,6 +72,8 @@ class GeneratorRef:
 
 @dataclass
 class Case:
+    """A case as its JSON says (`from_json`, `to_json`), with where it was read from."""
+
     id: str
     trap_family: str
     seed: int

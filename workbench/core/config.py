@@ -54,6 +54,8 @@ GRAPHICS = ("halfblock", "hires")
 
 @dataclass
 class Settings:
+    """config.json's settings, each with its default (`problem`: why the file was not used)."""
+
     theme: str = "workbench-dark"
     reader: str = "probe:pymupdf"
     modality: str = "text"

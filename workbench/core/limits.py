@@ -23,6 +23,8 @@ LIMIT_ENV = "PDFWORKBENCH_LIMITS"  # "NAME=VALUE,NAME=VALUE": how a flag reaches
 
 @dataclass(frozen=True)
 class Limit:
+    """A budget: its default, its unit and why (`pdfworkbench config limits` lists them)."""
+
     name: str
     default: int | float
     unit: str   # "bytes", "seconds", "count", ...

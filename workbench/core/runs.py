@@ -15,14 +15,14 @@ from typing import Any
 
 from workbench import __version__
 from workbench.core import atomic, files
-from workbench.core.case import sha256_hex
+from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject, check_record, parse_json
 
 RECORD_FORMAT = "pdfworkbench-run/1"
-# Grading reads at most this much of an answer and a screen shows at most SHOWN_ANSWER_CHARS: a
-# run file from elsewhere may hold an answer of any size (the body cap only bounds our own calls).
-MAX_GRADED_CHARS = 1_000_000
+# A screen shows at most this much of an answer (grading reads at most
+# `grading.matchers.MAX_GRADED_CHARS`): a run file from elsewhere may hold an answer of any size
+# (the body cap only bounds our own calls).
 SHOWN_ANSWER_CHARS = 20_000
 STATUSES = ("ok", "error", "timeout", "blocked", "truncated", "refused", "cancelled",
             # an agent reader's own ends: out of turns, or done without calling submit_extraction
@@ -68,6 +68,8 @@ class CallError:
 
 @dataclass
 class RunRecord:
+    """One model call as a run file's line holds it (`from_json`, `to_json`)."""
+
     case_id: str
     case_sha256: str | None          # sha256 of the PDF the call saw
     key_sha256: str | None           # answer key at the time of the call

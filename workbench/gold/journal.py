@@ -56,6 +56,8 @@ STATUSES = ("open", "accepted", "rejected", "deferred")
 
 @dataclass
 class Decision:
+    """A decision on a dispute: accepted, rejected or deferred, why, by whom and when."""
+
     decision: str          # accepted | rejected | deferred
     rationale: str
     who: str
@@ -67,6 +69,8 @@ class Decision:
 
 @dataclass
 class Dispute:
+    """A proposed change to one field of a case's key, with its evidence and its decisions."""
+
     id: str
     case_id: str
     field: str

@@ -29,7 +29,6 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
-from workbench.core.runs import MAX_GRADED_CHARS
 from workbench.core.schema import JSONObject
 from workbench.grading.fields import grade_fields
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
@@ -44,6 +43,10 @@ from workbench.text.search import (
     find_text,
     fold_needle,
 )
+
+# Grading reads at most this much of an answer: a run file from elsewhere may hold an answer of
+# any size (the body cap only bounds our own calls).
+MAX_GRADED_CHARS = 1_000_000
 
 # ---- matchers ------------------------------------------------------------------------------
 

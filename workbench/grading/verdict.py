@@ -10,6 +10,8 @@ from workbench.text.search import Part
 
 @dataclass
 class Verdict:
+    """One answer graded: the parts found and missing, the trap's, the flags and the reason."""
+
     case_id: str
     matcher: str
     correct: bool

@@ -79,6 +79,8 @@ def number_value(number: str) -> Decimal:
 
 @dataclass(frozen=True)
 class MoneyMention:
+    """An amount found in a text: its value, its currency and where it stands."""
+
     value: Decimal
     currency: str | None      # ISO code, or None when the text names no currency
     start: int
