@@ -16,7 +16,10 @@ HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "textual", "httpx", "report
          # the fuzzy matcher's difflib, the date matcher's datetime; logging (a light command sets
          # it up where a library loads: `Command.light`), shutil (argparse's terminal width) and,
          # on Linux, the config folder's platformdirs (tempfile, random)
-         "hashlib", "_hashlib", "difflib", "datetime", "logging", "shutil") + \
+         "hashlib", "_hashlib", "difflib", "datetime", "logging", "shutil",
+         # inspect's own imports (dataclasses imports it only to write a missing docstring:
+         # `workbench.cli._defer_inspect`), and the run records (grade reads no run)
+         "ast", "dis", "tokenize", "workbench.core.runs") + \
     (("platformdirs", "tempfile") if sys.platform == "linux" else ())
 
 PROBE = """

@@ -8,8 +8,12 @@ what runs it (`workbench.cli.dispatch`) is imported once --help and --version ha
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import os
 import sys
+import types
+from _thread import allocate_lock
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -230,6 +234,33 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+class _InspectOnFirstUse(types.ModuleType):
+    """Stands in for `inspect` until something reads from it, then imports it (see `_defer_inspect`)."""
+
+    def __getattr__(self, name: str):
+        with _IMPORT_LOCK:
+            if sys.modules.get("inspect") is self:
+                del sys.modules["inspect"]
+        return getattr(importlib.import_module("inspect"), name)
+
+
+_IMPORT_LOCK = allocate_lock()   # (`threading` is not loaded yet: its `Lock` is this)
+
+
+def _defer_inspect() -> None:
+    """`inspect` (with ast, dis and tokenize: a fifth of what `grade` adds to a bare interpreter's
+    start) is imported when something first uses it, not when `dataclasses` imports it: dataclasses
+    (3.11-3.13) uses it only to write the docstring of a class that has none, and every dataclass
+    `grade` reads has one (tests/cli/test_start_imports.py checks that it never loads inspect).
+    For the light commands alone (`Command.light`), in a process that has imported neither yet."""
+    if "inspect" in sys.modules or "dataclasses" in sys.modules:
+        return
+    spec = importlib.util.find_spec("inspect")
+    stand_in = _InspectOnFirstUse("inspect")
+    stand_in.__spec__ = spec    # (read by the import statement: a module not being initialised)
+    sys.modules["inspect"] = stand_in
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # one-shot: no command module is needed to say it
@@ -240,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"pdfworkbench: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    if BY_NAME[args.command].light:
+        _defer_inspect()
     # What runs a command (settings, limits, logging, its errors): --help and --version have
     # exited by now and need none of it.
     from workbench.cli.dispatch import run_command
