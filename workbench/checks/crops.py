@@ -14,8 +14,10 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import logging
 import os
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, Future
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,8 @@ from workbench.core import files, limits
 from workbench.core.atomic import temp_prefix
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
-from workbench.core.pool import map_ordered
+from workbench.core.pool import _run_chunk as run_chunk  # (map_ordered's: results and log lines)
+from workbench.core.pool import process_pool, resolve_jobs
 from workbench.core.schema import JSONObject
 from workbench.grading.html.crop import CropBox, PageCrop
 
@@ -143,6 +146,8 @@ def _store(folder: Path, key: str, crop: PageCrop) -> None:
 # A crop to make: the case, and where to keep it (the cache folder, the key, and the hash of the
 # PDF the key was made from), or None.
 _Job = tuple[Case, tuple[Path, str, str] | None]
+# Crops a worker makes at a time (a chunk is one trip to the process and back).
+CHUNK = 8
 
 
 def _make(job: _Job) -> PageCrop | None:
@@ -163,33 +168,93 @@ def _make(job: _Job) -> PageCrop | None:
     return crop
 
 
+def _started() -> None:
+    return None
+
+
+class CropMaker:
+    """Page crops made while the caller goes on with its own work (`report --html` grades the
+    runs meanwhile): `add(case)` as each case is known to need one, then `crops()`.
+
+    A crop the cache holds is taken at once; the others go to `jobs` worker processes in chunks
+    as they come. The workers start with the maker, so make it before this process starts a
+    thread: they are then forked from one thread with nothing of the PDF stack loaded (a process
+    with threads must spawn them, and each would import everything again). With `jobs` 1 the
+    crops are made in this process, in `crops()`. Use it as a context manager, or `close()` it."""
+
+    def __init__(self, jobs: int | None = None, cache: Path | None = None) -> None:
+        self._cache = Path(cache) if cache is not None else None
+        self._fingerprint = _fingerprint() if cache is not None else ""
+        self._found: dict[str, PageCrop | None] = {}
+        self._chunk: list[_Job] = []
+        self._sent: list[tuple[list[str], Future]] = []
+        self._pool: Executor | None = None
+        if resolve_jobs(jobs) > 1:
+            self._pool = process_pool(resolve_jobs(jobs))
+            self._pool.submit(_started)   # (a forking pool starts all its processes at the first)
+
+    def __enter__(self) -> CropMaker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(self, case: Case) -> None:
+        """Want `case`'s crop (a case asked for again is not made again)."""
+        if case.id in self._found:
+            return
+        self._found[case.id] = None
+        keep = None
+        if self._cache is not None:
+            try:
+                pdf_sha = sha256_hex(_pdf_bytes(case))
+            except UserError:
+                return   # not readable: nothing to crop
+            key = crop_key(case, pdf_sha, self._fingerprint)
+            hit = _cached(self._cache, case.id, key)
+            if hit is not None:
+                self._found[case.id] = hit
+                return
+            keep = (self._cache, key, pdf_sha)
+        self._chunk.append((case, keep))
+        if self._pool is not None and len(self._chunk) >= CHUNK:
+            self._send()
+
+    def _send(self) -> None:
+        if self._chunk and self._pool is not None:
+            chunk, self._chunk = self._chunk, []
+            self._sent.append(([case.id for case, _ in chunk], self._pool.submit(run_chunk, _make, chunk)))
+
+    def crops(self) -> dict[str, PageCrop | None]:
+        """Every case added -> its crop (None where its PDF cannot be read), in the order added;
+        waits for the workers."""
+        self._send()
+        for ids, future in self._sent:
+            made, records = future.result()
+            for record in records:   # a worker's log lines, logged here (as map_ordered does)
+                logging.getLogger(record.name).handle(record)
+            self._found.update(zip(ids, made, strict=True))
+        self._sent = []
+        for job in self._chunk:   # no pool: made here
+            self._found[job[0].id] = _make(job)
+        self._chunk = []
+        return dict(self._found)
+
+    def close(self) -> None:
+        """End the workers (crops not yet made are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
 def evidence_crops(cases: Iterable[Case], jobs: int | None = None,
                    cache: Path | None = None) -> Iterator[tuple[str, PageCrop | None]]:
     """(case id, crop or None) for each case, in order: from the `cache` folder where it holds
     the crop, the others made on `jobs` processes (and kept there)."""
     cases = list(cases)
-    found: dict[int, PageCrop | None] = {}
-    todo: list[_Job] = []
-    where: list[int] = []
-    fingerprint = _fingerprint() if cache is not None else ""
-    for i, case in enumerate(cases):
-        keep = None
-        if cache is not None:
-            try:
-                pdf_sha = sha256_hex(_pdf_bytes(case))
-            except UserError:
-                found[i] = None   # not readable: nothing to crop
-                continue
-            key = crop_key(case, pdf_sha, fingerprint)
-            hit = _cached(cache, case.id, key)
-            if hit is not None:
-                found[i] = hit
-                continue
-            keep = (Path(cache), key, pdf_sha)
-        todo.append((case, keep))
-        where.append(i)
-    made = map_ordered(_make, todo, jobs, chunksize=8)
-    for i, crop in zip(where, made, strict=True):
-        found[i] = crop
-    for i, case in enumerate(cases):
-        yield case.id, found[i]
+    with CropMaker(jobs if len(cases) > 1 else 1, cache) as maker:
+        for case in cases:
+            maker.add(case)
+        found = maker.crops()
+    for case in cases:
+        yield case.id, found[case.id]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.cli.logs import note
 from workbench.cli.output import print_json
@@ -30,6 +32,7 @@ from workbench.grading.loading import find_suite_folders, load_cases, load_runs
 from workbench.grading.outcome import WRONG_ANSWERS, source_verdict
 from workbench.grading.report import (
     Report,
+    Row,
     SuiteRef,
     build_report,
     check_grouping,
@@ -38,8 +41,24 @@ from workbench.grading.report import (
 from workbench.grading.report_text import render_report_text
 from workbench.grading.stats import gate_failure
 
+if TYPE_CHECKING:
+    from workbench.checks.crops import CropMaker
+
 
 def cmd_report(args: argparse.Namespace) -> int:
+    if not args.html:
+        return _report(args, None)
+    # (for --html alone; the PDF libraries load only in the workers, for crops the cache lacks)
+    from workbench.checks.crops import CropMaker
+    from workbench.core.config import cache_dir
+
+    # Its workers start now, before the charts' threads (so they fork), and make the crops of
+    # the wrong answers as the grading finds them.
+    with CropMaker(args.jobs, None if args.no_cache else cache_dir() / "crops") as crops:
+        return _report(args, crops)
+
+
+def _report(args: argparse.Namespace, crops: CropMaker | None) -> int:
     fail_below = threshold(args.fail_threshold)
     for flag, out in (("--html", args.html), ("--leaderboard", args.leaderboard)):
         if out is not None and str(out) != "-" and out.is_dir():   # before the work, not after it
@@ -74,7 +93,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         gold = None
     else:
         cases, suites, gold = _cases_at_gold(folders, args.gold)
-    report = build_report(runs, cases, by=args.by, prices=prices)
+    report = build_report(runs, cases, by=args.by, prices=prices,
+                          on_row=None if crops is None else _wanting_crops(cases, crops))
     if gold is not None:
         report.gold, report.gold_line = gold.to_json(), gold.line()
     if by_source:
@@ -100,8 +120,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.leaderboard and str(args.leaderboard) != "-":
         atomic.write_json(args.leaderboard, leaderboard(report, gold.used if gold else None))
         note(f"wrote leaderboard rows to {args.leaderboard}")
-    if args.html:
-        _write_html(report, cases, args.html, args.jobs, not args.no_cache)
+    if crops is not None:
+        _write_html(report, cases, args.html, crops)
     if args.junit:
         write_junit(report, args.junit)
         note(f"wrote JUnit XML to {args.junit}")
@@ -162,16 +182,23 @@ def _exposure(report: Report, cases: dict[str, Case]) -> tuple[dict, str]:
     return exposure.to_json(), matrix_text(exposure)
 
 
-def _write_html(report: Report, cases: dict[str, Case], out: Path, jobs: int, cache: bool) -> None:
-    """The HTML report, with a page crop of every case some run answered wrong (from the crop
-    cache in the user's cache folder, unless `cache` is off)."""
-    # (for --html alone; the PDF libraries load only for crops the cache does not hold)
-    from workbench.checks.crops import evidence_crops
-    from workbench.core.config import cache_dir
+def _wanting_crops(cases: dict[str, Case], crops: CropMaker) -> Callable[[Row], None]:
+    """build_report's hook: each case answered wrong has its page crop made meanwhile."""
+    def on_row(row: Row) -> None:
+        if row.outcome in WRONG_ANSWERS and row.case_id in cases:
+            crops.add(cases[row.case_id])
+    return on_row
 
+
+def _write_html(report: Report, cases: dict[str, Case], out: Path, crops: CropMaker) -> None:
+    """The HTML report, with a page crop of every case some run answered wrong (made while the
+    runs were graded, or from the crop cache in the user's cache folder unless --no-cache)."""
     wrong = sorted({r.case_id for run in report.runs for r in run.final_rows().values()
                     if r.outcome in WRONG_ANSWERS and r.case_id in cases})
-    crops = dict(evidence_crops([cases[c] for c in wrong], jobs, cache_dir() / "crops" if cache else None))
+    for cid in wrong:   # (each was added as it was graded: this adds none)
+        crops.add(cases[cid])
+    made = crops.crops()
+    shown = {cid: made[cid] for cid in wrong}
     questions = {cid: cases[cid].question for cid in wrong}
-    size = write_report_html(report, out, crops, questions)
-    note(f"wrote {out} ({size / 1e6:.1f} MB, {sum(c is not None for c in crops.values())} page crops)")
+    size = write_report_html(report, out, shown, questions)
+    note(f"wrote {out} ({size / 1e6:.1f} MB, {sum(c is not None for c in shown.values())} page crops)")

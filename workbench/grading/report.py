@@ -15,7 +15,7 @@ run's token budget than about the reader.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -412,9 +412,13 @@ def split_runs(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
 
 
 def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None,
-               prices: PriceTable | None = None) -> RunReport:
+               prices: PriceTable | None = None, on_row: Callable[[Row], None] | None = None) -> RunReport:
     records, shards = shard_coverage(records)
-    rows = [make_row(label, r, cases_by_id.get(str(r.case_id)), by) for r in records]
+    rows: list[Row] = []
+    for r in records:
+        rows.append(make_row(label, r, cases_by_id.get(str(r.case_id)), by))
+        if on_row is not None:
+            on_row(rows[-1])
     overall = Stats("all")
     groups: dict[str, Stats] = {}
     for row in rows:
@@ -461,11 +465,13 @@ def build_report(
     cases_by_id: Mapping[str, Case],
     by: str | None = None,
     prices: PriceTable | None = None,
+    on_row: Callable[[Row], None] | None = None,
 ) -> Report:
     """A report over `records` (a list, split into runs by reader; or a mapping run label -> list);
-    with `prices`, each run's tokens are priced."""
+    with `prices`, each run's tokens are priced. `on_row` sees each row as soon as it is graded
+    (`report --html` sends the wrong answers' page crops to be made meanwhile)."""
     check_grouping(by)
     runs_in = join_shards(dict(records) if isinstance(records, Mapping) else split_runs(list(records)))
-    runs = [run_report(label, recs, cases_by_id, by, prices) for label, recs in runs_in.items()]
+    runs = [run_report(label, recs, cases_by_id, by, prices, on_row) for label, recs in runs_in.items()]
     unknown = sorted({r.case_id for run in runs for r in run.rows if r.outcome == "no_key"})
     return Report(by=by, runs=runs, differences=differences(runs), unknown_cases=unknown)
