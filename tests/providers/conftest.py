@@ -31,3 +31,14 @@ def fake_server():
 
     with FakeServer(hang_s=1.0, hint_s=0.01) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def batch_server():
+    """A fake provider whose batches end after one status check, answering a request that holds
+    `fixtures.FAILS_IN_A_BATCH` with a 400 (a test may set `batch.end` for the next batches)."""
+    from tests.support.fixtures import FAILS_IN_A_BATCH
+    from workbench.providers.fakeserver import FakeServer
+
+    with FakeServer(hang_s=1.0, hint_s=0.01, batch_faults={FAILS_IN_A_BATCH: "400"}) as server:
+        yield server

@@ -279,3 +279,40 @@ def over_the_wire(mod, req, model: str, server, key: str | None = "sk-test-wire-
     if 200 <= resp.status_code < 300:
         return mod.parse(body, headers), resp.status_code, sent
     return mod.parse_error(resp.status_code, body), resp.status_code, sent
+
+
+# ---- one provider batch's life, against the fake provider's batch services ---------------------
+
+FAILS_IN_A_BATCH = "FAIL-THIS-ONE"   # the `batch_server` fixture answers a request holding it with a 400
+
+
+def batch_life(proto_cls, provider: str, server, questions: dict[str, str], model: str = "m",
+               key: str = "sk-test-batch-0123456789abcdef", max_polls: int = 5):
+    """A batch of `questions` (custom id -> the text asked) through a provider's batch protocol
+    (`proto_cls`, e.g. `OpenAIBatches`), over real HTTP to the fake `server`: each request the
+    adapter's own call, uploaded, created, polled until it ends, its results read. Returns the
+    protocol, the entry (its file and batch ids), the polls, and custom id -> `ReadResult`."""
+    import uuid
+
+    from workbench.core.runs import utc_now
+    from workbench.providers.adapters import adapter
+    from workbench.providers.base import ReadRequest, parse_reader
+    from workbench.providers.batch.job import encode_line
+    from workbench.providers.batch.service import Service
+    from workbench.providers.batch.state import BatchRequest, Entry
+    from workbench.providers.retry import RetryPolicy
+
+    spec, mod, url = parse_reader(f"{provider}:{model}"), adapter(provider), server.base_url(provider)
+    proto = proto_cls(Service(spec, url, key, RetryPolicy(base_s=0.005, cap_s=0.02, deadline_s=20,
+                                                          max_attempts=3, timeout_s=5)))
+    entry = Entry(uuid.uuid4().hex[:16], {cid: BatchRequest(cid, "", "", text) for cid, text in questions.items()})
+    lines = [encode_line(proto.line(cid, mod.build(ReadRequest(text, []), model, url, key)))
+             for cid, text in questions.items()]
+    entry.file_id = proto.upload(entry, lines)
+    entry.create_started_at = utc_now()
+    entry.batch_id = proto.create(entry)
+    polls = [proto.poll(entry.batch_id)]
+    while polls[-1].status == "in_progress" and len(polls) < max_polls:
+        polls.append(proto.poll(entry.batch_id))
+    results = dict(proto.results(polls[-1], entry)) if polls[-1].status != "failed" else {}
+    return proto, entry, polls, results
