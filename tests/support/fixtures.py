@@ -68,6 +68,13 @@ def suite_copy(tmp_path: Path) -> Path:
     return dest
 
 
+def mini_copy(tmp_path: Path, runs: bool = False) -> Path:
+    """A private copy of the sample suite in `tmp_path/mini`, with its probe runs if `runs`."""
+    dest = tmp_path / "mini"
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns(*(() if runs else ("runs",)), ".suite.lock"))
+    return dest
+
+
 def load(folder: Path, case_id: str) -> Case:
     from workbench.core.suite import load_suite
 

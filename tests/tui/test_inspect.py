@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.support.fixtures import SAMPLE, screen_text, settle
+from tests.support.fixtures import SAMPLE, mini_copy, screen_text, settle
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.case_list import CaseList
@@ -77,19 +75,11 @@ def test_main_screen_snapshot(snap_compare):
     assert snap_compare(WorkbenchApp(open_source(SAMPLE)), terminal_size=(160, 48), run_before=run_before)
 
 
-def _mini_copy(tmp_path) -> Path:
-    import shutil
-
-    dest = tmp_path / "mini"
-    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
-    return dest
-
-
 @pytest.mark.slow
 async def test_page_keys_work_with_the_case_list_focused_and_the_layers_follow(tmp_path):
     """PgDn, n, p and + are screen keys: they turn the page while the case list has focus, and
     the text layer panes show the page the page view shows, saying which."""
-    source = open_source(_mini_copy(tmp_path))
+    source = open_source(mini_copy(tmp_path))
     app = WorkbenchApp(source)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
@@ -125,7 +115,7 @@ async def test_g_goes_to_a_page_by_number_and_a_number_out_of_range_is_refused(t
     not have is refused in the dialog, which stays open for another; escape stays on the page."""
     from workbench.tui.widgets.go_to_page import GoToPageScreen
 
-    app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
+    app = WorkbenchApp(open_source(mini_copy(tmp_path)))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert app.screen.query_one(CaseList).select_case("cross_page_citation-0001-322b2b")
@@ -163,7 +153,7 @@ async def test_one_to_one_zoom_and_next_box(tmp_path):
     view on the next evidence box or hidden span, on whatever page it is."""
     from workbench.tui.widgets.page_view import ACTUAL
 
-    source = open_source(_mini_copy(tmp_path))
+    source = open_source(mini_copy(tmp_path))
     app = WorkbenchApp(source)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
@@ -205,7 +195,7 @@ async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp
     pytest.importorskip("textual_image")
     from workbench.tui.widgets.page_view import ACTUAL
 
-    app = WorkbenchApp(open_source(_mini_copy(tmp_path)), graphics="hires")
+    app = WorkbenchApp(open_source(mini_copy(tmp_path)), graphics="hires")
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
         assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
@@ -223,54 +213,6 @@ async def test_hires_graphics_show_the_page_raster_and_crop_it_at_one_to_one(tmp
         await pilot.press("z")
         await settle(pilot)
         assert page.query_one("#page-hires").image.size == (1275, 1650)
-
-
-@pytest.mark.slow
-async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_path):
-    """Answers tab: each value of the answer is listed with where it came from; choosing the
-    decoy the pymupdf probe answered with shows its box on the page (zoomed to it) and points the
-    text layer at it."""
-    import shutil
-
-    from textual.widgets import OptionList, TabbedContent
-
-    from workbench.tui.widgets.answers import AnswersView
-
-    suite = tmp_path / "mini"
-    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))  # with its probe runs
-    app = WorkbenchApp(open_source(suite))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot)
-        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
-        await settle(pilot)
-        app.screen.query_one(TabbedContent).active = "tab-answers"
-        answers = app.screen.query_one(AnswersView)
-        for _ in range(600):
-            await pilot.pause(0.1)
-            if answers.attributions() is not None:
-                break
-        found = answers.attributions()
-        saved = answers.answers[answers.shown][0]
-        assert saved.record.reader.startswith("probe:")   # a text probe: it read the hidden layer
-        decoy = next(i for i, a in enumerate(found) if a.value == "€53,919.68")
-        assert found[decoy].source == "hidden" and found[decoy].page == 0
-        values = answers.query_one("#value-list", OptionList)
-        # A summary, then the values that explain the wrong answer first: the hidden decoy.
-        assert "1 hidden" in str(values.get_option_at_index(0).prompt)
-        assert values.get_option_at_index(1).id == f"v{decoy}"
-        assert "hidden" in str(values.get_option_at_index(1).prompt)
-        values.focus()
-        values.highlighted = 1
-        await settle(pilot)
-        page = app.screen.query_one(PageView)
-        assert page.value_box is not None and page.value_box.rect == found[decoy].box
-        x0, y0, x1, y1 = page.shown.area
-        bx0, by0, bx1, by1 = found[decoy].box
-        assert x0 * 612 <= bx0 and bx1 <= x1 * 612 and y0 * 792 <= by0 and by1 <= y1 * 792
-        assert page.zoom_level > 0       # zoomed in on the value, not the whole page
-        layer = app.screen.query_one("#text-pymupdf", TextLayerView)
-        assert layer.pointer == "€53,919.68" and layer.pointed_line is not None
-        assert layer.plain.splitlines()[layer.pointed_line - 1].strip() == "€53,919.68"
 
 
 async def test_a_case_whose_pdf_pypdf_refuses_on_one_page_shows_its_pages_and_a_lint_error(tmp_path):
@@ -332,168 +274,3 @@ async def test_each_installed_extractor_has_a_tab_read_when_shown_with_the_key_m
         # the OCG-off decoy: pypdf's layer has it, pdfplumber's does not
         pypdf = app.screen.query_one("#text-pypdf", TextLayerView)
         assert ocg.forbidden_answers[0] in pypdf.plain and ocg.forbidden_answers[0] not in plumber.plain
-
-
-@pytest.mark.slow
-async def test_v_shows_the_values_box_at_once_and_escape_leaves_it(tmp_path):
-    """`v` once: the Answers tab's values, the highlighted value's box on the page (also when the
-    highlight was already there); escape: the box and the layers' pointer go, the cases have focus."""
-    import shutil
-
-    from textual.widgets import OptionList, TabbedContent
-
-    from workbench.tui.widgets.answers import AnswersView
-
-    suite = tmp_path / "mini"
-    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))  # with its probe runs
-    app = WorkbenchApp(open_source(suite))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
-        await settle(pilot)
-        app.screen.query_one(TabbedContent).active = "tab-answers"
-        answers = app.screen.query_one(AnswersView)
-        for _ in range(600):
-            await pilot.pause(0.1)
-            if answers.attributions() is not None:
-                break
-        values = answers.query_one("#value-list", OptionList)
-        values.highlighted = 1           # left highlighted from before, its box since cleared
-        await settle(pilot)
-        page = app.screen.query_one(PageView)
-        page.value_box = None
-        app.screen.query_one(CaseList).focus()
-        await pilot.press("v")
-        await settle(pilot)
-        assert app.screen.focused is values
-        assert page.value_box is not None and page.value_box.label == "€53,919.68"
-        assert page.zoom_level > 0       # zoomed to the value
-        await pilot.press("escape")
-        await settle(pilot)
-        assert page.value_box is None and page.zoom_level == 0
-        assert app.screen.query_one("#text-pymupdf", TextLayerView).pointer == ""
-        assert isinstance(app.screen.focused, CaseList)
-
-
-@pytest.mark.slow
-async def test_ask_again_from_an_answer_defaults_to_that_answers_reader(tmp_path):
-    import shutil
-
-    from textual.widgets import OptionList, Select, TabbedContent
-
-    from workbench.tui.screens.ask import AskScreen
-    from workbench.tui.widgets.answers import AnswersView
-
-    suite = tmp_path / "mini"
-    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns(".suite.lock"))  # with its probe runs
-    app = WorkbenchApp(open_source(suite))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot)
-        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
-        await settle(pilot)
-        screen = app.screen
-        screen.query_one(TabbedContent).active = "tab-answers"
-        answers = screen.query_one(AnswersView)
-        other = next(i for i, (saved, _) in enumerate(answers.answers) if saved.record.reader != screen.reader)
-        answers.query_one("#answer-list", OptionList).highlighted = other
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        assert isinstance(app.screen, AskScreen)
-        assert app.screen.query_one("#ask-reader", Select).value == answers.answers[other][0].record.reader
-
-
-@pytest.mark.slow
-async def test_switching_the_ask_dialog_to_a_pixels_reader_switches_the_modality(tmp_path):
-    from textual.widgets import Select
-
-    from workbench.providers.adapters import default_modality
-    from workbench.tui.screens.ask import AskScreen
-
-    app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        assert isinstance(app.screen, AskScreen)
-        modality = app.screen.query_one("#ask-modality", Select)
-        assert modality.value == "text"                 # the pymupdf probe's
-        app.screen.query_one("#ask-reader", Select).value = "probe:ocr"
-        await settle(pilot)
-        assert modality.value == default_modality("probe:ocr") == "pixels"
-
-
-@pytest.mark.slow
-async def test_an_answer_asked_here_is_the_one_highlighted_and_the_runs_jump_finds_it(tmp_path):
-    from textual.widgets import OptionList, TabbedContent
-
-    from workbench.core.layout import ASK_RUN, RUNS_DIR
-    from workbench.tui.widgets.answers import AnswersView
-
-    suite = _mini_copy(tmp_path)
-    app = WorkbenchApp(open_source(suite))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot)
-        assert app.screen.query_one(CaseList).select_case("hidden_ocr_mismatch-0001")
-        await settle(pilot)
-        screen = app.screen
-        screen.query_one(TabbedContent).active = "tab-answers"
-        answers = screen.query_one(AnswersView)
-        listed = answers.query_one("#answer-list", OptionList)
-        listed.highlighted = 0
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        app.screen.query_one("#ask-custom").value = "probe:pypdf"
-        await pilot.click("#ask-send")
-        await app.workers.wait_for_complete()
-        await settle(pilot)
-        asked = suite / RUNS_DIR / ASK_RUN
-        new = len(answers.answers) - 1
-        saved = answers.answers[new][0]
-        assert (saved.run, saved.line) == (asked, 0)      # its record number in asked.jsonl
-        assert listed.highlighted == new and answers.shown == new
-        listed.highlighted = 0
-        await settle(pilot)
-        screen.select_answer("hidden_ocr_mismatch-0001", asked, 0)   # as the Runs screen jumps
-        await settle(pilot)
-        assert listed.highlighted == new
-
-
-@pytest.mark.slow
-async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_url_by_its_key(tmp_path):
-    """Tab never lands on the base URL box, whatever the reader (issue 38.6): ctrl+l goes to it
-    for a reader with a server, and a probe's stays disabled."""
-    app = WorkbenchApp(open_source(_mini_copy(tmp_path)))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-        dialog = app.screen
-
-        async def stops(reader: str) -> list[str]:
-            dialog.query_one("#ask-custom").value = reader
-            await settle(pilot)
-            dialog.query_one("#ask-question").focus()
-            await settle(pilot)
-            seen = []
-            for _ in range(7):
-                seen.append(app.focused.id)
-                await pilot.press("tab")
-            return seen
-
-        assert await stops("probe:pypdf") == ["ask-question", "ask-reader", "ask-custom", "ask-modality",
-                                              "ask-dpi", "ask-send", "ask-cancel"]
-        assert await stops("openai:gpt-4o") == ["ask-question", "ask-reader", "ask-custom", "ask-modality",
-                                                "ask-dpi", "ask-send", "ask-cancel"]
-        await pilot.press("ctrl+l")
-        await settle(pilot)
-        assert app.focused.id == "ask-base-url"
-        await pilot.press("tab")
-        await settle(pilot)
-        assert app.focused.id == "ask-send"
-        dialog.query_one("#ask-custom").value = "probe:pypdf"
-        await settle(pilot)
-        await pilot.press("ctrl+l")
-        await settle(pilot)
-        assert app.focused.id != "ask-base-url"
