@@ -207,7 +207,8 @@ def loop_rows(group: str, rounds: int, providers: tuple[str, ...] = LOOP_PROVIDE
 
 async def _calls_alone(base: str, chains: int, length: int, workers: int) -> None:
     """The floor of the workers' run: `chains` chains of `length` plain calls, one after the
-    other, `workers` chains at a time, through `call_http` with run_suite's client settings."""
+    other, scheduled as run_suite schedules agent cases (2 x `workers` chains under way, each call
+    holding one of `workers` places), through `call_http` with run_suite's client settings."""
     import httpx
 
     from workbench.providers.agent.wire import OpenAIWire
@@ -216,15 +217,17 @@ async def _calls_alone(base: str, chains: int, length: int, workers: int) -> Non
     from workbench.providers.retry import RetryPolicy
 
     wire, policy = OpenAIWire(), RetryPolicy.from_env()
-    gate = asyncio.Semaphore(workers)
+    gate, ahead = asyncio.Semaphore(workers), asyncio.Semaphore(2 * workers)
     limits = httpx.Limits(max_connections=workers + 2, max_keepalive_connections=workers + 2)
     async with httpx.AsyncClient(limits=limits, verify=False) as client:
         async def chain(n: int) -> None:
-            async with gate:
+            async with ahead:
                 for turn in range(length):
                     body = {"model": "fake", "messages": [{"role": "user", "content": f"case {n} turn {turn}"}]}
-                    result, _ = await call_http(client, wire, HttpCall(base + "/chat/completions", {
-                        "content-type": "application/json", "authorization": "Bearer sk-bench"}, body), policy)
+                    async with gate:
+                        result, _ = await call_http(client, wire, HttpCall(base + "/chat/completions", {
+                            "content-type": "application/json", "authorization": "Bearer sk-bench"}, body),
+                            policy)
                     if result.status != "ok":
                         raise RuntimeError(f"a plain call: {result.status}")
 

@@ -273,3 +273,43 @@ def test_without_jsonschema_an_agent_on_an_extraction_says_what_to_install(cli, 
                        "--base-url", server.base_url("openai"), "--no-cache")
     assert code == 2 and "pip install 'pdfworkbench[agents]'" in err and "Traceback" not in err
     assert server.requests == []
+
+
+def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_time(server, suite):
+    """`--workers` is held for each model call, not for a whole case: two agent cases on one worker
+    take turns call by call (a case running its tools leaves the place to the other); and the time
+    a case waits for a worker counts neither against its deadline nor in its latency."""
+    import asyncio
+
+    import httpx
+
+    from workbench.core.case import load_case
+    from workbench.providers.agent.loop import run_agent
+    from workbench.providers.base import parse_reader
+    from workbench.providers.reading import call_http
+    from workbench.providers.retry import RetryPolicy
+
+    cases = [load_case(suite / f"{name}.json") for name in (TRAP, "hidden_ocr_mismatch-0001")]
+    spec, url, policy = parse_reader("agent:openai:agent-text"), server.base_url("openai"), RetryPolicy.from_env()
+
+    async def both() -> list:
+        gate = asyncio.Semaphore(1)
+        async with httpx.AsyncClient() as client:
+            return await asyncio.gather(*(run_agent(c, c.pdf_file.read_bytes(), spec, None, {}, client, url, policy,
+                                                    call_http, gate) for c in cases))
+
+    assert [r.status for r in asyncio.run(both())] == ["ok", "ok"]
+    questions = [json.dumps(r["body"]) for r in server.requests]
+    order = [next(i for i, c in enumerate(cases) if json.dumps(c.question)[1:-1] in q) for q in questions]
+    assert order == [0, 1, 0, 1, 0, 1], order
+
+    async def queued() -> object:
+        gate = asyncio.Semaphore(1)
+        await gate.acquire()   # another case's call holds the only worker for 1.5 s
+        asyncio.get_running_loop().call_later(1.5, gate.release)
+        async with httpx.AsyncClient() as client:
+            return await run_agent(cases[0], cases[0].pdf_file.read_bytes(), spec, None, {"deadline_s": 1.0}, client,
+                                   url, policy, call_http, gate)
+
+    rec = asyncio.run(queued())
+    assert rec.status == "ok" and rec.latency_ms < 1000, (rec.status, rec.latency_ms)

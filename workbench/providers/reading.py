@@ -284,12 +284,11 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
     if hit:
         return from_cache(hit, case, hit.prompt, started_at)
     policy = policy or RetryPolicy.from_env()
-    async with gate:
-        if client is None:
-            async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
-                rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http)
-        else:
-            rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http)
+    if client is None:
+        async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
+            rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http, gate)
+    else:
+        rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http, gate)
     if store:
         store.put(ckey, rec)
     return rec

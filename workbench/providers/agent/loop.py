@@ -6,6 +6,7 @@ timeout, body cap, retries and redaction of every reader); the whole loop has a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import json
@@ -155,10 +156,16 @@ class AgentEnd:
 
 
 async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: ReaderOptions,
-                    client: Any, base_url: str | None, policy: RetryPolicy, call_http: Any) -> RunRecord:
+                    client: Any, base_url: str | None, policy: RetryPolicy, call_http: Any,
+                    gate: contextlib.AbstractAsyncContextManager[Any] | None = None) -> RunRecord:
     """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
-    there: the only function that touches the network, with its retries, caps and redaction)."""
+    there: the only function that touches the network, with its retries, caps and redaction).
+
+    `gate` (the run's `--workers`) is held for each model call, not for the case: while this case
+    runs its tools, another case's call takes the place (with 8 workers, 50 three-turn cases took
+    7 rounds of whole cases). The time spent waiting for it is not the agent's: the deadline and
+    the record's latency leave it out."""
     inner = spec.inner
     key = config.api_key(inner.provider)
     extractor = tools_mod.check_extractor(str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
@@ -177,15 +184,25 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     attempts = 0
     started_at = utc_now()
     t_start = time.monotonic()
+    gate = gate or contextlib.nullcontext()
+    timer: asyncio.Timeout | None = None
 
     async def turns_until_done() -> AgentEnd:
-        nonlocal usage, attempts
+        nonlocal usage, attempts, t_start
         for n in range(1, max_turns + 1):
-            remaining = deadline_s - (time.monotonic() - t_start)
             call = wire.build(conv, specs, inner.model, url, key, max_tokens, options.get("temperature"))
-            t0 = time.monotonic()
-            result, tries = await call_http(client, wire, call, dataclasses.replace(
-                policy, deadline_s=max(0.001, min(policy.deadline_s, remaining))))
+            # The clock stops while the call waits for a worker.
+            queued, due = time.monotonic(), timer.when() if timer is not None else None
+            if timer is not None:
+                timer.reschedule(None)
+            async with gate:
+                t0 = time.monotonic()
+                t_start += t0 - queued
+                if timer is not None and due is not None:
+                    timer.reschedule(due + (t0 - queued))
+                remaining = deadline_s - (t0 - t_start)
+                result, tries = await call_http(client, wire, call, dataclasses.replace(
+                    policy, deadline_s=max(0.001, min(policy.deadline_s, remaining))))
             provider_ms = (time.monotonic() - t0) * 1000
             attempts += tries
             usage = _add_usage(usage, result.usage)
@@ -221,7 +238,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
                                                               f"{max_turns} turns (--max-turns)"))
 
     try:
-        async with asyncio.timeout(deadline_s):
+        async with asyncio.timeout(deadline_s) as timer:
             end = await turns_until_done()
     except TimeoutError:
         end = AgentEnd("timeout", CallError("deadline", f"the agent did not submit within its deadline of "
