@@ -7,9 +7,9 @@ from __future__ import annotations
 import base64
 import json
 
-import httpx
 import pytest
 
+from tests.support.fixtures import http
 from workbench.providers.agent.tools import TOOL_SPECS, ToolResult
 from workbench.providers.agent.wire import AnthropicWire, GeminiWire, OpenAIWire, calls_of, wire_for
 from workbench.providers.base import ReadResult
@@ -23,7 +23,7 @@ def turn(wire, conv, server, model: str, provider: str):
     """One turn: the wire builds the call, it goes over HTTP, the wire reads the answer."""
     base = wire_for(provider, server.base_url(provider))[1]
     call = wire.build(conv, TOOL_SPECS, model, base, "sk-test-wire-0123456789", 256, 0.0)
-    resp = httpx.post(call.url, headers=call.headers, content=json.dumps(call.body), timeout=10)
+    resp = http().post(call.url, headers=call.headers, content=json.dumps(call.body))
     assert resp.status_code == 200, resp.text
     return wire.parse(body_value(resp.content), {k.lower(): v for k, v in resp.headers.items()}), call
 

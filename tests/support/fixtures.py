@@ -266,6 +266,19 @@ def model_runs(suite):
 
 # ---- one adapter's call, over real HTTP to the fake provider -----------------------------------
 
+_HTTP: list = []
+
+
+def http():
+    """One httpx client for the tests' own requests to the fake provider (a client of its own
+    for each request costs about 50 ms: its TLS context is made even for plain HTTP)."""
+    if not _HTTP:
+        import httpx
+
+        _HTTP.append(httpx.Client(timeout=10))
+    return _HTTP[0]
+
+
 SAMPLE_PDF = SAMPLE / "hidden_ocr_mismatch-0001.pdf"   # text layer: TOTAL DUE €53,919.68 (the hidden total)
 
 
@@ -274,12 +287,10 @@ def over_the_wire(mod, req, model: str, server, key: str | None = "sk-test-wire-
     built over real HTTP (httpx) to the fake provider `server`, and `mod` reads the reply: its
     `ReadResult` (a 2xx) or its `ProviderError`, the HTTP status, and the request as the server
     got it. A body `parse` cannot read raises its ValueError, as it does in `reading`."""
-    import httpx
-
     from workbench.providers.exchange import body_value
 
     call = mod.build(req, model, server.base_url(mod.name), key)
-    resp = httpx.post(call.url, headers=call.headers, content=json.dumps(call.body), timeout=10)
+    resp = http().post(call.url, headers=call.headers, content=json.dumps(call.body))
     headers = {k.lower(): v for k, v in resp.headers.items()}
     body = body_value(resp.content)
     sent = server.requests[-1]
