@@ -6,14 +6,19 @@ key's answer to two cases in three and the trap's to the third. Each round runs,
 change in the machine's load falls on all alike):
 
 - floor: `report` without --html (loading the runs and the suite, grading every answer);
-- floor: the same page crops drawn by pymupdf alone (`benchmarks/floor_crops.py`, 2 processes);
-- `report --html` with an empty crop cache (every crop made), then again with the cache it left.
+- floor: the same page crops drawn by pymupdf alone (`benchmarks/floor_crops.py`, 2 processes),
+  and again with every page's text read as pymupdf's text trace (`--trace`: the least reading
+  that finds where an answer is drawn);
+- `report --html` with an empty crop cache (every crop made, while the runs are graded), then
+  again with the cache it left.
 
 Each is a whole process; its wall and CPU time (user + system, the processes it waited for
 included) are kept, with the load when it ran. Each row's floor is from the same rounds: the run
-with its crops made over the two floors together, the cached run over grading alone, the crops
-(the made run less grading) over pymupdf's. Where Chromium and playwright are at hand, the page
-is opened (offline) and the first paint with the first chart in it is timed.
+with its crops made over grading plus pymupdf's crops with the text trace, the cached run over
+grading alone, the crops (the made run less grading) over pymupdf's with and without the trace.
+(The made run grades and crops at once, on every core; its floors ran one after the other, so
+its wall ratio can be under 1.) Where Chromium and playwright are at hand, the page is opened
+(offline) and the first paint with the first chart in it is timed.
 """
 
 from __future__ import annotations
@@ -118,7 +123,7 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
         return [Row(group, "report --html, 3 readers", "s", [], 5.0, error=str(exc)[:120])]
     page = tmp / "report.html"
     base = ["report", *map(str, run_files), "--suite", str(suite)]
-    got: dict[str, list] = {"grading": [], "crops": [], "cold": [], "warm": []}
+    got: dict[str, list] = {"grading": [], "crops": [], "traced": [], "cold": [], "warm": []}
     loads: dict[str, list[str]] = {k: [] for k in got}
     for i in range(warmup + runs):
         cache = Path(tempfile.mkdtemp(prefix="crop-cache-", dir=tmp))
@@ -129,6 +134,8 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
         }
         round_["warm"] = run_cli([*base, "--html", str(page)], env=env)
         round_["crops"] = run_cli([str(page), str(suite), "--jobs", "2"], module="benchmarks.floor_crops")
+        round_["traced"] = run_cli([str(page), str(suite), "--jobs", "2", "--trace"],
+                                   module="benchmarks.floor_crops")
         bad = [(k, r) for k, r in round_.items() if r.code not in (0, 1)]
         if bad:
             k, r = bad[0]
@@ -140,8 +147,9 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
                 got[k].append(r)
                 loads[k].append(_load())
     said = (got["cold"][-1].stderr.strip().splitlines() or [""])[-1]
-    g, f, c, w = (got[k] for k in ("grading", "crops", "cold", "warm"))
-    both = "report without --html, plus the same crops by pymupdf alone (2 processes)"
+    g, f, t, c, w = (got[k] for k in ("grading", "crops", "traced", "cold", "warm"))
+    both = ("report without --html, then the same crops by pymupdf alone with every page's text "
+            "trace (2 processes)")
     grading = "report without --html (load the runs and the suite, grade every answer)"
 
     def secs(rs) -> list[float]:
@@ -152,10 +160,10 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
 
     out = [
         Row(group, "report --html, crops made (empty cache): wall", "s", secs(c), 5.0,
-            floor=[a.seconds + b.seconds for a, b in zip(g, f, strict=True)], floor_what=both,
+            floor=[a.seconds + b.seconds for a, b in zip(g, t, strict=True)], floor_what=both,
             note=f"{said[-40:]}; {', '.join(loads['cold'])}"),
         Row(group, "report --html, crops made (empty cache): CPU", "s", cpus(c), None,
-            floor=[a.cpu_s + b.cpu_s for a, b in zip(g, f, strict=True)], floor_what=both),
+            floor=[a.cpu_s + b.cpu_s for a, b in zip(g, t, strict=True)], floor_what=both),
         Row(group, "report --html, crops from the cache: wall", "s", secs(w), 5.0, floor=secs(g),
             floor_what=grading, note=", ".join(loads["warm"])),
         Row(group, "report --html, crops from the cache: CPU", "s", cpus(w), None, floor=cpus(g),
@@ -163,6 +171,9 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
         Row(group, "the crops alone (made, less grading): CPU", "s",
             [a.cpu_s - b.cpu_s for a, b in zip(c, g, strict=True)], None, floor=cpus(f),
             floor_what="the same crops by pymupdf alone: open, render, PNG (2 processes)"),
+        Row(group, "the crops alone (made, less grading): CPU, over the text trace", "s",
+            [a.cpu_s - b.cpu_s for a, b in zip(c, g, strict=True)], None, floor=cpus(t),
+            floor_what="pymupdf alone: open, every page's text trace, render, PNG (2 processes)"),
         Row(group, "report --html: peak RSS (process tree), crops made", "MB", [r.peak_mb for r in c], None),
     ]
     if page.exists():

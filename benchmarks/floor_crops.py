@@ -1,12 +1,15 @@
 """The libraries' floor under the HTML report's page crops: the same crops, drawn by pymupdf alone.
 
-    python -m benchmarks.floor_crops REPORT.html SUITE [--jobs N]
+    python -m benchmarks.floor_crops REPORT.html SUITE [--jobs N] [--trace]
 
 Reads each crop's case, page and region from a report `report --html` wrote, then on N forked
 processes (chunks of 8, as the report sends them) opens each case's PDF with pymupdf, renders the
 region at the report's 72 DPI in grey and writes it as the report does (a 2-bit palette PNG,
 zlib level 6, by Pillow). None of the workbench is imported: what the crops take beyond this is
 finding where the answers are on the page (the text trace, the structure, the matching).
+With --trace, each page of the PDF is also read as pymupdf's text trace (`get_texttrace`: every
+character with its box), the least reading that can find where an answer is drawn: what the
+crops take beyond that floor is the workbench's own work over the characters.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import io
 import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -35,13 +39,16 @@ def crops_of(report: Path) -> list[tuple[str, int, tuple[float, float, float, fl
     return out
 
 
-def _draw(jobs: list[tuple[str, int, tuple[float, float, float, float]]]) -> int:
+def _draw(jobs: list[tuple[str, int, tuple[float, float, float, float]]], trace: bool = False) -> int:
     import pymupdf
     from PIL import Image
 
     size = 0
     for path, page, clip in jobs:
         with pymupdf.open(path) as doc:
+            if trace:
+                for each in doc:
+                    each.get_texttrace()
             pix = doc[page].get_pixmap(dpi=DPI, clip=pymupdf.Rect(*clip), colorspace=pymupdf.csGRAY, alpha=False)
         img = Image.frombytes("P", (pix.width, pix.height), bytes(pix.samples).translate(_LEVELS))
         img.putpalette(_PALETTE)
@@ -56,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("report", type=Path)
     ap.add_argument("suite", type=Path)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--trace", action="store_true", help="also read every page's text trace")
     args = ap.parse_args(argv)
     import PIL.Image  # noqa: F401
     import pymupdf  # noqa: F401  (imported before the fork, as the report does)
@@ -63,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(str(args.suite / f"{cid}.pdf"), page, clip) for cid, page, clip in crops_of(args.report)]
     chunks = [jobs[i:i + 8] for i in range(0, len(jobs), 8)]
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("fork")) as pool:
-        total = sum(pool.map(_draw, chunks))
+        total = sum(pool.map(partial(_draw, trace=args.trace), chunks))
     print(f"{len(jobs)} crops, {total:,} bytes of PNG", file=sys.stderr)
     return 0
 
