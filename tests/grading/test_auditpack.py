@@ -8,8 +8,8 @@ import io
 import json
 import zipfile
 
-from tests.support.fixtures import mixed_run
-from workbench.grading.auditpack import build_audit_pack
+from tests.support.fixtures import graded_record, mixed_run
+from workbench.grading.auditpack import build_audit_pack, write_audit_pack
 from workbench.grading.report import build_report
 
 
@@ -32,3 +32,25 @@ def test_audit_pack_is_byte_identical_and_complete(graded_suite, tmp_path):
     assert manifest["suite"]["hash"] == manifest["suite"]["recorded_hash"]
     assert (manifest["modality"], manifest["dpi"], manifest["error_rate"]) == (["pixels"], [150], 0.25)
     assert all(i.date_time == (1980, 1, 1, 0, 0, 0) and i.external_attr >> 16 == 0o100644 for i in zf.infolist())
+
+
+def test_runs_of_one_name_keep_apart_a_missing_pdf_is_named_and_the_pack_is_written_whole(graded_suite, tmp_path):
+    folder, cases = graded_suite
+    by_id = {c.id: c for c in cases}
+    runs = {"gpt 4o/pixels": mixed_run(cases)[:2], "gpt_4o_pixels": mixed_run(cases)[2:3]}
+    gone = cases[0].__class__.from_json({**cases[0].to_json(), "id": "gone", "pdf_path": "gone.pdf"})
+    gone.json_path = folder / "gone.json"   # (never written: the pack reads its JSON from the case)
+    by_id["gone"] = gone
+    runs["gpt 4o/pixels"].append(graded_record(gone, answer="x"))
+    path = tmp_path / "pack" / "audit.zip"
+    digest = write_audit_pack(build_report(runs, by_id), runs, by_id, path, None, "s")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    zf = zipfile.ZipFile(path)
+    names = zf.namelist()
+    assert {"records/gpt_4o_pixels.jsonl", "records/gpt_4o_pixels-2.jsonl", "README.txt", "report.txt"} <= set(names)
+    assert "cases/gone.json" in names and "cases/gone.pdf" not in names and "suite.json" not in names
+    manifest = json.loads(zf.read("manifest.json"))
+    assert manifest["missing_pdfs"] == ["gone"] and manifest["suite"]["recorded_hash"] is None
+    assert zf.read("report.txt").decode().startswith("run gpt 4o/pixels")
+    assert b"pdfworkbench report records/*.jsonl --suite cases" in zf.read("README.txt")
+    assert [p.name for p in (tmp_path / "pack").iterdir()] == ["audit.zip"]   # written atomically: nothing else left
