@@ -58,6 +58,18 @@ class Streams:
         return self._streams[item]
 
 
+def _bound(value: float) -> str:
+    """A range's end as declared: 100, 99999.99 (`:g` printed 99999.99 as 100000, so the value
+    100000 was refused as not "between 100 and 100000")."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _range(lo: float | None, hi: float | None) -> str:
+    if lo is not None and hi is not None:
+        return f"between {_bound(lo)} and {_bound(hi)}"
+    return f"at least {_bound(lo)}" if lo is not None else f"at most {_bound(hi)}"  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
 class Param:
     """One declared parameter: a type, a default, a range or choices, and a help line.
@@ -131,7 +143,7 @@ class Param:
         except (TypeError, ValueError):
             raise ParamError(f"parameter {name!r} is {'an' if self.type == 'int' else 'a'} {self.type}; got {raw!r}") from None
         if self.min is not None and value < self.min or self.max is not None and value > self.max:
-            raise ParamError(f"parameter {name!r} must be between {self.min:g} and {self.max:g}; got {value!r}")
+            raise ParamError(f"parameter {name!r} must be {_range(self.min, self.max)}; got {value!r}")
         return value
 
     def draw(self, rng: random.Random) -> ParamValue:
