@@ -67,7 +67,12 @@ def _describe_exception(exc: BaseException, path: str) -> str:
 
 
 def load_user_module(path: Path) -> ModuleType:
-    """Import (or re-import) a user family from its file, under a private module name."""
+    """Import (or re-import) a user family from its file, under a private module name.
+
+    Compiled from the source each time, never from a cached .pyc: Python's cache is keyed by the
+    file's mtime in whole seconds and its size, so an edit that kept the size (VERSION = 1 -> 2)
+    within the second of the last load ran the old code; nor is a __pycache__ written into the
+    user's folder."""
     mod_name = f"pdfworkbench_user_families.{path.stem}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:
@@ -75,7 +80,7 @@ def load_user_module(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
     try:
-        spec.loader.exec_module(module)
+        exec(compile(path.read_bytes(), str(path), "exec", dont_inherit=True), module.__dict__)
     except BaseException:
         sys.modules.pop(mod_name, None)
         raise
