@@ -290,17 +290,3 @@ def test_every_command_is_run_by_the_test_module_of_its_cli_module():
         if path not in used:
             missing.append(f"{' '.join(path)} (tests/cli/test_{short}.py)")
     assert not missing, f"commands no test in tests/cli runs: {missing}"
-
-
-def test_every_command_of_the_table_runs_a_function_and_has_its_options():
-    """Each entry of the command table names options that build and, for each command and action
-    the parser has, a function that exists (resolved as dispatch resolves it)."""
-    from workbench.cli import build_parser
-    from workbench.cli.commands import COMMANDS, resolve
-    from workbench.cli.tree import subparsers, walk
-
-    parser = build_parser()
-    assert list(subparsers(parser)) == [c.name for c in COMMANDS]
-    for path, p in walk(parser):
-        if not subparsers(p):
-            assert callable(resolve(p.get_default("handler"))), path
