@@ -41,6 +41,18 @@ def _rgb(color: Any, colorspace: int) -> tuple[float, float, float]:
     return (0.0, 0.0, 0.0)
 
 
+def _no_word_gap(chars, forward: bool, wide: float) -> bool:
+    """Whether no pen move between two glyphs of the span is wider than `wide` beyond the first
+    glyph's width (one pass, stopping at the first: the span then needs the full look)."""
+    it = iter(chars)
+    _u, _g, (px, _y), (x0, _t, x1, _b) = next(it)
+    for _u, _g, (ox, _y), (a0, _t, a1, _b) in it:
+        if ((ox - px) if forward else (px - ox)) - abs(x1 - x0) > wide:
+            return False
+        px, x0, x1 = ox, a0, a1
+    return True
+
+
 def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, list[tuple]]:
     """A span's text with the word spaces its glyph positions show, and a box per character.
 
@@ -48,19 +60,14 @@ def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, li
     object) instead of drawing a space; extractors (pypdf, pymupdf, pdftotext) put a space where
     the pen moves on by more than about 0.15 em beyond the span's usual letter gap. So do we,
     on horizontal text, with a box over the gap for the space."""
-    if len(chars) >= 2 and size > 0 and abs(direction[0]) >= 0.99:
+    if len(chars) >= 2 and size > 0 and abs(direction[0]) >= 0.99 and \
+            _no_word_gap(chars, direction[0] > 0, WORD_GAP_EM * size):
         # The usual case first: no gap is wider than a word space (the text draws its spaces, or
         # has none to draw), so nothing is cut; the boxes then go as the trace gives them.
-        codes, _gids, origins, char_boxes = zip(*chars, strict=True)
-        if direction[0] > 0:
-            gaps = [b[0] - a[0] - abs(w[2] - w[0]) for a, b, w in zip(origins, origins[1:], char_boxes, strict=False)]
-        else:
-            gaps = [(b[0] - a[0]) * -1.0 - abs(w[2] - w[0]) for a, b, w in zip(origins, origins[1:], char_boxes, strict=False)]
-        if max(gaps) <= WORD_GAP_EM * size:  # (a cut needs a gap wider than that)
-            boxes = list(char_boxes)
-            if set(map(type, boxes)) != {tuple}:
-                boxes = [b if type(b) is tuple else tuple(b) for b in boxes]
-            return "".join(map(chr, codes)), boxes
+        boxes = [c[3] for c in chars]
+        if set(map(type, boxes)) != {tuple}:
+            boxes = [b if type(b) is tuple else tuple(b) for b in boxes]
+        return "".join([chr(c[0]) for c in chars]), boxes
     text = [chr(c[0]) for c in chars]
     boxes = [b if type(b) is tuple else tuple(b) for _u, _g, _o, b in chars]
     if len(chars) < 2 or size <= 0 or abs(direction[0]) < 0.99:
@@ -92,13 +99,20 @@ def _spaced(chars, direction: tuple[float, float], size: float) -> tuple[str, li
 
 def _is_mirrored(chars, direction: tuple[float, float]) -> bool:
     """Whether the glyphs stand below their baseline as the text runs (a mirrored matrix,
-    left-right or top-bottom), not above it as in any rotation: most glyphs vote."""
-    up = (direction[1], -direction[0])  # the way glyph tops point, for unflipped text (y down)
-    votes = 0
-    for ch in chars:
-        (ox, oy), (x0, y0, x1, y1) = ch[2], ch[3]
+    left-right or top-bottom), not above it as in any rotation: most glyphs vote (the count stops
+    once more than half of the span's glyphs agree: the rest cannot turn it)."""
+    ux, uy = direction[1], -direction[0]  # the way glyph tops point, for unflipped text (y down)
+    votes, half = 0, len(chars) // 2
+    for _u, _g, (ox, oy), (x0, y0, x1, y1) in chars:
         if x1 > x0 and y1 > y0:
-            votes += 1 if ((x0 + x1) / 2 - ox) * up[0] + ((y0 + y1) / 2 - oy) * up[1] > 0 else -1
+            if ((x0 + x1) / 2 - ox) * ux + ((y0 + y1) / 2 - oy) * uy > 0:
+                votes += 1
+                if votes > half:
+                    return False
+            else:
+                votes -= 1
+                if votes < -half:
+                    return True
     return votes < 0
 
 
