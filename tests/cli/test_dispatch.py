@@ -9,7 +9,7 @@ import json
 import sys
 
 from tests.support.cli import printed_json, refused
-from tests.support.fixtures import ONE_CASE
+from tests.support.fixtures import TOTAL, load
 from workbench.core import limits
 from workbench.core.config import config_path
 
@@ -51,12 +51,15 @@ def test_an_env_file_of_the_config_that_is_missing_is_a_warning_one_given_is_an_
     refused(command("families", "--env-file", work / "missing.env"), "missing.env: no such file")
 
 
-def test_an_option_reads_stdin_and_only_one_may(command, work, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("€13,144.73\n"))
-    verdict = printed_json(command("grade", ONE_CASE, "--answer", "-", "--json"))
+def test_an_option_reads_stdin_and_only_one_may(command, suite, monkeypatch):
+    """(On a copy of a suite: an `ask` let through would write its answer into the suite's runs.)"""
+    case = load(suite, TOTAL)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(case.expected_answer + "\n"))
+    verdict = printed_json(command("grade", suite / f"{TOTAL}.json", "--answer", "-", "--json"))
     assert verdict["outcome"] == "pass"
-    refused(command("ask", ONE_CASE, "--reader", "probe:pypdf", "--question", "-", "--prompt", "-"),
+    refused(command("ask", suite / f"{TOTAL}.json", "--reader", "probe:pypdf", "--question", "-", "--prompt", "-"),
             "only one of --prompt, --question can read stdin")
+    assert not (suite / "runs").exists()
 
 
 def test_a_name_too_long_is_one_line_not_a_traceback(command, work):
