@@ -21,3 +21,18 @@ class WidgetHost(App):
 
     def compose(self) -> ComposeResult:
         yield from self._make()
+
+
+class DialogHost(App):
+    """Opens the screen `make()` gives once started, styled as the workbench is; `results` holds
+    what it was dismissed with."""
+
+    CSS_PATH = str(STYLESHEET)
+
+    def __init__(self, make: Callable[[], object]) -> None:
+        super().__init__()
+        self._make = make
+        self.results: list[object] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self._make(), self.results.append)
