@@ -75,6 +75,21 @@ def mini_copy(tmp_path: Path, runs: bool = False) -> Path:
     return dest
 
 
+def adopted_statement(tmp_path: Path, expected: str = "$5,143.24") -> Path:
+    """`tmp_path/mine`: a suite of one case, "invoice", adopted by `pdfworkbench adopt` from the
+    sample statement (sample_cases/statement.py), asked its new balance."""
+    from workbench.cli import main
+
+    spec = importlib.util.spec_from_file_location("sample_statement", ROOT / "sample_cases" / "statement.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pdf = tmp_path / "invoice.pdf"
+    pdf.write_bytes(module.statement_pdf())
+    assert main(["adopt", str(pdf), "--into", str(tmp_path / "mine"), "--question",
+                 "What is the new balance?", "--expected", expected]) == 0
+    return tmp_path / "mine"
+
+
 def load(folder: Path, case_id: str) -> Case:
     from workbench.core.suite import load_suite
 

@@ -2,46 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from textual.widgets import Input, Select
 
-from tests.support.fixtures import AUTHOR_DEBOUNCE, screen_text, settle
+from tests.support.fixtures import AUTHOR_DEBOUNCE, adopted_statement, screen_text, settle
 from workbench.build.suite import verify_suite
-from workbench.cli import main
 from workbench.core.source import open_source
 from workbench.core.suite import load_suite
 from workbench.generators.mutations import get_mutation
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
-from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.widgets.author_form import AuthorForm, ParamRow
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
-from workbench.tui.widgets.key_edit import KeyEditScreen
 
 pytestmark = pytest.mark.slow   # adopted cases armed and linted live: 26-33 s each at load 13
 
 SIZE = (160, 48)
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _statement_pdf() -> bytes:
-    spec = importlib.util.spec_from_file_location("sample_statement", ROOT / "sample_cases" / "statement.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.statement_pdf()
-
-
-def adopt(tmp_path: Path, expected: str = "$5,143.24") -> Path:
-    pdf = tmp_path / "invoice.pdf"
-    pdf.write_bytes(_statement_pdf())
-    assert main(["adopt", str(pdf), "--into", str(tmp_path / "mine"), "--question",
-                 "What is the new balance?", "--expected", expected]) == 0
-    return tmp_path / "mine"
-
 
 async def _author(pilot) -> AuthorScreen:
     """`w` on the adopted case shown: the Author screen in mutation mode, its preview made."""
@@ -54,7 +30,7 @@ async def _author(pilot) -> AuthorScreen:
 
 
 async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verified(tmp_path):
-    suite = adopt(tmp_path)
+    suite = adopted_statement(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _author(pilot)
@@ -103,7 +79,7 @@ async def test_ctrl_g_attacks_any_span_picked_from_the_page(tmp_path):
 
     from workbench.tui.screens.pick import PickSpanScreen
 
-    suite = adopt(tmp_path)
+    suite = adopted_statement(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _author(pilot)
@@ -127,35 +103,3 @@ async def test_ctrl_g_attacks_any_span_picked_from_the_page(tmp_path):
         await pilot.press("escape")
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert screen.preview.case.mutations[0].target.text == "2,310.40"
-
-
-async def test_the_key_of_an_adopted_case_is_edited_by_hand_and_linted(tmp_path):
-    suite = adopt(tmp_path)
-    app = WorkbenchApp(open_source(suite))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        screen = app.screen
-        assert isinstance(screen, InspectScreen)
-        await pilot.press("K")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, KeyEditScreen)
-        dialog.query_one("#key-question", Input).value = "What is the account number?"
-        dialog.query_one("#key-expected", Input).value = "4402-1187-33"
-        await pilot.press("ctrl+s")
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert isinstance(app.screen, InspectScreen)
-        assert "4402-1187-33" in screen_text(app)
-        # A key the page does not print: the lint says so, and nothing is saved on "no".
-        await pilot.press("K")
-        await pilot.pause()
-        app.screen.query_one("#key-expected", Input).value = "not on the page"
-        await pilot.press("ctrl+s")
-        await settle(pilot, 1, AUTHOR_DEBOUNCE)
-        assert isinstance(app.screen, ConfirmScreen) and "lint error" in screen_text(app)
-        await pilot.press("n")
-        await settle(pilot, 1, AUTHOR_DEBOUNCE)
-    case = load_suite(suite).case("invoice")
-    assert case.question == "What is the account number?" and case.expected_answer == "4402-1187-33"
-    results, digest, recorded = verify_suite(suite)
-    assert all(r.ok for r in results) and digest == recorded
