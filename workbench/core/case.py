@@ -6,10 +6,9 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from workbench.core import files
-from workbench.core.adoption import AdoptedSource, MutationStep, parse_steps
 from workbench.core.contract import Arming, parse_contract
 from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
@@ -18,6 +17,9 @@ from workbench.core.matcher import MatcherSpec
 from workbench.core.params import ParamValue, parse_params
 from workbench.core.scan import DegradeSpec
 from workbench.core.schema import JSONObject, check_case
+
+if TYPE_CHECKING:
+    from workbench.core.adoption import AdoptedSource, MutationStep
 
 # pdfhell's fields, in pdfhell's order; ours follow.
 PDFHELL_FIELDS = (
@@ -183,10 +185,10 @@ class Case:
         for name in ("generator", "params", "degrade", "matcher", "gold", "contract", "sha256",
                      "source", "mutations"):
             value = getattr(self, name)
-            if isinstance(value, DegradeSpec | MatcherSpec | GeneratorRef | AdoptedSource | ExtractionGold):
-                value = value.to_json()
-            elif name in ("contract", "mutations") and value is not None:
+            if name in ("contract", "mutations") and value is not None:
                 value = [c.to_json() for c in value]
+            elif name in _TYPED_PARTS and hasattr(value, "to_json"):
+                value = value.to_json()
             if value is not None:
                 out[name] = value
         return out
@@ -198,8 +200,14 @@ class Case:
         matcher = _parsed(source, "matcher", MatcherSpec.parse, raw.get("matcher"))
         contract = _parsed(source, "contract", parse_contract, raw.get("contract"))
         generator = _parsed(source, "generator", GeneratorRef.from_json, raw.get("generator"))
-        adopted = _parsed(source, "source", AdoptedSource.from_json, raw.get("source"))
-        mutations = _parsed(source, "mutations", parse_steps, raw.get("mutations"))
+        adopted = mutations = None
+        if raw.get("source") is not None or raw.get("mutations") is not None:
+            # (a case made from a PDF the user brought: the others, most of a suite, need none of
+            # the adopted source's types, a tenth of the workbench's imports before its first frame)
+            from workbench.core.adoption import AdoptedSource, parse_steps
+
+            adopted = _parsed(source, "source", AdoptedSource.from_json, raw.get("source"))
+            mutations = _parsed(source, "mutations", parse_steps, raw.get("mutations"))
         gold = _parsed(source, "gold", ExtractionGold.parse, raw.get("gold"))
         params = _parsed(source, "params", parse_params, raw.get("params"))
         try:
@@ -225,6 +233,11 @@ class Case:
             )
         except (TypeError, ValueError) as exc:
             raise UserError(f"{source}: malformed case: {exc}") from None
+
+
+# The fields that hold a typed part, written by its own `to_json` (contract and mutations are
+# lists of them).
+_TYPED_PARTS = ("generator", "degrade", "matcher", "gold", "source")
 
 
 def _parsed(source: str, name: str, parse: Callable[[Any], T], raw: Any) -> T | None:
