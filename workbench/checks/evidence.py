@@ -56,6 +56,8 @@ _HYPHEN_BREAK = re.compile(r"-[ \t]*\n[ \t]*")
 
 @dataclass
 class Hit:
+    """A value found on a page: its boxes, whether it shows, and why not."""
+
     page: int                                           # 0-based
     boxes: list[tuple[float, float, float, float]]      # PDF points, top-left origin
     visible: bool

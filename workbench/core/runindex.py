@@ -12,6 +12,8 @@ from workbench.core.runs import RunRecord, iter_records
 
 @dataclass
 class SavedAnswer:
+    """One recorded answer: its record, and the run file and line it came from."""
+
     record: RunRecord
     run: Path
     line: int  # position in its run file, so a run can point at one answer
@@ -25,6 +27,8 @@ class SavedAnswer:
 
 @dataclass
 class RunIndex:
+    """The recorded answers of some run files, by case, with the files' problems."""
+
     by_case: dict[str, list[SavedAnswer]] = field(default_factory=lambda: defaultdict(list))
     problems: list[str] = field(default_factory=list)
 

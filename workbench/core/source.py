@@ -15,6 +15,8 @@ from workbench.core.suite import Suite, load_suite, run_suite_folder
 
 @dataclass
 class Source:
+    """What a path opens as (a suite, a case, a bare PDF or a run), with its cases and runs."""
+
     kind: str                  # suite | case | pdf | run
     path: Path
     title: str

@@ -31,6 +31,8 @@ SUITE_FORMAT = "pdfworkbench-suite/1"
 
 @dataclass
 class Suite:
+    """A suite folder read: its manifest's name and version, its cases, and the hash it records."""
+
     folder: Path
     name: str
     version: str

@@ -42,6 +42,8 @@ def _normalised(tokens: list[str]) -> list[str]:
 
 @dataclass
 class LayerDiff:
+    """How a page's text layers differ from what it shows, and from each other."""
+
     page: int                                           # 0-based
     hidden: list[Span]                                  # text only in the text layer
     missing: dict[str, list[str]]                       # extractor -> visible words it lacks

@@ -17,6 +17,8 @@ EXTRACTORS = ("pypdf", "pymupdf")
 
 @dataclass(frozen=True)
 class PageInfo:
+    """A page's number, size in points and rotation."""
+
     number: int  # 1-based
     width_pt: float
     height_pt: float

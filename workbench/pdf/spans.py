@@ -147,6 +147,8 @@ class Span:
 
 @dataclass
 class PageAnalysis:
+    """One page's spans with their visibility, and the boxes of what else shows ink."""
+
     page: int                                   # 0-based
     width: float                                # points
     height: float
@@ -169,6 +171,8 @@ class PageAnalysis:
 
 @dataclass
 class DocumentAnalysis:
+    """Every page's analysis, at one DPI."""
+
     dpi: int
     pages: list[PageAnalysis]
 

@@ -40,6 +40,8 @@ class PageData:
 
 @dataclass
 class CaseData:
+    """A case opened in the workbench: its PDF, its pages (loaded as they are looked at) and needles."""
+
     case: Case
     pdf: bytes
     page_count: int

@@ -60,6 +60,8 @@ PIPE_SIZE = 1 << 20
 
 @dataclass(frozen=True)
 class Verdict:
+    """What the first page's process found of a PDF: its size and checksum, pages, page 1's size, an error."""
+
     path: Path
     size: int
     crc: int

@@ -18,6 +18,8 @@ import workbench.tui as package
 
 @dataclass(frozen=True)
 class BindingInfo:
+    """A remappable key: its id, keys, label and where it applies."""
+
     id: str
     keys: str
     description: str

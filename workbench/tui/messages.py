@@ -36,6 +36,8 @@ class CaseLoaded(Message):
 
 @dataclass
 class LoadFailed(Message):
+    """A case's PDF could not be opened (`encrypted`: it needs a password)."""
+
     case: Case
     error: str
     encrypted: bool = False   # the PDF needs a password (the screen asks for one)
@@ -58,10 +60,14 @@ class MarksGraded(Message):
 
 @dataclass
 class RunsIndexed(Message):
+    """The suite's run files are read."""
+
     index: RunIndex
 
 
 @dataclass
 class AnswerArrived(Message):
+    """A reader's answer to a case was recorded."""
+
     case: Case
     saved: SavedAnswer

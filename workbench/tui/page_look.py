@@ -14,6 +14,8 @@ from workbench.tui import firstpage
 
 @dataclass
 class PageRequest:
+    """A page to draw: the PDF, the page, its DPI, the pane's size and the view (zoom, centre, boxes)."""
+
     # Out of the repr: Textual's @work names each worker by the repr of its arguments, and the
     # repr of a 10,000-page PDF's bytes took about 100 ms of the UI thread on every page turn.
     pdf: bytes = field(repr=False)

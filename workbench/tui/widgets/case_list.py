@@ -62,6 +62,8 @@ A scanned case's tier shows under the list while it is highlighted. The tiers:
 
     @dataclass
     class Selected(Message):
+        """A case was chosen in the list."""
+
         case_list: CaseList
         case: Case
 

@@ -145,6 +145,8 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
 
     @dataclass
     class Rendered(Message):
+        """A page was drawn for the pane (from a worker)."""
+
         page: int
         renderable: object
         view: View
