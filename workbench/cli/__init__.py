@@ -8,6 +8,7 @@ what runs it (`workbench.cli.dispatch`) is imported once --help and --version ha
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import importlib.util
 import os
@@ -271,13 +272,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"pdfworkbench: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    if BY_NAME[args.command].light:
+    # A light command's start: nor does the collector walk the modules it imports (thousands of
+    # objects, none of them garbage); it is on again before the command runs (`dispatch._run`).
+    paused = BY_NAME[args.command].light and gc.isenabled()
+    if paused:
         _defer_inspect()
-    # What runs a command (settings, limits, logging, its errors): --help and --version have
-    # exited by now and need none of it.
-    from workbench.cli.dispatch import run_command
+        gc.disable()
+    try:
+        # What runs a command (settings, limits, logging, its errors): --help and --version have
+        # exited by now and need none of it.
+        from workbench.cli.dispatch import run_command
 
-    return run_command(args)
+        return run_command(args, resume=gc.enable if paused else None)
+    finally:
+        if paused:
+            gc.enable()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from workbench.cli.logs import note
@@ -24,8 +25,6 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_exposure(args: argparse.Namespace) -> int:
-    import time
-
     from workbench.core.suite import load_suite
     from workbench.providers.exposure import check_extractors, csv_text, matrix_text, suite_exposure
 

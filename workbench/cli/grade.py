@@ -35,10 +35,7 @@ def _verdict_json(case: Case, gold: GoldChoice, answer: str, attribution: bool) 
     out = verdict.to_json()
     out["gold"] = gold.to_json()
     if attribution:
-        # The PDF libraries load here, for the attribution alone (see the module's docstring).
-        from workbench.cli.explain import attribute_answer
-
-        attributions, skipped = attribute_answer(case, answer)
+        attributions, skipped = _explain().attribute_answer(case, answer)
         out["attribution"] = None if skipped else [a.to_json() for a in attributions or []]
         if skipped:
             out["attribution_skipped"] = skipped
@@ -95,10 +92,15 @@ def _grade(args: argparse.Namespace) -> int:
 
 def _where_from(case: Case, answer: str) -> str:
     """--explain's lines: where each value of the answer came from."""
-    # The PDF libraries load here, for --explain alone (see the module's docstring).
-    from workbench.cli.explain import where_from
+    return _explain().where_from(case, answer)
 
-    return where_from(case, answer)
+
+def _explain():
+    """`workbench.cli.explain`: the PDF libraries load here, for the attribution alone (--explain,
+    --json; see the module's docstring)."""
+    from workbench.cli import explain
+
+    return explain
 
 
 def _grade_batch(args: argparse.Namespace) -> int:

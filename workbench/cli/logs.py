@@ -40,11 +40,15 @@ class _Redacting(logging.Formatter):
     """No API key reaches stderr, whoever logs it (a library may log a URL or a header)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        # (`workbench.providers` loads with the first line logged: a command that logs nothing
-        # never pays for its 50 modules)
-        from workbench.providers.config import redact
+        return _redact(super().format(record))
 
-        return redact(super().format(record)) or ""
+
+def _redact(text: str) -> str:
+    """`providers.config.redact`, loaded with the first line said: a command that logs nothing
+    never pays for `workbench.providers`' 50 modules."""
+    from workbench.providers.config import redact
+
+    return redact(text) or ""
 
 
 def _is_ours(name: str) -> bool:
@@ -139,10 +143,8 @@ def cli_logging(verbosity: int = 0) -> Iterator[WarningCollector]:
             logger.handlers, logger.propagate = handlers, propagate
             logger.setLevel(level)
         if collector.seen:
-            from workbench.providers.config import redact  # as in `_Redacting.format`
-
             for line in collector.summary():
-                print(redact(line), file=sys.stderr)
+                print(_redact(line), file=sys.stderr)
 
 
 def progress_shown() -> bool:

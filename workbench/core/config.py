@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core import atomic
+from workbench.core import atomic, files
+from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
 
 CONFIG_ENV = "PDFWORKBENCH_CONFIG_DIR"
@@ -132,9 +133,6 @@ def readers_path() -> Path:
 def load_settings() -> Settings:
     """config.json's settings; a file that cannot be used, wholly or in part, gives the defaults
     there and a `problem` line (never an exception: no command and no screen stops on it)."""
-    from workbench.core import files
-    from workbench.core.errors import UserError
-
     path = config_path()
     try:
         raw = files.read_json(path, "settings file", "json_file_bytes")

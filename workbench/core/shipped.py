@@ -15,6 +15,8 @@ import os
 import shutil
 from pathlib import Path
 
+from workbench.core.errors import UserError
+
 DATA_ENV = "PDFWORKBENCH_DATA_DIR"
 DEFAULT_SAMPLE = "mini"
 MARKER = ".shipped"   # in a copy: the hash of the shipped suite it was copied from
@@ -62,8 +64,6 @@ def working_sample(name: str = DEFAULT_SAMPLE) -> Path:
     A copy whose shipped suite has changed since (a newer package) is moved aside, to
     `<name>.before-<hash>`, with whatever the user wrote in it, and a fresh copy made."""
     if name not in sample_names():
-        from workbench.core.errors import UserError
-
         raise UserError(f"no shipped sample suite {name!r}; there are: {', '.join(sample_names())}")
     source = shipped_samples() / name
     shipped = _suite_hash(source)

@@ -41,7 +41,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import string
 import unicodedata
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
@@ -63,7 +62,8 @@ _MONTHS = {m.lower(): i for i, m in enumerate(
      "October", "November", "December"], 1)}
 _MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
-_PUNCT = str.maketrans("", "", string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014")
+# (string.punctuation written out: `string` compiles its Template's pattern on import)
+_PUNCT = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "\u2018\u2019\u201c\u201d\u2013\u2014")
 
 
 # ---- reading the answer -------------------------------------------------------------------

@@ -203,7 +203,7 @@ def find_text(answer: str, needle: str, whole_word: bool = False) -> Part:
 
 # ---- refusals and hedges -----------------------------------------------------------------
 
-_REFUSAL = re.compile("|".join([
+_REFUSALS = "|".join([
     r"\bi (?:cannot|can ?not|can't|won't|will not|am unable|'m unable|am not able|'m not able)\b",
     r"\bunable to\b", r"\bnot able to\b",
     r"\b(?:do not|don't|does not|doesn't) (?:have access|contain|include|show|mention)\b",
@@ -211,7 +211,7 @@ _REFUSAL = re.compile("|".join([
     r"\b(?:cannot|can't|could not|couldn't) (?:determine|find|locate|read|see|access|answer|identify)\b",
     r"\bnot (?:visible|legible|readable|provided|available|specified|stated)\b",
     r"\bi'?m sorry\b", r"\bi am sorry\b", r"\bi apologi[sz]e\b", r"\billegible\b",
-]))
+])
 _HEDGE = re.compile("|".join([
     r"\b(?:appears?|seems?) to\b", r"\b(?:it|this|that) (?:appears|seems|looks like)\b",
     r"\bprobably\b", r"\bpossibly\b", r"\bperhaps\b", r"\blikely\b", r"\bmight\b", r"\bmay be\b",
@@ -224,12 +224,19 @@ _HEDGE = re.compile("|".join([
 ]))
 
 
+@functools.cache
+def _refusal() -> re.Pattern[str]:
+    """`_REFUSALS` compiled when first needed: an answer with the expected value in it is never
+    looked at for a refusal (half a millisecond of `grade`'s start)."""
+    return re.compile(_REFUSALS)
+
+
 def find_refusal(answer: str) -> str | None:
     """The phrase that makes `answer` a refusal, `"(empty answer)"`, or None."""
     text = fold(answer)[0]
     if not text:
         return "(empty answer)"
-    m = _REFUSAL.search(text)
+    m = _refusal().search(text)
     return m.group(0) if m else None
 
 
