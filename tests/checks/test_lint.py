@@ -11,7 +11,6 @@ from tests.support.invoices import codes, handmade_case, invoice_pdf
 from workbench.build.make import generate_case, write_case
 from workbench.checks.lint import lint_case, lint_path
 from workbench.core.case import PDFHELL_FIELDS, Case, sha256_hex
-from workbench.core.errors import UserError
 
 
 def test_answer_key_mistakes_are_errors():
@@ -24,17 +23,6 @@ def test_answer_key_mistakes_are_errors():
 def test_a_changed_pdf_is_a_warning():
     case = handmade_case(sha256="0" * 64)
     assert "pdf-changed" in codes(lint_case(case, invoice_pdf("$4,711.00", "$9,999.00")), "warning")
-
-
-def test_hidden_ocr_mismatch_seeds_1_to_50_have_no_error():
-    problems = []
-    for seed in range(1, 51):
-        try:
-            case, pdf = generate_case("hidden_ocr_mismatch", seed)
-        except UserError:
-            continue  # a seed whose drawn parameters the family rejects: reported elsewhere
-        problems += [f"{f.case_id} {f.code}: {f.message}" for f in lint_case(case, pdf) if f.severity == "error"]
-    assert problems == []
 
 
 def test_the_white_text_over_the_printed_total_construction_is_caught():
