@@ -14,7 +14,7 @@ from workbench.generators.base import Streams
 
 
 def test_the_items_and_tax_add_up_to_the_total_to_the_cent():
-    for seed, total, items, rate in ((1, 12345.67, 4, 8.0), (2, 100.01, 8, 0.0), (3, 0.5, 1, 25.0)):
+    for seed, total, items, rate in ((1, 12345.67, 4, 8.0), (2, 100.01, 8, 0.0), (3, 0.5, 1, 25.0), (4, 1.07, 2, 21.0)):
         inv = _ledger.make_invoice(Streams(seed, "t"), total, "EUR", items, rate)
         assert round(sum(a for _, a in inv.items), 2) == inv.subtotal
         assert round(inv.subtotal + inv.tax, 2) == inv.total == round(total, 2)
