@@ -1,4 +1,4 @@
-"""The garbage collector paused for the workbench's first frame (tui/collector.py): it runs again
+"""The garbage collector paused for the workbench's first frame (core/collector.py): it runs again
 after that frame, or when the start fails."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import gc
 
 from tests.support.fixtures import settle
 from workbench.cli import main
+from workbench.core import collector
 from workbench.core.source import open_source
-from workbench.tui import collector
 from workbench.tui.app import WorkbenchApp
 
 

@@ -8,7 +8,6 @@ what runs it (`workbench.cli.dispatch`) is imported once --help and --version ha
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import importlib.util
 import os
@@ -22,6 +21,7 @@ from workbench import __version__
 from workbench.cli.commands import BY_NAME, COMMANDS, Command, resolve
 from workbench.cli.examples import EXAMPLES
 from workbench.cli.tree import subparsers, walk
+from workbench.core import collector
 from workbench.core.errors import UserError
 
 EXIT_CODES = """\
@@ -272,21 +272,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"pdfworkbench: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    # A light command's start: nor does the collector walk the modules it imports (thousands of
-    # objects, none of them garbage); it is on again before the command runs (`dispatch._run`).
-    paused = BY_NAME[args.command].light and gc.isenabled()
-    if paused:
+    if BY_NAME[args.command].light:
         _defer_inspect()
-        gc.disable()
+        collector.pause()   # while its modules load: `dispatch._run` resumes it before it runs
     try:
         # What runs a command (settings, limits, logging, its errors): --help and --version have
         # exited by now and need none of it.
         from workbench.cli.dispatch import run_command
 
-        return run_command(args, resume=gc.enable if paused else None)
+        return run_command(args)
     finally:
-        if paused:
-            gc.enable()
+        collector.resume()   # (a start that failed)
 
 
 if __name__ == "__main__":

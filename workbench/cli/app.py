@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from workbench.core import collector
 from workbench.core.config import load_settings
 from workbench.core.errors import UserError
 from workbench.core.shipped import working_sample
 from workbench.core.source import Source, open_source
 from workbench.core.threads import end_process
-from workbench.tui import collector, firstpage
+from workbench.tui import firstpage
 
 
 def sample_suite_path() -> Path:

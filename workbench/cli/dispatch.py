@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from workbench.cli.commands import BY_NAME, resolve
-from workbench.core import limits
+from workbench.core import collector, limits
 from workbench.core.config import Settings, load_settings
 from workbench.core.errors import UserError
 from workbench.core.files import os_error_line
@@ -70,19 +69,18 @@ def verbosity(args: argparse.Namespace) -> int:
     return -1 if args.quiet else min(int(args.verbose or 0), 2)
 
 
-def run_command(args: argparse.Namespace, resume: Callable[[], None] | None = None) -> int:
-    """Run the command `args` were parsed for; its exit code (errors a user can cause: one line).
-    `resume` is called once the command's module is imported, just before it runs."""
+def run_command(args: argparse.Namespace) -> int:
+    """Run the command `args` were parsed for; its exit code (errors a user can cause: one line)."""
     if BY_NAME[args.command].light:   # it sets up logging itself, if a library loads (`Command.light`)
-        return _run(args, resume)
+        return _run(args)
     # (logging, for every command but the light ones: see `Command.light`)
     from workbench.cli.logs import cli_logging
 
     with cli_logging(verbosity(args)):
-        return _run(args, resume)
+        return _run(args)
 
 
-def _run(args: argparse.Namespace, resume: Callable[[], None] | None = None) -> int:
+def _run(args: argparse.Namespace) -> int:
     """The settings, then the command; errors a user can cause as one line."""
     try:
         settings = load_settings()  # once: the warning, the limits and the .env all read it
@@ -91,8 +89,7 @@ def _run(args: argparse.Namespace, resume: Callable[[], None] | None = None) -> 
         _load_env_file(args, settings)
         _read_stdin_values(args)
         handler = resolve(args.handler)
-        if resume is not None:
-            resume()   # (the collector, off while a light command's modules were imported)
+        collector.resume()   # (paused while a light command's modules were imported: `cli.main`)
         return int(handler(args) or 0)
     except UserError as exc:
         # (providers' redaction, loaded for an error alone: it may quote a provider's reply)

@@ -18,6 +18,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from workbench.core import collector
 from workbench.core.case import Case
 from workbench.core.config import (
     Settings,
@@ -29,7 +30,6 @@ from workbench.core.config import (
 from workbench.core.errors import UserError
 from workbench.core.source import Source, open_source
 from workbench.core.threads import DaemonExecutor
-from workbench.tui import collector
 from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.tui.widgets.page_view import PageView

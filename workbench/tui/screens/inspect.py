@@ -27,12 +27,12 @@ from textual.timer import Timer
 from textual.widgets import Header, Input
 from textual.worker import Worker, WorkerState
 
+from workbench.core import collector
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.layout import run_files
 from workbench.core.runindex import RunIndex
 from workbench.core.source import Source
-from workbench.tui import collector
 from workbench.tui.case_data import CaseData, finish_case_data, open_case_data
 from workbench.tui.host import Workbench, workbench
 from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
