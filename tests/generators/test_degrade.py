@@ -9,12 +9,12 @@ import numpy as np
 import pymupdf
 import pytest
 
+from tests.support.families import mad
 from workbench.build.make import generate_case
 from workbench.build.saving import add_case
 from workbench.build.suite import verify_suite
 from workbench.core.errors import UserError
 from workbench.core.scan import KNOBS, TIER_NAMES, TIERS, DegradeSpec
-from workbench.generators import kit
 from workbench.generators.aging import degrade_image
 from workbench.generators.base import AnswerKey
 from workbench.generators.degrade import apply_degrade, normalise_spec
@@ -25,17 +25,6 @@ from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 PASSAGE = PASSAGES["doyle"]
 
 
-@pytest.fixture(scope="module")
-def page_pdf() -> bytes:
-    """A born-digital Letter page: a passage as text, plus a total with a short answer."""
-    c, buf = kit.new_canvas()
-    y = kit.draw_paragraph(c, PASSAGE.text, 72, 700, 468, font="Times-Roman", size=12)
-    c.setFont("Helvetica-Bold", 14)
-    c.drawString(72, y - 40, "TOTAL DUE")
-    c.drawString(300, y - 40, "$4,817.25")
-    return kit.finish(c, buf)
-
-
 def passage_key() -> AnswerKey:
     kws = keywords(PASSAGE.first_sentence)
     return AnswerKey("Transcribe the first sentence.", PASSAGE.first_sentence, "misreads",
@@ -44,18 +33,6 @@ def passage_key() -> AnswerKey:
 
 def total_key() -> AnswerKey:
     return AnswerKey("What is the total due?", "$4,817.25", "answers the text layer")
-
-
-@pytest.fixture(scope="module")
-def clean_page(page_pdf) -> np.ndarray:
-    return np.asarray(render_page(page_pdf, 0, dpi=72).to_pil())
-
-
-def mad(a, b) -> float:
-    """Mean absolute difference of two pages in grey levels."""
-    a = np.asarray(a, dtype=np.float32).mean(axis=2)
-    b = np.asarray(b, dtype=np.float32).mean(axis=2)
-    return float(np.abs(a - b).mean())
 
 
 def words(data: bytes) -> set[str]:
@@ -81,26 +58,6 @@ def test_every_tier_sets_every_knob_within_its_range():
     assert TIERS["heavy"]["dirt"] > 0 and TIERS["moderate"]["texture"] > 0 and TIERS["mild"]["sepia"] > 0
 
 
-# A value for each knob that a scan shows plainly.
-STRONG = {"rotation": 3.0, "fade": 0.5, "show_through": 0.8, "sepia": 0.6, "texture": 0.8,
-          "lighting": 0.8, "dirt": 200, "blur": 1.5, "noise": 20.0, "jpeg_quality": 20}
-
-
-@pytest.mark.parametrize("knob", sorted(STRONG))
-def test_each_operation_changes_the_page_and_at_zero_changes_nothing(clean_page, knob):
-    spec = {"tier": "clean", "dpi": 72}
-    strong = degrade_image(clean_page, spec | {"overrides": {knob: STRONG[knob]}}, seed=5)
-    assert strong.size == (clean_page.shape[1], clean_page.shape[0])
-    assert mad(strong, clean_page) > 0.1, knob
-    off = degrade_image(clean_page, spec | {"overrides": {knob: 0}}, seed=5)
-    assert np.array_equal(np.asarray(off), clean_page), knob
-
-
-def test_dirt_of_size_zero_changes_nothing(clean_page):
-    spec = {"tier": "clean", "dpi": 72, "overrides": {"dirt": 300, "dirt_size": 0}}
-    assert np.array_equal(np.asarray(degrade_image(clean_page, spec, seed=1)), clean_page)
-
-
 def test_tiers_get_further_from_the_clean_page(page_pdf, clean_page):
     distances = []
     for tier in TIERS:
@@ -108,16 +65,6 @@ def test_tiers_get_further_from_the_clean_page(page_pdf, clean_page):
         distances.append(mad(render_page(scanned, 0, dpi=72).to_pil(), clean_page))
     assert distances[0] < 0.5  # clean: the page as it was, stored losslessly
     assert distances == sorted(distances) and len(set(distances)) == 4, distances
-
-
-def test_dirt_keeps_off_the_answer(clean_page):
-    # The answer's box (pixels, unrotated) stays untouched however dirty the page gets.
-    box = (100, 200, 300, 240)
-    spec = {"tier": "clean", "dpi": 72, "overrides": {"dirt": 400, "dirt_size": 20}}
-    dirty = np.asarray(degrade_image(clean_page, spec, seed=2, keep_clear=[box]))
-    assert mad(dirty, clean_page) > 1
-    x0, y0, x1, y1 = box
-    assert np.array_equal(dirty[y0:y1, x0:x1], clean_page[y0:y1, x0:x1])
 
 
 # ---- the spec ----------------------------------------------------------------------------------

@@ -72,3 +72,12 @@ def found_in(amount: str, text: str) -> bool:
     from workbench.text.search import find_all
 
     return bool(find_all(text, amount))
+
+
+def mad(a, b) -> float:
+    """Mean absolute difference of two pages in grey levels."""
+    import numpy as np
+
+    a = np.asarray(a, dtype=np.float32).mean(axis=2)
+    b = np.asarray(b, dtype=np.float32).mean(axis=2)
+    return float(np.abs(a - b).mean())
