@@ -56,9 +56,10 @@ def started_at() -> float:
 def start_app(path: Path, ahead: bool):
     """The workbench's app on `path`, made as `pdfworkbench open PATH` makes it (cli/app.py cmd_open)."""
     from workbench.cli.app import check_pdf
+    from workbench.core import collector
     from workbench.core.config import load_settings
     from workbench.core.source import open_source
-    from workbench.tui import collector, firstpage
+    from workbench.tui import firstpage
 
     collector.pause()
     first = firstpage.start(path) if ahead else None

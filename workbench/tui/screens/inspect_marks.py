@@ -17,7 +17,6 @@ from textual.app import SystemCommand
 from textual.worker import get_current_worker
 
 from workbench.core.case import Case
-from workbench.core.pool import cores, map_ordered
 from workbench.core.runindex import RunIndex
 from workbench.grading.outcome import Outcome, outcome_of
 from workbench.tui.case_data import CaseData
@@ -51,8 +50,10 @@ class Marks:
 
     @work(thread=True, exclusive=True, group="lint-all", exit_on_error=False)
     def _lint_all(self, cases: list[Case]) -> None:
-        # The lint and the PDF libraries it reads with, loaded by this worker: after the first page.
+        # The lint and the PDF libraries it reads with, loaded by this worker: after the first page;
+        # so is the process pool (multiprocessing), which nothing before the first frame uses.
         from workbench.checks.lint import lint_case_file
+        from workbench.core.pool import cores, map_ordered
 
         worker = get_current_worker()
         todo = [c for c in cases if c.question]
