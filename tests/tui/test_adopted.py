@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Select
 
+from tests.support.author import author_of_adopted
 from tests.support.fixtures import AUTHOR_DEBOUNCE, adopted_statement, screen_text, settle
 from workbench.build.suite import verify_suite
 from workbench.core.source import open_source
 from workbench.core.suite import load_suite
 from workbench.generators.mutations import get_mutation
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.widgets.author_form import AuthorForm, ParamRow
 from workbench.tui.widgets.author_save import ConfirmScreen, SaveCaseScreen
 
@@ -19,21 +19,11 @@ pytestmark = pytest.mark.slow   # adopted cases armed and linted live: 26-33 s e
 
 SIZE = (160, 48)
 
-async def _author(pilot) -> AuthorScreen:
-    """`w` on the adopted case shown: the Author screen in mutation mode, its preview made."""
-    await settle(pilot, 2, AUTHOR_DEBOUNCE)
-    await pilot.press("w")
-    await settle(pilot, 2, AUTHOR_DEBOUNCE)
-    screen = pilot.app.screen
-    assert isinstance(screen, AuthorScreen) and screen.preview is not None, screen.gen_error
-    return screen
-
-
 async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verified(tmp_path):
     suite = adopted_statement(tmp_path)
     app = WorkbenchApp(open_source(suite))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _author(pilot)
+        screen = await author_of_adopted(pilot)
         form = screen.query_one(AuthorForm)
         assert form.query_one("#family", Select).value == "hidden_layer"
         assert {r.param.name for r in form.query(ParamRow)} >= {"decoy", "change_pct", "style", "value_layer"}
@@ -70,36 +60,3 @@ async def test_w_on_an_adopted_case_arms_a_hidden_layer_live_and_saves_it_verifi
     assert (suite / "sources" / f"{saved[0].source.sha256}.pdf").exists()
     results, digest, recorded = verify_suite(suite)
     assert all(r.ok for r in results) and digest == recorded
-
-
-async def test_ctrl_g_attacks_any_span_picked_from_the_page(tmp_path):
-    """Mutation mode: ctrl+g lists the spans of the page shown; typing filters them and Enter
-    makes the one chosen the value the mutation attacks."""
-    from textual.widgets import OptionList
-
-    from workbench.tui.screens.pick import PickSpanScreen
-
-    suite = adopted_statement(tmp_path)
-    app = WorkbenchApp(open_source(suite))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await _author(pilot)
-        await pilot.press("ctrl+g")
-        await settle(pilot)
-        picker = app.screen
-        assert isinstance(picker, PickSpanScreen)
-        assert any(s.text == "Opening balance" for s in picker.spans)
-        await pilot.press(*"2,310.40")
-        await settle(pilot)
-        assert [picker.spans[i].text for i in picker.shown()] == ["2,310.40"]
-        assert "2,310.40" in str(picker.query_one(OptionList).get_option_at_index(0).prompt)
-        await pilot.press("enter")
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert app.screen is screen
-        target = screen.preview.case.mutations[0].target
-        assert target.text == "2,310.40" and target.page == 0
-        # Escape leaves the target as it was.
-        await pilot.press("ctrl+g")
-        await settle(pilot)
-        await pilot.press("escape")
-        await settle(pilot, 2, AUTHOR_DEBOUNCE)
-        assert screen.preview.case.mutations[0].target.text == "2,310.40"

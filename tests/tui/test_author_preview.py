@@ -1,0 +1,60 @@
+"""Author's previews (workbench/tui/screens/author_preview.py): the pypdf layer and the page image
+come from the helper process, which ends with the screen. (Moved from tests/tui/test_author.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.author import show_tab, start, type_into
+from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, helper_started, settle
+from workbench.build.authoring import Draft
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+
+pytestmark = pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
+
+SIZE = (160, 48)
+
+
+async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_with_the_screen():
+    import asyncio
+
+    import pytest
+
+    from workbench.core.pool import cores
+    from workbench.pdf.textlayer import pypdf_page_text
+
+    if cores() < 2:
+        pytest.skip("the helper process is started on a machine of two cores or more")
+    app = WorkbenchApp(open_source(ONE_CASE))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, Draft("hidden_ocr_mismatch", 3))
+        helper = screen._helper
+        assert helper is not None
+        await asyncio.to_thread(helper_started, helper)
+        handed: list[int] = []
+        submit = helper.submit
+
+        def spy(fn, *args):
+            future = submit(fn, *args)
+            handed.append((fn.__name__, args[1] if fn.__name__ == "pypdf_page_text" else None))
+            return future
+
+        helper.submit = spy
+        await type_into(pilot, "#value-vendor", "Helper Read Ltd")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        # Page 1's layer and the page's image were made by the helper, the layer first (the
+        # analysis waits for it; the image is wanted only once the page is analysed).
+        assert handed[-2:] == [("pypdf_page_text", 0), ("raster_for", None)]
+        assert screen.page.rendered_page == 0
+        assert "Helper Read Ltd" in await show_tab(pilot, "author-tab-pypdf")
+        assert screen.data.layers["pypdf"][0] == pypdf_page_text(screen.preview.pdf, 0)
+        processes = list(helper._pool._processes.values())
+        assert processes and all(p.is_alive() for p in processes)
+        app.pop_screen()
+        await pilot.pause()
+        # each process's end, awaited (at most 60 s in all: a loaded 2-core machine took over 10 s)
+        for process in processes:
+            await asyncio.to_thread(process.join, 60 / len(processes))
+        assert not any(p.is_alive() for p in processes)
+        assert screen._helper is None
