@@ -17,11 +17,12 @@ from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.author import AuthorScreen
 from workbench.tui.widgets.author_save import ConfirmScreen
 
-pytestmark = pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
+SLOW = pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
 
 SIZE = (160, 48)
 
 
+@SLOW
 async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_shows_its_line(tmp_path):
     path = write_family_template("po_trap")                     # into the test's config folder
     app = WorkbenchApp(open_source(ONE_CASE))
@@ -74,6 +75,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
     assert load_suite(tmp_path / "mine").cases[0].trap_family == "po_trap"
 
 
+@SLOW
 async def test_a_family_written_while_the_app_runs_joins_the_list_and_the_template_says_w():
     app = WorkbenchApp(open_source(ONE_CASE))
     async with app.run_test(size=SIZE) as pilot:
@@ -87,6 +89,7 @@ async def test_a_family_written_while_the_app_runs_joins_the_list_and_the_templa
         assert "dock_trap" in [n for _, n in screen.form.families]
 
 
+@SLOW
 async def test_a_family_written_after_start_opens_in_author_on_its_draft():
     """`new-family` while the workbench runs, then `w` on its case: Author opens on that family."""
     from workbench.build.make import family_registry
@@ -103,6 +106,7 @@ async def test_a_family_written_after_start_opens_in_author_on_its_draft():
         assert screen.focused is not None and screen.focused.id != "seed"
 
 
+@SLOW
 async def test_a_family_that_fails_to_load_is_named_with_its_problem_when_author_opens_on_it():
     """`w` on a case of a user family whose module no longer loads: Author says why, with the
     file and line, not only that the family is not installed."""
@@ -120,3 +124,14 @@ async def test_a_family_that_fails_to_load_is_named_with_its_problem_when_author
         assert any("family 'stale_trap' is not installed" in m and f"stale_trap.py:{at}: SyntaxError" in m
                    for m in said), said
         assert screen.family.name != "stale_trap"
+
+
+def test_the_family_dropdown_marks_user_families():
+    from types import SimpleNamespace
+
+    from workbench.tui.screens.author_family import family_options
+
+    families = [SimpleNamespace(name="white_text_injection", origin="builtin"),
+                SimpleNamespace(name="po_trap", origin="/home/me/families/po_trap.py")]
+    assert family_options(families) == [("white_text_injection", "white_text_injection"),
+                                        ("po_trap (user)", "po_trap")]

@@ -11,11 +11,10 @@ from workbench.build.authoring import Draft
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 
-pytestmark = pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
-
 SIZE = (160, 48)
 
 
+@pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
 async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_with_the_screen():
     import asyncio
 
@@ -58,3 +57,23 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
             await asyncio.to_thread(process.join, 60 / len(processes))
         assert not any(p.is_alive() for p in processes)
         assert screen._helper is None
+
+
+# ---- the preview built without the TUI (fast) ----------------------------------------------------
+
+def test_a_preview_is_built_with_its_data_and_a_scan_with_its_clean_page():
+    from workbench.build.authoring import Draft
+    from workbench.core.scan import DegradeSpec
+    from workbench.generators.registry import registry
+    from workbench.tui.screens.author_preview import build_preview
+
+    family = registry().get("hidden_ocr_mismatch")
+    plain = build_preview(family, Draft("hidden_ocr_mismatch", 2), 72, None, "scan", None, lambda: False)
+    assert plain.clean is None and plain.ahead is None and plain.data.case.seed == 2
+    assert plain.data.findings == [] or all(f.severity != "error" for f in plain.data.findings)
+    scan = DegradeSpec.parse({"tier": "clean", "text_layer": "none", "dpi": 72})   # (no layer: no OCR)
+    built = build_preview(family, Draft("hidden_ocr_mismatch", 2, degrade=scan), 72, None, "scan", None,
+                          lambda: False)
+    assert built.clean is not None and built.clean.case.degrade is None
+    assert built.data.pdf != built.clean.pdf and built.clean.pdf == plain.data.pdf
+    assert build_preview(family, Draft("hidden_ocr_mismatch", 2), 72, None, "scan", None, lambda: True) is None

@@ -17,11 +17,10 @@ from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.widgets.author_form import AuthorForm
 from workbench.tui.widgets.author_save import ConfirmScreen
 
-pytestmark = pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
-
 SIZE = (160, 48)
 
 
+@pytest.mark.slow   # (as in test_author.py) the Author screen regenerates a case per change
 async def test_save_into_a_new_suite_then_an_existing_one_refuse_overwrite_then_open(tmp_path):
     folder = tmp_path / "authored"
     app = WorkbenchApp(open_source(ONE_CASE))
@@ -63,3 +62,20 @@ async def test_save_into_a_new_suite_then_an_existing_one_refuse_overwrite_then_
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert isinstance(app.screen, InspectScreen)
         assert {c.id for c in app.screen.source.cases} == {first_id, second_id}
+
+
+def test_the_save_dialog_sums_up_a_family_case_and_an_adopted_ones_mutations():
+    from types import SimpleNamespace
+
+    from workbench.core.adoption import AdoptedSource
+    from workbench.core.scan import DegradeSpec
+    from workbench.tui.screens.author_save_flow import save_summary
+
+    case = SimpleNamespace(trap_family="white_text", seed=7, degrade=None, mutations=(), source=None)
+    preview = SimpleNamespace(case=case, draft=SimpleNamespace(pinned={"colour": "fff"}))
+    assert save_summary(preview) == "white_text · seed 7 · 1 pinned · no scan"
+    case.degrade = DegradeSpec.parse({"tier": "mild"})
+    assert save_summary(preview).endswith("· scan mild")
+    case.mutations = (SimpleNamespace(mutation="hidden_layer"), SimpleNamespace(mutation="scan"))
+    case.source = AdoptedSource("0" * 64, "statement.pdf", 2, root_id="invoice", kind="mutated")
+    assert save_summary(preview) == "adopted invoice · hidden_layer → scan · seed 7 · 1 pinned"
