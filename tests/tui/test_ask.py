@@ -1,6 +1,7 @@
-"""The Ask dialog (workbench/tui/screens/ask.py), opened with `a` on the sample suite: a pixels
-reader switches the modality, and tab goes through the same stops for every reader, the base URL
-by its key. (Moved from tests/tui/test_inspect.py.)"""
+"""The Ask dialog (workbench/tui/screens/ask.py): on its own, what it returns (a reader typed, its
+modality, a server typed for it, the DPI) and what keeps it open; opened with `a` on the sample
+suite, a pixels reader switches the modality and tab goes through the same stops for every
+reader, the base URL by its key (those two moved from tests/tui/test_inspect.py)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,58 @@ async def test_the_ask_dialog_tabs_through_the_same_stops_for_every_reader_base_
         await pilot.press("ctrl+l")
         await settle(pilot)
         assert app.focused.id != "ask-base-url"
+
+
+# ---- the dialog on its own (fast) ----------------------------------------------------------------
+
+def ask_dialog(question: str = "What is the total due?"):
+    from tests.support.widget_host import DialogHost
+    from workbench.tui.screens.ask import AskChoice, AskScreen
+
+    return DialogHost(lambda: AskScreen(["probe:pypdf", "openai:gpt-4o"],
+                                        AskChoice("probe:pypdf", "text", 150, question), "inv-1"))
+
+
+async def test_the_dialog_returns_what_was_chosen_with_a_server_typed_for_the_reader():
+    from textual.widgets import Input
+
+    from tests.support.fixtures import screen_text
+
+    app = ask_dialog()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert "Ask a reader about inv-1" in screen_text(app) and "Probes need no key and no network" in screen_text(app)
+        assert dialog.query_one("#ask-base-url", Input).disabled          # a probe has no server
+        dialog.query_one("#ask-custom", Input).value = "openai:gpt-4o-mini"
+        await pilot.pause()
+        assert "openai: key from OPENAI_API_KEY" in screen_text(app)
+        assert dialog.query_one("#ask-modality").value == "pdf"           # the reader's own modality
+        dialog.query_one("#ask-base-url", Input).value = "http://127.0.0.1:9/v1"
+        dialog.query_one("#ask-dpi", Input).value = "200"
+        await pilot.click("#ask-send")
+        await pilot.pause()
+        (chosen,) = app.results
+        assert (chosen.reader, chosen.modality, chosen.dpi, chosen.question, chosen.base_url) == (
+            "openai:gpt-4o-mini", "pdf", 200, "What is the total due?", "http://127.0.0.1:9/v1")
+
+
+async def test_a_question_or_dpi_missing_keeps_the_dialog_open_and_cancel_asks_nothing():
+    from textual.widgets import Input
+
+    app = ask_dialog(question="")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.click("#ask-send")
+        await pilot.pause()
+        assert app.results == [] and app.focused.id == "ask-question"
+        app.screen.query_one("#ask-question", Input).value = "Who is the vendor?"
+        app.screen.query_one("#ask-dpi", Input).value = "5000"
+        await pilot.click("#ask-send")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert app.results == [] and said[0] == "write the question to ask about this PDF"
+        assert said[1].startswith("DPI must be between ")
+        await pilot.click("#ask-cancel")
+        await pilot.pause()
+        assert app.results == [None]
