@@ -78,8 +78,10 @@ def _cli_rows(group: str, what: str, args: list[str], runs: int, target_s: float
     note = "; ".join(x for x in (note, f"CPU {_cpu(results):.1f} s") if x)
     rows = [Row(group, what, "s", [r.seconds for r in results], target_s, note=note,
                 extra={"cpu_s": [r.cpu_s for r in results]})]
-    rows.append(Row(group, f"{what}: peak RSS (process tree)", "MB", [r.peak_mb for r in results],
-                    target_mb))
+    # The target is on the tree's PSS: its summed RSS counts the imports every forked worker
+    # shares with its parent once a process (harness.tree_memory_mb); given in the note.
+    rows.append(Row(group, f"{what}: peak memory (process tree, PSS)", "MB", [r.peak_pss_mb for r in results],
+                    target_mb, note=f"RSS summed over the processes {max(r.peak_mb for r in results):.0f} MB"))
     return rows
 
 
@@ -217,6 +219,7 @@ def bench_pdf500(tmp: Path, runs: int, quick: bool) -> list[Row]:
 
 def bench_pdf10k(tmp: Path, runs: int, quick: bool) -> list[Row]:
     g = "10,000-page text PDF (reportlab, one short line a page)"
+    # issue 40.3: memory stays flat, under 300 MB, with the page cap lifted
     pdf = text_pdf(tmp / "p10k.pdf", 10_000, 1)
     rows = _tui_rows(g, pdf, runs, 2.0, walk=10, burst=5, step_target_ms=100.0)
     rows += _cli_rows(g, "lint, default (first 1,000 pages), --jobs 2", ["lint", "--jobs", "2", str(pdf)],
@@ -229,11 +232,11 @@ def bench_pdf10k(tmp: Path, runs: int, quick: bool) -> list[Row]:
         rows.append(Row(g, "lint, all 10,000 pages, --jobs 2 (with --big only)", "s", [], 90.0))
     else:
         rows += _cli_rows(g, "lint, all 10,000 pages, --jobs 2",
-                          ["lint", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs, 90.0, 500.0,
+                          ["lint", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs, 90.0, 300.0,
                           warmup=heavy_warm)
         rows += _cli_rows(g, "inspect --json, all 10,000 pages, --jobs 2",
                           ["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)], heavy_runs,
-                          None, 500.0, warmup=heavy_warm)
+                          None, 300.0, warmup=heavy_warm)
     return rows
 
 

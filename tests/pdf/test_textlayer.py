@@ -82,3 +82,59 @@ def test_document_diffs_has_one_diff_a_page_with_its_hidden_words():
         doc.insert_pdf(pymupdf.open(stream=p))
     diffs = textlayer.document_diffs(doc.tobytes())
     assert [[s.text for s in d.hidden] for d in diffs] == [["HIDE 101"], ["HIDE 401"]]
+
+
+def _inherited_pdf() -> bytes:
+    """Two pages that take their font, size and turn from the /Pages node above them (written by
+    hand: a writer may put shared resources there)."""
+    from tests.support.hostile_corpus import _hand_written
+
+    def text(line: bytes) -> bytes:
+        body = b"BT /F1 12 Tf 72 720 Td (" + line + b") Tj ET"
+        return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+    return _hand_written([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 /MediaBox [0 0 612 792] /Rotate 90"
+        b" /Resources << /Font << /F1 3 0 R >> >> >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Page /Parent 2 0 R /Contents 6 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /Contents 7 0 R >>",
+        text(b"Inherited total $7.00"), text(b"Second page $8.00"),
+    ])
+
+
+@pytest.mark.parametrize("made", ["inherited", "reportlab", "miscounted"])
+def test_a_page_of_the_usual_tree_is_read_without_pypdfs_page_list(made):
+    """One page's pypdf text, read through the page MuPDF finds, is pypdf's own for that page; in
+    the usual tree (one /Pages node over every page) pypdf's list of every page is not built (60 MB
+    for 10,000 pages, in each worker), and a page's inherited resources and turn still apply; any
+    other tree, or an object number that is not the kid's, reads through pypdf's list as before."""
+    import io
+
+    from pypdf import PdfReader
+
+    from tests.support.fixtures import reportlab_pages
+    from tests.support.hostile_corpus import miscounted_pages_pdf
+
+    if made == "reportlab":
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as tmp:
+            data = reportlab_pages(Path(tmp) / "r.pdf", 3, hidden_on=1).read_bytes()
+    else:
+        data = _inherited_pdf() if made == "inherited" else miscounted_pages_pdf()
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    expected = [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    for index in range(len(expected)):
+        reader = PdfReader(io.BytesIO(data))
+        got = textlayer.read_pypdf_page(lambda reader=reader: reader, index, "x.pdf", doc.page_xref(index))
+        assert got == expected[index]
+        assert (reader.flattened_pages is None) == (made != "miscounted")
+    if made == "inherited":
+        assert "$7.00" in expected[0] and "$8.00" in expected[1]
+        reader = PdfReader(io.BytesIO(data))
+        page = textlayer.flat_tree_page(reader, 0, doc.page_xref(0))
+        assert page is not None and page["/Rotate"] == 90 and "/F1" in page["/Resources"]["/Font"]
+        assert textlayer.flat_tree_page(reader, 0, doc.page_xref(1)) is None   # not kid 0: the list decides

@@ -22,8 +22,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject
 
 from workbench.core.errors import UserError
 from workbench.pdf.budget import too_complex
@@ -155,24 +156,55 @@ def clear_cache() -> None:
     _TEXT_CACHE.clear()
 
 
-def read_pypdf_page(reader: Callable[[], Any], index: int, name: str) -> str:
+# What a page takes from the /Pages node above it when it has none of its own (ISO 32000-1, 7.7.3.4).
+INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+
+
+def flat_tree_page(pdf: PdfReader, index: int, xref: int) -> PageObject | None:
+    """Page `index` as pypdf's page list gives it, without that list, for the usual page tree: one
+    /Pages node whose kids are every page, in order (reportlab, pymupdf and qpdf write it so).
+    pypdf builds its list by parsing every page's dictionary, 60 MB for 10,000 pages in each
+    process that reads one; here only this page's. `xref` is the page's object number as MuPDF
+    finds page `index`: None (use the list) unless kid `index` is that object and a page."""
+    try:
+        pages = pdf.root_object["/Pages"].get_object()
+        kids = pages["/Kids"].get_object()
+        if not isinstance(kids, ArrayObject) or pages.get("/Count") != len(kids) or not 0 <= index < len(kids):
+            return None
+        ref = kids[index]
+        if not isinstance(ref, IndirectObject) or ref.idnum != xref:
+            return None
+        node = ref.get_object()
+        if not isinstance(node, DictionaryObject) or node.get("/Type") != "/Page" or "/Kids" in node:
+            return None
+    except Exception:  # (a damaged tree: pypdf's own walk says what is wrong with it)
+        return None
+    page = PageObject(pdf, ref)
+    for key in INHERITED:
+        if key not in page and key in pages:
+            page[NameObject(key)] = pages[key]
+    return page
+
+
+def read_pypdf_page(reader: Callable[[], Any], index: int, name: str, xref: int | None = None) -> str:
     """Page `index`'s pypdf text from the reader `reader()` gives, or one line saying why pypdf
-    cannot read it."""
+    cannot read it. `xref`: the page's object number (MuPDF's `page_xref`), for `flat_tree_page`."""
     plain = (PdfReadError, ValueError, KeyError, IndexError)  # (their messages say enough)
     try:
         pdf = reader()
     except Exception as exc:
         raise UserError(f"{name}: pypdf cannot read this PDF ({why_failed(exc, *plain)})") from None
     try:
-        return pdf.pages[index].extract_text() or ""
+        page = flat_tree_page(pdf, index, xref) if xref else None
+        return (page if page is not None else pdf.pages[index]).extract_text() or ""
     except Exception as exc:  # pypdf on a hostile page raises anything (NotImplementedError, ...)
         raise UserError(f"{name}: pypdf cannot read page {index + 1} ({why_failed(exc, *plain)})") from None
 
 
-def pypdf_page_text(data: bytes, index: int, name: str = "PDF") -> str:
+def pypdf_page_text(data: bytes, index: int, name: str = "PDF", xref: int | None = None) -> str:
     """Page `index`'s pypdf text layer, as `PdfPages` reads it, from a reader of its own (a
     module-level function: `PdfPages.read_text_ahead` runs it in a helper process)."""
-    return read_pypdf_page(lambda: PdfReader(io.BytesIO(data)), index, name)
+    return read_pypdf_page(lambda: PdfReader(io.BytesIO(data)), index, name, xref)
 
 
 def warm_pypdf() -> None:
