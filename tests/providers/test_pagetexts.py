@@ -63,6 +63,7 @@ def test_a_pymupdf4llm_probe_leaves_mupdf_errors_shown_for_every_later_pdf():
     assert proc.stdout.strip().splitlines()[-1] == "True", proc.stdout
 
 
+@pytest.mark.slow   # imports pymupdf4llm and runs its OCR plugin (onnxruntime) on a page: 4-7 s on 2 cores, 21 s under load 12
 def test_a_pymupdf4llm_probe_on_a_page_its_ocr_finds_no_text_on_says_nothing_on_stderr(capfd):
     """pymupdf4llm's OCR plugin leaves RapidOCR's warnings to Python's last-resort handler: 'The
     text detection result is empty' came bare on stderr in the middle of exposure's output."""
