@@ -313,3 +313,53 @@ def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_tim
 
     rec = asyncio.run(queued())
     assert rec.status == "ok" and rec.latency_ms < 1000, (rec.status, rec.latency_ms)
+
+
+def test_page_text_is_read_in_the_runs_worker_process_the_same_and_a_pdf_it_cannot_read_is_said(server, suite):
+    """With the run's worker process (`local`), page_text's text layer is read there (pypdf held
+    this process's GIL while the other cases' answers waited): the agent gets the same text, and
+    for a PDF pypdf cannot read (truncated: MuPDF repairs it) the same one-line error."""
+    import asyncio
+
+    import httpx
+
+    from tests.support.hostile_corpus import truncated_pdf
+    from workbench.core.case import load_case
+    from workbench.core.pool import process_pool
+    from workbench.providers.agent.loop import run_agent
+    from workbench.providers.base import parse_reader
+    from workbench.providers.reading import call_http
+    from workbench.providers.retry import RetryPolicy
+
+    case = load_case(suite / f"{TRAP}.json")
+    spec, url, policy = parse_reader("agent:openai:agent-text"), server.base_url("openai"), RetryPolicy.from_env()
+
+    async def go(pdf: bytes, local):
+        async with httpx.AsyncClient() as client:
+            return await run_agent(case, pdf, spec, None, {}, client, url, policy, call_http, None, local)
+
+    def seen(rec) -> list:
+        return [(t["tool"], t["bytes"], t["error"]) for turn in rec.extra["agent"]["turns"] for t in turn["tools"]]
+
+    from concurrent.futures import Executor
+
+    class Counted(Executor):   # the real worker process, counting what the loop sends it
+        def __init__(self, pool) -> None:
+            self.pool, self.sent = pool, []
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.sent.append(fn.__name__)
+            return self.pool.submit(fn, *args, **kwargs)
+
+    pool = process_pool(1)
+    local = Counted(pool)
+    try:
+        for pdf in (case.pdf_file.read_bytes(), truncated_pdf()):
+            there, here = asyncio.run(go(pdf, local)), asyncio.run(go(pdf, None))
+            assert (there.answer, there.status, seen(there)) == (here.answer, here.status, seen(here))
+        assert local.sent == ["read_texts", "read_texts"]   # once a case, in the worker
+        assert ("page_text", True) in [(t, e) for t, _, e in seen(there)]   # the truncated PDF: said, not raised
+        texts = [json.dumps(r["body"]) for r in server.requests if "pypdf cannot read" in json.dumps(r["body"])]
+        assert len(texts) >= 2    # the agent was told why, from the worker and from here
+    finally:
+        pool.shutdown()

@@ -286,9 +286,9 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
     policy = policy or RetryPolicy.from_env()
     if client is None:
         async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
-            rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http, gate)
+            rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http, gate, local)
     else:
-        rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http, gate)
+        rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http, gate, local)
     if store:
         store.put(ckey, rec)
     return rec

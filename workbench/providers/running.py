@@ -334,9 +334,12 @@ def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resum
 @contextlib.contextmanager
 def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
     """A process pool of `plan.jobs` for the run's local work, started before the event loop's
-    threads exist; None (threads) for one job or nothing to do."""
+    threads exist; None (threads) for one job or nothing to do. An agent reader gets one process
+    even with one job: its page_text reads there (`agent.loop.run_agent`)."""
     jobs = min(resolve_jobs(plan.jobs), todo)
-    if jobs <= 1:
+    if jobs <= 1 and plan.reader.is_agent and todo:
+        jobs = 1
+    elif jobs <= 1:
         yield None
         return
     pool = process_pool(jobs)

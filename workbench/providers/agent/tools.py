@@ -112,6 +112,15 @@ class ToolResult:
         return len(self.text.encode("utf-8")) + len(self.image or b"")
 
 
+def read_texts(extractor: str, pdf: bytes) -> list[str] | UserError:
+    """Every page's text as `extractor` reads it, or the UserError saying why it cannot (a
+    module-level function: it runs in a worker process too)."""
+    try:
+        return page_texts(extractor, pdf)
+    except UserError as exc:
+        return exc
+
+
 @dataclass
 class DocumentTools:
     """The four tools over one case's PDF. `answer` is the first valid submission (None until one)."""
@@ -122,7 +131,7 @@ class DocumentTools:
     answer: str | None = None
     returned_bytes: int = 0
     calls: list[ToolTrace] = field(default_factory=list)
-    _texts: list[str] | None = None
+    _texts: list[str] | UserError | None = None   # every page's, once read (or why they cannot be)
     _doc: pymupdf.Document | None = None
     _info: str | None = None
     _images: dict[tuple[int, int], bytes] = field(default_factory=dict)   # (page, dpi) -> its PNG
@@ -203,12 +212,21 @@ class DocumentTools:
         if isinstance(page, str):
             return ToolResult(page, is_error=True)
         if self._texts is None:   # the one extractor registry the probes use (pypdf by default)
-            try:
-                self._texts = page_texts(self.extractor, self.pdf)
-            except UserError as exc:   # the extractor cannot read this (hostile) PDF: the agent is told
-                return ToolResult(str(exc), is_error=True)
-        text = self._texts[page - 1] if page <= len(self._texts) else ""
-        return ToolResult(text)
+            self.take_texts(read_texts(self.extractor, self.pdf))
+        if isinstance(self._texts, UserError):   # the extractor cannot read this (hostile) PDF: the agent is told
+            return ToolResult(str(self._texts), is_error=True)
+        texts = self._texts or []
+        return ToolResult(texts[page - 1] if page <= len(texts) else "")
+
+    def texts_read(self) -> bool:
+        """Whether page_text has read the document (or knows it cannot)."""
+        return self._texts is not None
+
+    def take_texts(self, texts: list[str] | UserError) -> None:
+        """Every page's text (or why they cannot be read), from `read_texts` run elsewhere: the loop
+        has a pure-Python extractor (pypdf) read in another process, where it does not hold this
+        one's GIL while the other cases' calls wait for their answers."""
+        self._texts = texts
 
     def _page_image(self, args: Arguments) -> ToolResult:
         page = self._page(args)
