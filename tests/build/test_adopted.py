@@ -157,6 +157,7 @@ def test_a_stack_of_two_hidden_layer_then_scan_keeps_the_trap_with_a_faithful_la
     assert all(r.ok for r in results), [r for r in results if not r.ok]
 
 
+@pytest.mark.slow   # three CLI processes (mutate twice, verify): 2.5 s CPU in `make test-fast` at load 5 (2 cores)
 def test_mutate_is_byte_identical_across_processes_and_verify_catches_an_edited_source(
         adopted, run_cli_subprocess, tmp_path):
     case_json = adopted / "statement.json"
@@ -177,6 +178,7 @@ def test_mutate_is_byte_identical_across_processes_and_verify_catches_an_edited_
     assert proc.returncode == 1 and "was edited" in proc.stdout and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow   # imports pymupdf4llm and mutates twice: 2.4 s CPU in `make test-fast` at load 5 (2 cores)
 def test_a_pymupdf4llm_read_leaves_the_next_mutation_as_a_fresh_process_makes_it(adopted):
     """pymupdf4llm's import turns MuPDF's text-box corrections off for the whole process: a
     mutation made after a pymupdf4llm tab or probe in the same process placed its value

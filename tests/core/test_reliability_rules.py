@@ -59,6 +59,7 @@ def test_the_gate_fails_when_too_few_calls_were_scored():
     assert gate_failure(passed=1, scored=2, calls=6, threshold=None) is None
 
 
+@pytest.mark.slow   # a whole run of the suite over the fake server (page images rendered), then report: 3.3 s CPU in `make test-fast` at load 5 (2 cores)
 def test_four_of_six_calls_errored_fails_a_090_gate_in_run_and_report(env, cli, suite, tmp_path):
     with FakeServer() as server:
         code, out, err = cli("run", suite, "--reader", "openai:gpt-4o", "--base-url", server.base_url("openai"),
@@ -97,6 +98,7 @@ def test_a_second_run_into_the_same_file_is_refused_at_once(env, cli, suite, tmp
     assert code == 0, err
 
 
+@pytest.mark.slow   # three runs of the suite over the fake server: 2.9 s CPU in `make test-fast` at load 5 (2 cores)
 def test_resume_with_retry_errors_asks_the_failed_cases_again_once(env, cli, suite, tmp_path):
     out = tmp_path / "r.jsonl"
     with FakeServer() as server:

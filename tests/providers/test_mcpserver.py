@@ -162,6 +162,7 @@ async def test_an_mcp_run_is_its_own_controller_and_is_not_compared_with_an_agen
     assert again.stdout.strip() == ours, again.stderr[-500:]
 
 
+@pytest.mark.slow   # two `mcp` server processes started, each importing the workbench and the MCP SDK: 3.6 s CPU in `make test-fast` at load 5 (2 cores)
 async def test_two_servers_on_one_run_file_never_serve_the_same_case(suite, tmp_path):
     """Two `mcp` processes without --case, on one run file, with sessions open at once: each is
     served its own case (a claim beside the run file), and once both are recorded a third session

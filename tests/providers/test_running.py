@@ -92,6 +92,7 @@ def test_errors_are_counted_apart_not_as_wrong_answers(env, cli, suite_dir):
     assert {r["error"]["http_status"] for r in records(env / "r.jsonl")} == {400}
 
 
+@pytest.mark.slow   # four shard runs over the fake server: 2.3 s CPU in `make test-fast` at load 5 (2 cores)
 def test_shards_cover_each_case_exactly_once(env, cli, suite_dir, scripted, cases):
     seen = []
     for i in (1, 2, 3, 4):
@@ -145,6 +146,7 @@ def test_ctrl_c_leaves_a_run_that_resume_completes(env, cli, suite_dir, cases):
         assert "pass 6/6" in stdout
 
 
+@pytest.mark.slow   # a run of the suite over the fake server, then its resume: 2.6 s CPU in `make test-fast` at load 5 (2 cores)
 def test_resume_after_a_crash_mid_write(env, cli, suite_dir, scripted, cases):
     out = env / "run.jsonl"
     args = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
@@ -159,6 +161,7 @@ def test_resume_after_a_crash_mid_write(env, cli, suite_dir, scripted, cases):
     assert len(scripted.requests) == len(cases) - 2
 
 
+@pytest.mark.slow   # three runs of the suite over the fake server: 2.5 s CPU in `make test-fast` at load 5 (2 cores)
 def test_the_cache_makes_a_rerun_free_and_no_cache_bypasses_it(env, cli, suite_dir, scripted):
     base = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"))
     assert cli(*base, "--out", env / "a.jsonl")[0] == 0
@@ -277,6 +280,7 @@ def test_fake_server_command_serves_on_loopback(env, tmp_path):
     assert proc.returncode == 0
 
 
+@pytest.mark.slow   # two probe runs over the whole sample suite: 2.6 s CPU in `make test-fast` at load 5 (2 cores)
 def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
     sample = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
     if not (sample / "suite.json").exists():
