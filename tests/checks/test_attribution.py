@@ -97,8 +97,14 @@ def _case(case_id: str) -> tuple[Case, bytes]:
     return case, case.pdf_file.read_bytes()
 
 
-@pytest.mark.parametrize(("case_id", "answer", "want"), CORPUS,
-                         ids=[f"{c}:{a[:24]}" for c, a, _ in CORPUS])
+# The entries whose attribution reads the page by OCR (a value printed as pixels only, or a scan's
+# layer drifted from its pixels): 6.4 and 3.9 s of CPU, so `make test-fast` leaves them out.
+OCR_READ = {("hidden_ocr_mismatch-0001", "€13,144.78"), ("footnote_override-0003", "$208,597.03")}
+
+
+@pytest.mark.parametrize(("case_id", "answer", "want"), [
+    pytest.param(c, a, w, id=f"{c}:{a[:24]}", marks=[pytest.mark.slow] if (c, a) in OCR_READ else [])
+    for c, a, w in CORPUS])
 def test_attribution_agrees_with_the_hand_written_corpus(case_id, answer, want):
     case, data = _case(case_id)
     # A transcription quotes the passage's opening words, whichever passage the seed drew.
