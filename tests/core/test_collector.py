@@ -30,8 +30,12 @@ def test_a_collector_turned_off_by_someone_else_stays_off() -> None:
         gc.enable()
 
 
-async def test_after_the_first_frame_the_collector_runs(suite_copy) -> None:
-    app = WorkbenchApp(open_source(suite_copy))
+async def test_after_the_first_frame_the_collector_runs(tmp_path) -> None:
+    from tests.support.hostile_corpus import plain_pdf
+
+    pdf = tmp_path / "plain.pdf"
+    pdf.write_bytes(plain_pdf())
+    app = WorkbenchApp(open_source(pdf))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert gc.isenabled()
