@@ -18,7 +18,7 @@ def test_a_run_is_graded_against_the_suites_gold_and_gated(tmp_path, capsys):
     records = [record(case, case.expected_answer), record(case, case.forbidden_answers[0])]
     assert print_run_report(records, cases, json_out=False, junit=tmp_path / "j.xml", gold=gold) is None
     text = capsys.readouterr().out
-    assert text.startswith("run test:model  (pdf; 2 calls; imported)")
+    assert text.startswith("gold v1 (the newest)\n\nrun test:model  (pdf; 2 calls; imported)")
     assert "fell for the trap: answered €53,919.68 instead of the expected €13,144.73" in text
     assert (tmp_path / "j.xml").read_text().count("<failure") == 1
     why = print_run_report(records, cases, json_out=True, junit=None, threshold=0.9, gold=gold)

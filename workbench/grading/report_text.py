@@ -68,8 +68,9 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         if suite.run_hash:
             shown += f"; the run records {suite.run_hash[:12]}"
         lines.append(f"suite: {suite.name} (hash {shown})")
-        if report.gold_line:
-            lines.append(report.gold_line)
+    if report.gold_line:   # (also after a run, whose report has no suite line: --json names it too)
+        lines.append(report.gold_line)
+    if suite:
         if suite.graded_by == "source":
             lines.append("verdicts: as the source graded them (no suite folder, so nothing was regraded; "
                          "give --suite DIR to regrade against the answer keys)")
