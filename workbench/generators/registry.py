@@ -26,6 +26,10 @@ class UnknownFamily(LookupError):
     pass
 
 
+class NotAFamily(ValueError):
+    """A module that lacks what a family defines: said in one line after the file's name."""
+
+
 @dataclass(frozen=True)
 class LoadProblem:
     """A family module that could not be loaded, and why (with the line where Python says)."""
@@ -37,7 +41,7 @@ class LoadProblem:
 def family_from_module(module: ModuleType, origin: str) -> Family:
     missing = [a for a in ("NAME", "VERSION", "DESCRIPTION", "PARAMS", "generate") if not hasattr(module, a)]
     if missing:
-        raise ValueError(f"{origin}: a family module must define {', '.join(missing)}")
+        raise NotAFamily(f"a family module must define {', '.join(missing)}")  # (the caller names the file)
     return Family(
         name=module.NAME,
         version=int(module.VERSION),
@@ -151,6 +155,9 @@ def discover(extra_dirs: list[Path] | None = None) -> Registry:
                 continue
             try:
                 fam = family_from_module(load_user_module(path), str(path))
+            except NotAFamily as exc:
+                problems.append(LoadProblem(str(path), f"{path.name}: {exc}"))
+                continue
             except Exception as exc:  # a user's module may raise anything; report it, load the rest
                 problems.append(LoadProblem(str(path), _describe_exception(exc, str(path))))
                 continue
