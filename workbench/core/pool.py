@@ -20,6 +20,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from workbench.core.errors import UserError
+from workbench.core.threads import only_thread
 
 # Chunks in flight per worker (see map_ordered): enough that one slow chunk does not idle the
 # others, few enough that results waiting their turn stay small (PDFs from build are the largest).
@@ -51,7 +52,7 @@ def resolve_jobs(jobs: int | None) -> int:
 def _context():
     # fork starts a worker in milliseconds with every module already imported; it is safe only
     # while this process runs one thread (the CLI). A process with threads (the TUI) spawns.
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
+    if sys.platform.startswith("linux") and only_thread():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
 

@@ -18,6 +18,15 @@ from typing import Any, TypeVar
 R = TypeVar("R")
 
 
+def only_thread() -> bool:
+    """Whether this process runs one Python thread, so that a fork is safe (a child gets only the
+    forking thread, and a lock another thread held stays held in it for ever). Every thread with a
+    Python frame counts, also one started with `_thread` as pytest-xdist's does, which
+    `threading.active_count` leaves out: forked there, a pool's workers waited for work that never
+    came and the tests hung."""
+    return len(sys._current_frames()) == 1
+
+
 class DaemonExecutor(ThreadPoolExecutor):
     """A thread pool whose threads no exit waits for. `ThreadPoolExecutor` joins its threads when
     the interpreter exits and when asyncio's loop closes (Textual's thread workers run in the

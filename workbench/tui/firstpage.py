@@ -40,6 +40,7 @@ from typing import Any
 from workbench.core import files
 from workbench.core.errors import UserError
 from workbench.core.source import open_source
+from workbench.core.threads import only_thread
 
 # A page fitted to a pane is rendered at twice the pane's resolution, but never below this DPI
 # (`page_look.render_dpi_for`). A Letter page fitted to a pane of fewer than about 150 columns asks for
@@ -221,7 +222,7 @@ def start(path: Path, password: str | None = None) -> FirstPage | None:
     where that cannot be done safely: no `fork`, or threads already running (a fork copies only the
     thread that made it)."""
     global _STARTED
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    if not hasattr(os, "fork") or not only_thread():
         return None
     path = Path(path)
     read_fd, write_fd = os.pipe()
