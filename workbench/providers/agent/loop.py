@@ -226,9 +226,10 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
                     result.finish_reason)
             answers = []
             for c in calls:
-                # Work on the document (open, extract, render) goes to a thread, never to `local`
-                # (a process pool): the tools hold the case's open document. A call with its
-                # answer at hand runs at once: a thread's round trip costs more than it does.
+                # Work on the document (open, render) goes to a thread, not to `local` (a process
+                # pool): the tools hold the case's open document. Only page_text's text layer,
+                # read from the bytes, goes to `local`. A call with its answer at hand runs at
+                # once: a thread's round trip costs more than it does.
                 if local is not None and c.name == "page_text" and not tools.texts_read():
                     try:
                         tools.take_texts(await asyncio.get_running_loop().run_in_executor(
