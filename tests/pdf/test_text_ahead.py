@@ -141,3 +141,34 @@ def test_no_helper_when_no_process_can_start(monkeypatch):
 
     monkeypatch.setattr(pool, "process_pool", refuse)
     assert HelperProcess.start(warm_pypdf) is None
+
+
+def _mark_and_wait(path: str, seconds: float) -> None:
+    from pathlib import Path
+    from time import sleep
+
+    Path(path).write_text("running")
+    sleep(seconds)
+
+
+def test_a_closed_helper_busy_with_a_long_item_is_ended_soon_not_when_the_item_is_done(tmp_path):
+    """A screen's helper ends with the screen: an item it is still running is not waited for
+    beyond `CLOSE_GRACE_S` (the process is killed), and `close` itself does not wait."""
+    import time
+
+    from workbench.core.pool import CLOSE_GRACE_S
+
+    h = _ready(HelperProcess(warm_pypdf))
+    mark = tmp_path / "running"
+    h.submit(_mark_and_wait, str(mark), 300)
+    deadline = time.monotonic() + 60
+    while not mark.exists() and time.monotonic() < deadline:  # a file from another process: polled
+        time.sleep(0.05)
+    assert mark.exists(), "the helper never ran the item"
+    processes = list(h._pool._processes.values())
+    t0 = time.monotonic()
+    h.close()
+    assert time.monotonic() - t0 < CLOSE_GRACE_S  # close hands the wait to a background thread
+    for process in processes:
+        process.join(CLOSE_GRACE_S + 30)
+    assert not any(p.is_alive() for p in processes)  # not the 300 s the item would have taken

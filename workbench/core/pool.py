@@ -27,6 +27,8 @@ from workbench.core.threads import only_thread
 AHEAD_PER_JOB = 8
 # How often a worker checks that the process that started it is still there.
 ORPHAN_POLL_S = 0.5
+# How long a closed helper process may take to finish the item it was running before it is killed.
+CLOSE_GRACE_S = 3.0
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -232,6 +234,8 @@ class HelperProcess:
         outer: Future = Future()
 
         def done(f: Future) -> None:
+            if outer.done():  # the caller cancelled it meanwhile
+                return
             if f.cancelled():
                 outer.cancel()
                 outer.set_running_or_notify_cancel()
@@ -249,8 +253,27 @@ class HelperProcess:
         return outer
 
     def close(self) -> None:
-        """Stop the process; work not started yet is dropped (its futures are cancelled)."""
+        """Stop the process; work not started yet is dropped (its futures are cancelled). The
+        process ends once the item it runs is done; one still there after `CLOSE_GRACE_S` is
+        killed (in a background thread: the caller does not wait), so no helper outlives its
+        screen for long, whatever state the pool's own shutdown is in."""
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if processes:
+            threading.Thread(target=_end_within, args=(processes, CLOSE_GRACE_S),
+                             name="helper-end", daemon=True).start()
+
+
+def _end_within(processes: list[Any], grace: float) -> None:
+    """Wait up to `grace` seconds in all for `processes` to end; kill and reap those still alive."""
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.kill()
+                process.join(1.0)
 
 
 class _Call:
