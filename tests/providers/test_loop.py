@@ -315,18 +315,25 @@ def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_tim
     assert rec.status == "ok" and rec.latency_ms < 1000, (rec.status, rec.latency_ms)
 
 
-def test_page_text_is_read_in_the_runs_worker_process_the_same_and_a_pdf_it_cannot_read_is_said(server, suite):
-    """With the run's worker process (`local`), page_text's text layer is read there (pypdf held
-    this process's GIL while the other cases' answers waited): the agent gets the same text, and
-    for a PDF pypdf cannot read (truncated: MuPDF repairs it) the same one-line error."""
+def test_a_runs_case_is_read_in_its_worker_process_in_one_trip_and_the_agent_gets_the_same(
+        server, suite, tmp_path, monkeypatch):
+    """A run reads each agent case's PDF with its page sizes and texts in its worker process, in one
+    trip (`tools.read_document`: pypdf held this process's GIL while the other cases' answers
+    waited, and each trip to a thread waited for it): the agent gets the same as from tools that
+    read the document themselves, and for a PDF pypdf cannot read (truncated: MuPDF repairs it) the
+    same one-line error."""
     import asyncio
+    import contextlib
+    from concurrent.futures import Executor
 
     import httpx
 
     from tests.support.hostile_corpus import truncated_pdf
     from workbench.core.case import load_case
     from workbench.core.pool import process_pool
+    from workbench.providers import running
     from workbench.providers.agent.loop import run_agent
+    from workbench.providers.agent.tools import read_document
     from workbench.providers.base import parse_reader
     from workbench.providers.reading import call_http
     from workbench.providers.retry import RetryPolicy
@@ -334,16 +341,15 @@ def test_page_text_is_read_in_the_runs_worker_process_the_same_and_a_pdf_it_cann
     case = load_case(suite / f"{TRAP}.json")
     spec, url, policy = parse_reader("agent:openai:agent-text"), server.base_url("openai"), RetryPolicy.from_env()
 
-    async def go(pdf: bytes, local):
+    async def go(pdf: bytes, facts):
         async with httpx.AsyncClient() as client:
-            return await run_agent(case, pdf, spec, None, {}, client, url, policy, call_http, None, local)
+            return await run_agent(case, pdf, spec, None, {}, client, url, policy, call_http, None, facts)
 
     def seen(rec) -> list:
-        return [(t["tool"], t["bytes"], t["error"]) for turn in rec.extra["agent"]["turns"] for t in turn["tools"]]
+        return [(t["tool"], t["bytes"], t["error"]) for turn in rec["extra"]["agent"]["turns"]
+                for t in turn["tools"]]
 
-    from concurrent.futures import Executor
-
-    class Counted(Executor):   # the real worker process, counting what the loop sends it
+    class Counted(Executor):   # the real worker process, counting what is sent to it
         def __init__(self, pool) -> None:
             self.pool, self.sent = pool, []
 
@@ -351,15 +357,36 @@ def test_page_text_is_read_in_the_runs_worker_process_the_same_and_a_pdf_it_cann
             self.sent.append(fn.__name__)
             return self.pool.submit(fn, *args, **kwargs)
 
+        def shutdown(self, wait=True, *, cancel_futures=False):
+            self.pool.shutdown(wait, cancel_futures=cancel_futures)
+
+    truncated = tmp_path / "truncated.pdf"
+    truncated.write_bytes(truncated_pdf())
     pool = process_pool(1)
-    local = Counted(pool)
     try:
-        for pdf in (case.pdf_file.read_bytes(), truncated_pdf()):
-            there, here = asyncio.run(go(pdf, local)), asyncio.run(go(pdf, None))
-            assert (there.answer, there.status, seen(there)) == (here.answer, here.status, seen(here))
-        assert local.sent == ["read_texts", "read_texts"]   # once a case, in the worker
+        for path in (case.pdf_file, truncated):
+            facts = pool.submit(read_document, path, None, "pypdf").result()
+            assert facts.pdf == path.read_bytes()
+            there, here = asyncio.run(go(facts.pdf, facts)), asyncio.run(go(facts.pdf, None))
+            there, here = there.to_json(), here.to_json()
+            assert (there["answer"], there["status"], seen(there)) == (here["answer"], here["status"], seen(here))
         assert ("page_text", True) in [(t, e) for t, _, e in seen(there)]   # the truncated PDF: said, not raised
         texts = [json.dumps(r["body"]) for r in server.requests if "pypdf cannot read" in json.dumps(r["body"])]
         assert len(texts) >= 2    # the agent was told why, from the worker and from here
     finally:
         pool.shutdown()
+
+    # a run: one trip a case to its worker process, and nothing else goes there
+    counted: list[Counted] = []
+    monkeypatch.setattr(running, "process_pool", lambda jobs: counted.append(Counted(process_pool(jobs))) or counted[-1])
+    plan = running.RunPlan(spec, "tools", None, 2, cache=False, base_url=url)
+    outcome = running.run_suite(suite, plan, tmp_path / "run.jsonl")
+    assert outcome.ran == len(outcome.records) > 1
+    assert counted[0].sent == ["int"] + ["read_document"] * outcome.ran
+    # the same records as a run that reads its documents in threads
+    monkeypatch.setattr(running, "_local_pool", lambda plan, todo: contextlib.nullcontext())
+    threads = running.run_suite(suite, plan, tmp_path / "threads.jsonl")
+
+    def same(recs) -> list:
+        return sorted((r.case_id, r.answer, r.status, seen(r.to_json())) for r in recs)
+    assert same(outcome.records) == same(threads.records)

@@ -13,7 +13,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,7 +39,12 @@ from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options
-from workbench.providers.agent.tools import json_schema_checker
+from workbench.providers.agent.tools import (
+    DEFAULT_EXTRACTOR,
+    DocumentFacts,
+    json_schema_checker,
+    read_document,
+)
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
 from workbench.providers.probes import check_probe
 from workbench.providers.reading import read
@@ -191,40 +196,53 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
     calls = asyncio.Semaphore(plan.workers)
     # Documents are read and prepared up to `workers` calls ahead of the calls in flight.
     ahead = asyncio.Semaphore(2 * plan.workers)
-    write_lock = asyncio.Lock()
+    sync_lock = asyncio.Lock()
     out: list[RunRecord] = []
     limits = httpx.Limits(max_connections=plan.workers + 2, max_keepalive_connections=plan.workers + 2)
 
     url = "" if plan.reader.is_probe else config.base_url(plan.reader.inner.provider, plan.base_url)
     # TLS settings matter only for https; building the default context costs ~30 ms.
     async with httpx.AsyncClient(limits=limits, verify=not url.startswith("http://")) as client:
+        async def synced(upto: int) -> None:
+            """The run file on disk up to `upto`. One sync at a time, in a thread: the records
+            written while it runs wait for the next, which covers them all (a record counts as
+            done only once on disk, as when each had a sync of its own)."""
+            async with sync_lock:
+                if not writer.synced(upto):
+                    await asyncio.to_thread(writer.sync, upto)
+
         async def one(case: Case) -> None:
             async with ahead:
                 try:
-                    pdf = await asyncio.to_thread(_read_pdf, case, plan.password)
+                    facts = None
+                    if plan.reader.is_agent:
+                        facts = await _read_document(case, plan, local)
+                        pdf = facts.pdf
+                    else:
+                        pdf = await asyncio.to_thread(_read_pdf, case, plan.password)
                     rec = await read(case, pdf, plan.reader, plan.modality, plan.dpi, plan.prompt,
                                      plan.options, plan.cache, client=client, base_url=plan.base_url,
-                                     policy=plan.policy, gate=calls, local=local)
+                                     policy=plan.policy, gate=calls, local=local, facts=facts)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
                 rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
                 rec.extra.update(suite_marks or {})
-                async with write_lock:
-                    await asyncio.to_thread(writer.append, rec)
-                out.append(rec)
-                if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
-                    # Nobody is listening: every other call would fail the same way.
-                    raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
-                                    f"Check --base-url, then run again with --resume: it keeps the "
-                                    f"calls recorded in {writer.path} and asks again those that could "
-                                    "not connect")
-                progress.done += 1
-                if rec.status in ("error", "timeout"):
-                    progress.errors += 1
-                if rec.usage and not rec.extra.get("cached"):
-                    progress.tokens += int(rec.usage.get("total_tokens") or 0)
-                if on_progress:
-                    on_progress(progress)
+                end = writer.write(rec)   # a few kB: no thread's round trip for it
+            await synced(end)
+            out.append(rec)
+            if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
+                # Nobody is listening: every other call would fail the same way.
+                raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
+                                f"Check --base-url, then run again with --resume: it keeps the "
+                                f"calls recorded in {writer.path} and asks again those that could "
+                                "not connect")
+            progress.done += 1
+            if rec.status in ("error", "timeout"):
+                progress.errors += 1
+            if rec.usage and not rec.extra.get("cached"):
+                progress.tokens += int(rec.usage.get("total_tokens") or 0)
+            if on_progress:
+                on_progress(progress)
 
         tasks = [asyncio.ensure_future(one(c)) for c in cases]
         try:
@@ -237,6 +255,17 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
 
 def _read_pdf(case: Case, password: str | None = None) -> bytes:
     return read_pdf_bytes(case.pdf_file, password)
+
+
+async def _read_document(case: Case, plan: RunPlan, local: Executor | None) -> DocumentFacts:
+    """An agent reader's case: its PDF with what the tools need of it (page sizes, texts), read in
+    one trip to the run's worker process (`agent.tools.read_document`); in a thread where there
+    is none, or it is gone."""
+    args = (case.pdf_file, plan.password, str(plan.options.get("extractor", DEFAULT_EXTRACTOR)))
+    if local is not None:
+        with contextlib.suppress(BrokenExecutor):
+            return await asyncio.get_running_loop().run_in_executor(local, read_document, *args)
+    return await asyncio.to_thread(read_document, *args)
 
 
 @dataclass
@@ -335,11 +364,9 @@ def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resum
 def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
     """A process pool of `plan.jobs` for the run's local work, started before the event loop's
     threads exist; None (threads) for one job or nothing to do. An agent reader gets one process
-    even with one job: its page_text reads there (`agent.loop.run_agent`)."""
+    even with one job: its cases' documents are read there (`_read_document`)."""
     jobs = min(resolve_jobs(plan.jobs), todo)
-    if jobs <= 1 and plan.reader.is_agent and todo:
-        jobs = 1
-    elif jobs <= 1:
+    if jobs < 1 or (jobs == 1 and not plan.reader.is_agent):
         yield None
         return
     pool = process_pool(jobs)
