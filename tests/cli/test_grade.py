@@ -108,3 +108,24 @@ def test_grade_explain_says_a_library_warning_once(command, suite, monkeypatch):
     code, out, err = command("grade", suite / f"{TOTAL}.json", "--answer", case.expected_answer, "--explain")
     assert code == 0 and out.rstrip().endswith("where from: (read)")
     assert err.splitlines() == ["pdfworkbench: warning: pypdf: odd font F1 (3 times)"]
+
+
+def test_the_program_ends_grade_with_mains_output_and_code(command, suite):
+    """The program (`python -m workbench`, the script: `workbench.cli.run`) ends a light command's
+    process without the interpreter's finalization: stdout (a pipe) is whole, the exit code the
+    verdict, and an exit handler still runs."""
+    import subprocess
+    import sys
+
+    case = load(suite, TOTAL)
+    path = suite / f"{TOTAL}.json"
+    probe = "import atexit, runpy; atexit.register(print, 'exit handler ran'); " \
+            "runpy.run_module('workbench', run_name='__main__')"
+    for answer, expected in ((case.expected_answer, 0), (case.forbidden_answers[0], 1)):
+        for extra in ((), ("--json",), ("--explain",)):
+            argv = ("grade", str(path), "--answer", answer, *extra)
+            proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                                  timeout=120)
+            code, out, _ = command(*argv)
+            assert (proc.returncode, proc.stdout) == (expected, out + "exit handler ran\n"), proc.stderr
+            assert code == expected

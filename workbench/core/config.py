@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core import atomic, files
+from workbench.core import files
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
 
@@ -174,6 +174,8 @@ def save_settings(settings: Settings) -> None:
     if problem:
         raise SettingsNotSaved(f"settings not saved: {problem}")
     settings.unknown = {**current.unknown, **settings.unknown}
+    from workbench.core import atomic  # (a command that only reads the settings writes nothing)
+
     atomic.write_json(config_path(), settings.to_json())
 
 

@@ -19,16 +19,14 @@ from typing import TYPE_CHECKING
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.extraction import ExtractionGold
-from workbench.core.layout import journal_path
+from workbench.core.layout import journal_path, require_suite_folder
 from workbench.core.matcher import MatcherSpec
 from workbench.core.schema import JSONObject
-from workbench.gold.journal import Dispute, load_disputes, read_events
-from workbench.gold.keys import apply_change, get_field, key_conflicts, key_fields
 from workbench.grading import grade
 
 if TYPE_CHECKING:
     from workbench.core.suite import Suite
+    from workbench.gold.journal import Dispute
 
 GOLD_FORMAT = "pdfworkbench-gold/1"
 
@@ -55,12 +53,29 @@ class GoldVersion:
                 "dispute": self.dispute_id, "at": self.at, "who": self.who}
 
 
+def _events(folder: Path) -> list[JSONObject]:
+    """The journal's events (`journal.read_events`). A suite without a journal has none, and
+    the journal's module (its classes, the evidence types) is not loaded for it: `grade
+    CASE.json` pays a class per module it loads."""
+    require_suite_folder(folder)
+    if not os.path.lexists(journal_path(folder)):
+        return []
+    from workbench.gold.journal import read_events
+
+    return read_events(folder)
+
+
 def versions(folder: Path) -> list[GoldVersion]:
     """Every gold version of the suite at `folder`, `v1` first."""
+    return _versions(_events(folder))
+
+
+def _versions(events: list[JSONObject]) -> list[GoldVersion]:
+    """The gold versions the journal's `events` make, `v1` first."""
     out = [GoldVersion(1, [])]
     accepted: list[str] = []
     status: dict[str, str] = {}
-    for ev in read_events(folder):
+    for ev in events:
         did = ev["id"]
         if ev["event"] == "opened":
             status[did] = "open"
@@ -83,7 +98,11 @@ def versions(folder: Path) -> list[GoldVersion]:
 
 def resolve_version(folder: Path, version: str | int | None) -> GoldVersion:
     """`v3`, `3`, `latest` (or None) -> that version; a UserError naming the versions there are."""
-    all_versions = versions(folder)
+    return _pick(versions(folder), version)
+
+
+def _pick(all_versions: list[GoldVersion], version: str | int | None) -> GoldVersion:
+    """`resolve_version` among the suite's versions, read already."""
     if version is None or str(version).strip().lower() in ("latest", ""):
         return all_versions[-1]
     text = str(version).strip().lower().removeprefix("v")
@@ -108,6 +127,8 @@ def apply_disputes(key: JSONObject, disputes: list[Dispute]) -> tuple[JSONObject
     A token or forbidden answer proposed as empty (or null) is dropped from its list once every
     dispute is applied, so the indices other disputes name stay put.
     """
+    from workbench.gold.keys import apply_change, get_field, key_conflicts
+
     key = copy.deepcopy(key)
     warnings: list[str] = []
     for d in disputes:
@@ -137,6 +158,8 @@ def gold_keys(folder: Path, version: str | int | None = "latest", suite: Suite |
     ver = resolve_version(folder, version)
     keys = {c.id: c.answer_key() for c in suite.cases}
     warnings: list[str] = []
+    from workbench.gold.journal import load_disputes
+
     disputes = {d.id: d for d in load_disputes(folder)}
     per_case: dict[str, list[Dispute]] = {}
     for did in ver.applied:
@@ -165,7 +188,11 @@ def case_with_key(case: Case, key: JSONObject, version: str | None = None) -> Ca
     out.expected_tokens = [str(v) for v in key["expected_tokens"]]
     out.forbidden_answers = [str(v) for v in key["forbidden_answers"]]
     out.matcher = MatcherSpec.parse(key["matcher"])
-    out.gold = ExtractionGold.parse(key["gold"]) if key["gold"] is not None else None
+    out.gold = None
+    if key["gold"] is not None:   # (an extraction case's: the others need none of its types)
+        from workbench.core.extraction import ExtractionGold
+
+        out.gold = ExtractionGold.parse(key["gold"])
     out.metadata = dict(case.metadata)
     return out
 
@@ -173,6 +200,8 @@ def case_with_key(case: Case, key: JSONObject, version: str | None = None) -> Ca
 def contradictions(case: Case, key: JSONObject) -> list[tuple[int, str]]:
     """Where `key` fails itself: (index of the forbidden answer, why) for each expected value that
     is also a forbidden answer, compared as grading compares them ("$1,200" and "1200" agree)."""
+    from workbench.gold.keys import key_fields
+
     out: list[tuple[int, str]] = []
     forbidden = [str(f) for f in key.get("forbidden_answers") or []]
     folded = [f.strip().lower() for f in forbidden]
@@ -250,15 +279,20 @@ class GoldChoice:
 def choose(folder: Path, version: str | int | None = "latest") -> GoldChoice:
     """The version `version` names in the suite at `folder` (latest by default), and the newest."""
     all_versions = versions(folder)
-    return GoldChoice(resolve_version(folder, version).name, all_versions[-1].name)
+    return GoldChoice(_pick(all_versions, version).name, all_versions[-1].name)
 
 
 def case_at(case: Case, folder: Path, version: str | int | None = "latest") -> Case:
     """One case with its key at `version` of the gold in `folder` (its suite), without reading the
     suite's other cases: what `grade CASE.json` grades against."""
-    ver = resolve_version(folder, version)
-    disputes = {d.id: d for d in load_disputes(folder)}
-    mine = [disputes[did] for did in ver.applied if disputes[did].case_id == case.id]
+    events = _events(folder)   # (read once, for the versions and the disputes)
+    ver = _pick(_versions(events), version)
+    mine: list[Dispute] = []
+    if ver.applied:
+        from workbench.gold.journal import fold
+
+        disputes = {d.id: d for d in fold(events)}
+        mine = [disputes[did] for did in ver.applied if disputes[did].case_id == case.id]
     key = apply_disputes(case.answer_key(), mine)[0] if mine else case.answer_key()
     return case_with_key(case, key, ver.name)
 
