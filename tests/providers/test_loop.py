@@ -315,13 +315,13 @@ def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_tim
     assert rec.status == "ok" and rec.latency_ms < 1000, (rec.status, rec.latency_ms)
 
 
-def test_a_runs_case_is_read_in_its_worker_process_in_one_trip_and_the_agent_gets_the_same(
+def test_a_runs_case_has_its_texts_read_in_its_worker_process_and_the_agent_gets_the_same(
         server, suite, tmp_path, monkeypatch):
-    """A run reads each agent case's PDF with its page sizes and texts in its worker process, in one
-    trip (`tools.read_document`: pypdf held this process's GIL while the other cases' answers
-    waited, and each trip to a thread waited for it): the agent gets the same as from tools that
-    read the document themselves, and for a PDF pypdf cannot read (truncated: MuPDF repairs it) the
-    same one-line error."""
+    """A run reads each agent case's PDF and page sizes at once (`tools.read_document`) and sends
+    its texts to be read in the run's worker process while the model answers (pypdf held this
+    process's GIL while the other cases' answers waited, and each trip to a thread waited for
+    it): the agent gets the same as from tools that read the document themselves, and for a PDF
+    pypdf cannot read (truncated: MuPDF repairs it) the same one-line error."""
     import asyncio
     import contextlib
     from concurrent.futures import Executor
@@ -333,7 +333,7 @@ def test_a_runs_case_is_read_in_its_worker_process_in_one_trip_and_the_agent_get
     from workbench.core.pool import process_pool
     from workbench.providers import running
     from workbench.providers.agent.loop import run_agent
-    from workbench.providers.agent.tools import read_document
+    from workbench.providers.agent.tools import DocumentFacts, read_document, read_texts
     from workbench.providers.base import parse_reader
     from workbench.providers.reading import call_http
     from workbench.providers.retry import RetryPolicy
@@ -341,9 +341,13 @@ def test_a_runs_case_is_read_in_its_worker_process_in_one_trip_and_the_agent_get
     case = load_case(suite / f"{TRAP}.json")
     spec, url, policy = parse_reader("agent:openai:agent-text"), server.base_url("openai"), RetryPolicy.from_env()
 
-    async def go(pdf: bytes, facts):
+    async def go(facts, pool):
+        if pool is not None:
+            texts = asyncio.get_running_loop().run_in_executor(pool, read_texts, "pypdf", facts.pdf)
+            facts = DocumentFacts(facts.pdf, facts.page_sizes_pt, texts)
         async with httpx.AsyncClient() as client:
-            return await run_agent(case, pdf, spec, None, {}, client, url, policy, call_http, None, facts)
+            return await run_agent(case, facts.pdf, spec, None, {}, client, url, policy, call_http, None,
+                                   facts if pool is not None else None)
 
     def seen(rec) -> list:
         return [(t["tool"], t["bytes"], t["error"]) for turn in rec["extra"]["agent"]["turns"]
@@ -365,9 +369,9 @@ def test_a_runs_case_is_read_in_its_worker_process_in_one_trip_and_the_agent_get
     pool = process_pool(1)
     try:
         for path in (case.pdf_file, truncated):
-            facts = pool.submit(read_document, path, None, "pypdf").result()
-            assert facts.pdf == path.read_bytes()
-            there, here = asyncio.run(go(facts.pdf, facts)), asyncio.run(go(facts.pdf, None))
+            facts = read_document(path)
+            assert facts.pdf == path.read_bytes() and facts.texts is None
+            there, here = asyncio.run(go(facts, pool)), asyncio.run(go(facts, None))
             there, here = there.to_json(), here.to_json()
             assert (there["answer"], there["status"], seen(there)) == (here["answer"], here["status"], seen(here))
         assert ("page_text", True) in [(t, e) for t, _, e in seen(there)]   # the truncated PDF: said, not raised
@@ -376,13 +380,13 @@ def test_a_runs_case_is_read_in_its_worker_process_in_one_trip_and_the_agent_get
     finally:
         pool.shutdown()
 
-    # a run: one trip a case to its worker process, and nothing else goes there
+    # a run: each case's PDF, then its texts, go to its worker process, and nothing else does
     counted: list[Counted] = []
     monkeypatch.setattr(running, "process_pool", lambda jobs: counted.append(Counted(process_pool(jobs))) or counted[-1])
     plan = running.RunPlan(spec, "tools", None, 2, cache=False, base_url=url)
     outcome = running.run_suite(suite, plan, tmp_path / "run.jsonl")
     assert outcome.ran == len(outcome.records) > 1
-    assert counted[0].sent == ["int"] + ["read_document"] * outcome.ran
+    assert sorted(counted[0].sent) == sorted(["int"] + ["read_document", "read_texts"] * outcome.ran)
     # the same records as a run that reads its documents in threads
     monkeypatch.setattr(running, "_local_pool", lambda plan, todo: contextlib.nullcontext())
     threads = running.run_suite(suite, plan, tmp_path / "threads.jsonl")

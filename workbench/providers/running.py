@@ -44,6 +44,7 @@ from workbench.providers.agent.tools import (
     DocumentFacts,
     json_schema_checker,
     read_document,
+    read_texts,
 )
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
 from workbench.providers.probes import check_probe
@@ -225,6 +226,8 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
                                      policy=plan.policy, gate=calls, local=local, facts=facts)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
+                finally:
+                    _let_go(facts)
                 rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
                 rec.extra.update(suite_marks or {})
                 end = writer.write(rec)   # a few kB: no thread's round trip for it
@@ -258,14 +261,29 @@ def _read_pdf(case: Case, password: str | None = None) -> bytes:
 
 
 async def _read_document(case: Case, plan: RunPlan, local: Executor | None) -> DocumentFacts:
-    """An agent reader's case: its PDF with what the tools need of it (page sizes, texts), read in
-    one trip to the run's worker process (`agent.tools.read_document`); in a thread where there
-    is none, or it is gone."""
-    args = (case.pdf_file, plan.password, str(plan.options.get("extractor", DEFAULT_EXTRACTOR)))
+    """An agent reader's case: its PDF and page sizes (`agent.tools.read_document`), then its texts
+    (`read_texts`), each read in the run's worker process, where neither holds the GIL that the
+    other cases' answers wait for. The texts are read while the model answers the first turn
+    (`agent.loop.run_agent` waits for them at page_text): read with the PDF, pypdf's 5 ms a case
+    held back the run's first calls, one case after another. In a thread where there is no worker
+    process, or it is gone."""
+    args = (case.pdf_file, plan.password)
     if local is not None:
+        loop = asyncio.get_running_loop()
         with contextlib.suppress(BrokenExecutor):
-            return await asyncio.get_running_loop().run_in_executor(local, read_document, *args)
+            facts = await loop.run_in_executor(local, read_document, *args)
+            extractor = str(plan.options.get("extractor", DEFAULT_EXTRACTOR))
+            texts = loop.run_in_executor(local, read_texts, extractor, facts.pdf)
+            return DocumentFacts(facts.pdf, facts.page_sizes_pt, texts)
     return await asyncio.to_thread(read_document, *args)
+
+
+def _let_go(facts: DocumentFacts | None) -> None:
+    """Cancel the texts a case did not wait for (the agent read no page's text, the answer was
+    in the cache), or take their error, so that none is left unread."""
+    texts = facts.texts if facts is not None else None
+    if isinstance(texts, asyncio.Future) and not texts.cancel() and not texts.cancelled():
+        texts.exception()
 
 
 @dataclass
@@ -370,7 +388,8 @@ def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
         yield None
         return
     pool = process_pool(jobs)
-    pool.submit(int).result()  # start the workers now, from this one thread
+    pool.submit(int)  # the workers are forked now, from this one thread (not waited for: they start
+    # while the run does)
     try:
         yield pool
     finally:

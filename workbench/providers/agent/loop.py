@@ -190,11 +190,11 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     7 rounds of whole cases). The time spent waiting for it is not the agent's: the deadline and
     the record's latency leave it out.
 
-    `facts` (`tools.read_document`, which a run calls in its worker process with the PDF's read)
-    are the page sizes and texts already read: document_info and page_text then answer here at
-    once. Without them the tools open and read the document in a thread, on first use. A run's
-    case read them in three trips to threads and processes, each waiting for this thread's GIL
-    while eight cases' answers waited too; pypdf held the GIL 4.6 ms a case."""
+    `facts` (`tools.read_document`, as a run reads its case) are the page sizes already read:
+    document_info answers here at once. Their `texts`, being read in the run's worker process
+    while the model answers the first turn, are waited for at the first page_text (pypdf held
+    this process's GIL 4.6 ms a case while eight cases' answers waited). Without them the tools
+    open and read the document in a thread, on first use."""
     inner = spec.inner
     key = config.api_key(inner.provider)
     extractor = tools_mod.check_extractor(str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
@@ -205,6 +205,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     deadline_s = float(options.get("deadline_s", DEFAULT_DEADLINE_S))
     max_tokens = int(options.get("max_tokens", DEFAULT_MAX_TOKENS))
     tools = DocumentTools.of(case, facts, extractor) if facts is not None else DocumentTools(case, pdf, extractor)
+    texts = facts.texts if facts is not None else None
     text = agent_prompt(case, prompt)
     specs = tool_specs(case)
     conv = wire.start(text)
@@ -217,7 +218,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     timer: asyncio.Timeout | None = None
 
     async def turns_until_done() -> AgentEnd:
-        nonlocal usage, attempts, t_start
+        nonlocal usage, attempts, t_start, texts
         for n in range(1, max_turns + 1):
             call = wire.build(conv, specs, inner.model, url, key, max_tokens, options.get("temperature"))
             # The clock stops while the call waits for a worker.
@@ -252,6 +253,12 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
             for c in calls:
                 # Work on the document (open, extract, render) goes to a thread; a call with its
                 # answer at hand runs at once: a thread's round trip costs more than it does.
+                if texts is not None and c.name == "page_text":
+                    reading, texts = texts, None
+                    try:
+                        tools.take_texts(await reading)
+                    except Exception:  # noqa: BLE001 - the worker is gone: the texts are read here
+                        pass
                 if tools.at_hand(c.name, c.arguments):
                     out = tools.call(c.name, c.arguments)
                 else:

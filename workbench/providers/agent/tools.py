@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -114,7 +115,8 @@ class ToolResult:
 
 
 def read_texts(extractor: str, pdf: bytes) -> list[str] | UserError:
-    """Every page's text as `extractor` reads it, or the UserError saying why it cannot."""
+    """Every page's text as `extractor` reads it, or the UserError saying why it cannot (a
+    module-level function: it runs in a worker process too)."""
     try:
         return page_texts(extractor, pdf)
     except UserError as exc:
@@ -128,32 +130,30 @@ def page_sizes(doc: pymupdf.Document) -> list[list[float]]:
 
 @dataclass(frozen=True)
 class DocumentFacts:
-    """A case's PDF as the tools need it before any call, read in one go where the PDF is read: its
-    bytes (decrypted), its page sizes and every page's text (or why they cannot be read)."""
+    """A case's PDF as the tools need it before any call: its bytes (decrypted) and page sizes,
+    and its texts where they are being read elsewhere (a run's worker process, `read_texts`)."""
 
     pdf: bytes
     page_sizes_pt: list[list[float]]
-    texts: list[str] | UserError
+    texts: Awaitable[list[str] | UserError] | None = None
 
 
-def read_document(path: Path, password: str | None, extractor: str) -> DocumentFacts:
-    """The case's PDF at `path` (`read_pdf_bytes`: a PdfError when it cannot be read), its page
-    sizes and its texts by `extractor`: a run reads them in its worker process, in one trip, so the
-    event loop's thread (where eight cases' answers wait) neither reads, opens nor extracts."""
+def read_document(path: Path, password: str | None = None) -> DocumentFacts:
+    """The case's PDF at `path` (`read_pdf_bytes`: a PdfError when it cannot be read) and its page
+    sizes, read in one go: document_info then answers without opening the document again."""
     pdf = read_pdf_bytes(path, password)
     doc = open_fitz(pdf, "the case's PDF")
     try:
-        sizes = page_sizes(doc)
+        return DocumentFacts(pdf, page_sizes(doc))
     finally:
         doc.close()
-    return DocumentFacts(pdf, sizes, read_texts(extractor, pdf))
 
 
 @dataclass
 class DocumentTools:
     """The four tools over one case's PDF. `answer` is the first valid submission (None until one).
-    `of` makes them from the `DocumentFacts` already read: document_info and page_text then
-    answer without opening the document."""
+    `of` makes them from the `DocumentFacts` already read: document_info then answers without
+    opening the document, and page_text too once it has the texts (`take_texts`)."""
 
     case: Case
     pdf: bytes
@@ -169,7 +169,7 @@ class DocumentTools:
 
     @classmethod
     def of(cls, case: Case, facts: DocumentFacts, extractor: str = DEFAULT_EXTRACTOR) -> DocumentTools:
-        return cls(case, facts.pdf, extractor, _texts=facts.texts, _sizes=facts.page_sizes_pt)
+        return cls(case, facts.pdf, extractor, _sizes=facts.page_sizes_pt)
 
     @property
     def question(self) -> str:
@@ -253,6 +253,10 @@ class DocumentTools:
             return ToolResult(str(self._texts), is_error=True)
         texts = self._texts or []
         return ToolResult(texts[page - 1] if page <= len(texts) else "")
+
+    def take_texts(self, texts: list[str] | UserError) -> None:
+        """Every page's text (or why they cannot be read), from `read_texts` run elsewhere."""
+        self._texts = texts
 
     def _page_image(self, args: Arguments) -> ToolResult:
         page = self._page(args)
