@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from workbench.core.case import Case
-from workbench.core.runs import is_agent_reader
 from workbench.grading.matchers import grade_record
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
 
@@ -93,12 +92,20 @@ def has_key(case: Case | None) -> bool:
     return case is not None and bool(case.question)
 
 
+def _agent(reader: str) -> bool:
+    """`runs.is_agent_reader`, its module loaded here: `grade --explain` reads this one for its
+    words alone (`WRONG_ANSWERS`), and a caller with records has loaded it already."""
+    from workbench.core.runs import is_agent_reader
+
+    return is_agent_reader(reader)
+
+
 def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
     """Grade one record against `case`'s key (None: no key) and say what became of it."""
     status = str(record.status)
     execution = execution_state(status)
     complete = not is_truncated(status, record.finish_reason)
-    if status in AGENT_ENDS and is_agent_reader(record.reader) and has_key(case):
+    if status in AGENT_ENDS and _agent(record.reader) and has_key(case):
         kind = AGENT_ENDS[status]
         line = error_line(record) or kind
         zero = Verdict(case_id=str(record.case_id), matcher="agent", correct=False,

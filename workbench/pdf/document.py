@@ -23,14 +23,16 @@ import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
 from workbench.core import files, limits
-from workbench.core.adoption import Encryption
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
+
+if TYPE_CHECKING:  # (an adopted PDF's record: `grade --explain` reads a case's PDF without it)
+    from workbench.core.adoption import Encryption
 
 
 class PdfError(UserError):
@@ -78,6 +80,8 @@ def unencrypted_pdf_bytes(data: bytes, name: str = "PDF", password: str | None =
 def encryption_of(data: bytes, name: str = "PDF", password: str | None = None) -> Encryption:
     """Which case of the rule `data` is (see the module docstring); a PdfError if it needs a
     password that `password` does not give."""
+    from workbench.core.adoption import Encryption
+
     doc, decrypted = _open(data, name, password)
     try:
         return Encryption(_method(doc) or ("encrypted" if decrypted else ""), decrypted)
