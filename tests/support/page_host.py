@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 
-from workbench.tui.themes import STYLESHEET
+from workbench.tui.themes import SCREENS_STYLESHEET, STYLESHEET
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 
 
@@ -26,7 +26,7 @@ class PageHost(App):
     """Shows `pdf` (its `page_count` pages, with `boxes`) once mounted, styled as the workbench
     is; `changes` collects each PageChanged as (page, page_count)."""
 
-    CSS_PATH = str(STYLESHEET)
+    CSS_PATH = [str(STYLESHEET), SCREENS_STYLESHEET]  # every screen's rules: a widget may be any screen's
 
     def __init__(self, pdf: bytes | None, page_count: int = 1, boxes=None) -> None:
         super().__init__()

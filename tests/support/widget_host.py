@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterable
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 
-from workbench.tui.themes import STYLESHEET
+from workbench.tui.themes import SCREENS_STYLESHEET, STYLESHEET
 
 
 class WidgetHost(App):
-    CSS_PATH = str(STYLESHEET)
+    CSS_PATH = [str(STYLESHEET), SCREENS_STYLESHEET]  # every screen's rules: a widget may be any screen's
 
     def __init__(self, make: Callable[[], Iterable[Widget]]) -> None:
         super().__init__()
@@ -27,7 +27,7 @@ class DialogHost(App):
     """Opens the screen `make()` gives once started, styled as the workbench is; `results` holds
     what it was dismissed with."""
 
-    CSS_PATH = str(STYLESHEET)
+    CSS_PATH = [str(STYLESHEET), SCREENS_STYLESHEET]  # every screen's rules: a widget may be any screen's
 
     def __init__(self, make: Callable[[], object]) -> None:
         super().__init__()

@@ -1,4 +1,4 @@
-"""The app's Textual themes and its stylesheet (app.tcss, beside this file)."""
+"""The app's Textual themes and its stylesheets (app.tcss and screens.tcss, beside this file)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ from pathlib import Path
 
 from textual.theme import Theme
 
+# The first screen's stylesheet (the app's CSS_PATH), and every other screen's (each such screen's
+# CSS_PATH: read when the first of them is shown, not before the workbench's first frame).
 STYLESHEET = Path(__file__).with_name("app.tcss")
+SCREENS_STYLESHEET = str(Path(__file__).with_name("screens.tcss"))
 
 # App-specific variables used in app.tcss as $name.
 _VARS_DARK = {"evidence-expected": "#3fb950", "evidence-forbidden": "#f85149", "hidden-text": "#d29922"}

@@ -15,6 +15,7 @@ from workbench.core.config import DPI_RANGE
 from workbench.core.errors import UserError
 from workbench.providers.adapters import default_modality
 from workbench.providers.config import BASE_URL_ENV, KEY_ENV, base_url_origin, check_base_url
+from workbench.tui.themes import SCREENS_STYLESHEET
 
 MODALITIES = (("pdf: the file itself", "pdf"), ("pixels: page images", "pixels"), ("text: the text layer", "text"))
 
@@ -56,6 +57,8 @@ class BaseUrlBox(Input):
 
 class AskScreen(ModalScreen[AskChoice | None]):
     """A small form; Enter sends, Escape closes without asking."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     HELP = """
 ## Ask
@@ -199,6 +202,8 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
 
 class CompareScreen(ModalScreen[None]):
     """Two answers to the same case, side by side, each with its verdict."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape,q,c", "dismiss(None)", "Close", id="compare_close", tooltip="Back to the answers")]
 

@@ -44,6 +44,7 @@ from workbench.tui.screens.author_panes import AuthorPanes
 from workbench.tui.screens.author_preview import build_preview
 from workbench.tui.screens.author_save_flow import save_authored
 from workbench.tui.screens.author_targets import MutationTargets
+from workbench.tui.themes import SCREENS_STYLESHEET
 from workbench.tui.widgets.author_form import TIER_CHOICES, AuthorForm, DegradeForm
 from workbench.tui.widgets.author_save import ConfirmScreen
 from workbench.tui.widgets.footer import KeyFooter
@@ -80,6 +81,7 @@ class AuthorHeader(Header):
 
 
 class AuthorScreen(AuthorPanes, FamilyFiles, MutationTargets, PageKeys, Screen):
+    CSS_PATH = SCREENS_STYLESHEET
     HELP = """
 ## Author
 

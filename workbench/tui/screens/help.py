@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Markdown, Static
 
 from workbench.tui.keymap import keys_of, screen_name
+from workbench.tui.themes import SCREENS_STYLESHEET
 
 
 def keys_text(screen: Screen) -> Text:
@@ -44,6 +45,8 @@ def pane_help(screen: Screen) -> str:
 
 class HelpScreen(ModalScreen[None]):
     """The keys of the screen beneath, then its help and the focused pane's."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss(None)", "Close", id="help_close",
                         tooltip="Back to the screen")]

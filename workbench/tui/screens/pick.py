@@ -12,9 +12,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from workbench.tui.themes import SCREENS_STYLESHEET
+
 
 class PickSpanScreen(ModalScreen):
     """Dismissed with the chosen `Located` span, or None."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape", "dismiss_none", "Cancel", id="pick_cancel", tooltip="Keep the value attacked now")]
 

@@ -29,6 +29,7 @@ from workbench.grading.compare import check_paired, compare_runs, render_compare
 from workbench.grading.outcome import Outcome
 from workbench.grading.report import build_report
 from workbench.grading.report_text import render_report_text
+from workbench.tui.themes import SCREENS_STYLESHEET
 from workbench.tui.widgets.answers import TRACE_MAX_PAGES, TRACE_MAX_VALUES
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import NARROW
@@ -52,6 +53,7 @@ NARROW_COLUMNS = ("case", "verdict", "source", "reason")
 
 
 class RunsScreen(Screen[AnswerRef | None]):
+    CSS_PATH = SCREENS_STYLESHEET
     HELP = """
 ## Runs
 
@@ -307,6 +309,8 @@ intervals.
 
 class RunCompareScreen(ModalScreen[None]):
     """The paired comparison of two run files, as `pdfworkbench compare` prints it."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     DEFAULT_CSS = """
     RunCompareScreen { align: center middle; }

@@ -33,6 +33,7 @@ from workbench.gold.triage import acceptance_warnings, evidence_for, progress, t
 from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.pages import Box
 from workbench.tui.host import workbench
+from workbench.tui.themes import SCREENS_STYLESHEET
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
@@ -46,6 +47,7 @@ def _value(v: Any) -> str:
 
 
 class TriageScreen(PageKeys, Screen):
+    CSS_PATH = SCREENS_STYLESHEET
     HELP = """
 ## Triage
 
@@ -319,6 +321,8 @@ shown at the top.
 
 class DisputeScreen(ModalScreen[bool]):
     """Open a dispute on one field of a case's key, from Inspect."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape", "dismiss(False)", "Close", id="dispute_close", tooltip="Close without disputing")]
 

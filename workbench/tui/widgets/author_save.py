@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from workbench.core.layout import SUITE_FILE, case_files
+from workbench.tui.themes import SCREENS_STYLESHEET
 
 
 def describe_folder(text: str) -> str:
@@ -33,6 +34,8 @@ def describe_folder(text: str) -> str:
 
 class SaveCaseScreen(ModalScreen[tuple[Path, str] | None]):
     """Pick the suite folder and the case id; returns (folder, id) or None."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="save_cancel", tooltip="Close without saving")]
 
@@ -80,6 +83,8 @@ class SaveCaseScreen(ModalScreen[tuple[Path, str] | None]):
 
 class ConfirmScreen(ModalScreen[bool]):
     """A question with two answers; y / n (or escape) answer it from the keyboard."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm_yes", tooltip="Yes"),

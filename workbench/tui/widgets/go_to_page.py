@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from workbench.tui.themes import SCREENS_STYLESHEET
+
 
 def parse_page(text: str, count: int) -> int | str:
     """The 0-based page that `text` names (a number 1..count, or `end`), or what is wrong with it."""
@@ -26,6 +28,8 @@ def parse_page(text: str, count: int) -> int | str:
 
 class GoToPageScreen(ModalScreen[int | None]):
     """Ask for a page number; returns the 0-based page, or None when cancelled."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="go_to_page_cancel", tooltip="Stay on this page")]
 

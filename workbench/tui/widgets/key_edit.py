@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from workbench.core.case import Case
 from workbench.core.matcher import MatcherSpec
+from workbench.tui.themes import SCREENS_STYLESHEET
 
 # The matchers a hand-written key can use (`fields` needs structured gold, not a line of text).
 KEY_MATCHERS = ("contains", "tokens_all", "keywords_all", "exact", "numeric")
@@ -36,6 +37,8 @@ class KeyValues(TypedDict):
 
 class KeyEditScreen(ModalScreen[KeyValues | None]):
     """Edit an adopted case's key; returns its KeyValues, or None."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="key_cancel", tooltip="Close without saving"),

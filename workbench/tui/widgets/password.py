@@ -9,9 +9,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from workbench.tui.themes import SCREENS_STYLESHEET
+
 
 class PasswordScreen(ModalScreen[str | None]):
     """Ask for a PDF's password; returns it, or None when cancelled."""
+
+    CSS_PATH = SCREENS_STYLESHEET
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="password_cancel",
                         tooltip="Close without opening the PDF")]
