@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 import zipfile
-from pathlib import Path
 
 import pytest
 
 from tests.support.fixtures import graded_record as rec
-from tests.support.fixtures import mixed_run
+from tests.support.fixtures import mixed_run, write_run
 from workbench.core.case import PDFHELL_FIELDS
-from workbench.core.runs import RunWriter, iter_records
+from workbench.core.runs import iter_records
 from workbench.grading import wilson
 from workbench.grading.junit import write_junit
 from workbench.grading.report import build_report
@@ -106,13 +105,6 @@ def test_junit_counts_failures_and_errors(graded_suite, tmp_path):
 
 
 # ---- commands -------------------------------------------------------------------------------
-
-def write_run(path: Path, records) -> Path:
-    with RunWriter(path) as w:
-        for r in records:
-            w.append(r)
-    return path
-
 
 def test_grade_command(cli, graded_suite):
     folder, cases = graded_suite
