@@ -97,6 +97,39 @@ def agent_suite(tmp_path, _agent_suite) -> Path:
     return dest
 
 
+def _shipped_files() -> dict[str, tuple[int, int]]:
+    """Every file of the shipped sample suites, with its size and modification time."""
+    folder = ROOT / "sample_cases"
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+
+_SHIPPED = pytest.StashKey[dict]()
+
+
+def pytest_sessionstart(session) -> None:
+    if not hasattr(session.config, "workerinput"):   # once, in the process that reports
+        session.config.stash[_SHIPPED] = _shipped_files()
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """The shipped sample suites are read in place by many tests (they are what a user opens
+    first): a test that wrote into them (an answer asked, a lock, a case saved) fails the run."""
+    before = session.config.stash.get(_SHIPPED, None)
+    if before is None:
+        return
+    after = _shipped_files()
+    changed = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+    if changed:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.write_line("")
+        reporter.write_line(
+            f"a test wrote into sample_cases/ (copy the suite into tmp_path first): {', '.join(changed[:10])}",
+            red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+
 def pytest_collection_modifyitems(items) -> None:
     """The slow tests first, each group in its own order: pytest-xdist hands tests out in this
     order, so the long ones start while the short ones can still fill the other workers' time,

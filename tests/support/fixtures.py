@@ -175,6 +175,15 @@ async def settle(pilot, rounds: int = 3, pause: float | None = None) -> None:
     await pilot.pause()
 
 
+async def until(pilot, condition, seconds: float = 60.0) -> None:
+    """Wait until `condition()` holds (what the screen shows), at most `seconds`, looking every
+    50 ms: for what the app does by itself, such as noticing a file it watches change, where no
+    worker runs yet for `settle` to wait for. The test's own assert then says what was missing."""
+    end = asyncio.get_running_loop().time() + seconds
+    while not condition() and asyncio.get_running_loop().time() < end:
+        await pilot.pause(0.05)
+
+
 def helper_started(helper) -> bool:
     """Wait for a `core.pool.HelperProcess` to have started (its warm-up's future), at most a
     minute: True once it takes work."""

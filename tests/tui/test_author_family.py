@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Select
 
 from tests.support.author import layer, save_case, start
-from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle
+from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, screen_text, settle, until
 from workbench.build.authoring import Draft, write_family_template
 from workbench.build.suite import verify_suite
 from workbench.core.source import open_source
@@ -34,7 +34,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
 
         source = path.read_text()
         path.write_text(source.replace('"PURCHASE ORDER"', '"ORDER FORM"'))
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "ORDER FORM" in layer(screen))         # the watcher saw the save
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "ORDER FORM" in layer(screen) and "PURCHASE ORDER" not in layer(screen)
 
@@ -42,7 +42,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
         broken_at = next(i for i, line in enumerate(lines) if line.startswith("VERSION")) + 1
         lines[broken_at - 1] = "VERSION = = 2"
         path.write_text("\n".join(lines) + "\n")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "SyntaxError" in screen_text(app))
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         shown = screen_text(app)
         assert f"po_trap.py:{broken_at}: SyntaxError" in shown
@@ -53,7 +53,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
         # Fixed, but with a contract the page breaks: lint errors ask before saving.
         fixed = source.replace('"PURCHASE ORDER"', '"ORDER FORM"')
         path.write_text(fixed.replace('Arming("forbidden", "hidden"', 'Arming("forbidden", "visible"'))
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "lint: ERRORS" in screen.sub_title)
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "SyntaxError" not in screen_text(app)
         assert "lint: ERRORS" in screen.sub_title
@@ -64,7 +64,7 @@ async def test_a_user_family_reloads_when_its_file_changes_and_a_broken_edit_sho
         assert not (tmp_path / "mine").exists()
 
         path.write_text(fixed)
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "lint ✔" in screen.sub_title)
         await settle(pilot, 2, AUTHOR_DEBOUNCE)
         assert "lint ✔" in screen.sub_title
         await save_case(pilot, tmp_path / "mine")
@@ -82,10 +82,7 @@ async def test_a_family_written_while_the_app_runs_joins_the_list_and_the_templa
         screen = await start(pilot, Draft("hidden_ocr_mismatch", 1))
         path = write_family_template("dock_trap")
         assert "press `w` on any case" in path.read_text() and "press `n`" not in path.read_text()
-        for _ in range(40):
-            await pilot.pause(0.1)
-            if "dock_trap" in [n for _, n in screen.form.families]:
-                break
+        await until(pilot, lambda: "dock_trap" in [n for _, n in screen.form.families])
         assert "dock_trap" in [n for _, n in screen.form.families]
 
 
