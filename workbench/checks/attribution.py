@@ -45,7 +45,7 @@ from workbench.text.search import find_all
 from workbench.text.values import answer_values
 
 if TYPE_CHECKING:  # `grade --explain` attributes one answer: the report (and its price tables) is not loaded
-    from workbench.grading.report import Report
+    from workbench.grading.report import Report, Row
 
 # Metadata keys under which the injection families record the instruction text they plant.
 INJECTION_KEYS = ("injection", "hidden_text")
@@ -364,7 +364,10 @@ def attribute(case: Case, data: bytes, answer: str, dpi: int = 150,
               max_values: int | None = None) -> list[Attribution]:
     """Each value of `answer` (its first `max_values`, when given), in the answer's order, with
     the source it came from."""
-    doc = _Document(case, data, dpi)
+    return _attribute(_Document(case, data, dpi), answer, max_values)
+
+
+def _attribute(doc: _Document, answer: str, max_values: int | None) -> list[Attribution]:
     values = answer_values(answer)
     if max_values is not None:
         values = values[:max_values]
@@ -387,25 +390,27 @@ def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 1
     Each case's PDF is read once. A case whose PDF cannot be read, or (with `max_pages`) has more
     pages, is left untraced; `max_values` traces only each answer's first values, `max_chars`
     only its first characters."""
-    data_of: dict[str, bytes | None] = {}
-    traced = 0
+    # The rows grouped by case: one _Document a case, whose look-ups (the pages' analysis, each
+    # value's hits) every reader's answer shares; one case's at a time, so the analysis cache
+    # (a few documents) holds it for all of them. (Was: run after run, each case analysed again
+    # for every run, 3 times with 3 readers.)
+    rows_of: dict[str, list[Row]] = {}
     for run in report.runs:
         for row in run.rows:
-            case = cases_by_id.get(row.case_id)
-            if row.outcome not in WRONG_ANSWERS or not row.answer or case is None:
+            if row.outcome in WRONG_ANSWERS and row.answer and row.case_id in cases_by_id:
+                rows_of.setdefault(row.case_id, []).append(row)
+    traced = 0
+    for case_id, rows in rows_of.items():
+        case = cases_by_id[case_id]
+        try:
+            data = read_pdf_bytes(case.pdf_file)
+            if max_pages is not None and _page_count(data, case.id) > max_pages:
                 continue
-            if case.id not in data_of:
-                try:
-                    data_of[case.id] = read_pdf_bytes(case.pdf_file)
-                    if max_pages is not None and _page_count(data_of[case.id], case.id) > max_pages:
-                        data_of[case.id] = None
-                except UserError:
-                    data_of[case.id] = None
-            data = data_of[case.id]
-            if data is None:
-                continue
-            found = attribute(case, data, row.answer[:max_chars] if max_chars else row.answer, dpi,
-                              max_values=max_values)
+        except UserError:
+            continue
+        doc = _Document(case, data, dpi)
+        for row in rows:
+            found = _attribute(doc, row.answer[:max_chars] if max_chars else row.answer, max_values)
             row.source = wrong_answer_source(found)
             row.attribution = [a.to_json() for a in found]
             traced += 1
