@@ -330,3 +330,29 @@ def test_a_stamp_drawn_as_pixels_is_read_by_ocr_not_absent(family, source, says)
     assert (got.source, got.page) == (source, 0) and says in got.detail, got.detail
     made_up = attribute(case, pdf, "€12,345.67")[0]
     assert made_up.source == "absent"
+
+
+@pytest.mark.slow
+def test_report_rows_traced_on_workers_are_each_answer_traced_on_its_own():
+    """attribute_rows traces a case's answers together (one analysis for every reader's answer),
+    on worker processes: the same sources and values as tracing each answer by itself."""
+    from workbench.checks.attribution import attribute_rows
+    from workbench.grading.loading import load_cases, load_runs
+    from workbench.grading.outcome import WRONG_ANSWERS
+    from workbench.grading.report import build_report
+    from workbench.pdf.document import read_pdf_bytes
+
+    cases = load_cases([MINI])[0]
+    some = {"hidden_ocr_mismatch-0001", "footnote_override-0001", "prompt_injection_in_body-0001",
+            "white_text_injection-0001"}
+    runs = {label: [r for r in records if r.case_id in some]
+            for label, records in load_runs(sorted((MINI / "runs").glob("probe-*.jsonl"))).items()}
+    report = build_report(runs, cases)
+    wrong = [row for run in report.runs for row in run.rows if row.outcome in WRONG_ANSWERS and row.answer]
+    assert len({row.case_id for row in wrong}) >= 3 and len(wrong) > len({row.case_id for row in wrong})
+    assert attribute_rows(report, cases, jobs=2) == len(wrong)
+    for row in wrong:
+        case = cases[row.case_id]
+        alone = attribute(case, read_pdf_bytes(case.pdf_file), row.answer)
+        assert row.attribution == [a.to_json() for a in alone] and row.attribution
+        assert row.source == wrong_answer_source(alone)

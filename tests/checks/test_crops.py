@@ -30,6 +30,8 @@ def test_crops_made_while_grading_are_the_crops_made_one_by_one(cases, tmp_path)
             if row.outcome in WRONG_ANSWERS:
                 maker.add(cases[row.case_id])
         report = build_report(runs, cases, on_row=on_row)
+        # (other work on its workers, as --by source's tracing: in order, the crops unchanged)
+        assert list(maker.map(abs, [-3, 1, -2, 0, -5, 4, -7])) == [3, 1, 2, 0, 5, 4, 7]
         made = maker.crops()
     assert seen == [row for run in report.runs for row in run.rows]   # every row, once, in order
     wrong = sorted({r.case_id for r in seen if r.outcome in WRONG_ANSWERS})
@@ -46,3 +48,11 @@ def test_a_second_maker_takes_every_crop_from_the_cache(cases, tmp_path, monkeyp
         for c in ids:
             maker.add(cases[c])
         assert maker.crops() == first
+
+
+
+def test_the_maker_runs_other_work_in_order_without_workers(cases):
+    with CropMaker(1) as maker:
+        maker.add(cases["actualtext_override-0001"])
+        assert list(maker.map(abs, [-3, 1, -2, 0, -5])) == [3, 1, 2, 0, 5]
+        assert maker.crops()["actualtext_override-0001"] is not None

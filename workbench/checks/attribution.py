@@ -18,8 +18,9 @@ mirror.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pymupdf
@@ -35,6 +36,7 @@ from workbench.checks.unprinted import (
 )
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.core.pool import map_ordered
 from workbench.grading.needles import contract_targets
 from workbench.grading.outcome import WRONG_ANSWERS
 from workbench.pdf import ocr
@@ -382,36 +384,55 @@ def _page_count(data: bytes, name: str) -> int:
         fitz.close()
 
 
+# One case's wrong answers to trace: the case, its answers (cut to max_chars), dpi, max_pages,
+# max_values.
+_CaseJob = tuple[Case, list[str], int, int | None, int | None]
+
+
+def _trace_case(job: _CaseJob) -> list[tuple[str | None, list]] | None:
+    """(source, attribution as JSON) of each answer of a case (None: its PDF is not read): one
+    _Document for all of them, whose look-ups (the pages' analysis, each value's hits) every
+    reader's answer shares. A pool worker's job."""
+    case, answers, dpi, max_pages, max_values = job
+    try:
+        data = read_pdf_bytes(case.pdf_file)
+        if max_pages is not None and _page_count(data, case.id) > max_pages:
+            return None
+    except UserError:
+        return None
+    doc = _Document(case, data, dpi)
+    out = []
+    for answer in answers:
+        found = _attribute(doc, answer, max_values)
+        out.append((wrong_answer_source(found), [a.to_json() for a in found]))
+    return out
+
+
 def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 150, *,
                    max_pages: int | None = None, max_values: int | None = None,
-                   max_chars: int | None = None) -> int:
+                   max_chars: int | None = None, jobs: int | None = 1,
+                   mapper: Callable[[Callable, list], Iterable] | None = None) -> int:
     """Give every wrong answer in `report` its source and attribution; the count traced.
 
-    Each case's PDF is read once. A case whose PDF cannot be read, or (with `max_pages`) has more
-    pages, is left untraced; `max_values` traces only each answer's first values, `max_chars`
-    only its first characters."""
-    # The rows grouped by case: one _Document a case, whose look-ups (the pages' analysis, each
-    # value's hits) every reader's answer shares; one case's at a time, so the analysis cache
-    # (a few documents) holds it for all of them. (Was: run after run, each case analysed again
-    # for every run, 3 times with 3 readers.)
+    Each case's PDF is read once, and analysed once for all the answers to it, on `jobs`
+    processes (a case a job; the results the same whatever `jobs`), or by `mapper(fn, items)`
+    (fn(item) for each item, in order: another pool's workers). A case whose PDF cannot be
+    read, or (with `max_pages`) has more pages, is left untraced; `max_values` traces only each
+    answer's first values, `max_chars` only its first characters."""
+    # (Was: run after run, each case analysed again for each run's answer: 3 times with 3 readers.)
     rows_of: dict[str, list[Row]] = {}
     for run in report.runs:
         for row in run.rows:
             if row.outcome in WRONG_ANSWERS and row.answer and row.case_id in cases_by_id:
                 rows_of.setdefault(row.case_id, []).append(row)
+    work = [(cases_by_id[cid], [r.answer[:max_chars] if max_chars else r.answer for r in rows], dpi,
+             max_pages, max_values) for cid, rows in rows_of.items()]
     traced = 0
-    for case_id, rows in rows_of.items():
-        case = cases_by_id[case_id]
-        try:
-            data = read_pdf_bytes(case.pdf_file)
-            if max_pages is not None and _page_count(data, case.id) > max_pages:
-                continue
-        except UserError:
+    for rows, found in zip(rows_of.values(), (mapper or partial(map_ordered, jobs=jobs))(_trace_case, work), strict=True):
+        if found is None:
             continue
-        doc = _Document(case, data, dpi)
-        for row in rows:
-            found = _attribute(doc, row.answer[:max_chars] if max_chars else row.answer, max_values)
-            row.source = wrong_answer_source(found)
-            row.attribution = [a.to_json() for a in found]
+        for row, (source, attribution) in zip(rows, found, strict=True):
+            row.source = source
+            row.attribution = attribution
             traced += 1
     return traced

@@ -16,11 +16,11 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from workbench.checks.evidence import evidence_needles
 from workbench.core import files, limits
@@ -31,6 +31,9 @@ from workbench.core.pool import _run_chunk as run_chunk  # (map_ordered's: resul
 from workbench.core.pool import process_pool, resolve_jobs
 from workbench.core.schema import JSONObject
 from workbench.grading.html.crop import CropBox, PageCrop
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _pdf_bytes(case: Case) -> bytes:
@@ -146,8 +149,10 @@ def _store(folder: Path, key: str, crop: PageCrop) -> None:
 # A crop to make: the case, and where to keep it (the cache folder, the key, and the hash of the
 # PDF the key was made from), or None.
 _Job = tuple[Case, tuple[Path, str, str] | None]
-# Crops a worker makes at a time (a chunk is one trip to the process and back).
+# Crops a worker makes at a time (a chunk is one trip to the process and back); and items of
+# `CropMaker.map`'s (a case's tracing is some ten crops' work).
 CHUNK = 8
+MAP_CHUNK = 2
 
 
 def _make(job: _Job) -> PageCrop | None:
@@ -243,6 +248,22 @@ class CropMaker:
             self._found[job[0].id] = _make(job)
         self._chunk = []
         return dict(self._found)
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """`fn(item)` for each item, in order, on the maker's workers after the crops sent so far
+        (here without a pool): other work of the report's (`--by source`'s tracing) on processes
+        forked before any thread, where a pool started now would have to spawn. `fn` is a
+        module-level function; a worker's log lines are logged here."""
+        items = list(items)
+        if self._pool is None:
+            yield from map(fn, items)
+            return
+        sent = [self._pool.submit(run_chunk, fn, items[i:i + MAP_CHUNK]) for i in range(0, len(items), MAP_CHUNK)]
+        for future in sent:
+            made, records = future.result()
+            for record in records:
+                logging.getLogger(record.name).handle(record)
+            yield from made
 
     def close(self) -> None:
         """End the workers (crops not yet made are dropped)."""

@@ -98,7 +98,7 @@ def _report(args: argparse.Namespace, crops: CropMaker | None) -> int:
     if gold is not None:
         report.gold, report.gold_line = gold.to_json(), gold.line()
     if by_source:
-        _attribute_rows(report, cases)
+        _attribute_rows(report, cases, args.jobs, crops)
     exposure = _exposure(report, cases) if by_extractor else None
     if len(suites) == 1:
         s = suites[0]
@@ -161,13 +161,14 @@ def _cases_at_gold(folders: list[Path], version: str) -> tuple[dict[str, Case], 
     return cases, suites, choices[0]
 
 
-def _attribute_rows(report: Report, cases: dict[str, Case]) -> None:
-    """--by source: where each wrong answer's value came from in its PDF."""
+def _attribute_rows(report: Report, cases: dict[str, Case], jobs: int | None, crops: CropMaker | None) -> None:
+    """--by source: where each wrong answer's value came from in its PDF (on `jobs` processes;
+    with --html, on the crops' workers, forked before the charts' threads started)."""
     # (the PDF libraries, for --by source alone: see the module's docstring)
     from workbench.checks.agent_trace import read_rows
     from workbench.checks.attribution import attribute_rows
 
-    attribute_rows(report, cases)
+    attribute_rows(report, cases, jobs=jobs, mapper=None if crops is None else crops.map)
     read_rows(report)   # an agent's answers: the source joined with the pages it read
     report.by = "source"
 

@@ -56,7 +56,8 @@ def report(p: argparse.ArgumentParser) -> None:
                    help="also write the rows a leaderboard publishes (reader, pass rate and interval, per "
                         "family, suite hash, gold version, configuration hash); - prints them")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
-                   help="processes for the HTML report's page crops (default every core)")
+                   help="processes for the HTML report's page crops and --by source's tracing "
+                        "(default every core)")
     p.add_argument("--no-cache", action="store_true",
                    help="make the HTML report's page crops afresh (the cache is keyed by the PDF's bytes, "
                         "the answer key and the code and libraries that draw them)")
