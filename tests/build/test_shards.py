@@ -76,7 +76,7 @@ def test_a_missing_shard_is_named_by_verify_and_merge_suite(tmp_path, cli):
     out = tmp_path / "suite"
     for i in (1, 3):
         assert cli("build", spec, "--out", out, "--shard", f"{i}/3", "--jobs", "1")[0] == 0
-    code, stdout, _ = cli("verify", out)
+    code, stdout, _ = cli("verify", out, "--jobs", "1")
     assert code == 1
     assert "shard 2/3 of this build is missing" in stdout
     assert "8 of 9 match" in stdout     # the 8 cases of shards 1 and 3 match; suite.json does not
@@ -84,7 +84,7 @@ def test_a_missing_shard_is_named_by_verify_and_merge_suite(tmp_path, cli):
     assert code == 1 and "merged 8 of 12 cases from 2 of 3 shard(s)" in stdout
     assert "shard 2/3" in err
     assert cli("build", spec, "--out", out, "--shard", "2/3", "--jobs", "1")[0] == 0
-    code, stdout, _ = cli("verify", out)
+    code, stdout, _ = cli("verify", out, "--jobs", "1")
     assert code == 0 and "12 of 12 match" in stdout
 
 
@@ -158,5 +158,5 @@ def test_adding_a_case_to_a_sharded_suite_keeps_its_shard_record(tmp_path, cli):
     out = tmp_path / "suite"
     cli("build", spec, "--out", out, "--shard", "1/2", "--jobs", "1")
     assert cli("make", "footnote_override", "--seed", "9", "--into", out)[0] == 0
-    code, stdout, _ = cli("verify", out)
+    code, stdout, _ = cli("verify", out, "--jobs", "1")
     assert code == 1 and "shard 2/2 of this build is missing" in stdout

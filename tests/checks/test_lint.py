@@ -46,20 +46,21 @@ def test_lint_a_pdfhell_folder_and_a_broken_case(cli, tmp_path):
     _write_pdfhell_case(tmp_path, good, invoice_pdf("$4,711.00", "$9,999.00"))
     made, pdf = generate_case("hidden_ocr_mismatch", 3, {"visible_total_layer": "text"})
     _write_pdfhell_case(tmp_path, made, pdf)
-    code, out, err = cli("lint", tmp_path, "--json")
+    # (one process: the lint on several is tests/core/test_pool.py's)
+    code, out, err = cli("lint", tmp_path, "--json", "--jobs", "1")
     assert code == 0, out + err
     findings = json.loads(out)
     assert {f["severity"] for f in findings} <= {"info", "warning"}
     assert {f["case_id"] for f in findings if f["code"] == "forbidden-hidden-only"} == {"good-1", made.id}
 
     _write_pdfhell_case(tmp_path, handmade_case("broken-1"), invoice_pdf("$4,711.00", "$9,999.00", total_mode=3))
-    code, out, _ = cli("lint", tmp_path, "--json")
+    code, out, _ = cli("lint", tmp_path, "--json", "--jobs", "1")
     assert code == 1
     errors = [f for f in json.loads(out) if f["severity"] == "error"]
     assert [(f["case_id"], f["code"]) for f in errors] == [("broken-1", "expected-not-visible")]
     assert set(errors[0]) == {"case_id", "severity", "code", "message"}
 
-    code, out, _ = cli("lint", tmp_path)
+    code, out, _ = cli("lint", tmp_path, "--jobs", "1")
     assert code == 1 and "ERROR   broken-1  expected-not-visible" in out and "1 error(s)" in out
 
 
@@ -69,13 +70,14 @@ def test_lint_our_suite_a_case_json_and_a_missing_pdf(cli, tmp_path):
     for seed in (1, 2):
         case, pdf = generate_case("white_text_injection", seed)
         add_case(tmp_path, case, pdf)
-    code, out, err = cli("lint", tmp_path, "--json")
+    # (one process: the lint on several is tests/core/test_pool.py's)
+    code, out, err = cli("lint", tmp_path, "--json", "--jobs", "1")
     assert code == 0, out + err
     assert [f for f in json.loads(out) if f["severity"] == "error"] == []
     one = next(tmp_path.glob("white_text_injection-0001.json"))
-    assert cli("lint", one)[0] == 0
+    assert cli("lint", one, "--jobs", "1")[0] == 0
     (tmp_path / "white_text_injection-0001.pdf").unlink()
-    code, out, _ = cli("lint", one, "--json")
+    code, out, _ = cli("lint", one, "--json", "--jobs", "1")
     assert code == 1 and [f["code"] for f in json.loads(out)] == ["pdf-missing"]
 
 

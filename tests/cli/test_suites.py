@@ -37,7 +37,7 @@ def test_build_writes_suite_json_with_content_hash(cli, tmp_path):
 
 def test_verify_passes_then_catches_tampered_pdf_and_key(cli, tmp_path):
     out = _build(cli, tmp_path)
-    code, stdout, _ = cli("verify", out)
+    code, stdout, _ = cli("verify", out, "--jobs", "1")
     assert code == 0
     digest = json.loads((out / "suite.json").read_text())["suite_hash"]
     assert f"suite hash {digest}" in stdout
@@ -50,7 +50,7 @@ def test_verify_passes_then_catches_tampered_pdf_and_key(cli, tmp_path):
     raw = json.loads(key.read_text())
     raw["expected_answer"] = "$1.00"
     key.write_text(json.dumps(raw))
-    code, stdout, _ = cli("verify", out)
+    code, stdout, _ = cli("verify", out, "--jobs", "1")
     assert code == 1
     assert "MISMATCH hidden_ocr_mismatch-0002: PDF bytes differ" in stdout
     assert "MISMATCH hidden_ocr_mismatch-0003: answer key differs in expected_answer" in stdout
@@ -59,7 +59,7 @@ def test_verify_passes_then_catches_tampered_pdf_and_key(cli, tmp_path):
 
 def test_shipped_sample_suite_verifies(cli):
     root = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
-    code, stdout, _ = cli("verify", root)
+    code, stdout, _ = cli("verify", root, "--jobs", "1")
     assert code == 0, stdout
 
 

@@ -43,19 +43,19 @@ def pdfhell_folder(root: Path, sha256: dict[str, str] | None = None) -> Path:
 
 def test_verify_checks_foreign_cases_by_their_recorded_hash_not_by_regenerating(cli, tmp_path):
     folder = pdfhell_folder(tmp_path, sha256={"hidden_ocr_mismatch-0000": ""})
-    code, out, _ = cli("verify", folder)
+    code, out, _ = cli("verify", folder, "--jobs", "1")
     assert code == 0, out
     assert "unknown family" not in out and "0 of" not in out
     assert ("3 case(s) not made by pdfworkbench's generators cannot be regenerated; checked their PDF bytes "
             "against the sha256 they record instead: 1 match, 0 differ, 2 with no recorded hash") in out
-    code, out, _ = cli("verify", folder, "--json")
+    code, out, _ = cli("verify", folder, "--json", "--jobs", "1")
     hows = {c["case_id"]: c["how"] for c in json.loads(out)["cases"]}
     assert hows["hidden_ocr_mismatch-0000"] == "recorded hash" and hows["stamp_layer-0001"] == "no recorded hash"
 
 
 def test_a_foreign_pdf_that_differs_from_its_recorded_hash_is_a_mismatch(cli, tmp_path):
     folder = pdfhell_folder(tmp_path, sha256={"stamp_layer-0001": "0" * 64})
-    code, out, _ = cli("verify", folder)
+    code, out, _ = cli("verify", folder, "--jobs", "1")
     assert code == 1
     assert "MISMATCH stamp_layer-0001: PDF does not match the sha256 its JSON records" in out
     assert "0 match, 1 differ, 2 with no recorded hash" in out
@@ -63,7 +63,7 @@ def test_a_foreign_pdf_that_differs_from_its_recorded_hash_is_a_mismatch(cli, tm
 
 def test_one_folder_one_suite_hash_from_every_command(cli, tmp_path):
     folder = pdfhell_folder(tmp_path)
-    code, out, _ = cli("verify", folder, "--json")
+    code, out, _ = cli("verify", folder, "--json", "--jobs", "1")
     verified = json.loads(out)["suite_hash"]
     code, out, _ = cli("export", folder, "--to", "jsonl", "--out", tmp_path / "hf", "--json")
     exported = json.loads(out)["suite_hash"]
@@ -76,5 +76,5 @@ def test_one_folder_one_suite_hash_from_every_command(cli, tmp_path):
     assert verified == exported == reported == packed
     # and it is the content's: a changed PDF changes it
     (folder / f"{cases[0].id}.pdf").write_bytes(_pdf("Total due: $1.00"))
-    code, out, _ = cli("verify", folder, "--json")
+    code, out, _ = cli("verify", folder, "--json", "--jobs", "1")
     assert json.loads(out)["suite_hash"] != verified

@@ -60,15 +60,16 @@ def test_inspect_pages_selects_and_streams_the_same_json(cli, tmp_path):
 def test_bare_pdf_stops_at_the_cap_and_says_so(cli, tmp_path):
     pdf = tmp_path / "long.pdf"
     reportlab_pages(pdf, 5, hidden_on=4)
-    code, out, err = cli("inspect", pdf, "--json", "--limit", "inspect_pages=3")
+    # (one process: pages on several are test_lint_of_pages_on_two_jobs_matches_one's)
+    code, out, err = cli("inspect", pdf, "--json", "--limit", "inspect_pages=3", "--jobs", "1")
     report = json.loads(out)
     assert len(report["pages"]) == 3 and "first 3 pages of 5" in report["pages_left_out"]
     assert "first 3 pages of 5" in err
-    code, out, _ = cli("lint", pdf, "--limit", "inspect_pages=3")
+    code, out, _ = cli("lint", pdf, "--limit", "inspect_pages=3", "--jobs", "1")
     assert "pages-limited" in out and "first 3 pages of 5" in out and "SECRET" not in out
-    code, out, _ = cli("lint", pdf, "--pages", "all")
+    code, out, _ = cli("lint", pdf, "--pages", "all", "--jobs", "1")
     assert "pages-limited" not in out and "page 4: 'SECRET INSTRUCTION" in out
-    code, out, _ = cli("inspect", pdf, "--pages", "all", "--json")
+    code, out, _ = cli("inspect", pdf, "--pages", "all", "--json", "--jobs", "1")
     assert len(json.loads(out)["pages"]) == 5
 
 
