@@ -394,8 +394,7 @@ def bench_tui(tmp: Path, runs: int, quick: bool) -> list[Row]:
 def bench_agents(tmp: Path, runs: int, quick: bool) -> list[Row]:
     from benchmarks import bench_agents
 
-    return bench_agents.rows("agent readers (issue 35's speed aims), each with its floor", tmp,
-                             1 if quick else runs)
+    return bench_agents.rows("agent readers (issue 35's speed aims), each with its floor", tmp, runs)
 
 
 def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:

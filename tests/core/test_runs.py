@@ -42,23 +42,13 @@ def test_each_record_is_one_sorted_json_line_read_back_equal(tmp_path):
     assert [r.case_id for r in read_records([path, path])] == ["c1", "c2", "c3"] * 2
 
 
-def test_records_written_together_share_one_sync_and_each_is_whole_in_the_file_at_once(tmp_path):
-    """`write` puts a record's line in the file at once (a reader, or a resumed run after this
-    process died, sees it), `sync` puts it on disk; one sync covers every record written before it,
-    and closing the writer syncs what is left."""
+def test_records_appended_together_are_lines_of_their_own_in_order(tmp_path):
     path = tmp_path / "a.jsonl"
     with RunWriter(path) as writer:
-        first = writer.write(rec("c1"))
-        second = writer.write(rec("c2"))
-        assert [r.case_id for r in iter_records(path)] == ["c1", "c2"] and second == path.stat().st_size
-        assert not writer.synced(first)
-        writer.sync(first)   # the two of them
-        assert writer.synced(first) and writer.synced(second)
-        third = writer.write(rec("c3"))
-        assert not writer.synced(third)
+        writer.append(rec("c1"), rec("c2"))
+        writer.append(rec("c3"))
     assert [r.case_id for r in iter_records(path)] == ["c1", "c2", "c3"]
-    with RunWriter(path) as writer:   # what was there is on disk
-        assert writer.synced(third)
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 3
 
 
 def test_fields_of_others_are_kept_in_extra_and_missing_ones_get_their_defaults():

@@ -295,20 +295,17 @@ def open_append(path: Path | str, what: str = "file", *, text: bool = True) -> A
         raise
 
 
-def append_whole(fh: Any, data: bytes, path: Path | str, sync: bool = True) -> int:
-    """Append all of `data` to `fh` (from `open_append(..., text=False)`) and sync it (unless
-    `sync` is false), or none of it: on a full disk or a file-size limit the file is cut back to
-    where it was, so no half record is left to break the next read, and the error is one line.
-    Returns the file's length after it."""
+def append_whole(fh: Any, data: bytes, path: Path | str) -> None:
+    """Append all of `data` to `fh` (from `open_append(..., text=False)`) and sync it, or none
+    of it: on a full disk or a file-size limit the file is cut back to where it was, so no half
+    record is left to break the next read, and the error is one line."""
     fd = fh.fileno()
     before = os.fstat(fd).st_size
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        if sync:
-            os.fsync(fd)
-        return before + len(data)
+        os.fsync(fd)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.ftruncate(fd, before)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
@@ -163,10 +162,10 @@ def utc_now() -> str:
 
 
 class RunWriter:
-    """Appends records to a run file, flushing and syncing each one as it is written (`append`; or
-    `write` now and `sync` later, so that one sync covers the records written meanwhile). It holds
-    the file's write lock while open (`lock=False` when the caller already holds it); a second
-    writer waits up to `lock_timeout_s` seconds, then is told who holds it."""
+    """Appends records to a run file, flushing and syncing them as they are written (those written
+    together, with one sync). It holds the file's write lock while open (`lock=False` when the
+    caller already holds it); a second writer waits up to `lock_timeout_s` seconds, then is told
+    who holds it."""
 
     def __init__(self, path: Path, lock: bool = True, lock_timeout_s: float | None = 30.0) -> None:
         self.path = Path(path)
@@ -179,54 +178,17 @@ class RunWriter:
                                                       f"run file {self.path}", lock_timeout_s))
         try:
             self._fh = files.open_append(self.path, "run file (.jsonl)", text=False)
-            self._synced = os.fstat(self._fh.fileno()).st_size   # the file's length known on disk
         except BaseException:
             self._lock.close()
             raise
-        self._written = self._synced
-        self._failed: files.WriteError | None = None
 
-    def append(self, record: RunRecord) -> None:
-        """Write `record`'s line, whole or not at all, and sync it."""
-        self.sync(self.write(record))
-
-    def write(self, record: RunRecord) -> int:
-        """Write `record`'s line, whole or not at all, without waiting for the disk; returns the
-        length of the file with it, for `sync`. Until then only a crash of the system, not of this
-        process, can lose it."""
-        if self._failed is not None:
-            raise self._failed
-        line = json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True)
-        self._written = files.append_whole(self._fh, (line + "\n").encode("utf-8"), self.path, sync=False)
-        return self._written
-
-    def synced(self, upto: int) -> bool:
-        """Whether the file is on disk up to `upto` (a length `write` returned)."""
-        return upto <= self._synced
-
-    def sync(self, upto: int) -> None:
-        """Put the file on disk up to `upto` at least: one sync covers every record written before
-        it began. A failed sync cuts the file back to what was on disk (no record is kept that was
-        not synced), and every later one fails the same way. Thread-safe against `write`."""
-        if self._failed is not None:
-            raise self._failed
-        if upto <= self._synced:
-            return
-        fd = self._fh.fileno()
-        end = self._written
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, self._synced)
-            self._failed = files.write_failed(self.path, exc, " (the records not yet on disk were not kept)")
-            raise self._failed from None
-        self._synced = max(self._synced, end)
+    def append(self, *records: RunRecord) -> None:
+        """Write the records' lines, all or none of them, and sync them: one sync for records
+        that are ready together."""
+        lines = [json.dumps(r.to_json(), ensure_ascii=False, sort_keys=True) + "\n" for r in records]
+        files.append_whole(self._fh, "".join(lines).encode("utf-8"), self.path)
 
     def close(self) -> None:
-        if self._failed is None and self._written > self._synced:
-            with contextlib.suppress(OSError, UserError):
-                self.sync(self._written)
         self._fh.close()
         self._lock.close()
 

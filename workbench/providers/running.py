@@ -39,12 +39,12 @@ from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options
+from workbench.providers.agent.documents import DocumentProcess
 from workbench.providers.agent.tools import (
     DEFAULT_EXTRACTOR,
     DocumentFacts,
     json_schema_checker,
     read_document,
-    read_texts,
 )
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
 from workbench.providers.probes import check_probe
@@ -189,35 +189,56 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
                     local: Executor | None = None, shard: str | None = None,
-                    suite_marks: dict[str, str] | None = None) -> list[RunRecord]:
+                    suite_marks: dict[str, str] | None = None,
+                    documents: DocumentProcess | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
-    `local` (an Executor) runs each call's local work; None: threads. `suite_marks`
-    (`core.suite.run_marks`) go into every record's `extra`: where the suite is, and its hash."""
+    `local` (an Executor) runs each call's local work; None: threads. `documents` reads an agent
+    reader's documents; None: threads. `suite_marks` (`core.suite.run_marks`) go into every
+    record's `extra`: where the suite is, and its hash."""
     calls = asyncio.Semaphore(plan.workers)
     # Documents are read and prepared up to `workers` calls ahead of the calls in flight.
     ahead = asyncio.Semaphore(2 * plan.workers)
-    sync_lock = asyncio.Lock()
+    write_lock = asyncio.Lock()
     out: list[RunRecord] = []
     limits = httpx.Limits(max_connections=plan.workers + 2, max_keepalive_connections=plan.workers + 2)
 
     url = "" if plan.reader.is_probe else config.base_url(plan.reader.inner.provider, plan.base_url)
     # TLS settings matter only for https; building the default context costs ~30 ms.
     async with httpx.AsyncClient(limits=limits, verify=not url.startswith("http://")) as client:
-        async def synced(upto: int) -> None:
-            """The run file on disk up to `upto`. One sync at a time, in a thread: the records
-            written while it runs wait for the next, which covers them all (a record counts as
-            done only once on disk, as when each had a sync of its own)."""
-            async with sync_lock:
-                if not writer.synced(upto):
-                    await asyncio.to_thread(writer.sync, upto)
+        ready: list[RunRecord] = []   # records waiting to be written
+        made = written = 0             # records made ready, and written, since the run began
+        failed: list[BaseException] = []
+
+        async def save(rec: RunRecord) -> None:
+            """Append `rec` to the run file and sync it, in a thread (a write beside a sync of the
+            same file can wait for the disk). One write at a time: the records made ready while
+            one is written go together in the next, with one sync (each still counts as done
+            only once on disk, as when each had a sync of its own)."""
+            nonlocal made, written
+            ready.append(rec)
+            made += 1
+            mine = made
+            async with write_lock:
+                if written >= mine:
+                    return
+                if failed:   # this record's write failed (and the run stops)
+                    raise failed[0]
+                batch = ready[:]
+                ready.clear()
+                try:
+                    await asyncio.to_thread(writer.append, *batch)
+                except BaseException as exc:
+                    failed.append(exc)
+                    raise
+                written += len(batch)
 
         async def one(case: Case) -> None:
             async with ahead:
                 try:
                     facts = None
                     if plan.reader.is_agent:
-                        facts = await _read_document(case, plan, local)
+                        facts = await _read_document(case, plan, documents)
                         pdf = facts.pdf
                     else:
                         pdf = await asyncio.to_thread(_read_pdf, case, plan.password)
@@ -230,8 +251,7 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
                     _let_go(facts)
                 rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
                 rec.extra.update(suite_marks or {})
-                end = writer.write(rec)   # a few kB: no thread's round trip for it
-            await synced(end)
+            await save(rec)
             out.append(rec)
             if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
                 # Nobody is listening: every other call would fail the same way.
@@ -260,21 +280,18 @@ def _read_pdf(case: Case, password: str | None = None) -> bytes:
     return read_pdf_bytes(case.pdf_file, password)
 
 
-async def _read_document(case: Case, plan: RunPlan, local: Executor | None) -> DocumentFacts:
+async def _read_document(case: Case, plan: RunPlan, documents: DocumentProcess | None) -> DocumentFacts:
     """An agent reader's case: its PDF and page sizes (`agent.tools.read_document`), then its texts
-    (`read_texts`), each read in the run's worker process, where neither holds the GIL that the
-    other cases' answers wait for. The texts are read while the model answers the first turn
+    (`read_texts`), read in the run's documents process, where they hold no GIL that the other
+    cases' answers wait for. The texts are read while the model answers the first turn
     (`agent.loop.run_agent` waits for them at page_text): read with the PDF, pypdf's 5 ms a case
-    held back the run's first calls, one case after another. In a thread where there is no worker
+    held back the run's first calls, one case after another. In a thread where there is no such
     process, or it is gone."""
     args = (case.pdf_file, plan.password)
-    if local is not None:
-        loop = asyncio.get_running_loop()
+    if documents is not None:
         with contextlib.suppress(BrokenExecutor):
-            facts = await loop.run_in_executor(local, read_document, *args)
-            extractor = str(plan.options.get("extractor", DEFAULT_EXTRACTOR))
-            texts = loop.run_in_executor(local, read_texts, extractor, facts.pdf)
-            return DocumentFacts(facts.pdf, facts.page_sizes_pt, texts)
+            facts, texts = documents.read(*args, str(plan.options.get("extractor", DEFAULT_EXTRACTOR)))
+            return DocumentFacts((got := await facts).pdf, got.page_sizes_pt, texts)
     return await asyncio.to_thread(read_document, *args)
 
 
@@ -362,10 +379,11 @@ def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resum
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
-    with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
+    with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local, \
+            _documents(plan, len(todo)) as documents:
         try:
             asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local,
-                                  ident.shard, run_marks(suite, out)))
+                                  ident.shard, run_marks(suite, out), documents))
         except KeyboardInterrupt:
             interrupted = True
     modality, dpi = effective_modality(plan)
@@ -381,19 +399,37 @@ def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resum
 @contextlib.contextmanager
 def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
     """A process pool of `plan.jobs` for the run's local work, started before the event loop's
-    threads exist; None (threads) for one job or nothing to do. An agent reader gets one process
-    even with one job: its cases' documents are read there (`_read_document`)."""
+    threads exist; None (threads) for one job or nothing to do, and for an agent reader, whose
+    local work is its documents (`_documents`)."""
     jobs = min(resolve_jobs(plan.jobs), todo)
-    if jobs < 1 or (jobs == 1 and not plan.reader.is_agent):
+    if jobs <= 1 or plan.reader.is_agent:
         yield None
         return
     pool = process_pool(jobs)
-    pool.submit(int)  # the workers are forked now, from this one thread (not waited for: they start
-    # while the run does)
+    pool.submit(int).result()  # start the workers now, from this one thread
     try:
         yield pool
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _documents(plan: RunPlan, todo: int) -> Iterator[DocumentProcess | None]:
+    """An agent run's documents process (`agent.documents`), started before the event loop's
+    threads exist and not waited for; None (threads) for another reader, nothing to do, or where
+    no process can be started."""
+    if not plan.reader.is_agent or not todo:
+        yield None
+        return
+    try:
+        documents = DocumentProcess()
+    except (OSError, RuntimeError, ValueError):
+        yield None
+        return
+    try:
+        yield documents
+    finally:
+        documents.close()
 
 
 class RunInterrupted(Exception):
