@@ -48,3 +48,23 @@ def test_a_key_drawn_only_as_pixels_crops_the_top_of_page_one_and_says_why(tmp_p
     crop = evidence_crop(case, pdf.read_bytes())
     assert crop.page == 0 and crop.boxes == () and "no answer of the key found" in crop.note
     assert crop.clip[:2] == (0.0, 0.0) and crop.clip[3] == MAX_H_PT
+
+
+def test_the_crop_is_of_the_first_page_that_prints_the_answer_and_later_pages_are_not_read(tmp_path, monkeypatch):
+    case = load_case(SAMPLE / "white_text_injection-0001.json")
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Nothing of the key here", fontsize=12)
+    doc.new_page().insert_text((72, 100), f"Total due {case.expected_answer}", fontsize=12)
+    last = doc.new_page()   # the answer twice here: still page 2's crop
+    for y in (100, 200):
+        last.insert_text((72, y), f"Total due {case.expected_answer}", fontsize=12)
+    pdf = tmp_path / "three.pdf"
+    doc.save(pdf)
+    from workbench.checks import page_crop
+    read = []
+    pages = page_crop.trace_fitz_pages
+    monkeypatch.setattr(page_crop, "trace_fitz_pages",
+                        lambda d, data: (read.append(pa.page) or pa for pa in pages(d, data)))
+    crop = evidence_crop(case, pdf.read_bytes())
+    assert crop.page == 1 and [b.kind for b in crop.boxes] == ["expected"] and crop.note == ""
+    assert read == [0, 1]

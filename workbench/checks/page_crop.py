@@ -2,8 +2,9 @@
 expected and forbidden answers are), as a small greyscale PNG with the boxes to draw over it.
 
 The evidence is found as the workbench draws it (`evidence.evidence_needles`, `evidence_on_page`,
-the grader's matching); a case whose answers are only pixels (a scan) gets the top of its first
-page, said in the crop's note. Encoding is deterministic (pymupdf renders, Pillow writes the PNG
+the grader's matching) on the first page that prints the key's answer (the pages after it are
+not read); a case whose answers are only pixels (a scan) gets the top of its first page, said
+in the crop's note. Encoding is deterministic (pymupdf renders, Pillow writes the PNG
 with fixed settings), so the same PDF gives the same bytes. `checks.crops` makes them for a report
 (in worker processes, and from its cache), and loads this module only when one must be made.
 """
@@ -20,7 +21,7 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.pdf.document import open_fitz
-from workbench.pdf.visibility import trace_fitz_document
+from workbench.pdf.visibility import trace_fitz_pages
 
 # The crop's resolution: at 72 DPI text of 9 pt and up stays legible, and a report of a thousand
 # wrong answers stays within a few megabytes (96 DPI: 1.5 times the bytes).
@@ -80,13 +81,15 @@ def evidence_crop(case: Case, data: bytes) -> PageCrop:
     try:
         # Positions only: the boxes need where the answers are drawn, not whether they show (the
         # visibility analysis was four fifths of a crop's time). One opening for both.
-        analysis = trace_fitz_document(doc, data)
+        needles = evidence_needles(case)
         found: dict[int, list[CropBox]] = {}
-        for kind, needle in evidence_needles(case):
-            for pa in analysis.pages:
+        for pa in trace_fitz_pages(doc, data):
+            for kind, needle in needles:
                 for hit in evidence_on_page(pa, needle):
                     found.setdefault(hit.page, []).extend(CropBox(kind, tuple(r)) for r in hit.boxes)
-        # The page with the most expected boxes, then the most boxes of any kind, then the first.
+            if any(b.kind == "expected" for b in found.get(pa.page, ())):
+                break   # the first page that prints the key's answer: the pages after it are not read
+        # That page; where no page prints it, the page with the most boxes, then the first.
         page = min(found, key=lambda p: (-sum(b.kind == "expected" for b in found[p]), -len(found[p]), p)) \
             if found else 0
         boxes = found.get(page, [])

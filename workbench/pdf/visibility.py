@@ -7,8 +7,8 @@ API (the TUI calls these from a worker; all take the PDF bytes):
   so `inspect`, `lint` and evidence search on one case share the work).
 - `analyze_fitz_page(doc, index, dpi, data)`: one page of an open document (`pdf.forensics`
   analyses page by page with it).
-- `trace_fitz_document(doc, data)`: every page's spans with their positions, without the pixel
-  checks (for drawing boxes).
+- `trace_fitz_pages(doc, data)`: each page's spans with their positions, one page at a time,
+  without the pixel checks (for drawing boxes).
 - `clear_cache()`: forget cached analyses (benchmarks use it to measure cold runs).
 
 The spans and the reasons that hide them are described in `workbench.pdf.spans`; the reasons in
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Iterator
 
 import numpy as np
 import pymupdf
@@ -355,25 +356,24 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
     return result
 
 
-def trace_fitz_document(doc, data: bytes) -> DocumentAnalysis:
-    """Every page's spans of the open pymupdf `doc` (the bytes `data`) with their positions
-    (`trace_spans`) and the structure's own text (annotations, fields, layers, ActualText,
-    remapped glyphs, as `analyze_document` adds them), without the pixel checks: drawn text
-    counts as shown. For drawing boxes where the verdicts are not needed. Not cached; a page over
-    a per-page limit has no spans, as in `analyze_document`. (dpi 0: nothing was rendered.)
-    `doc` is left as it was (nothing is removed for a bare render)."""
-    pages = []
+def trace_fitz_pages(doc, data: bytes) -> Iterator[PageAnalysis]:
+    """Each page's spans of the open pymupdf `doc` (the bytes `data`), one page at a time (a
+    caller may stop early), with their positions (`trace_spans`) and the structure's own text
+    (annotations, fields, layers, ActualText, remapped glyphs, as `analyze_document` adds them),
+    without the pixel checks: drawn text counts as shown. For drawing boxes where the verdicts
+    are not needed. Not cached; a page over a per-page limit has no spans, as in
+    `analyze_document`. (dpi 0: nothing was rendered.) `doc` is left as it was (nothing is
+    removed for a bare render)."""
     for i in range(doc.page_count):
         why = too_complex(doc, i)
         if why:
-            pages.append(skipped_page(doc, i, 0, why))
+            yield skipped_page(doc, i, 0, why)
             continue
         page = doc[i]
         rect = page.rect
         spans = trace_spans(page, i, checks=False)
         structure.apply_to_page(doc, i, data, spans, edited=False, page=page)
-        pages.append(PageAnalysis(i, rect.width, rect.height, 0, spans, []))
-    return DocumentAnalysis(0, pages)
+        yield PageAnalysis(i, rect.width, rect.height, 0, spans, [])
 
 
 def analyze_page(data: bytes, page: int = 0, dpi: int = 150, name: str = "PDF") -> list[Span]:
