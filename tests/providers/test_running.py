@@ -47,6 +47,10 @@ def scripted(cases):
     with FakeServer(script={c.sha256: c.expected_answer for c in cases}) as server:
         yield server
 
+# The runs here take --jobs 1 (a pool spawns under pytest-xdist: ~0.5 s CPU of imports a worker):
+# they are about records, resume, caches, shards and gates; a run's local work on two processes is
+# tests/core/test_pool.py's, and the planted key's runs keep every core's default.
+
 
 def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -54,7 +58,7 @@ def records(path: Path) -> list[dict]:
 
 def test_run_writes_a_record_per_case_and_the_report(env, cli, suite_dir, scripted, cases):
     out = env / "run.jsonl"
-    code, stdout, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--workers", "3",
+    code, stdout, err = cli("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o", "--workers", "3",
                             "--base-url", scripted.base_url("openai"), "--out", out,
                             "--junit", env / "junit.xml", "--fail-threshold", "0")
     assert code == 0, err
@@ -71,7 +75,7 @@ def test_run_writes_a_record_per_case_and_the_report(env, cli, suite_dir, script
 def test_fail_threshold_fails_the_build(env, cli, suite_dir, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with FakeServer() as server:  # answers with the text layer: the hidden, wrong total
-        args = ("run", suite_dir, "--reader", "anthropic:claude", "--modality", "text",
+        args = ("run", suite_dir, "--jobs", "1", "--reader", "anthropic:claude", "--modality", "text",
                 "--base-url", server.url, "--fail-threshold", "0.5")
         code, stdout, err = cli(*args)
         assert code == 2 and "set ANTHROPIC_API_KEY" in err and not list(env.rglob("*.jsonl"))
@@ -82,7 +86,7 @@ def test_fail_threshold_fails_the_build(env, cli, suite_dir, monkeypatch):
 
 def test_errors_are_counted_apart_not_as_wrong_answers(env, cli, suite_dir):
     with FakeServer() as server:
-        code, stdout, err = cli("run", suite_dir, "--reader", "openai:fake+400xall", "--json",
+        code, stdout, err = cli("run", suite_dir, "--jobs", "1", "--reader", "openai:fake+400xall", "--json",
                                 "--base-url", server.base_url("openai"), "--out", env / "r.jsonl")
     assert code == 1 and "gate failed: nothing could be scored" in err  # scored nothing: never green
     report = json.loads(stdout)
@@ -92,12 +96,11 @@ def test_errors_are_counted_apart_not_as_wrong_answers(env, cli, suite_dir):
     assert {r["error"]["http_status"] for r in records(env / "r.jsonl")} == {400}
 
 
-@pytest.mark.slow   # four shard runs over the fake server: 2.3 s CPU in `make test-fast` at load 5 (2 cores)
 def test_shards_cover_each_case_exactly_once(env, cli, suite_dir, scripted, cases):
     seen = []
     for i in (1, 2, 3, 4):
         out = env / f"shard{i}.jsonl"
-        code, _, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--shard", f"{i}/4",
+        code, _, err = cli("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o", "--shard", f"{i}/4",
                            "--base-url", scripted.base_url("openai"), "--out", out)
         assert code == 0, err
         seen += [r["case_id"] for r in records(out)]
@@ -107,7 +110,7 @@ def test_shards_cover_each_case_exactly_once(env, cli, suite_dir, scripted, case
 
 def test_an_existing_run_file_needs_resume(env, cli, suite_dir, scripted):
     out = env / "run.jsonl"
-    args = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
+    args = ("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
             "--out", out)
     assert cli(*args)[0] == 0
     code, _, err = cli(*args)
@@ -136,7 +139,7 @@ def test_ctrl_c_leaves_a_run_that_resume_completes(env, cli, suite_dir, cases):
         assert 2 <= len(before) < len(cases)
         served = len(server.requests)
 
-        code, stdout, err = cli("run", suite_dir, "--reader", "openai:gpt-4o", "--resume",
+        code, stdout, err = cli("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o", "--resume",
                                 "--base-url", server.base_url("openai"), "--out", out)
         assert code == 0, err
         after = records(out)
@@ -146,10 +149,9 @@ def test_ctrl_c_leaves_a_run_that_resume_completes(env, cli, suite_dir, cases):
         assert "pass 6/6" in stdout
 
 
-@pytest.mark.slow   # a run of the suite over the fake server, then its resume: 2.6 s CPU in `make test-fast` at load 5 (2 cores)
 def test_resume_after_a_crash_mid_write(env, cli, suite_dir, scripted, cases):
     out = env / "run.jsonl"
-    args = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
+    args = ("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"),
             "--out", out, "--no-cache")
     assert cli(*args)[0] == 0
     lines = out.read_text().splitlines(keepends=True)
@@ -161,9 +163,8 @@ def test_resume_after_a_crash_mid_write(env, cli, suite_dir, scripted, cases):
     assert len(scripted.requests) == len(cases) - 2
 
 
-@pytest.mark.slow   # three runs of the suite over the fake server: 2.5 s CPU in `make test-fast` at load 5 (2 cores)
 def test_the_cache_makes_a_rerun_free_and_no_cache_bypasses_it(env, cli, suite_dir, scripted):
-    base = ("run", suite_dir, "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"))
+    base = ("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o", "--base-url", scripted.base_url("openai"))
     assert cli(*base, "--out", env / "a.jsonl")[0] == 0
     assert cli(*base, "--out", env / "b.jsonl")[0] == 0
     assert len(scripted.requests) == 6
@@ -216,7 +217,7 @@ def test_ask_records_one_call(env, cli, cases, scripted):
 def test_probes_read_the_hidden_text_layer(env, cli, suite_dir, cases, probe, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")  # probes need no key and no network
     out = env / f"{probe}.jsonl"
-    code, stdout, err = cli("run", suite_dir, "--reader", f"probe:{probe}", "--out", out)
+    code, stdout, err = cli("run", suite_dir, "--jobs", "1", "--reader", f"probe:{probe}", "--out", out)
     assert code == 0, err
     by_id = {r["case_id"]: r for r in records(out)}
     assert set(by_id) == {c.id for c in cases}
@@ -280,7 +281,6 @@ def test_fake_server_command_serves_on_loopback(env, tmp_path):
     assert proc.returncode == 0
 
 
-@pytest.mark.slow   # two probe runs over the whole sample suite: 2.6 s CPU in `make test-fast` at load 5 (2 cores)
 def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
     sample = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
     if not (sample / "suite.json").exists():
@@ -288,7 +288,7 @@ def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")
     for probe in ("pypdf", "pymupdf"):
         out = env / f"sample-{probe}.jsonl"
-        code, stdout, err = cli("run", sample, "--reader", f"probe:{probe}", "--out", out, "--json")
+        code, stdout, err = cli("run", sample, "--jobs", "1", "--reader", f"probe:{probe}", "--out", out, "--json")
         assert code == 0, err
         recs = records(out)
         assert recs and all(r["status"] == "ok" and r["provenance"] == "observed" for r in recs)
@@ -299,7 +299,7 @@ def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):
 def test_run_without_out_writes_into_the_suite_where_the_workbench_finds_it(env, cli, suite_dir):
     from workbench.core.layout import run_files
 
-    code, _, err = cli("run", suite_dir, "--reader", "probe:pypdf")
+    code, _, err = cli("run", suite_dir, "--jobs", "1", "--reader", "probe:pypdf")
     assert code == 0, err
     [run] = [p for p in run_files(suite_dir) if "probe-pypdf" in p.name]
     assert run.parent == suite_dir / "runs"
@@ -309,7 +309,7 @@ def test_run_without_out_writes_into_the_suite_where_the_workbench_finds_it(env,
 
 def test_fail_threshold_never_counts_provider_errors_as_wrong(env, cli, suite_dir):
     with FakeServer() as server:
-        code, _, err = cli("run", suite_dir, "--reader", "openai:gpt-4o+500xall", "--modality", "text",
+        code, _, err = cli("run", suite_dir, "--jobs", "1", "--reader", "openai:gpt-4o+500xall", "--modality", "text",
                            "--base-url", server.base_url("openai"), "--fail-threshold", "0.1")
     # Every call failed: nothing could be scored, which is below any threshold, and says so.
     assert code == 1 and "nothing could be scored" in err
