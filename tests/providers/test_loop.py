@@ -301,7 +301,9 @@ def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_tim
     assert [r.status for r in asyncio.run(both())] == ["ok", "ok"]
     questions = [json.dumps(r["body"]) for r in server.requests]
     order = [next(i for i, c in enumerate(cases) if json.dumps(c.question)[1:-1] in q) for q in questions]
-    assert order == [0, 1, 0, 1, 0, 1], order
+    # case 1 called before case 0 was done (held for the case, the place would give [0, 0, 0, 1, 1, 1]);
+    # which calls next each time depends on whose tools end first (pypdf, under load)
+    assert order[:2] == [0, 1] and sorted(order) == [0, 0, 0, 1, 1, 1], order
 
     async def queued() -> object:
         gate = asyncio.Semaphore(1)
