@@ -1,6 +1,8 @@
 """The smaller reliability rules, each as a user meets it: the gate, two writers of one run file,
 --retry-errors, file modes under the umask, malformed specs and run files, make's arguments, and a
-suite folder holding cases its suite.json does not list."""
+suite folder holding cases its suite.json does not list. Runs, lint and verify take --jobs 1: none
+of these rules is about processes (tests/core/test_pool.py's), and under pytest-xdist each spawned
+worker's imports were most of a test's time."""
 
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ def test_the_gate_fails_when_too_few_calls_were_scored():
 @pytest.mark.slow   # a whole run of the suite over the fake server (page images rendered), then report: 3.3 s CPU in `make test-fast` at load 5 (2 cores)
 def test_four_of_six_calls_errored_fails_a_090_gate_in_run_and_report(env, cli, suite, tmp_path):
     with FakeServer() as server:
-        code, out, err = cli("run", suite, "--reader", "openai:gpt-4o", "--base-url", server.base_url("openai"),
+        code, out, err = cli("run", suite, "--jobs", "1", "--reader", "openai:gpt-4o", "--base-url", server.base_url("openai"),
                              "--out", tmp_path / "g.jsonl")
     assert code in (0, 1), err
     # Six calls: two right answers, four provider errors (as a flaky endpoint gives).
@@ -79,7 +81,7 @@ def test_four_of_six_calls_errored_fails_a_090_gate_in_run_and_report(env, cli, 
     code, out, err = cli("report", mixed, "--suite", suite)
     assert code == 0, err                                # scored something, no threshold: passes
     with FakeServer() as server:
-        code, out, err = cli("run", suite, "--reader", "openai:fake+400xall", "--base-url",
+        code, out, err = cli("run", suite, "--jobs", "1", "--reader", "openai:fake+400xall", "--base-url",
                              server.base_url("openai"), "--out", tmp_path / "e.jsonl")
     assert code == 1 and "gate failed: nothing could be scored" in err
 
@@ -91,10 +93,10 @@ def test_a_second_run_into_the_same_file_is_refused_at_once(env, cli, suite, tmp
 
     out = tmp_path / "r.jsonl"
     with atomic.file_lock(atomic.lock_path_for(out), "test"):   # as a first `run` holds it
-        code, _, err = cli("run", suite, "--reader", "probe:pymupdf", "--out", out, "--resume")
+        code, _, err = cli("run", suite, "--jobs", "1", "--reader", "probe:pymupdf", "--out", out, "--resume")
     _one_line(code, err, "being written by another process")
     assert not out.exists()
-    code, _, err = cli("run", suite, "--reader", "probe:pymupdf", "--out", out)
+    code, _, err = cli("run", suite, "--jobs", "1", "--reader", "probe:pymupdf", "--out", out)
     assert code == 0, err
 
 
@@ -103,20 +105,20 @@ def test_resume_with_retry_errors_asks_the_failed_cases_again_once(env, cli, sui
     out = tmp_path / "r.jsonl"
     with FakeServer() as server:
         url = server.base_url("openai")
-        code, _, err = cli("run", suite, "--reader", "openai:fake+500xall", "--base-url", url, "--out", out)
+        code, _, err = cli("run", suite, "--jobs", "1", "--reader", "openai:fake+500xall", "--base-url", url, "--out", out)
         assert code == 1
         failed = [json.loads(line) for line in out.read_text().splitlines()]
         assert failed and all(r["status"] == "error" for r in failed)
-        code, _, err = cli("run", suite, "--reader", "openai:fake+500xall", "--base-url", url, "--out", out,
+        code, _, err = cli("run", suite, "--jobs", "1", "--reader", "openai:fake+500xall", "--base-url", url, "--out", out,
                            "--resume")
         assert "0 new calls" in err                     # plain --resume keeps the errors
-        code, _, err = cli("run", suite, "--reader", "openai:fake+500xall", "--base-url", url, "--out", out,
+        code, _, err = cli("run", suite, "--jobs", "1", "--reader", "openai:fake+500xall", "--base-url", url, "--out", out,
                            "--resume", "--retry-errors")
         assert f"{len(failed)} new calls" in err
     again = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(again) == len(failed)                    # one record per case, not two
     assert len({r["case_id"] for r in again}) == len(again)
-    code, _, err = cli("run", suite, "--reader", "probe:pymupdf", "--out", tmp_path / "x.jsonl", "--retry-errors")
+    code, _, err = cli("run", suite, "--jobs", "1", "--reader", "probe:pymupdf", "--out", tmp_path / "x.jsonl", "--retry-errors")
     _one_line(code, err, "--retry-errors goes with --resume")
 
 
@@ -194,9 +196,9 @@ def test_cases_the_suite_json_does_not_list_are_named_by_lint_and_verify(cli, su
     manifest = json.loads((suite / "suite.json").read_text())
     dropped = manifest["cases"].pop()
     (suite / "suite.json").write_text(json.dumps(manifest))
-    code, out, _ = cli("lint", suite)
+    code, out, _ = cli("lint", suite, "--jobs", "1")   # (one process: a spawned worker's imports are most of it)
     assert code == 1 and f"{dropped['id']}.json is in the folder but not in suite.json" in out
-    code, out, _ = cli("verify", suite)
+    code, out, _ = cli("verify", suite, "--jobs", "1")
     assert code == 1 and f"{dropped['id']}.json is in the folder but not in suite.json" in out
 
 

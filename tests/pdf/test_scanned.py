@@ -57,7 +57,7 @@ def test_inspect_says_which_scanned_pages_are_past_the_pages_ocr_reads(cli, tmp_
     doc.insert_pdf(pymupdf.open(stream=foreign_scan(PRINTED)))
     path = tmp_path / "scan.pdf"
     path.write_bytes(doc.tobytes())
-    code, out, err = cli("inspect", path, "--json", "--limit", "scan_ocr_pages=1")
+    code, out, err = cli("inspect", path, "--json", "--limit", "scan_ocr_pages=1", "--jobs", "1")
     assert code == 0, err
     first, second = json.loads(out)["pages"]
     assert "skipped" not in first and [s["visible"] for s in first["spans"]] == [True] * 3
@@ -115,8 +115,9 @@ params = { passage = "carroll", tier = "moderate" }
 def test_lint_keeps_the_scan_traps_armed(cli, tmp_path):
     spec = tmp_path / "spec.toml"
     spec.write_text(SCAN_TIERS)
-    assert cli("build", spec, "--out", tmp_path / "suite")[0] == 0
-    code, out, err = cli("lint", tmp_path / "suite", "--json")
+    # (one process: a spawned worker loads the OCR model again; the lint on several is test_pool's)
+    assert cli("build", spec, "--out", tmp_path / "suite", "--jobs", "1")[0] == 0
+    code, out, err = cli("lint", tmp_path / "suite", "--json", "--jobs", "1")
     assert code == 0, out + err
     assert [f for f in json.loads(out) if f["severity"] != "info"] == []
     # Without a text layer the decoy is gone, and the lint says so.
