@@ -7,10 +7,11 @@ change in the machine's load falls on all alike):
 
 - floor: `report` without --html (loading the runs and the suite, grading every answer);
 - floor: the same page crops drawn by pymupdf alone (`benchmarks/floor_crops.py`, 2 processes),
-  and again with every page's text read as pymupdf's text trace (`--trace`: the least reading
-  that finds where an answer is drawn);
+  and again with the text of each page up to the crop's read as pymupdf's text trace (`--trace`:
+  the least reading that finds where an answer is drawn);
 - `report --html` with an empty crop cache (every crop made, while the runs are graded), then
-  again with the cache it left.
+  again with the cache it left, and (not in the warm-up round) with `--by source` as well: each
+  wrong answer traced to where it came from in its PDF.
 
 Each is a whole process; its wall and CPU time (user + system, the processes it waited for
 included) are kept, with the load when it ran. Each row's floor is from the same rounds: the run
@@ -121,9 +122,9 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
         run_files = _runs(tmp, suite)
     except (RuntimeError, TimeoutError) as exc:
         return [Row(group, "report --html, 3 readers", "s", [], 5.0, error=str(exc)[:120])]
-    page = tmp / "report.html"
+    page, sourced = tmp / "report.html", tmp / "report-by-source.html"
     base = ["report", *map(str, run_files), "--suite", str(suite)]
-    got: dict[str, list] = {"grading": [], "crops": [], "traced": [], "cold": [], "warm": []}
+    got: dict[str, list] = {"grading": [], "crops": [], "traced": [], "cold": [], "warm": [], "source": []}
     loads: dict[str, list[str]] = {k: [] for k in got}
     for i in range(warmup + runs):
         cache = Path(tempfile.mkdtemp(prefix="crop-cache-", dir=tmp))
@@ -133,6 +134,8 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
             "cold": run_cli([*base, "--html", str(page)], env=env),
         }
         round_["warm"] = run_cli([*base, "--html", str(page)], env=env)
+        if i >= warmup:   # (the longest: not in the warm-up round)
+            round_["source"] = run_cli([*base, "--html", str(sourced), "--by", "source"], env=env)
         round_["crops"] = run_cli([str(page), str(suite), "--jobs", "2"], module="benchmarks.floor_crops")
         round_["traced"] = run_cli([str(page), str(suite), "--jobs", "2", "--trace"],
                                    module="benchmarks.floor_crops")
@@ -148,8 +151,8 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
                 loads[k].append(_load())
     said = (got["cold"][-1].stderr.strip().splitlines() or [""])[-1]
     g, f, t, c, w = (got[k] for k in ("grading", "crops", "traced", "cold", "warm"))
-    both = ("report without --html, then the same crops by pymupdf alone with every page's text "
-            "trace (2 processes)")
+    both = ("report without --html, then the same crops by pymupdf alone with the text trace of the "
+            "pages up to each crop's (2 processes)")
     grading = "report without --html (load the runs and the suite, grade every answer)"
 
     def secs(rs) -> list[float]:
@@ -173,9 +176,17 @@ def rows(group: str, tmp: Path, runs: int, quick: bool, warmup: int = 1) -> list
             floor_what="the same crops by pymupdf alone: open, render, PNG (2 processes)"),
         Row(group, "the crops alone (made, less grading): CPU, over the text trace", "s",
             [a.cpu_s - b.cpu_s for a, b in zip(c, g, strict=True)], None, floor=cpus(t),
-            floor_what="pymupdf alone: open, every page's text trace, render, PNG (2 processes)"),
+            floor_what="pymupdf alone: open, the text trace of the pages up to the crop's, render, PNG "
+                       "(2 processes)"),
         Row(group, "report --html: peak RSS (process tree), crops made", "MB", [r.peak_mb for r in c], None),
+        Row(group, "report --html --by source, crops from the cache: wall", "s", secs(got["source"]), None,
+            floor=secs(w), floor_what="the same without --by source", note=", ".join(loads["source"])),
+        Row(group, "report --html --by source, crops from the cache: CPU", "s", cpus(got["source"]), None,
+            floor=cpus(w), floor_what="the same without --by source (the cases traced on every core)"),
     ]
+    if sourced.exists():
+        out.append(Row(group, "report --html --by source: the page's size", "MB", [sourced.stat().st_size / 1e6],
+                       None, note="each wrong answer's traced values in its card"))
     if page.exists():
         out.append(Row(group, "report --html: the page's size", "MB", [page.stat().st_size / 1e6], 5.0))
         what = "Chromium: first paint, the first chart in it (1280 x 900, offline)"

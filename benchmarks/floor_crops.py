@@ -7,9 +7,10 @@ processes (chunks of 8, as the report sends them) opens each case's PDF with pym
 region at the report's 72 DPI in grey and writes it as the report does (a 2-bit palette PNG,
 zlib level 6, by Pillow). None of the workbench is imported: what the crops take beyond this is
 finding where the answers are on the page (the text trace, the structure, the matching).
-With --trace, each page of the PDF is also read as pymupdf's text trace (`get_texttrace`: every
-character with its box), the least reading that can find where an answer is drawn: what the
-crops take beyond that floor is the workbench's own work over the characters.
+With --trace, each page of the PDF up to the crop's is also read as pymupdf's text trace
+(`get_texttrace`: every character with its box), the least reading that can find where an answer
+is drawn (a crop is of the first page that prints the key's answer; the pages after it are not
+read): what the crops take beyond that floor is the workbench's own work over the characters.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def _draw(jobs: list[tuple[str, int, tuple[float, float, float, float]]], trace:
     for path, page, clip in jobs:
         with pymupdf.open(path) as doc:
             if trace:
-                for each in doc:
-                    each.get_texttrace()
+                for each in range(page + 1):
+                    doc[each].get_texttrace()
             pix = doc[page].get_pixmap(dpi=DPI, clip=pymupdf.Rect(*clip), colorspace=pymupdf.csGRAY, alpha=False)
         img = Image.frombytes("P", (pix.width, pix.height), bytes(pix.samples).translate(_LEVELS))
         img.putpalette(_PALETTE)
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("report", type=Path)
     ap.add_argument("suite", type=Path)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--trace", action="store_true", help="also read every page's text trace")
+    ap.add_argument("--trace", action="store_true", help="also read the text trace of each page up to the crop's")
     args = ap.parse_args(argv)
     import PIL.Image  # noqa: F401
     import pymupdf  # noqa: F401  (imported before the fork, as the report does)
