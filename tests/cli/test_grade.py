@@ -121,11 +121,10 @@ def test_the_program_ends_grade_with_mains_output_and_code(command, suite):
     path = suite / f"{TOTAL}.json"
     probe = "import atexit, runpy; atexit.register(print, 'exit handler ran'); " \
             "runpy.run_module('workbench', run_name='__main__')"
-    for answer, expected in ((case.expected_answer, 0), (case.forbidden_answers[0], 1)):
-        for extra in ((), ("--json",), ("--explain",)):
-            argv = ("grade", str(path), "--answer", answer, *extra)
-            proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
-                                  timeout=120)
-            code, out, _ = command(*argv)
-            assert (proc.returncode, proc.stdout) == (expected, out + "exit handler ran\n"), proc.stderr
-            assert code == expected
+    right, wrong = case.expected_answer, case.forbidden_answers[0]
+    for answer, extra, expected in ((right, (), 0), (wrong, ("--json",), 1), (wrong, ("--explain",), 1)):
+        argv = ("grade", str(path), "--answer", answer, *extra)
+        proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+        code, out, _ = command(*argv)
+        assert (proc.returncode, proc.stdout) == (expected, out + "exit handler ran\n"), proc.stderr
+        assert code == expected
