@@ -263,7 +263,12 @@ def _defer_inspect() -> None:
     sys.modules["inspect"] = stand_in
 
 
+_light_ran = False   # the last `main` ran a light command (`Command.light`): see `run`
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    global _light_ran
+    _light_ran = False   # (set below for a light command: `run` ends its process at once)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # one-shot: no command module is needed to say it
         print(f"pdfworkbench {__version__}")
@@ -274,8 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pdfworkbench: error: {exc}", file=sys.stderr)
         return exc.exit_code
     if BY_NAME[args.command].light:
-        global _light_ran
-        _light_ran = True   # (`run` ends the process at once)
+        _light_ran = True
         _defer_inspect()
         collector.pause()   # while its modules load: `dispatch._run` resumes it before it runs
     try:
@@ -286,9 +290,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_command(args)
     finally:
         collector.resume()   # (a start that failed)
-
-
-_light_ran = False   # `main` ran a light command (`Command.light`): see `run`
 
 
 def run() -> None:
