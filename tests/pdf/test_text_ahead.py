@@ -166,9 +166,9 @@ def test_a_closed_helper_busy_with_a_long_item_is_ended_soon_not_when_the_item_i
         time.sleep(0.05)
     assert mark.exists(), "the helper never ran the item"
     processes = list(h._pool._processes.values())
-    t0 = time.monotonic()
     h.close()
-    assert time.monotonic() - t0 < CLOSE_GRACE_S  # close hands the wait to a background thread
+    # close returned with the item still running: the wait (and the kill) is a background thread's
+    assert processes and all(p.is_alive() for p in processes)
     for process in processes:
         process.join(CLOSE_GRACE_S + 30)
     assert not any(p.is_alive() for p in processes)  # not the 300 s the item would have taken
