@@ -71,7 +71,9 @@ def _records(path: Path) -> list[dict]:
 def test_a_write_over_the_file_size_limit_keeps_the_run_file_whole_and_resumes(tmp_path, cli):
     folder = _suite(tmp_path)
     out = folder / "runs" / "r.jsonl"
-    code, _, err = cli("run", folder, "--reader", "probe:pymupdf", "--out", out)
+    # (--jobs 1 here and below: these runs are about their file, and a spawned worker's imports
+    # were most of the test's time)
+    code, _, err = cli("run", folder, "--jobs", "1", "--reader", "probe:pymupdf", "--out", out)
     assert code == 0, err
     before = out.read_bytes()
     # Another reader into the same file: its first record would pass the limit.
@@ -80,7 +82,7 @@ def test_a_write_over_the_file_size_limit_keeps_the_run_file_whole_and_resumes(t
     assert _one_line(done.stderr).endswith(f"{out}: file too large for this file system or process limit; "
                                            "write elsewhere (nothing half-written was kept)")
     assert out.read_bytes() == before           # no half record (the old code left ~100 bytes of one)
-    code, _, err = cli("run", folder, "--reader", "probe:pypdf", "--out", out, "--resume")
+    code, _, err = cli("run", folder, "--jobs", "1", "--reader", "probe:pypdf", "--out", out, "--resume")
     assert code == 0, err
     recs = _records(out)
     assert sorted((r["reader"], r["case_id"]) for r in recs) == sorted(
@@ -257,14 +259,15 @@ def test_a_run_stopped_because_nothing_listens_says_why_and_resumes_every_case_o
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     base = f"http://127.0.0.1:{port}/v1"
-    code, _, err = cli("run", folder, "--reader", "openai:gpt-4o", "--workers", "2", "--base-url", base, "--out", out)
+    code, _, err = cli("run", folder, "--jobs", "1", "--reader", "openai:gpt-4o", "--workers", "2", "--base-url", base,
+                       "--out", out)
     assert code == 2
     line = _one_line(err)
     assert "is the server running?" in line and "run again with --resume" in line
     stopped = _records(out)
     assert 1 <= len(stopped) < len(CASES) + 1 and all(r["error"]["type"] == "connect" for r in stopped)
     with FakeServer(port=port) as again:
-        code, _, err = cli("run", folder, "--reader", "openai:gpt-4o", "--workers", "2", "--resume",
+        code, _, err = cli("run", folder, "--jobs", "1", "--reader", "openai:gpt-4o", "--workers", "2", "--resume",
                            "--base-url", again.base_url("openai"), "--out", out)
     assert code == 0, err
     recs = _records(out)
