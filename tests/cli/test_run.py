@@ -7,12 +7,14 @@ from tests.support.cli import printed_json, refused
 
 
 def test_run_json_reports_the_run_it_wrote(command, suite, work):
-    report = printed_json(command("run", suite, "--reader", "probe:pypdf", "--out", "run.jsonl", "-q", "--json"))
+    # (--jobs 1: the report and the gate, not processes; a spawned worker's imports were most of it)
+    report = printed_json(command("run", suite, "--reader", "probe:pypdf", "--out", "run.jsonl", "-q", "--json",
+                                  "--jobs", "1"))
     assert report["format"] == "pdfworkbench-report/1"
     assert len((work / "run.jsonl").read_text().splitlines()) == 2      # one record per case
     # a gate the probe cannot pass: exit 1, the report printed all the same
     gated = printed_json(command("run", suite, "--reader", "probe:pypdf", "--out", "gated.jsonl", "-q", "--json",
-                                 "--fail-threshold", "0.99"), code=1)
+                                 "--fail-threshold", "0.99", "--jobs", "1"), code=1)
     assert gated["runs"]
 
 
