@@ -94,7 +94,7 @@ def test_a_thread_started_without_threading_makes_a_fork_unsafe():
     import time
 
     from workbench.core import pool
-    from workbench.core.threads import only_thread
+    from workbench.core.process import only_thread
 
     started, stop = threading.Event(), threading.Event()
 

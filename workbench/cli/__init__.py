@@ -24,6 +24,7 @@ from workbench.cli.examples import EXAMPLES
 from workbench.cli.tree import subparsers, walk
 from workbench.core import collector
 from workbench.core.errors import UserError
+from workbench.core.process import end_now, only_thread
 
 EXIT_CODES = """\
 exit codes:
@@ -301,23 +302,9 @@ def run() -> None:
     when a flush fails (a closed pipe: the usual end says so as before), nor for other commands,
     which may leave files or processes for the finalization to close."""
     code = main()
-    if _light_ran and _alone():
-        import atexit
-
-        atexit._run_exitfuncs()
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (AttributeError, OSError, ValueError):
-            sys.exit(code)
-        os._exit(code)
+    if _light_ran and only_thread():
+        end_now(code, strict=True)   # returns only when a flush failed
     sys.exit(code)
-
-
-def _alone() -> bool:
-    """No thread but this one (`threading` not even loaded, for `grade`)."""
-    threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from workbench.core.errors import UserError
-from workbench.core.threads import only_thread
+from workbench.core.process import only_thread
 
 # Chunks in flight per worker (see map_ordered): enough that one slow chunk does not idle the
 # others, few enough that results waiting their turn stay small (PDFs from build are the largest).

@@ -6,25 +6,15 @@ a light module does not load (`pdf/pages.py` is imported before the workbench's 
 
 from __future__ import annotations
 
-import atexit
-import os
 import queue
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from workbench.core.process import end_now
+
 R = TypeVar("R")
-
-
-def only_thread() -> bool:
-    """Whether this process runs one Python thread, so that a fork is safe (a child gets only the
-    forking thread, and a lock another thread held stays held in it for ever). Every thread with a
-    Python frame counts, also one started with `_thread` as pytest-xdist's does, which
-    `threading.active_count` leaves out: forked there, a pool's workers waited for work that never
-    came and the tests hung."""
-    return len(sys._current_frames()) == 1
 
 
 class DaemonExecutor(ThreadPoolExecutor):
@@ -113,10 +103,4 @@ def end_process(code: int, executor: DaemonExecutor | None) -> None:
     that tears the libraries down."""
     if executor is None or not executor.busy():
         return
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
-    os._exit(code)
+    end_now(code)

@@ -39,8 +39,8 @@ from typing import Any
 
 from workbench.core import files
 from workbench.core.errors import UserError
+from workbench.core.process import only_thread
 from workbench.core.source import open_source
-from workbench.core.threads import only_thread
 
 # A page fitted to a pane is rendered at twice the pane's resolution, but never below this DPI
 # (`page_look.render_dpi_for`). A Letter page fitted to a pane of fewer than about 150 columns asks for
