@@ -83,31 +83,3 @@ def test_end_process_ends_at_once_only_while_a_worker_is_busy_and_loses_no_outpu
     else:
         assert (proc.returncode, proc.stdout) == (0, "the work's output\nreturned\n"), proc.stderr
     assert ran.read_text() == "exit handlers ran"
-
-
-def test_a_thread_started_without_threading_makes_a_fork_unsafe():
-    """pytest-xdist starts its thread with `_thread`, which `threading.active_count` does not see:
-    a process pool forked beside it hung the tests (its workers waited for work that never came).
-    `only_thread` sees every Python thread, and the pools spawn then."""
-    import _thread
-    import sys
-    import time
-
-    from workbench.core import pool
-    from workbench.core.process import only_thread
-
-    started, stop = threading.Event(), threading.Event()
-
-    def hidden() -> None:
-        started.set()
-        while not stop.is_set():
-            time.sleep(0.01)
-
-    _thread.start_new_thread(hidden, ())
-    try:
-        assert started.wait(10)
-        assert not only_thread()
-        if sys.platform.startswith("linux"):
-            assert pool._context().get_start_method() == "spawn"
-    finally:
-        stop.set()
