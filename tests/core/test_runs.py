@@ -42,6 +42,15 @@ def test_each_record_is_one_sorted_json_line_read_back_equal(tmp_path):
     assert [r.case_id for r in read_records([path, path])] == ["c1", "c2", "c3"] * 2
 
 
+def test_records_appended_together_are_lines_of_their_own_in_order(tmp_path):
+    path = tmp_path / "a.jsonl"
+    with RunWriter(path) as writer:
+        writer.append(rec("c1"), rec("c2"))
+        writer.append(rec("c3"))
+    assert [r.case_id for r in iter_records(path)] == ["c1", "c2", "c3"]
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 3
+
+
 def test_fields_of_others_are_kept_in_extra_and_missing_ones_get_their_defaults():
     raw = {"case_id": "c1", "reader": "olmocr:x", "status": "ok", "score": 0.5, "extra": None}
     r = RunRecord.from_json(raw)

@@ -317,51 +317,85 @@ def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_tim
     assert rec.status == "ok" and rec.latency_ms < 1000, (rec.status, rec.latency_ms)
 
 
-def test_page_text_is_read_in_the_runs_worker_process_the_same_and_a_pdf_it_cannot_read_is_said(server, suite):
-    """With the run's worker process (`local`), page_text's text layer is read there (pypdf held
-    this process's GIL while the other cases' answers waited): the agent gets the same text, and
-    for a PDF pypdf cannot read (truncated: MuPDF repairs it) the same one-line error."""
+def test_a_runs_cases_are_read_in_its_documents_process_and_the_agent_gets_the_same(
+        server, suite, tmp_path, monkeypatch):
+    """A run reads each agent case's PDF and page sizes, then its texts, in a process of its own
+    (`agent.documents`: pypdf held this process's GIL while the other cases' answers waited, and
+    each trip to a thread or a process pool woke threads that waited for it): the agent gets the
+    same as from tools that read the document themselves, and for a PDF pypdf cannot read
+    (truncated: MuPDF repairs it) the same one-line error; a run whose process is gone reads in
+    threads, with the same records."""
     import asyncio
+    import contextlib
 
     import httpx
 
     from tests.support.hostile_corpus import truncated_pdf
     from workbench.core.case import load_case
-    from workbench.core.pool import process_pool
+    from workbench.providers import running
+    from workbench.providers.agent.documents import DocumentProcess
     from workbench.providers.agent.loop import run_agent
+    from workbench.providers.agent.tools import DocumentFacts, read_document
     from workbench.providers.base import parse_reader
     from workbench.providers.reading import call_http
     from workbench.providers.retry import RetryPolicy
 
     case = load_case(suite / f"{TRAP}.json")
     spec, url, policy = parse_reader("agent:openai:agent-text"), server.base_url("openai"), RetryPolicy.from_env()
-
-    async def go(pdf: bytes, local):
-        async with httpx.AsyncClient() as client:
-            return await run_agent(case, pdf, spec, None, {}, client, url, policy, call_http, None, local)
+    truncated = tmp_path / "truncated.pdf"
+    truncated.write_bytes(truncated_pdf())
 
     def seen(rec) -> list:
-        return [(t["tool"], t["bytes"], t["error"]) for turn in rec.extra["agent"]["turns"] for t in turn["tools"]]
+        return [(t["tool"], t["bytes"], t["error"]) for turn in rec["extra"]["agent"]["turns"]
+                for t in turn["tools"]]
 
-    from concurrent.futures import Executor
+    async def both(documents: DocumentProcess) -> list:
+        got = []
+        async with httpx.AsyncClient() as client:
+            for path in (case.pdf_file, truncated):
+                facts, texts = documents.read(path, None, "pypdf")
+                facts = await facts
+                assert facts.pdf == path.read_bytes() == read_document(path).pdf
+                there = await run_agent(case, facts.pdf, spec, None, {}, client, url, policy, call_http, None,
+                                        DocumentFacts(facts.pdf, facts.page_sizes_pt, texts))
+                here = await run_agent(case, facts.pdf, spec, None, {}, client, url, policy, call_http)
+                got.append((there.to_json(), here.to_json()))
+        return got
 
-    class Counted(Executor):   # the real worker process, counting what the loop sends it
-        def __init__(self, pool) -> None:
-            self.pool, self.sent = pool, []
-
-        def submit(self, fn, /, *args, **kwargs):
-            self.sent.append(fn.__name__)
-            return self.pool.submit(fn, *args, **kwargs)
-
-    pool = process_pool(1)
-    local = Counted(pool)
+    documents = DocumentProcess()
     try:
-        for pdf in (case.pdf_file.read_bytes(), truncated_pdf()):
-            there, here = asyncio.run(go(pdf, local)), asyncio.run(go(pdf, None))
-            assert (there.answer, there.status, seen(there)) == (here.answer, here.status, seen(here))
-        assert local.sent == ["read_texts", "read_texts"]   # once a case, in the worker
-        assert ("page_text", True) in [(t, e) for t, _, e in seen(there)]   # the truncated PDF: said, not raised
-        texts = [json.dumps(r["body"]) for r in server.requests if "pypdf cannot read" in json.dumps(r["body"])]
-        assert len(texts) >= 2    # the agent was told why, from the worker and from here
+        for there, here in asyncio.run(both(documents)):
+            assert (there["answer"], there["status"], seen(there)) == (here["answer"], here["status"], seen(here))
     finally:
-        pool.shutdown()
+        documents.close()
+    assert ("page_text", True) in [(t, e) for t, _, e in seen(there)]   # the truncated PDF: said, not raised
+    texts = [json.dumps(r["body"]) for r in server.requests if "pypdf cannot read" in json.dumps(r["body"])]
+    assert len(texts) >= 2    # the agent was told why, from the process and from here
+
+    # a run: each case read once in its documents process; the same records as a run that reads
+    # in threads, and as one whose process is gone
+    class Counted(DocumentProcess):
+        reads: list = []
+
+        def read(self, *args):
+            self.reads.append(args[0])
+            return super().read(*args)
+
+    class Gone(DocumentProcess):
+        def __init__(self) -> None:
+            super().__init__()
+            self._process.kill()
+            self._process.join()
+
+    plan = running.RunPlan(spec, "tools", None, 2, cache=False, base_url=url)
+    monkeypatch.setattr(running, "DocumentProcess", Counted)
+    outcome = running.run_suite(suite, plan, tmp_path / "run.jsonl")
+    assert outcome.ran == len(outcome.records) == len(Counted.reads) > 1
+    monkeypatch.setattr(running, "DocumentProcess", Gone)
+    gone = running.run_suite(suite, plan, tmp_path / "gone.jsonl")
+    monkeypatch.setattr(running, "_documents", lambda plan, todo: contextlib.nullcontext())
+    threads = running.run_suite(suite, plan, tmp_path / "threads.jsonl")
+
+    def same(recs) -> list:
+        return sorted((r.case_id, r.answer, r.status, seen(r.to_json())) for r in recs)
+    assert same(outcome.records) == same(threads.records) == same(gone.records)

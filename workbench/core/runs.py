@@ -162,9 +162,10 @@ def utc_now() -> str:
 
 
 class RunWriter:
-    """Appends records to a run file, flushing and syncing each one as it is written. It holds the
-    file's write lock while open (`lock=False` when the caller already holds it); a second writer
-    waits up to `lock_timeout_s` seconds, then is told who holds it."""
+    """Appends records to a run file, flushing and syncing them as they are written (those written
+    together, with one sync). It holds the file's write lock while open (`lock=False` when the
+    caller already holds it); a second writer waits up to `lock_timeout_s` seconds, then is told
+    who holds it."""
 
     def __init__(self, path: Path, lock: bool = True, lock_timeout_s: float | None = 30.0) -> None:
         self.path = Path(path)
@@ -181,9 +182,11 @@ class RunWriter:
             self._lock.close()
             raise
 
-    def append(self, record: RunRecord) -> None:
-        line = json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True)
-        files.append_whole(self._fh, (line + "\n").encode("utf-8"), self.path)
+    def append(self, *records: RunRecord) -> None:
+        """Write the records' lines, all or none of them, and sync them: one sync for records
+        that are ready together."""
+        lines = [json.dumps(r.to_json(), ensure_ascii=False, sort_keys=True) + "\n" for r in records]
+        files.append_whole(self._fh, "".join(lines).encode("utf-8"), self.path)
 
     def close(self) -> None:
         self._fh.close()

@@ -25,6 +25,7 @@ from workbench.pdf.textlayer import text_pymupdf
 from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options, default_modality
 from workbench.providers.agent.loop import agent_prompt, hashes, run_agent
+from workbench.providers.agent.tools import DocumentFacts
 from workbench.providers.base import (
     DEFAULT_DPI,
     DEFAULT_MAX_TOKENS,
@@ -186,13 +187,14 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
                options: Mapping[str, Any] | None = None, cache: bool = True, *,
                client: httpx.AsyncClient | None = None, base_url: str | None = None,
                policy: RetryPolicy | None = None, gate: asyncio.Semaphore | None = None,
-               local: Executor | None = None) -> RunRecord:
+               local: Executor | None = None, facts: DocumentFacts | None = None) -> RunRecord:
     """Ask `reader` the case's question about the PDF; see the module docstring of
     `workbench.providers` for the contract. Cancelling the awaiting task cancels the call.
 
     `gate` (an asyncio.Semaphore) is held only around the model call itself, so a run can
     prepare the next documents while `gate`'s worth of calls are in flight. `local` (an Executor,
-    e.g. a process pool) runs the local work (rendering pixels, probes); None: a thread."""
+    e.g. a process pool) runs the local work (rendering pixels, probes); None: a thread. `facts`:
+    an agent reader's document already read (`agent.tools.read_document`)."""
     gate = gate or contextlib.nullcontext()
 
     spec = reader if isinstance(reader, ReaderSpec) else parse_reader(reader)
@@ -207,7 +209,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
     if spec.is_agent:
         if modality != "tools":
             raise UserError(f"{spec} reads the document through its tools: leave out --modality")
-        return await _read_agent(case, pdf, spec, prompt_arg, options, cache, client, base_url, policy, gate, local)
+        return await _read_agent(case, pdf, spec, prompt_arg, options, cache, client, base_url, policy, gate, facts)
 
     if spec.is_probe:
         modality = extractors.modality(spec.model)
@@ -271,7 +273,7 @@ async def read(case: Case, pdf_bytes: bytes | None, reader: str | ReaderSpec, mo
 async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: ReaderOptions,
                       cache: bool, client: httpx.AsyncClient | None, base_url: str | None,
                       policy: RetryPolicy | None, gate: asyncio.Semaphore | contextlib.nullcontext[None],
-                      local: Executor | None) -> RunRecord:
+                      facts: DocumentFacts | None) -> RunRecord:
     """An agent reader's case: the tool loop (`providers.agent.loop`), cached like any answer
     (keyed by the three hashes too, so a changed tool, prompt or loop asks again)."""
     config.api_key(spec.inner.provider)
@@ -286,9 +288,9 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
     policy = policy or RetryPolicy.from_env()
     if client is None:
         async with httpx.AsyncClient(verify=not url.startswith("http://")) as own:
-            rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http, gate, local)
+            rec = await run_agent(case, pdf, spec, prompt, options, own, base_url, policy, call_http, gate, facts)
     else:
-        rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http, gate, local)
+        rec = await run_agent(case, pdf, spec, prompt, options, client, base_url, policy, call_http, gate, facts)
     if store:
         store.put(ckey, rec)
     return rec

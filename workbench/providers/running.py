@@ -13,7 +13,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,7 +39,13 @@ from workbench.core.suite import Suite, content_hash, load_suite, run_marks
 from workbench.pdf.document import read_pdf_bytes
 from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options
-from workbench.providers.agent.tools import json_schema_checker
+from workbench.providers.agent.documents import DocumentProcess
+from workbench.providers.agent.tools import (
+    DEFAULT_EXTRACTOR,
+    DocumentFacts,
+    json_schema_checker,
+    read_document,
+)
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
 from workbench.providers.probes import check_probe
 from workbench.providers.reading import read
@@ -183,11 +189,13 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
                     on_progress: Callable[[Progress], None] | None = None,
                     suite_name: str | None = None, run_id: str | None = None,
                     local: Executor | None = None, shard: str | None = None,
-                    suite_marks: dict[str, str] | None = None) -> list[RunRecord]:
+                    suite_marks: dict[str, str] | None = None,
+                    documents: DocumentProcess | None = None) -> list[RunRecord]:
     """Ask every case, `plan.workers` at a time; append each record to `writer` as it finishes.
 
-    `local` (an Executor) runs each call's local work; None: threads. `suite_marks`
-    (`core.suite.run_marks`) go into every record's `extra`: where the suite is, and its hash."""
+    `local` (an Executor) runs each call's local work; None: threads. `documents` reads an agent
+    reader's documents; None: threads. `suite_marks` (`core.suite.run_marks`) go into every
+    record's `extra`: where the suite is, and its hash."""
     calls = asyncio.Semaphore(plan.workers)
     # Documents are read and prepared up to `workers` calls ahead of the calls in flight.
     ahead = asyncio.Semaphore(2 * plan.workers)
@@ -198,33 +206,66 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
     url = "" if plan.reader.is_probe else config.base_url(plan.reader.inner.provider, plan.base_url)
     # TLS settings matter only for https; building the default context costs ~30 ms.
     async with httpx.AsyncClient(limits=limits, verify=not url.startswith("http://")) as client:
+        ready: list[RunRecord] = []   # records waiting to be written
+        made = written = 0             # records made ready, and written, since the run began
+        failed: list[BaseException] = []
+
+        async def save(rec: RunRecord) -> None:
+            """Append `rec` to the run file and sync it, in a thread (a write beside a sync of the
+            same file can wait for the disk). One write at a time: the records made ready while
+            one is written go together in the next, with one sync (each still counts as done
+            only once on disk, as when each had a sync of its own)."""
+            nonlocal made, written
+            ready.append(rec)
+            made += 1
+            mine = made
+            async with write_lock:
+                if written >= mine:
+                    return
+                if failed:   # this record's write failed (and the run stops)
+                    raise failed[0]
+                batch = ready[:]
+                ready.clear()
+                try:
+                    await asyncio.to_thread(writer.append, *batch)
+                except BaseException as exc:
+                    failed.append(exc)
+                    raise
+                written += len(batch)
+
         async def one(case: Case) -> None:
             async with ahead:
                 try:
-                    pdf = await asyncio.to_thread(_read_pdf, case, plan.password)
+                    facts = None
+                    if plan.reader.is_agent:
+                        facts = await _read_document(case, plan, documents)
+                        pdf = facts.pdf
+                    else:
+                        pdf = await asyncio.to_thread(_read_pdf, case, plan.password)
                     rec = await read(case, pdf, plan.reader, plan.modality, plan.dpi, plan.prompt,
                                      plan.options, plan.cache, client=client, base_url=plan.base_url,
-                                     policy=plan.policy, gate=calls, local=local)
+                                     policy=plan.policy, gate=calls, local=local, facts=facts)
                 except UserError as exc:  # a broken or missing PDF: recorded, the run goes on
                     rec = _bad_input_record(case, plan, str(exc))
+                finally:
+                    _let_go(facts)
                 rec.suite, rec.run_id, rec.shard = suite_name, run_id, shard
                 rec.extra.update(suite_marks or {})
-                async with write_lock:
-                    await asyncio.to_thread(writer.append, rec)
-                out.append(rec)
-                if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
-                    # Nobody is listening: every other call would fail the same way.
-                    raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
-                                    f"Check --base-url, then run again with --resume: it keeps the "
-                                    f"calls recorded in {writer.path} and asks again those that could "
-                                    "not connect")
-                progress.done += 1
-                if rec.status in ("error", "timeout"):
-                    progress.errors += 1
-                if rec.usage and not rec.extra.get("cached"):
-                    progress.tokens += int(rec.usage.get("total_tokens") or 0)
-                if on_progress:
-                    on_progress(progress)
+            await save(rec)
+            out.append(rec)
+            if (rec.error or {}).get("type") == "connect" and not any(r.status == "ok" for r in out):
+                # Nobody is listening: every other call would fail the same way.
+                raise UserError(f"{(rec.error or {}).get('message')}; is the server running? "
+                                f"Check --base-url, then run again with --resume: it keeps the "
+                                f"calls recorded in {writer.path} and asks again those that could "
+                                "not connect")
+            progress.done += 1
+            if rec.status in ("error", "timeout"):
+                progress.errors += 1
+            if rec.usage and not rec.extra.get("cached"):
+                progress.tokens += int(rec.usage.get("total_tokens") or 0)
+            if on_progress:
+                on_progress(progress)
 
         tasks = [asyncio.ensure_future(one(c)) for c in cases]
         try:
@@ -237,6 +278,29 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
 
 def _read_pdf(case: Case, password: str | None = None) -> bytes:
     return read_pdf_bytes(case.pdf_file, password)
+
+
+async def _read_document(case: Case, plan: RunPlan, documents: DocumentProcess | None) -> DocumentFacts:
+    """An agent reader's case: its PDF and page sizes (`agent.tools.read_document`), then its texts
+    (`read_texts`), read in the run's documents process, where they hold no GIL that the other
+    cases' answers wait for. The texts are read while the model answers the first turn
+    (`agent.loop.run_agent` waits for them at page_text): read with the PDF, pypdf's 5 ms a case
+    held back the run's first calls, one case after another. In a thread where there is no such
+    process, or it is gone."""
+    args = (case.pdf_file, plan.password)
+    if documents is not None:
+        with contextlib.suppress(BrokenExecutor):
+            facts, texts = documents.read(*args, str(plan.options.get("extractor", DEFAULT_EXTRACTOR)))
+            return DocumentFacts((got := await facts).pdf, got.page_sizes_pt, texts)
+    return await asyncio.to_thread(read_document, *args)
+
+
+def _let_go(facts: DocumentFacts | None) -> None:
+    """Cancel the texts a case did not wait for (the agent read no page's text, the answer was
+    in the cache), or take their error, so that none is left unread."""
+    texts = facts.texts if facts is not None else None
+    if isinstance(texts, asyncio.Future) and not texts.cancel() and not texts.cancelled():
+        texts.exception()
 
 
 @dataclass
@@ -315,10 +379,11 @@ def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resum
     todo = [c for c in cases if not is_finished(c, done)]
     progress = Progress(total=len(cases), skipped=len(cases) - len(todo))
     interrupted = False
-    with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local:
+    with RunWriter(out, lock=False) as writer, _local_pool(plan, len(todo)) as local, \
+            _documents(plan, len(todo)) as documents:
         try:
             asyncio.run(run_cases(todo, plan, writer, progress, on_progress, suite.name, run_id, local,
-                                  ident.shard, run_marks(suite, out)))
+                                  ident.shard, run_marks(suite, out), documents))
         except KeyboardInterrupt:
             interrupted = True
     modality, dpi = effective_modality(plan)
@@ -334,10 +399,10 @@ def _run_locked(suite: Suite, cases: list[Case], plan: RunPlan, out: Path, resum
 @contextlib.contextmanager
 def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
     """A process pool of `plan.jobs` for the run's local work, started before the event loop's
-    threads exist; None (threads) for one job or nothing to do. An agent reader gets one process
-    even with one job: its page_text reads there (`agent.loop.run_agent`)."""
+    threads exist; None (threads) for one job or nothing to do, and for an agent reader, whose
+    local work is its documents (`_documents`)."""
     jobs = min(resolve_jobs(plan.jobs), todo)
-    if jobs < 1 or (jobs == 1 and not plan.reader.is_agent):
+    if jobs <= 1 or plan.reader.is_agent:
         yield None
         return
     pool = process_pool(jobs)
@@ -346,6 +411,25 @@ def _local_pool(plan: RunPlan, todo: int) -> Iterator[Executor | None]:
         yield pool
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _documents(plan: RunPlan, todo: int) -> Iterator[DocumentProcess | None]:
+    """An agent run's documents process (`agent.documents`), started before the event loop's
+    threads exist and not waited for; None (threads) for another reader, nothing to do, or where
+    no process can be started."""
+    if not plan.reader.is_agent or not todo:
+        yield None
+        return
+    try:
+        documents = DocumentProcess()
+    except (OSError, RuntimeError, ValueError):
+        yield None
+        return
+    try:
+        yield documents
+    finally:
+        documents.close()
 
 
 class RunInterrupted(Exception):

@@ -12,7 +12,6 @@ import functools
 import json
 import sys
 import time
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -26,7 +25,13 @@ from workbench.pdf import render
 from workbench.providers import config, extractors
 from workbench.providers.agent import tools as tools_mod
 from workbench.providers.agent import wire as wire_mod
-from workbench.providers.agent.tools import TOOL_SPECS, DocumentTools, ToolSpec, ToolTrace
+from workbench.providers.agent.tools import (
+    TOOL_SPECS,
+    DocumentFacts,
+    DocumentTools,
+    ToolSpec,
+    ToolTrace,
+)
 from workbench.providers.base import DEFAULT_MAX_TOKENS, ReaderOptions, ReaderSpec, Usage
 from workbench.providers.retry import RetryPolicy
 
@@ -89,17 +94,32 @@ def _file_hash(path: str) -> str:
 def contract_hash(prompt: str | None, options: ReaderOptions) -> str:
     """What the agent is given and held to: the prompt (the default's template, or the user's),
     the tools' schemas and the limits it runs under."""
+    args = (prompt or DEFAULT_AGENT_PROMPT, int(options.get("max_turns", DEFAULT_MAX_TURNS)),
+            float(options.get("deadline_s", DEFAULT_DEADLINE_S)), int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
+            options.get("temperature"),
+            tuple((n, limits.get(n)) for n in ("agent_tool_bytes", "agent_image_dpi", "provider_answer_bytes",
+                                               "provider_attempt_seconds")))
+    try:
+        return _contract_hash_once(*args)
+    except TypeError:   # a value that cannot be a key (a list for a temperature): worked out afresh
+        return _contract_hash(*args)
+
+
+def _contract_hash(prompt: str, max_turns: int, deadline_s: float, max_tokens: int, temperature: Any,
+                   limit_values: tuple[tuple[str, Any], ...]) -> str:
     return identity_hash({
-        "prompt": prompt or DEFAULT_AGENT_PROMPT, "tasks": [TASK_EXTRACT, TASK_ANSWER], "tools": TOOL_SPECS,
-        "max_turns": int(options.get("max_turns", DEFAULT_MAX_TURNS)),
-        "deadline_s": float(options.get("deadline_s", DEFAULT_DEADLINE_S)),
-        "max_tokens": int(options.get("max_tokens", DEFAULT_MAX_TOKENS)),
-        "temperature": options.get("temperature"),
-        "limits": {n: limits.get(n) for n in ("agent_tool_bytes", "agent_image_dpi", "provider_answer_bytes",
-                                                "provider_attempt_seconds")},
+        "prompt": prompt, "tasks": [TASK_EXTRACT, TASK_ANSWER], "tools": TOOL_SPECS,
+        "max_turns": max_turns, "deadline_s": deadline_s, "max_tokens": max_tokens, "temperature": temperature,
+        "limits": dict(limit_values),
     })
 
 
+# Each hash is worked out once a process for the same inputs: a run asks for them twice a case
+# (the cache's key, the record), and the JSON of the tools' schemas cost 0.3 ms each time.
+_contract_hash_once = functools.lru_cache(maxsize=64)(_contract_hash)
+
+
+@functools.cache
 def reader_hash(extractor: str) -> str:
     """The restricted reader itself: the tools' code and version, the extractor and the renderer
     with their versions, and the code that makes page_image's PNG."""
@@ -109,6 +129,7 @@ def reader_hash(extractor: str) -> str:
                           "renderer": "pymupdf", "renderer_version": pymupdf.VersionBind})
 
 
+@functools.cache
 def controller_hash() -> str:
     """The loop: its version and code, and the wire formats it speaks."""
     return identity_hash({"version": CONTROLLER_VERSION, "loop": source_hash(sys.modules[__name__]),
@@ -159,7 +180,7 @@ class AgentEnd:
 async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None, options: ReaderOptions,
                     client: Any, base_url: str | None, policy: RetryPolicy, call_http: Any,
                     gate: contextlib.AbstractAsyncContextManager[Any] | None = None,
-                    local: Executor | None = None) -> RunRecord:
+                    facts: DocumentFacts | None = None) -> RunRecord:
     """Run the tool loop for one case and return its record (answer, status, trace, hashes). Each
     turn goes through `call_http` (`providers.reading.call_http`, handed in by its one caller
     there: the only function that touches the network, with its retries, caps and redaction).
@@ -169,8 +190,11 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     7 rounds of whole cases). The time spent waiting for it is not the agent's: the deadline and
     the record's latency leave it out.
 
-    `local` (the run's worker processes) reads the text layer for page_text: a pure-Python
-    extractor held this process's GIL for 4.6 ms a case while eight cases' answers waited."""
+    `facts` (`tools.read_document`, as a run reads its case) are the page sizes already read:
+    document_info answers here at once. Their `texts`, being read in the run's worker process
+    while the model answers the first turn, are waited for at the first page_text (pypdf held
+    this process's GIL 4.6 ms a case while eight cases' answers waited). Without them the tools
+    open and read the document in a thread, on first use."""
     inner = spec.inner
     key = config.api_key(inner.provider)
     extractor = tools_mod.check_extractor(str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
@@ -180,7 +204,8 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     deadline_s = float(options.get("deadline_s", DEFAULT_DEADLINE_S))
     max_tokens = int(options.get("max_tokens", DEFAULT_MAX_TOKENS))
-    tools = DocumentTools(case, pdf, extractor)
+    tools = DocumentTools.of(case, facts, extractor) if facts is not None else DocumentTools(case, pdf, extractor)
+    texts = facts.texts if facts is not None else None
     text = agent_prompt(case, prompt)
     specs = tool_specs(case)
     conv = wire.start(text)
@@ -193,7 +218,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     timer: asyncio.Timeout | None = None
 
     async def turns_until_done() -> AgentEnd:
-        nonlocal usage, attempts, t_start
+        nonlocal usage, attempts, t_start, texts
         for n in range(1, max_turns + 1):
             call = wire.build(conv, specs, inner.model, url, key, max_tokens, options.get("temperature"))
             # The clock stops while the call waits for a worker.
@@ -226,14 +251,12 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
                     result.finish_reason)
             answers = []
             for c in calls:
-                # Work on the document (open, render) goes to a thread, not to `local` (a process
-                # pool): the tools hold the case's open document. Only page_text's text layer,
-                # read from the bytes, goes to `local`. A call with its answer at hand runs at
-                # once: a thread's round trip costs more than it does.
-                if local is not None and c.name == "page_text" and not tools.texts_read():
+                # Work on the document (open, extract, render) goes to a thread; a call with its
+                # answer at hand runs at once: a thread's round trip costs more than it does.
+                if texts is not None and c.name == "page_text":
+                    reading, texts = texts, None
                     try:
-                        tools.take_texts(await asyncio.get_running_loop().run_in_executor(
-                            local, tools_mod.read_texts, tools.extractor, pdf))
+                        tools.take_texts(await reading)
                     except Exception:  # noqa: BLE001 - the worker is gone: the texts are read here
                         pass
                 if tools.at_hand(c.name, c.arguments):

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, NotRequired, TypedDict
 
@@ -17,7 +19,7 @@ from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
-from workbench.pdf.document import PdfError, open_fitz
+from workbench.pdf.document import PdfError, open_fitz, read_pdf_bytes
 from workbench.pdf.render import check_renderable, page_png
 from workbench.providers import extractors
 from workbench.providers.pagetexts import page_texts
@@ -121,9 +123,37 @@ def read_texts(extractor: str, pdf: bytes) -> list[str] | UserError:
         return exc
 
 
+def page_sizes(doc: pymupdf.Document) -> list[list[float]]:
+    """Every page's width and height in points, as document_info gives them."""
+    return [[round(p.rect.width, 1), round(p.rect.height, 1)] for p in doc]
+
+
+@dataclass(frozen=True)
+class DocumentFacts:
+    """A case's PDF as the tools need it before any call: its bytes (decrypted) and page sizes,
+    and its texts where they are being read elsewhere (a run's worker process, `read_texts`)."""
+
+    pdf: bytes
+    page_sizes_pt: list[list[float]]
+    texts: Awaitable[list[str] | UserError] | None = None
+
+
+def read_document(path: Path, password: str | None = None) -> DocumentFacts:
+    """The case's PDF at `path` (`read_pdf_bytes`: a PdfError when it cannot be read) and its page
+    sizes, read in one go: document_info then answers without opening the document again."""
+    pdf = read_pdf_bytes(path, password)
+    doc = open_fitz(pdf, "the case's PDF")
+    try:
+        return DocumentFacts(pdf, page_sizes(doc))
+    finally:
+        doc.close()
+
+
 @dataclass
 class DocumentTools:
-    """The four tools over one case's PDF. `answer` is the first valid submission (None until one)."""
+    """The four tools over one case's PDF. `answer` is the first valid submission (None until one).
+    `of` makes them from the `DocumentFacts` already read: document_info then answers without
+    opening the document, and page_text too once it has the texts (`take_texts`)."""
 
     case: Case
     pdf: bytes
@@ -133,8 +163,13 @@ class DocumentTools:
     calls: list[ToolTrace] = field(default_factory=list)
     _texts: list[str] | UserError | None = None   # every page's, once read (or why they cannot be)
     _doc: pymupdf.Document | None = None
+    _sizes: list[list[float]] | None = None   # every page's, once known
     _info: str | None = None
     _images: dict[tuple[int, int], bytes] = field(default_factory=dict)   # (page, dpi) -> its PNG
+
+    @classmethod
+    def of(cls, case: Case, facts: DocumentFacts, extractor: str = DEFAULT_EXTRACTOR) -> DocumentTools:
+        return cls(case, facts.pdf, extractor, _sizes=facts.page_sizes_pt)
 
     @property
     def question(self) -> str:
@@ -158,8 +193,8 @@ class DocumentTools:
         if name == "submit_extraction":
             return self.case.answer_schema is None
         if name == "document_info":
-            return self._info is not None
-        if self._doc is None:
+            return self._info is not None or self._sizes is not None
+        if self._doc is None and self._sizes is None:
             return False
         if name == "page_text":
             return self._texts is not None
@@ -187,21 +222,22 @@ class DocumentTools:
                            "tool_ms": round((time.monotonic() - t0) * 1000, 2)})
         return result
 
+    def _page_sizes(self) -> list[list[float]]:
+        if self._sizes is None:
+            self._sizes = page_sizes(self._fitz())
+        return self._sizes
+
     def _page(self, args: Arguments) -> int | str:
         page = args.get("page")
-        count = self._fitz().page_count
+        count = len(self._sizes) if self._sizes is not None else self._fitz().page_count
         if not isinstance(page, int) or isinstance(page, bool) or not 1 <= page <= count:
             return f"page must be a whole number from 1 to {count}"
         return page
 
     def _document_info(self, args: Arguments) -> ToolResult:
         if self._info is None:
-            doc = self._fitz()
-            info: DocumentInfo = {
-                "page_count": doc.page_count,
-                "page_sizes_pt": [[round(p.rect.width, 1), round(p.rect.height, 1)] for p in doc],
-                "question": self.question,
-            }
+            sizes = self._page_sizes()
+            info: DocumentInfo = {"page_count": len(sizes), "page_sizes_pt": sizes, "question": self.question}
             if self.case.answer_schema is not None:
                 info["answer_schema"] = self.case.answer_schema
             self._info = json.dumps(info, ensure_ascii=False)
@@ -212,20 +248,14 @@ class DocumentTools:
         if isinstance(page, str):
             return ToolResult(page, is_error=True)
         if self._texts is None:   # the one extractor registry the probes use (pypdf by default)
-            self.take_texts(read_texts(self.extractor, self.pdf))
+            self._texts = read_texts(self.extractor, self.pdf)
         if isinstance(self._texts, UserError):   # the extractor cannot read this (hostile) PDF: the agent is told
             return ToolResult(str(self._texts), is_error=True)
         texts = self._texts or []
         return ToolResult(texts[page - 1] if page <= len(texts) else "")
 
-    def texts_read(self) -> bool:
-        """Whether page_text has read the document (or knows it cannot)."""
-        return self._texts is not None
-
     def take_texts(self, texts: list[str] | UserError) -> None:
-        """Every page's text (or why they cannot be read), from `read_texts` run elsewhere: the loop
-        has a pure-Python extractor (pypdf) read in another process, where it does not hold this
-        one's GIL while the other cases' calls wait for their answers."""
+        """Every page's text (or why they cannot be read), from `read_texts` run elsewhere."""
         self._texts = texts
 
     def _page_image(self, args: Arguments) -> ToolResult:
