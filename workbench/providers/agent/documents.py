@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.core.threads import only_thread
+from workbench.core.process import only_thread
 from workbench.providers.agent.tools import DocumentFacts, read_document, read_texts
 
 Texts = list[str] | UserError
