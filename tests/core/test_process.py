@@ -64,6 +64,6 @@ def test_a_thread_started_without_threading_makes_a_fork_unsafe():
         assert started.wait(10)
         assert not only_thread()
         if sys.platform.startswith("linux"):
-            assert pool._context().get_start_method() == "spawn"
+            assert pool.start_context().get_start_method() == "spawn"
     finally:
         stop.set()

@@ -27,7 +27,8 @@ from workbench.core.process import only_thread
 AHEAD_PER_JOB = 8
 # How often a worker checks that the process that started it is still there.
 ORPHAN_POLL_S = 0.5
-# How long a closed helper process may take to finish the item it was running before it is killed.
+# How long a closed helper process (or an agent run's documents process) may take to finish the
+# item it was running before it is killed (`end_within`).
 CLOSE_GRACE_S = 3.0
 
 T = TypeVar("T")
@@ -51,7 +52,8 @@ def resolve_jobs(jobs: int | None) -> int:
     return jobs
 
 
-def _context():
+def start_context():
+    """How this process starts worker processes now: fork or spawn (see the comment)."""
     # fork starts a worker in milliseconds with every module already imported; it is safe only
     # while this process runs one thread (the CLI). A process with threads (the TUI) spawns.
     if sys.platform.startswith("linux") and only_thread():
@@ -74,7 +76,7 @@ def _orphan_watch(parent: int, initializer: Callable[..., Any] | None, initargs:
 
 def process_pool(jobs: int, initializer: Callable[..., Any] | None = None,
                  initargs: tuple = ()) -> Executor:
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_orphan_watch,
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=start_context(), initializer=_orphan_watch,
                                initargs=(os.getpid(), initializer, initargs))
 
 
@@ -260,11 +262,11 @@ class HelperProcess:
         processes = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
         if processes:
-            threading.Thread(target=_end_within, args=(processes, CLOSE_GRACE_S),
+            threading.Thread(target=end_within, args=(processes,),
                              name="helper-end", daemon=True).start()
 
 
-def _end_within(processes: list[Any], grace: float) -> None:
+def end_within(processes: list[Any], grace: float = CLOSE_GRACE_S) -> None:
     """Wait up to `grace` seconds in all for `processes` to end; kill and reap those still alive."""
     deadline = time.monotonic() + grace
     for process in processes:

@@ -14,22 +14,18 @@ import asyncio
 import collections
 import contextlib
 import itertools
-import multiprocessing
 import os
 import signal
-import sys
 from concurrent.futures import BrokenExecutor
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.core.process import only_thread
+from workbench.core.pool import end_within, start_context
 from workbench.providers.agent.tools import DocumentFacts, read_document, read_texts
 
 Texts = list[str] | UserError
-# How long a closed process may take to finish the document it reads before it is killed.
-CLOSE_GRACE_S = 3.0
 
 
 class DocumentProcess:
@@ -38,8 +34,7 @@ class DocumentProcess:
     BrokenExecutor, and the caller reads the document itself."""
 
     def __init__(self) -> None:
-        fork = sys.platform.startswith("linux") and only_thread()
-        ctx = multiprocessing.get_context("fork" if fork else "spawn")
+        ctx = start_context()
         self._conn, child = ctx.Pipe()
         self._process = ctx.Process(target=_serve, args=(child, self._conn), name="agent-documents", daemon=True)
         try:
@@ -106,14 +101,10 @@ class DocumentProcess:
 
     def close(self) -> None:
         """End the process: it stops at the end of its input, after the document it reads; one
-        still there after `CLOSE_GRACE_S` is killed."""
+        still there after `core.pool.CLOSE_GRACE_S` is killed."""
         self._stop()
         self._conn.close()
-        self._process.join(CLOSE_GRACE_S)
-        if self._process.is_alive():
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                self._process.kill()
-                self._process.join(1.0)
+        end_within([self._process])
 
 
 def _serve(conn: Connection, runs_end: Connection) -> None:
