@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from tests.support.fixtures import helper_started, reportlab_pages
+from tests.support.fixtures import helper_started, processes_end, reportlab_pages
 from workbench.core.errors import UserError
 from workbench.core.pool import HelperProcess
 from workbench.pdf.pages import PdfPages
@@ -169,6 +169,4 @@ def test_a_closed_helper_busy_with_a_long_item_is_ended_soon_not_when_the_item_i
     h.close()
     # close returned with the item still running: the wait (and the kill) is a background thread's
     assert processes and all(p.is_alive() for p in processes)
-    for process in processes:
-        process.join(CLOSE_GRACE_S + 30)
-    assert not any(p.is_alive() for p in processes)  # not the 300 s the item would have taken
+    assert processes_end(processes, CLOSE_GRACE_S + 30)  # not the 300 s the item would have taken

@@ -193,6 +193,17 @@ def helper_started(helper) -> bool:
     return helper.ready()
 
 
+def processes_end(processes, timeout: float) -> bool:
+    """Whether every one of `processes` (multiprocessing's) ends within `timeout` seconds in all,
+    seen on its sentinel: joining one that another thread joins too can leave its exit unseen
+    (the other thread reaps it, and `is_alive` stays true)."""
+    import time
+    from multiprocessing.connection import wait
+
+    deadline = time.monotonic() + timeout
+    return all(wait([p.sentinel], max(0.0, deadline - time.monotonic())) for p in processes)
+
+
 def steady(app) -> None:
     """Text cursors stop blinking and titles lose the checkout's path, so a snapshot depends on
     neither the moment it was taken nor the folder the tests run in."""

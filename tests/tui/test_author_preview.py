@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.author import show_tab, start, type_into
-from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, helper_started, settle
+from tests.support.fixtures import AUTHOR_DEBOUNCE, ONE_CASE, helper_started, processes_end, settle
 from workbench.build.authoring import Draft
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
@@ -53,9 +53,7 @@ async def test_the_pypdf_layer_and_page_come_from_the_helper_process_which_ends_
         app.pop_screen()
         await pilot.pause()
         # each process's end, awaited (at most 60 s in all: a loaded 2-core machine took over 10 s)
-        for process in processes:
-            await asyncio.to_thread(process.join, 60 / len(processes))
-        assert not any(p.is_alive() for p in processes)
+        assert await asyncio.to_thread(processes_end, processes, 60)
         assert screen._helper is None
 
 
