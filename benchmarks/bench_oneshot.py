@@ -12,7 +12,9 @@ floor: the part of `grade`'s ratio that no change to the workbench's own modules
 (issue 40 item 2: about 1.4x of the 2x aimed at; 1.7x while dataclasses loaded inspect, ast and
 dis). And the libraries `grade --explain` loads, pymupdf and numpy (the page analysis's pixel
 tests), against `import fitz`: numpy alone is about 0.7x of that floor, so the 1.3x aimed at needs
-a page analysis without numpy.
+a page analysis without numpy. Every process here runs with the math libraries' threads capped
+as the program's entry caps them (`workbench.core.process.cap_library_threads`: numpy's OpenBLAS
+would start a thread per core at import, about half of its import's CPU on 2 cores).
 
 A light command's process ends without the interpreter's finalization (`workbench.cli.run`), which
 the floors' processes go through (with pymupdf loaded, about a fifth of `import fitz`'s CPU): the
@@ -30,6 +32,7 @@ import time
 from pathlib import Path
 
 from benchmarks.harness import ROOT, Row, progress
+from workbench.core.process import LIBRARY_THREADS
 
 SAMPLE = ROOT / "sample_cases" / "mini"
 
@@ -101,6 +104,8 @@ def _batch_rows(group: str, tmp: Path, env: dict[str, str], answers: int) -> lis
 
 def rows(group: str, tmp: Path, runs: int) -> list[Row]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for name in LIBRARY_THREADS:   # as the program's entry sets them (a user's own setting stands),
+        env.setdefault(name, "1")  # for the rows that load the libraries without it
     case, answer = _case()
     commands = [
         ("--version", ["-m", "workbench", "--version"], PASS_FLOOR, 2.5),

@@ -67,3 +67,33 @@ def test_a_thread_started_without_threading_makes_a_fork_unsafe():
             assert pool.start_context().get_start_method() == "spawn"
     finally:
         stop.set()
+
+
+CAPPED = """
+import atexit, os, sys
+sys.argv = ["pdfworkbench", "--version"]
+def said():
+    import numpy   # loaded after the entry: its BLAS starts no thread of its own
+    threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 1
+    print(os.environ["OPENBLAS_NUM_THREADS"], os.environ["OMP_NUM_THREADS"], threads)
+atexit.register(said)
+from workbench.cli import run
+run()
+"""
+
+
+def test_the_program_caps_the_math_libraries_threads_unless_the_user_set_them():
+    """One thread for OpenBLAS and OpenMP from the program's entry on (its worker processes
+    inherit it); a variable the user set stands."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    env["OMP_NUM_THREADS"] = "3"
+    proc = subprocess.run([sys.executable, "-c", CAPPED], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    version, capped = proc.stdout.splitlines()
+    assert version.startswith("pdfworkbench ")
+    blas, omp, threads = capped.split()
+    assert (blas, omp) == ("1", "3")
+    if sys.platform.startswith("linux"):
+        assert threads == "1"

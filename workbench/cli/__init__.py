@@ -24,7 +24,7 @@ from workbench.cli.examples import EXAMPLES
 from workbench.cli.tree import subparsers, walk
 from workbench.core import collector
 from workbench.core.errors import UserError
-from workbench.core.process import end_now, only_thread
+from workbench.core.process import cap_library_threads, end_now, only_thread
 
 EXIT_CODES = """\
 exit codes:
@@ -300,7 +300,9 @@ def run() -> None:
     `os._exit` does, once the exit handlers have run (logs flushed) and stdout and stderr are
     flushed; the exit code is the same. Not while another thread runs (an exit waits for it), nor
     when a flush fails (a closed pipe: the usual end says so as before), nor for other commands,
-    which may leave files or processes for the finalization to close."""
+    which may leave files or processes for the finalization to close. Before anything, the math
+    libraries' threads are capped (`core.process.cap_library_threads`), for its workers too."""
+    cap_library_threads()
     code = main()
     if _light_ran and only_thread():
         end_now(code, strict=True)   # returns only when a flush failed
