@@ -3,9 +3,22 @@ searched for a value, and what makes an answer a refusal or a hedge."""
 
 from __future__ import annotations
 
+import random
+import re._parser as sre_parse
+import unicodedata
+
 import pytest
 
-from workbench.text.search import find_all, find_hedge, find_refusal, find_text, fold, read_glyphs
+from workbench.text import search
+from workbench.text.search import (
+    find_all,
+    find_hedge,
+    find_refusal,
+    find_text,
+    fold,
+    folded,
+    read_glyphs,
+)
 
 
 def test_fold_is_case_spacing_and_look_alike_marks_with_the_original_indexes():
@@ -52,3 +65,63 @@ def test_a_hedge_is_found_unless_the_expected_text_has_it_too():
     assert find_hedge("The total is $5") is None
     assert find_hedge("I think I might say", quoted="I think I might say") is None
     assert find_hedge("I think I might say, probably", quoted="I think I might say") == "probably"
+
+
+def _first_chars(parsed) -> set[str]:
+    """The characters a parsed pattern can start with (assertions such as \\b skipped)."""
+    for op, av in parsed:
+        if op is sre_parse.AT:
+            continue
+        if op is sre_parse.LITERAL:
+            return {chr(av)}
+        if op is sre_parse.SUBPATTERN:
+            return _first_chars(av[-1])
+        if op is sre_parse.BRANCH:
+            return set().union(*(_first_chars(branch) for branch in av[1]))
+        raise AssertionError(f"a hedge starting with {op}: give _HEDGE_FIRST its characters")
+    return set()
+
+
+def test_every_hedge_starts_with_a_character_the_search_skips_to():
+    for phrase in search._HEDGES:
+        assert _first_chars(sre_parse.parse(phrase)) <= set(search._HEDGE_FIRST), phrase
+    assert find_hedge("Seems to be $5; it looks like $6") == "seems to"
+    assert find_hedge("[?] 5") == "[?]"
+
+
+def _fold_char_by_char(text: str, glyphs: bool) -> tuple[str, list[int]]:
+    """What `fold` means, one character at a time (`fold` takes words of ASCII whole)."""
+    src = None
+    if glyphs:
+        text, src = read_glyphs(text)
+    out, index, space = [], [], True
+    for i, raw in enumerate(text):
+        if search.is_format_char(raw):
+            continue
+        for ch in unicodedata.normalize("NFKC", raw).translate(search.UNIFY_MARKS).lower():
+            if ch.isspace():
+                if space:
+                    continue
+                ch, space = " ", True
+            else:
+                space = False
+            out.append(ch)
+            index.append(i if src is None else src[i])
+    while out and out[-1] == " ":
+        out.pop()
+        index.pop()
+    return "".join(out), index
+
+
+def test_fold_of_mixed_text_is_fold_character_by_character():
+    # spaces of every kind, format characters, letters whose NFKC form has a space (U+00A8) or two
+    # letters, look-alikes, digits, a Turkish I that lower-cases to two characters
+    tricky = list("aB3 \t\n.,$-'\"Ol") + ["\u00a0", "\u200b", "\u00ad", "\u00a8", "\u00b4", "\u0130", "\u00df",
+                                         "\uff11", "\u2019", "\u2013", "\u041e", "\u043e", "\u3000", "\x1c",
+                                         "\x85", "\ufb01", "\u0301", "\u2028", "\u2168", "\ufeff", "\u20ac"]
+    rnd = random.Random(37)
+    for _ in range(4000):
+        text = "".join(rnd.choice(tricky) for _ in range(rnd.randint(0, 16)))
+        for glyphs in (False, True):
+            assert fold(text, glyphs) == _fold_char_by_char(text, glyphs), (text, glyphs)
+        assert folded(text) == fold(text)[0], text

@@ -61,6 +61,9 @@ _MONEY_RE = re.compile(
 )
 
 
+_CENTS = re.compile(r"\d+,\d{2}").fullmatch
+
+
 def number_value(number: str) -> Decimal:
     """The value of a number as `_NUMBER` admits it (`1.234,56` -> 1234.56, `12,50` -> 12.50)."""
     body = number.replace("'", "").replace(_NB, "")
@@ -68,15 +71,15 @@ def number_value(number: str) -> Decimal:
     if "," in body and "." in body:
         decimal = "," if body.rfind(",") > body.rfind(".") else "."
     elif "," in body:
-        decimal = "," if grouped or re.fullmatch(r"\d+,\d{2}", body) else None
+        decimal = "," if grouped or _CENTS(body) else None
     elif "." in body:
         decimal = "." if grouped or body.count(".") == 1 else None
     else:
         decimal = None
     if decimal is None:
-        return Decimal(re.sub(r"[.,]", "", body))
+        return Decimal(body.replace(".", "").replace(",", ""))
     head, _, tail = body.rpartition(decimal)
-    return Decimal(re.sub(r"[.,]", "", head) + "." + tail)
+    return Decimal(head.replace(".", "").replace(",", "") + "." + tail)
 
 
 @dataclass(frozen=True)
@@ -111,20 +114,23 @@ def _clean(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _mention(m: re.Match[str]) -> MoneyMention | None:
-    prefix, suffix = m["prefix"], m["suffix"]
+def _mention(m: re.Match[str], start: int, end: int, text: str) -> MoneyMention | None:
+    """The amount `m` matched, said by `text[start:end]` (`m` may be of a cleaned copy)."""
+    sign1, prefix, prefix2, sign2, number, suffix = m.group("sign1", "prefix", "prefix2", "sign2", "number", "suffix")
     # A letter code glued to a word ("ABCUSD5") is not a currency; the lookbehind covers prefixes.
-    codes = {CURRENCY_MARKERS[x.upper()] for x in (prefix, m["prefix2"], suffix) if x}
-    if len(codes) > 1:
-        return None  # "$5 EUR" contradicts itself
+    currency = None
+    if prefix or suffix:
+        codes = {CURRENCY_MARKERS[x.upper()] for x in (prefix, prefix2, suffix) if x}
+        if len(codes) > 1:
+            return None  # "$5 EUR" contradicts itself
+        currency = codes.pop()
     try:
-        value = number_value(m["number"])
+        value = number_value(number)
     except InvalidOperation:  # pragma: no cover - the pattern admits only digits
         return None
-    if m["sign1"] or m["sign2"]:
+    if sign1 or sign2:
         value = -value
-    start = m.start()
-    return MoneyMention(value, codes.pop() if codes else None, start, m.end(), m.group(0))
+    return MoneyMention(value, currency, start, end, text[start:end])
 
 
 def find_money(text: str) -> list[MoneyMention]:
@@ -137,10 +143,9 @@ def _find_money(text: str) -> tuple[MoneyMention, ...]:
     clean, index = _clean(text)
     out = []
     for m in _MONEY_RE.finditer(clean):
-        mention = _mention(m)
+        mention = _mention(m, index[m.start()], index[m.end() - 1] + 1, text)
         if mention is not None:
-            start, end = index[m.start()], index[m.end() - 1] + 1
-            out.append(MoneyMention(mention.value, mention.currency, start, end, text[start:end]))
+            out.append(mention)
     return tuple(out)
 
 
@@ -148,4 +153,4 @@ def parse_money(text: str) -> MoneyMention | None:
     """`text` as one amount (`$1,234.56`, `1234.56 USD`, `-12`), or None if it is anything else."""
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
-    return _mention(m) if m else None
+    return _mention(m, 0, len(stripped), stripped) if m else None

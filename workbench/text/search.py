@@ -126,18 +126,31 @@ def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
     out: list[str] = []
     index: list[int] = []
     space = True
-    for i, raw in enumerate(text):
-        if is_format_char(raw):
-            continue
-        for ch in unicodedata.normalize("NFKC", raw).translate(UNIFY_MARKS).lower():
-            if ch.isspace():
-                if space:
-                    continue
-                ch, space = " ", True
+    for m in _CHUNK.finditer(text):
+        chunk, at = m.group(), m.start()
+        if chunk.isascii():   # (most words of a page with a euro sign or a curly quote: as `_fold_ascii`)
+            if chunk[0].isspace():
+                if not space:
+                    out.append(" ")
+                    index.append(at if src is None else src[at])
+                    space = True
             else:
+                out.append(chunk.lower())
+                index.extend(range(at, m.end()) if src is None else src[at:m.end()])
                 space = False
-            out.append(ch)
-            index.append(i if src is None else src[i])
+            continue
+        for i, raw in enumerate(chunk, at):
+            if is_format_char(raw):
+                continue
+            for ch in unicodedata.normalize("NFKC", raw).translate(UNIFY_MARKS).lower():
+                if ch.isspace():
+                    if space:
+                        continue
+                    ch, space = " ", True
+                else:
+                    space = False
+                out.append(ch)
+                index.append(i if src is None else src[i])
     while out and out[-1] == " ":
         out.pop()
         index.pop()
@@ -162,8 +175,16 @@ def _fold_ascii(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
+def folded(text: str) -> str:
+    """`fold(text)[0]`, the text as compared, where the index back to the original is not needed:
+    ASCII text in one pass of C (a page-long answer is folded to look for a hedge in it)."""
+    if text.isascii():
+        return " ".join(text.split()).lower()
+    return fold(text)[0]
+
+
 def fold_needle(text: str) -> str:
-    return fold(text)[0].strip(EDGE_PUNCT)
+    return folded(text).strip(EDGE_PUNCT)
 
 
 _WORD_EDGE = "\"'()[]{}.,;:!?-"
@@ -171,7 +192,7 @@ _WORD_EDGE = "\"'()[]{}.,;:!?-"
 
 def fold_word(token: str) -> str:
     """One word as compared with another: folded, its outer punctuation and brackets stripped."""
-    return fold(token)[0].strip(_WORD_EDGE)
+    return folded(token).strip(_WORD_EDGE)
 
 
 def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
@@ -212,7 +233,7 @@ _REFUSALS = "|".join([
     r"\bnot (?:visible|legible|readable|provided|available|specified|stated)\b",
     r"\bi'?m sorry\b", r"\bi am sorry\b", r"\bi apologi[sz]e\b", r"\billegible\b",
 ])
-_HEDGE = re.compile("|".join([
+_HEDGES = [
     r"\b(?:appears?|seems?) to\b", r"\b(?:it|this|that) (?:appears|seems|looks like)\b",
     r"\bprobably\b", r"\bpossibly\b", r"\bperhaps\b", r"\blikely\b", r"\bmight\b", r"\bmay be\b",
     r"\bi (?:think|believe|guess|assume|suspect)\b", r"\bnot (?:sure|certain|clear|clearly|fully)\b",
@@ -221,7 +242,11 @@ _HEDGE = re.compile("|".join([
     r"\b(?:hard|difficult) to (?:read|make out|see|tell|discern)\b",
     r"\b(?:cannot|can't|can ?not|unable to|not able to|could not|couldn't) (?:read|see|make out|discern)\b",
     r"\billegible\b", r"\bblurry\b", r"\bunreadable\b", r"\[\?\]", r"\?\?",
-]))
+]
+# The characters a hedge can start with: the search skips to these at C speed (2.3x faster on
+# page-long answers). tests/text checks that every phrase above starts with one of them.
+_HEDGE_FIRST = "abcdhilmnpstu[?"
+_HEDGE = re.compile(f"(?=[{re.escape(_HEDGE_FIRST)}])(?:" + "|".join(_HEDGES) + ")")
 
 
 @functools.cache
@@ -233,7 +258,7 @@ def _refusal() -> re.Pattern[str]:
 
 def find_refusal(answer: str) -> str | None:
     """The phrase that makes `answer` a refusal, `"(empty answer)"`, or None."""
-    text = fold(answer)[0]
+    text = folded(answer)
     if not text:
         return "(empty answer)"
     m = _refusal().search(text)
@@ -243,8 +268,8 @@ def find_refusal(answer: str) -> str | None:
 def find_hedge(answer: str, quoted: str = "") -> str | None:
     """The answer's first hedging phrase, or None. Phrases that `quoted` (the expected text) has
     itself are allowed as often as it has them: a verbatim "I reckon I might say" is no hedge."""
-    allowed = Counter(m.group(0) for m in _HEDGE.finditer(fold(quoted)[0])) if quoted else Counter()
-    for m in _HEDGE.finditer(fold(answer)[0]):
+    allowed = Counter(m.group(0) for m in _HEDGE.finditer(folded(quoted))) if quoted else Counter()
+    for m in _HEDGE.finditer(folded(answer)):
         if allowed[m.group(0)] > 0:
             allowed[m.group(0)] -= 1
             continue
