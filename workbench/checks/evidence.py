@@ -39,6 +39,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from workbench.core.schema import JSONObject
@@ -111,9 +112,8 @@ def _stream(spans: list[Span]) -> tuple[str, list[tuple[int, int] | None]]:
                     chars.append(" ")
                     origin.append(None)
             k = index[id(s)]
-            for j, ch in enumerate(s.text):
-                chars.append(ch)
-                origin.append((k, j))
+            chars.append(s.text)
+            origin.extend(zip(repeat(k), range(len(s.text))))
             prev = s
     return "".join(chars), origin
 
