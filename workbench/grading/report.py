@@ -379,8 +379,16 @@ def check_grouping(by: str | None) -> None:
         raise ValueError(f"--by {by!r}: use family, tier, reader, modality, tool-use or param:NAME (report also takes source and extractor)")
 
 
-def make_row(label: str, record: RunRecord, case: Case | None, by: str | None) -> Row:
-    key_changed = bool(case and record.key_sha256 and record.key_sha256 != case.key_sha256())
+def make_row(label: str, record: RunRecord, case: Case | None, by: str | None,
+             key_shas: dict[str, str] | None = None) -> Row:
+    """One record's row. `key_shas` (case id -> its key's hash) keeps each key's hash for the
+    next run's rows of the same case."""
+    key_changed = False
+    if case is not None and record.key_sha256:
+        key_shas = {} if key_shas is None else key_shas
+        if case.id not in key_shas:
+            key_shas[case.id] = case.key_sha256()
+        key_changed = record.key_sha256 != key_shas[case.id]
     return Row(
         run=label, case_id=str(record.case_id), family=case.trap_family if case else record.trap_family,
         group=group_of(by, case, record), reader=str(record.reader), modality=str(record.modality),
@@ -412,11 +420,13 @@ def split_runs(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
 
 
 def run_report(label: str, records: Sequence[RunRecord], cases_by_id: Mapping[str, Case], by: str | None,
-               prices: PriceTable | None = None, on_row: Callable[[Row], None] | None = None) -> RunReport:
+               prices: PriceTable | None = None, on_row: Callable[[Row], None] | None = None,
+               key_shas: dict[str, str] | None = None) -> RunReport:
     records, shards = shard_coverage(records)
     rows: list[Row] = []
+    key_shas = {} if key_shas is None else key_shas
     for r in records:
-        rows.append(make_row(label, r, cases_by_id.get(str(r.case_id)), by))
+        rows.append(make_row(label, r, cases_by_id.get(str(r.case_id)), by, key_shas))
         if on_row is not None:
             on_row(rows[-1])
     overall = Stats("all")
@@ -472,6 +482,7 @@ def build_report(
     (`report --html` sends the wrong answers' page crops to be made meanwhile)."""
     check_grouping(by)
     runs_in = join_shards(dict(records) if isinstance(records, Mapping) else split_runs(list(records)))
-    runs = [run_report(label, recs, cases_by_id, by, prices, on_row) for label, recs in runs_in.items()]
+    key_shas: dict[str, str] = {}   # (each case's key hashed once for all runs)
+    runs = [run_report(label, recs, cases_by_id, by, prices, on_row, key_shas) for label, recs in runs_in.items()]
     unknown = sorted({r.case_id for run in runs for r in run.rows if r.outcome == "no_key"})
     return Report(by=by, runs=runs, differences=differences(runs), unknown_cases=unknown)
