@@ -3,6 +3,7 @@ runs, the header, the charts, and a card per case answered wrong with its page c
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -198,3 +199,29 @@ def test_a_folder_as_the_page_is_refused_before_any_work(cli, tmp_path):
     code, out, err = cli("report", *RUNS, "--html", tmp_path, "--jobs", "1")
     assert code == 2 and out == ""
     assert err.strip() == f"pdfworkbench: error: --html {tmp_path}: is a folder; give a file name"
+
+
+def test_an_answer_card_shows_a_few_values_from_where_it_came_from_and_counts_the_rest(sample):
+    report, cases, crops = sample
+    report = copy.deepcopy(report)
+    row = next(r for run in report.runs for r in run.final_rows().values()
+               if r.outcome == "trap" and r.case_id == "actualtext_override-0001")
+    # a whole page's text as the answer: a value from the hidden text among many printed ones
+    row.source = "hidden"
+    row.attribution = ([{"value": f"{n}", "source": "visible", "page": 1, "detail": "printed on page 1"}
+                        for n in range(20)]
+                       + [{"value": "€12,643.57", "source": "hidden", "page": 1, "detail": "the ActualText"}])
+    page = report_html(report, crops).decode("utf-8")
+    answer = re.search(rf'<section class="answer" data-answer="\d+" data-reader="{re.escape(row.run)}" '
+                       r'data-verdict="trap">.*?</section>', page[page.index("actualtext_override-0001"):],
+                       re.S).group(0)
+    listed = re.findall(r'<li><span class="mono">(.*?)</span>', answer)
+    assert listed == ["€12,643.57"]                      # the one value from where it came from
+    assert "and 20 more values traced" in answer
+    row.source = "rotated"                               # none from its source: the first few
+    page = report_html(report, crops).decode("utf-8")
+    answer = re.search(rf'<section class="answer" data-answer="\d+" data-reader="{re.escape(row.run)}" '
+                       r'data-verdict="trap">.*?</section>', page[page.index("actualtext_override-0001"):],
+                       re.S).group(0)
+    assert re.findall(r'<li><span class="mono">(.*?)</span>', answer) == ["0", "1", "2"]
+    assert "and 18 more values traced" in answer

@@ -33,6 +33,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 # What a card shows of an answer (a probe's answer is a whole text layer).
 ANSWER_CHARS = 240
 QUESTION_CHARS = 300
+# Traced values shown at most in an answer's card (`--by source`).
+ATTRIBUTIONS_SHOWN = 3
 
 
 @lru_cache(maxsize=1)
@@ -172,6 +174,7 @@ class _Answer(TypedDict):
     source: str | None
     source_boxes: list[_Rect]
     attribution: list[JSONObject]   # the first of `Row.attribution` (`Attribution.to_json`)
+    attribution_more: int           # values traced and not shown
 
 
 class _Card(TypedDict):
@@ -188,9 +191,13 @@ def _crop_key(crop: PageCrop) -> str:
 
 def _answer(row: Row, crop: PageCrop | None, index: int) -> _Answer:
     answer, more = _short(row.answer, ANSWER_CHARS)
+    # The values from where the answer came from (they make its source; else the first values),
+    # a few, with their boxes: a whole page's text traces a hundred values, the JSON has them all.
+    traced = row.attribution or []
+    shown = ([a for a in traced if a.get("source") == row.source] or traced)[:ATTRIBUTIONS_SHOWN]
     sources: list[_Rect] = []
     if crop is not None:
-        for a in row.attribution or []:
+        for a in shown:
             page, box = a.get("page"), a.get("box")
             if box and page is not None and page - 1 == crop.page and a.get("source") == row.source \
                     and crop.inside(tuple(box)):
@@ -199,7 +206,8 @@ def _answer(row: Row, crop: PageCrop | None, index: int) -> _Answer:
         "index": index, "reader": row.run, "outcome": row.outcome, "reason": row.reason,
         "answer": answer, "answer_more": more, "source": row.source, "source_boxes": sources,
         "attribution": [{"value": a.get("value", ""), "source": a.get("source", ""), "page": a.get("page"),
-                         "detail": a.get("detail", "")} for a in (row.attribution or [])][:8],
+                         "detail": a.get("detail", "")} for a in shown],
+        "attribution_more": len(traced) - len(shown),
     }
 
 
