@@ -36,7 +36,6 @@ from workbench.checks.unprinted import (
 )
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.pool import map_ordered
 from workbench.grading.needles import contract_targets
 from workbench.grading.outcome import WRONG_ANSWERS
 from workbench.pdf import ocr
@@ -427,8 +426,14 @@ def attribute_rows(report: Report, cases_by_id: Mapping[str, Case], dpi: int = 1
                 rows_of.setdefault(row.case_id, []).append(row)
     work = [(cases_by_id[cid], [r.answer[:max_chars] if max_chars else r.answer for r in rows], dpi,
              max_pages, max_values) for cid, rows in rows_of.items()]
+    if mapper is None:
+        # The process pool (multiprocessing, with socket and pickle: about 4 ms of `grade
+        # --explain`'s start, which attributes one answer in its own process) for a report's rows only.
+        from workbench.core.pool import map_ordered
+
+        mapper = partial(map_ordered, jobs=jobs)
     traced = 0
-    for rows, found in zip(rows_of.values(), (mapper or partial(map_ordered, jobs=jobs))(_trace_case, work), strict=True):
+    for rows, found in zip(rows_of.values(), mapper(_trace_case, work), strict=True):
         if found is None:
             continue
         for row, (source, attribution) in zip(rows, found, strict=True):
