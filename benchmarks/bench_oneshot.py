@@ -11,10 +11,14 @@ its options; dataclasses for cases and verdicts, with its `inspect` left unloade
 floor: the part of `grade`'s ratio that no change to the workbench's own modules can remove
 (issue 40 item 2: about 1.4x of the 2x aimed at; 1.7x while dataclasses loaded inspect, ast and
 dis). And the libraries `grade --explain` loads, pymupdf and numpy (the page analysis's pixel
-tests), against `import fitz`: numpy alone is about 0.7x of that floor, so the 1.3x aimed at needs
-a page analysis without numpy. Every process here runs with the math libraries' threads capped
-as the program's entry caps them (`workbench.core.process.cap_library_threads`: numpy's OpenBLAS
-would start a thread per core at import, about half of its import's CPU on 2 cores).
+tests), against `import fitz`: numpy alone is about 0.45x of that floor with its BLAS threads
+capped (0.7x without), so these libraries alone are about 1.45x, over the 1.3x aimed at: that
+target needs a page analysis without numpy (evaluated for issue 40 and not done: on a page with
+more than text, as most cases are, the ink test in pure Python was 13x slower a span, Pillow's 3-8x
+on white paper, and `inspect` of 500 pages must not lose). Every process here runs with the math
+libraries' threads capped as the program's entry caps them (`core.process.cap_library_threads`:
+numpy's OpenBLAS would start a thread per core at import, about half of its import's CPU on 2
+cores).
 
 A light command's process ends without the interpreter's finalization (`workbench.cli.run`), which
 the floors' processes go through (with pymupdf loaded, about a fifth of `import fitz`'s CPU): the
