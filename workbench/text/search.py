@@ -117,18 +117,15 @@ def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
 
 @functools.lru_cache(maxsize=256)
 def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
-    if text.isascii() and not (glyphs and _DIGIT_LOOKALIKE_RE.search(text)):
-        return _fold_ascii(text)
-    if glyphs:
+    src = None
+    if glyphs and not (text.isascii() and not _DIGIT_LOOKALIKE_RE.search(text)):
         text, src = read_glyphs(text)
-    else:
-        src = None
     out: list[str] = []
     index: list[int] = []
     space = True
     for m in _CHUNK.finditer(text):
         chunk, at = m.group(), m.start()
-        if chunk.isascii():   # (most words of a page with a euro sign or a curly quote: as `_fold_ascii`)
+        if chunk.isascii():   # (most words, even of a page with a euro sign or a curly quote)
             if chunk[0].isspace():
                 if not space:
                     out.append(" ")
@@ -152,24 +149,6 @@ def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
                 out.append(ch)
                 index.append(i if src is None else src[i])
     while out and out[-1] == " ":
-        out.pop()
-        index.pop()
-    return "".join(out), index
-
-
-def _fold_ascii(text: str) -> tuple[str, list[int]]:
-    """`fold` of ASCII text, by chunks: only case and spacing change."""
-    out: list[str] = []
-    index: list[int] = []
-    for m in _CHUNK.finditer(text):
-        if m.group()[0].isspace():
-            if out:
-                out.append(" ")
-                index.append(m.start())
-        else:
-            out.append(m.group().lower())
-            index.extend(range(m.start(), m.end()))
-    if out and out[-1] == " ":
         out.pop()
         index.pop()
     return "".join(out), index
