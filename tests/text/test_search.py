@@ -90,27 +90,18 @@ def test_every_hedge_starts_with_a_character_the_search_skips_to():
 
 
 def _fold_char_by_char(text: str, glyphs: bool) -> tuple[str, list[int]]:
-    """What `fold` means, one character at a time (`fold` takes words of ASCII whole)."""
+    """What `fold` means, one character at a time (`fold` takes words of ASCII whole): each
+    character not a format one, NFKC, marks unified, lower-cased; a run of spaces one space."""
     src = None
     if glyphs:
         text, src = read_glyphs(text)
-    out, index, space = [], [], True
-    for i, raw in enumerate(text):
-        if search.is_format_char(raw):
-            continue
-        for ch in unicodedata.normalize("NFKC", raw).translate(search.UNIFY_MARKS).lower():
-            if ch.isspace():
-                if space:
-                    continue
-                ch, space = " ", True
-            else:
-                space = False
-            out.append(ch)
-            index.append(i if src is None else src[i])
-    while out and out[-1] == " ":
-        out.pop()
-        index.pop()
-    return "".join(out), index
+    chars = [(" " if ch.isspace() else ch, i if src is None else src[i])
+             for i, raw in enumerate(text) if not search.is_format_char(raw)
+             for ch in unicodedata.normalize("NFKC", raw).translate(search.UNIFY_MARKS).lower()]
+    kept = [c for n, c in enumerate(chars) if c[0] != " " or (n and chars[n - 1][0] != " ")]
+    while kept and kept[-1][0] == " ":
+        kept.pop()
+    return "".join(ch for ch, _ in kept), [i for _, i in kept]
 
 
 def test_fold_of_mixed_text_is_fold_character_by_character():
