@@ -25,7 +25,7 @@ os.environ.setdefault("PDFWORKBENCH_DATA_DIR", str(ROOT / ".pytest_cache" / "pdf
 @pytest.fixture(autouse=True)
 def private_settings(tmp_path, monkeypatch):
     """Settings, cache and keys of this test only: nothing is remembered from one test to the next
-    (subprocesses inherit the same environment)."""
+    (subprocesses inherit the same environment). The lint cache can be shared: `shared_lint`."""
     monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("PDFWORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("PDFWORKBENCH_DATA_DIR", str(tmp_path / "data"))
@@ -44,6 +44,29 @@ def private_settings(tmp_path, monkeypatch):
     from workbench.core import limits
 
     limits.for_command({})  # a --limit of the test's last in-process command ends with the test
+
+
+@pytest.fixture(scope="session")
+def _shared_lint_cache(tmp_path_factory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "lint-cache"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def shared_lint(private_settings, _shared_lint_cache) -> Path:
+    """This test's lint cache (`lint/` in its cache folder) is a link to one folder for the whole
+    run, shared by the xdist workers (entries are written atomically): a suite's case list is
+    linted once per run, not in every screen test that opens it (the sample suite's lint is 5 s
+    of CPU, 4 of them a scan read by OCR). Findings from the cache are the ones a fresh lint makes
+    (tests/checks/test_lint.py); the cache's own tests use a folder of their own."""
+    from workbench.checks.lint import lint_cache
+
+    folder = lint_cache()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.symlink_to(_shared_lint_cache, target_is_directory=True)
+    return folder
 
 
 @pytest.fixture

@@ -29,10 +29,11 @@ def suite_copy(tmp_path, _small_suite) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def test_config(private_settings) -> dict:
+def test_config(private_settings, shared_lint) -> dict:
     """The config.json a TUI test starts with: no first-run hint, and a text-layer tab for every
     extractor known, installed here or not, so what a screen shows does not depend on the extras
-    of the machine (a test that wants otherwise writes its own config.json). Returns what it wrote."""
+    of the machine (a test that wants otherwise writes its own config.json). Returns what it wrote.
+    (The case list's lint marks come from the run's shared lint cache: `shared_lint`.)"""
     from workbench.core.config import config_path
     from workbench.providers.extractors import EXTRACTORS
     from workbench.tui.case_data import EXTRACTORS as BUILT_IN

@@ -76,17 +76,21 @@ Codes (stable):
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from workbench.build.make import generate_case, other_version
+from workbench.build.make import family_registry, generate_case, other_version
 from workbench.checks.contract import Evidence, Subject, contract_findings, default_findings
-from workbench.checks.findings import Finding, page_list, short
-from workbench.core import files
+from workbench.checks.findings import SEVERITIES, Finding, page_list, short
+from workbench.core import cache as cache_store
+from workbench.core import files, limits
 from workbench.core.case import Case, load_case, sha256_hex
+from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.core.suite import load_suite
+from workbench.generators.registry import UnknownFamily
 from workbench.grading.matchers import find_forbidden, grade
 from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.forensics import map_pages
@@ -135,40 +139,55 @@ def lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None 
 
     `analysed` is `pdf_bytes` analysed already; `unscanned`, for a scan, its unscanned generation
     analysed already (the bytes `_unscanned(case)` would generate), so it is not generated again."""
+    return _lint_case(case, pdf_bytes, dpi, analysed, unscanned)[0]
+
+
+def _lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None = None,
+               unscanned: Analysed | None = None) -> tuple[list[Finding], bool]:
+    """`lint_case`'s findings, and whether they are the same on every run: not when a page's
+    analysis ran out of time (`page_seconds`), as a busier or quieter machine might not."""
     out = _key_findings(case)
     name = case.id
+    looked: list[Evidence] = []
+
+    def timely() -> bool:
+        over = limits.flag("page_seconds")
+        return not any(over in pa.skipped for ev in looked for pa in ev.analysis.pages)
+
     if case.sha256 and sha256_hex(pdf_bytes) != case.sha256:
         out.append(Finding(case.id, "warning", "pdf-changed",
                            "the PDF's sha256 differs from the one the case records; regenerate or re-verify"))
     try:
         written = Evidence(pdf_bytes, dpi, name, case, analysed)
+        looked.append(written)
         page = written
         if case.degrade is not None:
             if (stale := _stale_generator(case)) is not None:
                 out.append(Finding(case.id, "warning", "degraded-unchecked", stale))
-                return out
+                return out, timely()
             clean = unscanned.data if unscanned is not None and case.params is not None else _unscanned(case)
             if clean is None:
                 out.append(Finding(case.id, "warning", "degraded-unchecked",
                                    "a scanned case whose family cannot regenerate it here: visibility on a "
                                    "scan needs OCR, so the contract was not checked"))
-                return out
+                return out, timely()
             page = Evidence(clean, dpi, name, case, unscanned)
+            looked.append(page)
     except UserError as exc:
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
-        return out
+        return out, timely()
     sub = Subject(written, page, case.degrade)
     try:  # (the text layers are read here, when a check first asks for them)
         found = (contract_findings(case, case.contract, sub) if case.contract
                  else default_findings(case, sub))
     except UserError as exc:  # an extractor refuses the file (pypdf and a stream MuPDF reads)
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
-        return out
+        return out, timely()
     out.extend(found)
     out.extend(_structure_hidden(case.id, written.analysis) + _structure_findings(case.id, written.data))
     out.extend(Finding(case.id, "warning", "page-skipped", f"page {pa.page + 1}: {pa.skipped}")
                for pa in written.analysis.pages if pa.skipped)
-    return out
+    return out, timely()
 
 
 def _structure_hidden(case_id: str, analysis) -> list[Finding]:
@@ -259,8 +278,12 @@ def iter_pdf_findings(case_id: str, data: bytes, dpi: int = 150, pages: str | No
     yield from _structure_findings(case_id, data)
 
 
-def lint_case_file(case, dpi: int = 150, password: str | None = None) -> list[Finding]:
-    """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding)."""
+def lint_case_file(case, dpi: int = 150, password: str | None = None, cache: Path | None = None,
+                   fresh: bool = False) -> list[Finding]:
+    """`lint_case` of a case loaded from its JSON: its PDF is read here (missing: an error finding).
+
+    With `cache` (a folder, `lint_cache()`), findings are taken from there when it holds them for
+    this content and kept there when made (`fresh`: made afresh, and kept); see `lint_key`."""
     try:
         path = case.pdf_file  # a link in the suite is refused here: a finding, as unreadable
         if not path.exists():
@@ -268,7 +291,81 @@ def lint_case_file(case, dpi: int = 150, password: str | None = None) -> list[Fi
         data = read_pdf_bytes(path, password)
     except UserError as exc:
         return _key_findings(case) + [Finding(case.id, "error", "pdf-unreadable", str(exc))]
-    return lint_case(case, data, dpi)
+    key = lint_key(case, data, dpi) if cache is not None else None
+    if key is None:
+        return lint_case(case, data, dpi)
+    if not fresh and (kept := _cached_findings(cache, key, case.id)) is not None:
+        return kept
+    found, timely = _lint_case(case, data, dpi)
+    if timely:
+        cache_store.write_entry(cache, key, {"case_id": case.id, "findings": [f.to_json() for f in found]})
+    return found
+
+
+# ---- the lint cache (`core.cache`) --------------------------------------------------------------
+
+# A case's findings depend on: its PDF as linted (decrypted when a password opens it, so the
+# password itself is not in the key), its JSON (the key, contract, scan spec), the DPI, the code
+# of the lint and every layer below it, the libraries it reads and draws with (OCR's included:
+# whether a scan's layer is read by OCR depends on it being installed), the limits in force, and,
+# for a scan, the family that draws its unscanned page again (`_family_state`). All are in the key.
+CACHE_FORMAT = 1
+_CODE = ("checks", "build", "grading", "generators", "pdf", "core", "text")
+_LIBRARIES = ("pymupdf", "pypdf", "reportlab", "numpy", "pillow", "rapidocr", "onnxruntime")
+
+
+def lint_cache() -> Path:
+    """The lint cache's folder: `lint/` in the cache folder (`PDFWORKBENCH_CACHE_DIR`)."""
+    return cache_dir() / "lint"
+
+
+def lint_key(case, pdf_bytes: bytes, dpi: int) -> str | None:
+    """The cache key of `case`'s findings on `pdf_bytes` at `dpi`, or None when they cannot be
+    keyed (a user family edited since this process loaded it)."""
+    family = _family_state(case)
+    if family is None:
+        return None
+    return cache_store.key_of(CACHE_FORMAT, cache_store.code_fingerprint(_CODE, _LIBRARIES), dpi,
+                              sha256_hex(pdf_bytes), case.to_json(), family)
+
+
+def _family_state(case) -> str | None:
+    """The family code a scan's findings depend on (its unscanned page is drawn again): a built-in
+    family's is in the code's digest; a user family's is its file, as loaded here (None when the
+    file changed since: the code that would run is not the file's). '' for any other case."""
+    if case.degrade is None or case.params is None:
+        return ""
+    families = family_registry()
+    try:
+        family = families.get(case.trap_family)
+    except UnknownFamily:
+        return "unknown"
+    if family.origin == "builtin":
+        return f"builtin {family.name} {family.version}"
+    loaded = next((tuple(s[1:]) for s in families.stamp if s[0] == family.origin), None)
+    try:
+        now = os.stat(family.origin)
+        source = Path(family.origin).read_bytes()
+    except OSError:
+        return None
+    if loaded != (now.st_mtime_ns, now.st_size):
+        return None
+    return f"{family.origin} {sha256_hex(source)}"
+
+
+def _cached_findings(folder: Path, key: str, case_id: str) -> list[Finding] | None:
+    """The findings the cache holds under `key`, or None (missing, or not an entry of ours)."""
+    entry = cache_store.read_entry(folder, key, "lint cache entry")
+    if entry is None or entry.get("case_id") != case_id or not isinstance(entry.get("findings"), list):
+        return None
+    out = []
+    for f in entry["findings"]:
+        if (not isinstance(f, dict) or set(f) != {"case_id", "severity", "code", "message"}
+                or not all(isinstance(v, str) for v in f.values()) or f["severity"] not in SEVERITIES
+                or f["case_id"] != case_id):
+            return None
+        out.append(Finding(f["case_id"], f["severity"], f["code"], f["message"]))
+    return out
 
 
 def _key_case(pdf: Path, key: Path):

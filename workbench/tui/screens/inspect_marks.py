@@ -43,16 +43,18 @@ class Marks:
             self._lint_all(list(self.source.cases))
 
     def action_relint(self) -> None:
-        self._lint_all(list(self.source.cases))
+        self._lint_all(list(self.source.cases), fresh=True)
         if self.current is not None:
             self.data = None
             self._load(self.current, self.settings.dpi)
 
     @work(thread=True, exclusive=True, group="lint-all", exit_on_error=False)
-    def _lint_all(self, cases: list[Case]) -> None:
+    def _lint_all(self, cases: list[Case], fresh: bool = False) -> None:
+        """Each case's lint mark, from the lint cache where it holds the case's findings (a suite
+        opened again is not linted again); `fresh` (relint): every case linted afresh."""
         # The lint and the PDF libraries it reads with, loaded by this worker: after the first page;
         # so is the process pool (multiprocessing), which nothing before the first frame uses.
-        from workbench.checks.lint import lint_case_file
+        from workbench.checks.lint import lint_cache, lint_case_file
         from workbench.core.pool import cores, map_ordered
 
         worker = get_current_worker()
@@ -60,8 +62,8 @@ class Marks:
         # A large suite is linted in other processes, leaving this one (and a core) to the screen.
         jobs = max(1, cores() - 1) if len(todo) > LINT_IN_PROCESSES else 1
         marks: dict[str, str] = {}
-        found = map_ordered(functools.partial(lint_case_file, password=self.workbench.password), todo, jobs,
-                            chunksize=8)
+        lint = functools.partial(lint_case_file, password=self.workbench.password, cache=lint_cache(), fresh=fresh)
+        found = map_ordered(lint, todo, jobs, chunksize=8)
         try:
             for case, findings in zip(todo, found, strict=True):
                 if worker.is_cancelled:
