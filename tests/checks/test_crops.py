@@ -3,6 +3,8 @@ graded (`CropMaker`, fed by build_report's `on_row`), the same crops as made one
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.support.fixtures import SAMPLE
@@ -49,6 +51,29 @@ def test_a_second_maker_takes_every_crop_from_the_cache(cases, tmp_path, monkeyp
             maker.add(cases[c])
         assert maker.crops() == first
 
+
+def test_a_hostile_entry_is_a_miss_and_is_made_again(cases, tmp_path):
+    """The cache folder is read as untrusted (`core.cache`): an entry that is a FIFO (reading it
+    would wait forever), a link to a file elsewhere, torn or another key's is a miss, and the
+    crop made in its place replaces it, never written through the link."""
+    ids = ["actualtext_override-0001", "tiny_print_override-0001", "hidden_ocr_mismatch-0001",
+           "footnote_override-0001"]
+    folder = tmp_path / "crops"
+    first = dict(evidence_crops([cases[c] for c in ids], jobs=1, cache=folder))
+    entries = sorted(folder.rglob("*.json"))
+    assert len(entries) == 4
+    outside = tmp_path / "outside.json"
+    outside.write_text("not a crop, and not to be written\n")
+    entries[0].unlink()
+    os.mkfifo(entries[0])
+    entries[1].unlink()
+    entries[1].symlink_to(outside)
+    entries[2].write_bytes(entries[2].read_bytes()[:100])
+    entries[3].write_text('{"key": "another key"}')
+    assert dict(evidence_crops([cases[c] for c in ids], jobs=1, cache=folder)) == first
+    assert all(e.is_file() and not e.is_symlink() for e in entries)     # each made again, in place
+    assert outside.read_text() == "not a crop, and not to be written\n"
+    assert dict(evidence_crops([cases[c] for c in ids], jobs=1, cache=folder)) == first
 
 
 def test_the_maker_runs_other_work_in_order_without_workers(cases):

@@ -12,19 +12,15 @@ cache loads no PDF library: a report whose crops all come from it does not pay f
 from __future__ import annotations
 
 import base64
-import contextlib
-import json
 import logging
-import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 from workbench.checks.evidence import evidence_needles
-from workbench.core import files, limits
-from workbench.core.atomic import temp_prefix
+from workbench.core import files
+from workbench.core.cache import code_fingerprint, key_of, read_entry, write_entry
 from workbench.core.case import Case, sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.pool import _run_chunk as run_chunk  # (map_ordered's: results and log lines)
@@ -42,71 +38,41 @@ def _pdf_bytes(case: Case) -> bytes:
     return files.read_bytes(case.pdf_file, "PDF", "pdf_file_bytes")
 
 
-# ---- the cache -------------------------------------------------------------------------------
+# ---- the cache (`core.cache`) ----------------------------------------------------------------
 
 # The entry's layout; bump it when the JSON below changes shape.
 CACHE_FORMAT = 1
 # The source a crop runs through (this module, evidence, the needles, spans, structure, the text
 # search, the limits, the crop's own type; the packages whole): any edit there is a new cache key,
 # so a crop in the cache is never one that the code of today would draw differently. (The report's
-# template and charts are not in it: a crop does not depend on them.)
+# template and charts are not in it: a crop does not depend on them.) With the renderer's and the
+# encoder's versions, and zlib's, which writes the PNG.
 _CODE = ("checks", "core", "pdf", "text", "grading/html/crop.py")
+_LIBRARIES = ("pymupdf", "pillow")
 
 
-@lru_cache(maxsize=1)
-def _code_digest() -> str:
-    root = Path(__file__).resolve().parents[1]
-    digest = []
-    for name in _CODE:
-        found = [root / name] if name.endswith(".py") else (root / name).rglob("*.py")
-        for path in sorted(found):
-            digest.append(f"{path.relative_to(root).as_posix()} {sha256_hex(path.read_bytes())}")
-    return sha256_hex("\n".join(digest).encode())
-
-
-@lru_cache(maxsize=1)
-def _versions() -> tuple[str, ...]:
-    """The renderer's and the encoder's versions, from the installed distributions' metadata (a
-    cache hit loads neither pymupdf nor Pillow)."""
+def _fingerprint() -> list[Any]:
+    """What every crop's key shares (see the module docstring): read each time, as the limits
+    can change in this process (a command's --limit)."""
     import zlib
-    from importlib import metadata
 
-    def version(dist: str) -> str:
-        try:
-            return metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            return ""
-
-    return version("pymupdf"), version("pillow"), zlib.ZLIB_RUNTIME_VERSION
+    return [CACHE_FORMAT, *code_fingerprint(_CODE, _LIBRARIES), zlib.ZLIB_RUNTIME_VERSION]
 
 
-def _fingerprint() -> str:
-    """What every crop's key shares (see the module docstring). The limits are read each time:
-    a command's --limit can change them in this process."""
-    return json.dumps([CACHE_FORMAT, _code_digest(), *_versions(),
-                       {name: limits.get(name) for name in sorted(limits.LIMITS)}])
-
-
-def crop_key(case: Case, pdf_sha256: str, fingerprint: str) -> str:
+def crop_key(case: Case, pdf_sha256: str, fingerprint: list[Any]) -> str:
     """The cache key of `case`'s crop made from the PDF of that hash."""
-    return sha256_hex(json.dumps([fingerprint, pdf_sha256, evidence_needles(case)]).encode())
+    return key_of(fingerprint, pdf_sha256, evidence_needles(case))
 
 
-def _entry_path(folder: Path, key: str) -> Path:
-    return Path(folder) / key[:2] / f"{key}.json"
-
-
-def _to_entry(key: str, crop: PageCrop) -> JSONObject:
-    return {"key": key, "page": crop.page, "clip": list(crop.clip), "width": crop.width,
-            "height": crop.height, "boxes": [[b.kind, list(b.rect)] for b in crop.boxes], "note": crop.note,
+def _to_entry(crop: PageCrop) -> JSONObject:
+    return {"page": crop.page, "clip": list(crop.clip), "width": crop.width, "height": crop.height,
+            "boxes": [[b.kind, list(b.rect)] for b in crop.boxes], "note": crop.note,
             "png": base64.b64encode(crop.png).decode("ascii"), "png_sha256": sha256_hex(crop.png)}
 
 
-def _from_entry(case_id: str, key: str, entry: Any) -> PageCrop | None:
-    """The crop an entry holds, or None when it is not one (damaged, cut short, another key)."""
+def _from_entry(case_id: str, entry: Any) -> PageCrop | None:
+    """The crop an entry holds, or None when it is not one (damaged, cut short)."""
     try:
-        if entry["key"] != key:
-            return None
         png = base64.b64decode(entry["png"], validate=True)
         if sha256_hex(png) != entry["png_sha256"]:
             return None
@@ -121,29 +87,14 @@ def _from_entry(case_id: str, key: str, entry: Any) -> PageCrop | None:
 
 
 def _cached(folder: Path, case_id: str, key: str) -> PageCrop | None:
-    try:
-        entry = json.loads(_entry_path(folder, key).read_bytes())
-    except (OSError, ValueError):
-        return None   # not there, or not whole: a miss
-    return _from_entry(case_id, key, entry)
+    entry = read_entry(folder, key, "page crop")
+    return None if entry is None else _from_entry(case_id, entry)
 
 
 def _store(folder: Path, key: str, crop: PageCrop) -> None:
-    """Keep the crop under its key: a temporary file renamed into place, so a reader sees a whole
-    entry or none. Not synced to disk (a sync a file was 7 ms here, longer than making the crop): an
-    entry cut short by a crash fails its checks and is a miss. A folder that cannot be written
-    only makes the next report slower."""
-    path = _entry_path(folder, key)
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.parent / f"{temp_prefix(path.name)}{os.urandom(4).hex()}.tmp"
-        tmp.write_bytes(json.dumps(_to_entry(key, crop), separators=(",", ":")).encode("ascii"))
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+    """Keep the crop under its key. Not synced to disk (a sync a file was 7 ms here, longer than
+    making the crop): an entry cut short by a crash fails its checks and is a miss."""
+    write_entry(folder, key, _to_entry(crop), sync=False)
 
 
 # A crop to make: the case, and where to keep it (the cache folder, the key, and the hash of the
@@ -189,7 +140,7 @@ class CropMaker:
 
     def __init__(self, jobs: int | None = None, cache: Path | None = None) -> None:
         self._cache = Path(cache) if cache is not None else None
-        self._fingerprint = _fingerprint() if cache is not None else ""
+        self._fingerprint = _fingerprint() if cache is not None else []
         self._found: dict[str, PageCrop | None] = {}
         self._chunk: list[_Job] = []
         self._sent: list[tuple[list[str], Future]] = []

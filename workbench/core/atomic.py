@@ -96,8 +96,10 @@ def remove_stray_temps(folder: Path) -> list[Path]:
     return gone
 
 
-def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
-    """Write `data` to `path` atomically, with the permissions the umask gives a new file.
+def write_bytes(path: Path, data: bytes, within: Path | None = None, sync: bool = True) -> None:
+    """Write `data` to `path` atomically, with the permissions the umask gives a new file;
+    synced to disk before it replaces `path` unless `sync` is false (a cache entry that is
+    cheaper to make again than a sync: one cut short by a crash is a miss).
 
     A link at `path` is refused (the rename would put the file where the link was, not where it
     points, and a caller that meant the target would be surprised); with `within` (the suite
@@ -122,7 +124,8 @@ def write_bytes(path: Path, data: bytes, within: Path | None = None) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; a case file is no secret
         os.replace(tmp, path)
     except BaseException as exc:
@@ -137,8 +140,8 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_json(path: Path, obj: Any, within: Path | None = None) -> None:
-    write_bytes(path, dumps(obj).encode("utf-8"), within)
+def write_json(path: Path, obj: Any, within: Path | None = None, sync: bool = True) -> None:
+    write_bytes(path, dumps(obj).encode("utf-8"), within, sync)
 
 
 @contextlib.contextmanager

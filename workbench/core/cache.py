@@ -45,9 +45,10 @@ def read_entry(folder: Path, key: str, what: str = "cache entry") -> dict[str, A
     return entry
 
 
-def write_entry(folder: Path, key: str, entry: dict[str, Any]) -> None:
+def write_entry(folder: Path, key: str, entry: dict[str, Any], sync: bool = True) -> None:
     """Keep `entry` under `key`, replacing whatever is there (a link there, or in place of its
-    subfolder, is removed first: the entry is never written elsewhere through it)."""
+    subfolder, is removed first: the entry is never written elsewhere through it). Not synced to
+    disk with `sync` false (see `atomic.write_bytes`)."""
     path = entry_path(folder, key)
     try:
         # A link, FIFO or file where the subfolder goes; a link, FIFO or socket where the entry
@@ -55,7 +56,7 @@ def write_entry(folder: Path, key: str, entry: dict[str, Any]) -> None:
         for step, keep in ((path.parent, stat.S_ISDIR), (path, lambda m: stat.S_ISDIR(m) or stat.S_ISREG(m))):
             if os.path.lexists(step) and not keep(os.lstat(step).st_mode):
                 os.unlink(step)   # the link itself, never what it points to
-        atomic.write_json(path, {**entry, "key": key}, within=folder)
+        atomic.write_json(path, {**entry, "key": key}, within=folder, sync=sync)
     except (OSError, UserError):
         pass  # a cache that cannot be written is only slower
 
