@@ -1,6 +1,7 @@
 """This process: whether it runs one thread (`only_thread`), its end without the interpreter's
-finalization (`end_now`), and the threads its libraries may start (`cap_library_threads`). Light: the standard library's atexit, os and sys only, so
-`grade` can end with it, and the pools and the first page's process can ask before they fork.
+finalization (`end_now`), and the threads its libraries may start (`cap_library_threads`).
+Light: the standard library's atexit, os and sys only, so `grade` can end with it, and the pools
+and the first page's process can ask before they fork.
 """
 
 from __future__ import annotations
