@@ -126,13 +126,14 @@ def test_report_by_source_says_what_the_agent_read(_agent_suite, tmp_path, cli):
     lines = (_agent_suite / "runs" / "agent-text.jsonl").read_text().splitlines()
     run = tmp_path / "text.jsonl"   # two of the run's records: the report traces only these
     run.write_text("".join(line + "\n" for line in lines if json.loads(line)["case_id"] in (TRAP, SPLIT)))
-    code, out, err = cli("report", run, "--suite", _agent_suite, "--by", "source")
+    # (one process: a pool's workers, spawned under pytest-xdist, cost more than the two traces)
+    code, out, err = cli("report", run, "--suite", _agent_suite, "--by", "source", "--jobs", "1")
     assert code == 0, err
     shown = out.splitlines()
     at = next(i for i, line in enumerate(shown) if line.strip().startswith(TRAP))
     assert shown[at + 1].strip() == ("$19,128.67: the value came from page_text of page 1, which carries the "
                                      "hidden layer; page 1's image was never requested")
-    code, out, _ = cli("report", run, "--suite", _agent_suite, "--by", "source", "--json")
+    code, out, _ = cli("report", run, "--suite", _agent_suite, "--by", "source", "--json", "--jobs", "1")
     rows = {r["case_id"]: r for r in json.loads(out)["runs"][0]["cases"]}
     answered = next(json.loads(line)["answer"] for line in lines if json.loads(line)["case_id"] == SPLIT)
     assert rows[SPLIT]["agent_read"].startswith(f"{answered.strip()}: the value came from page_text of page 2")

@@ -239,7 +239,8 @@ def test_grade_of_a_key_shared_without_its_pdf_grades_and_says_attribution_was_s
 @pytest.mark.slow
 def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
     runs = sorted((MINI / "runs").glob("probe-*.jsonl"))
-    code, out, _ = cli("report", *runs, "--by", "source", "--json")
+    # (one process: tracing on two is the test of attribute_rows below; spawned pool workers cost more here)
+    code, out, _ = cli("report", *runs, "--by", "source", "--json", "--jobs", "1")
     report = json.loads(out)
     for run in report["runs"]:
         overall = run["sources"]["overall"][0]
@@ -251,7 +252,7 @@ def test_report_by_source_divides_wrong_answers_with_intervals(cli, tmp_path):
         by_case = {c["case_id"]: c.get("source") for c in run["cases"]}
         assert by_case["hidden_ocr_mismatch-0001"] == "hidden"
         assert by_case["prompt_injection_in_body-0001"] == "injected"
-    code, out, _ = cli("report", runs[0], "--by", "source", "--junit", tmp_path / "j.xml")
+    code, out, _ = cli("report", runs[0], "--by", "source", "--junit", tmp_path / "j.xml", "--jobs", "1")
     assert "where from  of " in out and "from hidden text" in out
     xml = (tmp_path / "j.xml").read_text()
     assert "(answer from: hidden)" in xml

@@ -30,7 +30,8 @@ def probe_runs(cli, suite_dir, tmp_path) -> list[Path]:
     runs = []
     for name in ("pypdf", "pymupdf"):
         out = tmp_path / f"{name}.jsonl"
-        code, _, err = cli("run", suite_dir, "--reader", f"probe:{name}", "--out", out, "-q")
+        # (one process: a pool's workers, spawned under pytest-xdist, cost more than three probes)
+        code, _, err = cli("run", suite_dir, "--reader", f"probe:{name}", "--out", out, "-q", "--jobs", "1")
         assert code in (0, 1), err
         runs.append(out)
     return runs
