@@ -107,6 +107,7 @@ def test_a_case_written_by_make_lints_clean_through_the_json(tmp_path):
     assert case.sha256 == sha256_hex(pdf)
 
 
+@pytest.mark.slow  # two lints of a scan, OCR and the family's page drawn anew: 3.7 s CPU
 def test_a_scan_made_by_another_version_of_its_family_is_one_warning_not_false_errors():
     """A suite built before its family changed: the lint drew the family's unscanned page anew
     (now a different page) and compared the scan with it, giving false errors."""

@@ -13,6 +13,7 @@ family lists them below with the reason.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from typing import Any
 
@@ -92,13 +93,26 @@ def _others(p: Param, base: Any) -> list[Any]:
     return [v for v in dict.fromkeys((cast(hi), cast(lo), cast((lo + base) / 2), cast((hi + base) / 2))) if v != base]
 
 
+# A family's page for its seed's own values is compared with each of its parameters' changes:
+# made once per worker, not once per parameter.
+_PAGES: dict[str, tuple[set[str], Any]] = {}
+
+
+def _page(name: str, values: dict[str, Any], seed: int) -> tuple[set[str], Any]:
+    """(the words of the page these values make, its answer key)."""
+    made = json.dumps([name, seed, values], sort_keys=True, default=repr)
+    if made not in _PAGES:
+        g = registry().get(name).generate(values, seed)
+        _PAGES[made] = (_words(g.pdf), g.key)
+    return _PAGES[made]
+
+
 def _content(name: str, param: str, values: dict[str, Any], seed: int) -> tuple[set[str], set[str]]:
     """(the page's words, the words of its answer key and of the parameter's value)."""
-    g = registry().get(name).generate(values, seed)
-    key = g.key
+    words, key = _page(name, values, seed)
     own = _vocab(key.expected_answer, key.forbidden_answers, key.expected_tokens,
                  re.sub(r"[\W_]+", " ", str(values[param])))
-    return _words(g.pdf), set(own)
+    return set(words), set(own)
 
 
 def _unrelated(name: str, param: str, words: set[str], exclude: set[str]) -> set[str]:

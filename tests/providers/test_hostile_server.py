@@ -94,13 +94,14 @@ def server():
 
 
 def test_a_dripping_server_ends_at_the_call_deadline(server, env, tmp_path):
+    env = {**env, "PDFWORKBENCH_TIMEOUT": "1", "PDFWORKBENCH_RETRY_DEADLINE": "2"}  # every call drips
     (code, _, err, seconds, _), records = _ask("drip", server, env, tmp_path)
     assert code == 1 and len(records) == 1
     assert records[0]["status"] == "timeout"
     assert "within" in records[0]["error"]["message"]
-    # PDFWORKBENCH_RETRY_DEADLINE=4: nothing extends the call past it (the guard is generous for
+    # PDFWORKBENCH_RETRY_DEADLINE=2: nothing extends the call past it (the guard is generous for
     # a loaded machine; before the fix the same call took 75 s with a 5 s timeout).
-    assert seconds < 4 + 20
+    assert seconds < 2 + 20
 
 
 def test_an_endless_body_is_cut_at_the_cap_and_recorded_as_an_error(server, env, tmp_path):
@@ -171,9 +172,10 @@ def _stream(size: int, head: bytes, filler: bytes):
         yield filler
 
 
-def _batch(env: dict, tmp_path: Path, tamper, *argv: str, hang_s: float = 30):
+def _batch(env: dict, tmp_path: Path, tamper, *argv: str, hang_s: float = 30, status_env: dict | None = None):
     """Submit a two-case batch to a fake OpenAI whose steps `tamper` changes, then `batch status`
-    (with `argv` before it); return that command's (code, stdout, stderr, seconds, MB) and the run."""
+    (with `argv` before it, in `status_env` if given); return that command's (code, stdout, stderr,
+    seconds, MB) and the run."""
     from tests.support.fixtures import suite_copy
 
     suite = suite_copy(tmp_path)
@@ -183,7 +185,7 @@ def _batch(env: dict, tmp_path: Path, tamper, *argv: str, hang_s: float = 30):
         code, _, err, _, _ = _run(["run", suite, "--reader", "openai:gpt-4o", "--batch", "--no-cache",
                                    "--base-url", url, "--out", out], env, tmp_path)
         assert code == 0, err
-        return _run([*argv, "batch", "status", out], env, tmp_path), out
+        return _run([*argv, "batch", "status", out], status_env or env, tmp_path), out
 
 
 def test_a_batch_result_file_past_its_cap_is_refused_in_one_line_with_bounded_memory(env, tmp_path):
@@ -225,14 +227,16 @@ def test_a_dripping_batch_service_ends_at_its_deadline(env, tmp_path, step):
     def drip(at, reply):
         return (*reply[:2], {**reply[2], "x-fake-drip": "1"}, reply[3]) if at == step else None
 
-    # The server drips for 60 s; only the client's deadline can end the command sooner.
-    env = {**env, "PDFWORKBENCH_LIMITS": "provider_batch_download_seconds=2"}
-    (code, _, err, _, _), out = _batch(env, tmp_path, drip, hang_s=60)
+    # The server drips for 60 s; only the client's deadline can end the command sooner (short ones
+    # for `batch status` alone: the submission before it does not drip).
+    status_env = {**env, "PDFWORKBENCH_LIMITS": "provider_batch_download_seconds=1",
+                  "PDFWORKBENCH_TIMEOUT": "1", "PDFWORKBENCH_RETRY_DEADLINE": "2"}
+    (code, _, err, _, _), out = _batch(env, tmp_path, drip, hang_s=60, status_env=status_env)
     assert code == 2 and "Traceback" not in err
     [line] = [x for x in err.splitlines() if x.startswith("pdfworkbench:")]
-    if step == "status":   # PDFWORKBENCH_TIMEOUT=2, PDFWORKBENCH_RETRY_DEADLINE=4
+    if step == "status":   # PDFWORKBENCH_TIMEOUT=1, PDFWORKBENCH_RETRY_DEADLINE=2
         assert "checking batch" in line and ("no complete answer within" in line or "deadline" in line)
     else:
-        assert line.endswith("(over the provider_batch_download_seconds limit of 2 s; raise it with "
+        assert line.endswith("(over the provider_batch_download_seconds limit of 1 s; raise it with "
                              "--limit provider_batch_download_seconds=N)")
     assert not out.exists() or not out.read_text()
