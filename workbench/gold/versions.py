@@ -155,12 +155,15 @@ def gold_keys(folder: Path, version: str | int | None = "latest", suite: Suite |
     from workbench.core.suite import load_suite  # grade CASE.json reads no suite
 
     suite = suite or load_suite(folder)
-    ver = resolve_version(folder, version)
+    events = _events(folder)   # (read once, for the versions and the disputes, as case_at does)
+    ver = _pick(_versions(events), version)
     keys = {c.id: c.answer_key() for c in suite.cases}
     warnings: list[str] = []
-    from workbench.gold.journal import load_disputes
+    disputes: dict[str, Dispute] = {}
+    if ver.applied:
+        from workbench.gold.journal import fold
 
-    disputes = {d.id: d for d in load_disputes(folder)}
+        disputes = {d.id: d for d in fold(events)}
     per_case: dict[str, list[Dispute]] = {}
     for did in ver.applied:
         d = disputes[did]
