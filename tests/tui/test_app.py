@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fixtures import screen_text, settle
+from tests.support.fixtures import screen_text, settle, until
 from workbench.core.config import config_path
 from workbench.core.layout import ASK_RUN, RUNS_DIR
 from workbench.core.runs import RunWriter, iter_records
@@ -109,10 +109,11 @@ async def test_cancel_a_slow_call(suite_copy, monkeypatch):
             await _ask(pilot, "openai:gpt-4o", "text")
             assert await asyncio.to_thread(server.wait_for_requests, 1, 60)
             assert app.screen.asking
-            await pilot.pause(0.3)
+            await until(pilot, lambda: "esc cancels · asking openai:gpt-4o" in screen_text(app))
             assert "esc cancels · asking openai:gpt-4o" in screen_text(app)
             await pilot.press("escape")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: not app.screen.asking
+                        and any("cancelled" in n.message for n in app._notifications))
             assert not app.screen.asking
             assert any("cancelled" in n.message for n in app._notifications)
     assert not (suite_copy / RUNS_DIR / ASK_RUN).exists()
