@@ -207,6 +207,23 @@ def test_tool_bytes_cap_and_dpi_cap(sample_cases, cli, server, suite):
     assert rec["extra"]["agent"]["tool_bytes"] <= 2000 + 2000
 
 
+def test_a_submission_without_its_answer_is_an_error_and_leaves_the_one_attempt(sample_cases):
+    """A call to submit_extraction that leaves out `answer` (or sends null) was recorded as the
+    answer "null", the case's one attempt spent on it; it is an error to the agent, and the next
+    submission with an answer is the one that counts. A number is taken as its text."""
+    from workbench.providers.agent.tools import DocumentTools
+
+    case = next(c for c in sample_cases if c.id == TRAP)
+    tools = DocumentTools(case, case.pdf_file.read_bytes())
+    for args in ({}, {"answer": None}):
+        said = tools.call("submit_extraction", args)
+        assert said.is_error and "needs its answer" in said.text and tools.answer is None
+    assert not tools.call("submit_extraction", {"answer": 13144.73}).is_error
+    assert tools.answer == "13144.73"
+    assert tools.call("submit_extraction", {"answer": "€13,144.73"}).is_error   # the first stands
+    assert tools.answer == "13144.73"
+
+
 BOOK = "book_scan_passage-0001-4e6dcd"    # a scan without a text layer: page_text is empty
 
 

@@ -280,6 +280,8 @@ class DocumentTools:
         if self.answer is not None:
             return ToolResult("an answer was already submitted; only the first submission counts", is_error=True)
         answer = args.get("answer")
+        if answer is None:   # (a call without its one argument: not this case's answer, and no attempt)
+            return ToolResult("submit_extraction needs its answer: {\"answer\": ...}; submit again", is_error=True)
         schema = self.case.answer_schema
         if schema is None:
             if not isinstance(answer, str):
