@@ -125,8 +125,9 @@ def _fonts_with_tounicode(doc, page) -> set[str]:
     return names
 
 
-def glyph_readings(doc, page, spans) -> list[tuple[Any, str]]:
+def glyph_readings(doc, page, spans, trace: list | None = None) -> list[tuple[Any, str]]:
     """(span, what its glyphs read) for spans whose font map disagrees with the drawn digits.
+    `trace`: the page's text trace as the file has it, read already (else read here).
 
     Each glyph (font, glyph id) is judged once per page: it looks the same wherever it is drawn.
     """
@@ -139,7 +140,7 @@ def glyph_readings(doc, page, spans) -> list[tuple[Any, str]]:
         return []
     memo: dict[tuple[str, int], str | None] = {}
     out = []
-    for raw in page.get_texttrace():
+    for raw in page.get_texttrace() if trace is None else trace:
         font = str(raw.get("font", "")).split("+", 1)[-1]
         chars = raw.get("chars") or ()
         text = "".join(chr(c[0]) for c in chars)

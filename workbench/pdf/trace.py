@@ -124,15 +124,16 @@ def box_mapper(page):
     return lambda r: tuple(pymupdf.Rect(r) * rot)
 
 
-def trace_spans(page, index: int, to_page=None, checks: bool = True) -> list[Span]:
+def trace_spans(page, index: int, to_page=None, checks: bool = True, trace: list | None = None) -> list[Span]:
     """The text spans of the loaded pymupdf `page` (number `index`), with their positions, as
     the page is rendered; no visibility verdict (every span is `visible` until analysed).
     `checks=False` leaves out what only the verdicts use (layer issues, mirroring): positions
-    for drawing boxes."""
+    for drawing boxes. `trace`: the page's `get_texttrace()`, read already by the caller (who
+    hands it on to the structure checks: reading it costs as much as the rest of this)."""
     to_page = to_page or box_mapper(page)
     rotated = bool(page.rotation)
     spans: list[Span] = []
-    for raw in page.get_texttrace():
+    for raw in page.get_texttrace() if trace is None else trace:
         chars = raw.get("chars") or ()
         direction = tuple(raw.get("dir") or (1.0, 0.0))
         text, raw_boxes = _spaced(chars, direction, float(raw.get("size") or 0.0))

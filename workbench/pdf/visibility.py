@@ -82,7 +82,8 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
     page_rect = page.rect
     width, height = page_rect.width, page_rect.height
     to_page = box_mapper(page)
-    spans = trace_spans(page, index, to_page)
+    trace = page.get_texttrace()   # (read once: the structure checks below look at it again)
+    spans = trace_spans(page, index, to_page, trace=trace)
 
     log = [(kind, to_page(rect)) for kind, rect in page.get_bboxlog()] if spans else []
     # Read before the text is removed for the bare render: removing it renumbers the drawings.
@@ -166,7 +167,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                 span.visible, span.reasons = True, []
                 partly[k] = flags if any(flags) else None
     # layers, annotations, fields, fonts, revisions
-    structure.apply_to_page(doc, index, data, spans, edited=edited, page=page)
+    structure.apply_to_page(doc, index, data, spans, edited=edited, page=page, trace=trace)
     if any(partly.values()):
         spans = _split_partly_hidden(spans, partly, hidden_why)
     return PageAnalysis(index, width, height, dpi, spans, ink_boxes, skipped=skipped, edited=edited)
@@ -371,8 +372,9 @@ def trace_fitz_pages(doc, data: bytes) -> Iterator[PageAnalysis]:
             continue
         page = doc[i]
         rect = page.rect
-        spans = trace_spans(page, i, checks=False)
-        structure.apply_to_page(doc, i, data, spans, edited=False, page=page)
+        trace = page.get_texttrace()
+        spans = trace_spans(page, i, checks=False, trace=trace)
+        structure.apply_to_page(doc, i, data, spans, edited=False, page=page, trace=trace)
         yield PageAnalysis(i, rect.width, rect.height, 0, spans, [])
 
 
