@@ -233,3 +233,79 @@ def test_a_fifo_as_a_runs_batch_state_file_is_refused_at_once(tmp_path):
     os.mkfifo(state)
     with pytest.raises(UserError, match="is a FIFO"):
         load_state(state)
+
+
+# ---- what a command writes: never in place of a device, a FIFO or a socket ----------------------
+
+def _special(tmp_path: Path, kind: str) -> Path:
+    """A FIFO, a listening UNIX socket or a character device (the null device's numbers) at
+    `tmp_path/out.html`: each one a write by rename would have replaced with a regular file."""
+    import socket
+    import stat
+
+    path = tmp_path / "out.html"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(path))
+        sock.close()
+    else:
+        try:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        except PermissionError:
+            pytest.skip("making a device needs root (CI runs as root; as root the old code replaced /dev/null)")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_an_output_on_a_fifo_socket_or_device_is_refused_before_the_work_and_left_as_it_was(tmp_path, cli, kind):
+    """`report --html /dev/null` run as root replaced the null device with the HTML page (the
+    write's rename puts a regular file where the path was); a FIFO or a socket likewise."""
+    from tests.support.fixtures import SAMPLE
+
+    path = _special(tmp_path, kind)
+    before = os.lstat(path)
+    what = {"fifo": "a FIFO (named pipe)", "socket": "a socket", "device": "a device"}[kind]
+    runs = sorted((SAMPLE / "runs").glob("*.jsonl"))
+    for flag in ("--html", "--junit", "--leaderboard", "--audit-pack"):
+        code, out, err = cli("report", *runs, flag, path, "--jobs", "1")
+        assert code == 2 and out == ""
+        assert _one_line(err) == (f"pdfworkbench: error: {flag} {path}: is {what}, not a file (a write would "
+                                  "put a file in its place); give a file name")
+    code, _, err = cli("compare", *runs, "--html", path)
+    assert code == 2 and f"--html {path}: is {what}" in _one_line(err)
+    after = os.lstat(path)
+    assert (after.st_mode, after.st_ino, after.st_rdev) == (before.st_mode, before.st_ino, before.st_rdev)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.html"]   # no temporary file left
+
+
+def test_run_refuses_a_junit_path_on_a_fifo_before_any_call(tmp_path, cli):
+    from tests.support.fixtures import SAMPLE
+
+    fifo = tmp_path / "junit.xml"
+    os.mkfifo(fifo)
+    run_file = tmp_path / "r.jsonl"
+    code, _, err = cli("run", SAMPLE, "--reader", "probe:pypdf", "--out", run_file, "--junit", fifo)
+    assert code == 2
+    assert _one_line(err).endswith(f"--junit {fifo}: is a FIFO (named pipe), not a file (a write would put a "
+                                   "file in its place); give a file name")
+    assert not run_file.exists()
+
+
+def test_a_written_file_lands_where_a_link_the_user_names_points(tmp_path, cli):
+    """An output path typed on the command line is the user's own (as for a file read): the page
+    is written where the link points and the link stays; a suite folder's links stay refused."""
+    from tests.support.fixtures import SAMPLE
+    from workbench.core import atomic
+
+    target = _outside(tmp_path) / "report.html"
+    link = tmp_path / "latest.html"
+    os.symlink(target, link)
+    runs = sorted((SAMPLE / "runs").glob("*.jsonl"))
+    code, _, err = cli("report", *runs, "--html", link, "--jobs", "1")
+    assert code in (0, 1), err
+    assert os.path.islink(link) and target.read_bytes().startswith(b"<!DOCTYPE html>")
+    with pytest.raises(UserError, match=r"is a symbolic link; give the file itself"):
+        atomic.write_bytes(link, b"x")
+    assert target.read_bytes().startswith(b"<!DOCTYPE html>")

@@ -7,6 +7,7 @@ import sys
 
 from workbench.cli.logs import note
 from workbench.cli.output import print_json
+from workbench.core import atomic
 from workbench.core.errors import UserError
 from workbench.core.suite import content_hash, load_suite
 from workbench.gold.versions import cases_at, resolve_version
@@ -19,6 +20,8 @@ from workbench.grading.report import SuiteRef, build_report
 def cmd_compare(args: argparse.Namespace) -> int:
     if args.run_a.resolve() == args.run_b.resolve():
         raise UserError(f"{args.run_a} is given twice: compare two different run files")
+    if args.html is not None:
+        args.html = atomic.check_target(args.html, "--html", follow=True)   # before the work
     loaded = []
     for path in (args.run_a, args.run_b):
         runs = load_runs([path])

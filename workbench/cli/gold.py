@@ -116,6 +116,8 @@ def cmd_versions(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.out:
+        args.out = atomic.check_target(args.out, "--out", follow=True)
     doc = export(args.suite, args.version)
     if args.out:
         atomic.write_json(args.out, doc)

@@ -46,6 +46,13 @@ if TYPE_CHECKING:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    # The files it will write, checked before the work, not after it: a folder, a link, a device
+    # or a FIFO there is refused (never replaced by the write).
+    for flag, name in (("--html", "html"), ("--leaderboard", "leaderboard"), ("--junit", "junit"),
+                       ("--audit-pack", "audit_pack")):
+        out = getattr(args, name)
+        if out is not None and str(out) != "-":
+            setattr(args, name, atomic.check_target(out, flag, follow=True))
     if not args.html:
         return _report(args, None)
     # (for --html alone; the PDF libraries load only in the workers, for crops the cache lacks)
@@ -60,9 +67,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace, crops: CropMaker | None) -> int:
     fail_below = threshold(args.fail_threshold)
-    for flag, out in (("--html", args.html), ("--leaderboard", args.leaderboard)):
-        if out is not None and str(out) != "-" and out.is_dir():   # before the work, not after it
-            raise UserError(f"{flag} {out}: is a folder; give a file name")
     by_source, by_extractor = args.by == "source", args.by == "extractor"
     if by_source or by_extractor:
         args.by = None

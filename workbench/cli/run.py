@@ -15,6 +15,7 @@ from workbench.cli.logs import log, note, progress_shown
 from workbench.cli.parsers.grading import threshold
 from workbench.cli.reading import reader_options
 from workbench.cli.runreport import print_run_report, suite_cases
+from workbench.core import atomic
 from workbench.core.errors import UserError
 from workbench.core.layout import runs_dir
 from workbench.core.schema import plain_id
@@ -70,6 +71,8 @@ class _ProgressLine:
 
 def cmd_run(args: argparse.Namespace) -> int:
     fail_below = threshold(args.fail_threshold)
+    if args.junit:   # checked before any call is made (a folder, a device, a FIFO there)
+        args.junit = atomic.check_target(args.junit, "--junit", follow=True)
     if args.prices:
         load_prices(args.prices)   # a broken table is said before any call is made
     reader = parse_reader(args.reader)

@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,22 +97,49 @@ def remove_stray_temps(folder: Path) -> list[Path]:
     return gone
 
 
+def check_target(path: Path | str, flag: str = "", follow: bool = False) -> Path:
+    """`path`, if `write_bytes` can write a file there: nothing there yet, or a regular file
+    (replaced whole). Else one line naming `flag` and `path`: a folder; a symbolic link (the
+    rename would replace the link, not what it points to); a device, FIFO or socket (the rename
+    would put a regular file in its place: /dev/null itself, for a command run as root). Commands
+    check their output paths with it before the work, so nothing is done for a refused write.
+
+    `follow`: a path the user typed is theirs, so a link there is followed (as for a file read)
+    and the path it leads to is returned and checked; a suite folder's files are never followed."""
+    path = Path(path)
+    if follow and os.path.islink(path):
+        path = Path(os.path.realpath(path))
+    where = f"{flag} {path}" if flag else str(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:   # nothing there (or a name the write itself will refuse, in one line)
+        return path
+    if stat.S_ISREG(mode):
+        return path
+    if stat.S_ISDIR(mode):
+        raise WriteError(f"{where}: is a folder; give a file name")
+    if stat.S_ISLNK(mode):
+        raise WriteError(f"{where}: is a symbolic link; give the file itself (a write would replace "
+                         "the link, not what it points to)")
+    raise WriteError(f"{where}: is {files.kind_of(mode)}, not a file (a write would put a file in its "
+                     "place); give a file name")
+
+
 def write_bytes(path: Path, data: bytes, within: Path | None = None, sync: bool = True) -> None:
     """Write `data` to `path` atomically, with the permissions the umask gives a new file;
     synced to disk before it replaces `path` unless `sync` is false (a cache entry that is
     cheaper to make again than a sync: one cut short by a crash is a miss).
 
-    A link at `path` is refused (the rename would put the file where the link was, not where it
-    points, and a caller that meant the target would be surprised); with `within` (the suite
-    folder) a link on any step below it is refused too, so the temporary file is never made
-    through a linked folder elsewhere."""
+    What is at `path` must be a regular file, or nothing (`check_target`): a link, a device or a
+    FIFO there is refused, never replaced by the rename; with `within` (the suite folder) a link
+    on any step below it is refused too, so the temporary file is never made through a linked
+    folder elsewhere."""
     path = Path(path)
     if within is not None:
         files.check_own(path, within)
-    files.refuse_link(path)
+        files.refuse_link(path)   # (said as a suite folder's file)
+    check_target(path)
     ensure_folder(path.parent)
-    if path.is_dir():
-        raise WriteError(f"{path}: is a folder; cannot write a file there")
     if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
         raise files.write_failed(path, OSError(errno.ENAMETOOLONG, "File name too long"))
     try:

@@ -52,7 +52,8 @@ def link_refused(path: Path | str) -> FileRefused:
                        "replace the link with the file")
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a file of `st_mode` `mode` is, when it is not a regular file (for a one-line error)."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -191,7 +192,7 @@ def _regular(fd: int, path: Path | str, what: str) -> int:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise FileRefused(f"{path}: is {_kind(mode)}, not a {what}; give a regular file")
+            raise FileRefused(f"{path}: is {kind_of(mode)}, not a {what}; give a regular file")
         if _NONBLOCK:
             os.set_blocking(fd, True)
     except BaseException:
