@@ -41,3 +41,5 @@ def test_batch_cancel_json_ends_the_batch(command, submitted):
 def test_batch_refuses_a_run_without_a_batch_in_one_line(command, work, action):
     refused(command("batch", action, "run.jsonl", "--json"), "no batch was submitted for this run")
     refused(command("batch", action, "run.jsonl", "--every", "soon", "--json"), "--every")
+    # (NaN or below 0 polled the provider without a pause)
+    refused(command("batch", action, "run.jsonl", "--every", "nan", "--json"), "--every nan: give the seconds")

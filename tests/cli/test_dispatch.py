@@ -41,6 +41,8 @@ def test_config_limits_apply_and_a_bad_one_is_a_warning_while_limit_flags_win(co
     assert limits.get("inspect_pages") == 9
     write_config({})
     refused(command("families", "--limit", "nope=3"), "unknown limit 'nope' in --limit 'nope=3'")
+    # NaN passed `<= 0` and compares false with everything: a page budget of NaN never ran out
+    refused(command("families", "--limit", "page_seconds=nan"), "--limit page_seconds takes a number, not 'nan'")
 
 
 def test_an_env_file_of_the_config_that_is_missing_is_a_warning_one_given_is_an_error(command, work):

@@ -24,6 +24,8 @@ def test_the_options_given_and_only_those():
 
 @pytest.mark.parametrize("argv, says", [
     (("--reader", "openai:gpt-4o", "--max-tokens", "0"), "--max-tokens must be at least 1"),
+    (("--reader", "openai:gpt-4o", "--temperature", "nan"), "--temperature nan: give a number from 0 up"),
+    (("--reader", "openai:gpt-4o", "--temperature", "-1"), "--temperature -1.0: give a number from 0 up"),
     (("--reader", "openai:gpt-4o", "--max-turns", "3"),
      "--max-turns, --deadline and --extractor are for agent readers (agent:PROVIDER:MODEL)"),
     (("--reader", "probe:pypdf", "--extractor", "pypdf"), "are for agent readers"),

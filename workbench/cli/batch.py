@@ -10,6 +10,7 @@ from pathlib import Path
 from workbench.cli.logs import note
 from workbench.cli.output import print_json
 from workbench.cli.runreport import print_run_report, suite_cases
+from workbench.core.errors import UserError
 from workbench.providers.batch.job import advance_run
 from workbench.providers.batch.submit import submit_or_advance
 from workbench.providers.running import RunPlan
@@ -68,6 +69,9 @@ def run_batch(args: argparse.Namespace, plan: RunPlan, threshold: float | None, 
 
 
 def cmd_status(args: argparse.Namespace, cancel: bool = False) -> int:
+    if not args.every >= 0:   # (NaN too: it polled the provider without a pause)
+        raise UserError(f"--every {args.every}: give the seconds between polls, 0 or more")
+
     def step(cancel_now: bool = False):
         return advance_run(args.run, cancel=cancel_now, base_url=args.base_url, password=args.password,
                            on_step=note)

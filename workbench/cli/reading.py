@@ -17,6 +17,8 @@ def reader_options(args: argparse.Namespace) -> dict:
             raise UserError("--max-tokens must be at least 1")
         opts["max_tokens"] = args.max_tokens
     if args.temperature is not None:
+        if not 0 <= args.temperature < float("inf"):   # (NaN is no number a provider takes: each call failed)
+            raise UserError(f"--temperature {args.temperature}: give a number from 0 up (most providers take 0 to 2)")
         opts["temperature"] = args.temperature
     if getattr(args, "no_structured", False):
         opts["structured"] = False

@@ -173,6 +173,8 @@ def parse_override(text: str) -> tuple[str, int | float]:
         number: int | float = int(value) if isinstance(default, int) else float(value)
     except ValueError:
         raise UserError(f"--limit {name} takes a number, not {value!r}") from None
+    if number != number:   # NaN: no comparison with it holds, so a budget of NaN was no budget at all
+        raise UserError(f"--limit {name} takes a number, not {value!r}")
     if number <= 0:
         raise UserError(f"--limit {name} must be above 0, not {value!r}")
     return name, number
