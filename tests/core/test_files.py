@@ -309,3 +309,9 @@ def test_a_written_file_lands_where_a_link_the_user_names_points(tmp_path, cli):
     with pytest.raises(UserError, match=r"is a symbolic link; give the file itself"):
         atomic.write_bytes(link, b"x")
     assert target.read_bytes().startswith(b"<!DOCTYPE html>")
+    # a run file too: appended where the link points (it was refused as a suite folder's link)
+    run_file, run_link = _outside(tmp_path) / "run.jsonl", tmp_path / "run.jsonl"
+    os.symlink(run_file, run_link)
+    code, _, err = cli("run", SAMPLE, "--reader", "probe:pypdf", "--out", run_link)
+    assert code in (0, 1), err
+    assert os.path.islink(run_link) and len(run_file.read_text().splitlines()) == 34

@@ -8,6 +8,7 @@ import asyncio
 from workbench.cli.logs import note
 from workbench.cli.output import print_json
 from workbench.cli.reading import reader_options
+from workbench.core import files
 from workbench.core.case import load_case
 from workbench.core.errors import UserError
 from workbench.core.source import bare_pdf_case
@@ -27,7 +28,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         case = load_case(args.case)
         suite = suite_of_case(case)
     rec, path = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, reader_options(args),
-                                not args.no_cache, suite=suite, out=args.out, base_url=args.base_url,
+                                not args.no_cache, suite=suite, out=files.typed_path(args.out) if args.out else None, base_url=args.base_url,
                                 password=args.password, question=args.question))
     if args.json:
         print_json(rec.to_json())

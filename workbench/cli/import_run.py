@@ -8,6 +8,7 @@ from pathlib import Path
 
 from workbench.cli.logs import note
 from workbench.cli.output import print_json
+from workbench.core import files
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.layout import named_suite_dir, runs_dir
@@ -26,7 +27,7 @@ def cmd_import_run(args: argparse.Namespace) -> int:
         raise UserError("--reader is for a predictions file (.jsonl); an Inspect log and a pdfhell run name their model")
     if args.reader and ":" not in args.reader:
         raise UserError(f"--reader {args.reader!r}: write it as provider:model")
-    out = args.out or _import_out(args.result, args.suite, kind)
+    out = files.typed_path(args.out) if args.out else _import_out(args.result, args.suite, kind)
     if out.resolve() == args.result.resolve():
         raise UserError(f"--out {out}: would overwrite the input; choose another file")
     if out.exists() and not args.force:

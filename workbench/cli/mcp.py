@@ -7,6 +7,7 @@ from pathlib import Path
 
 from workbench.cli.logs import note
 from workbench.cli.parsers import port_number
+from workbench.core import files
 from workbench.core.errors import UserError
 
 
@@ -37,6 +38,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from workbench.providers.agent.loop import DEFAULT_DEADLINE_S
     from workbench.providers.agent.mcpserver import http_url, serve_http, serve_stdio
 
+    if args.out is not None:
+        args.out = files.typed_path(args.out)
     deadline = DEFAULT_DEADLINE_S if args.deadline is None else args.deadline
     if not deadline > 0:
         raise UserError("--deadline must be above 0 seconds")

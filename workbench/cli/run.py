@@ -15,7 +15,7 @@ from workbench.cli.logs import log, note, progress_shown
 from workbench.cli.parsers.grading import threshold
 from workbench.cli.reading import reader_options
 from workbench.cli.runreport import print_run_report, suite_cases
-from workbench.core import atomic
+from workbench.core import atomic, files
 from workbench.core.errors import UserError
 from workbench.core.layout import runs_dir
 from workbench.core.schema import plain_id
@@ -81,7 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                    password=args.password)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
-    out = args.out or default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard,
+    out = files.typed_path(args.out) if args.out else default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard,
                                   plan.options.get("extractor"))
     log.debug("run: %d case(s) of %s, reader %s, modality %s%s, %d worker(s), run file %s",
               len(suite.cases), args.suite, plan.reader, modality, f" at {dpi} dpi" if dpi else "",

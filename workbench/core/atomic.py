@@ -106,9 +106,7 @@ def check_target(path: Path | str, flag: str = "", follow: bool = False) -> Path
 
     `follow`: a path the user typed is theirs, so a link there is followed (as for a file read)
     and the path it leads to is returned and checked; a suite folder's files are never followed."""
-    path = Path(path)
-    if follow and os.path.islink(path):
-        path = Path(os.path.realpath(path))
+    path = files.typed_path(path) if follow else Path(path)
     where = f"{flag} {path}" if flag else str(path)
     try:
         mode = os.lstat(path).st_mode

@@ -272,6 +272,14 @@ def refuse_link(path: Path | str) -> Path:
     return path
 
 
+def typed_path(path: Path | str) -> Path:
+    """A path the user typed for a file to write (`--out`, `--html`): a symbolic link there is
+    theirs, as for a file they name to read, so it is followed to the path it names. (A suite
+    folder's own links are refused where they are met, `refuse_link`.)"""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path
+
+
 def open_append(path: Path | str, what: str = "file", *, text: bool = True) -> Any:
     """`path` opened for appending (created if missing), refusing a link, a FIFO or a device
     there: a run file or a journal grows in place and must stay the file it is. `text=False`:
