@@ -278,3 +278,23 @@ def test_the_console_script_neither_hangs_nor_tracebacks_on_a_hostile_config(tmp
     warning, = [line for line in proc.stderr.splitlines() if "config.json" in line]
     assert warning.startswith(f"pdfworkbench: warning: {config / 'config.json'}: ignored (")
     assert warning.endswith("fix it with `pdfworkbench config edit` (it is not written over meanwhile)")
+
+
+def test_a_config_json_kept_as_a_link_is_saved_where_it_points(tmp_path, monkeypatch):
+    """Dotfiles kept by GNU Stow are links into the user's dotfiles folder: the workbench saving
+    its settings (the theme, the hint dismissed) writes the file the link points to, and the link
+    stays (it was refused as a link: every save warned and nothing was kept)."""
+    from workbench.core.config import load_settings, save_settings
+
+    dotfiles, config = tmp_path / "dotfiles", tmp_path / "config"
+    dotfiles.mkdir()
+    config.mkdir()
+    (dotfiles / "config.json").write_text('{"theme": "textual-dark"}\n')
+    os.symlink(dotfiles / "config.json", config / "config.json")
+    monkeypatch.setenv("PDFWORKBENCH_CONFIG_DIR", str(config))
+    settings = load_settings()
+    settings.theme = "textual-light"
+    save_settings(settings)
+    assert os.path.islink(config / "config.json")
+    assert json.loads((dotfiles / "config.json").read_text())["theme"] == "textual-light"
+    assert load_settings().theme == "textual-light"

@@ -27,8 +27,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     else:
         case = load_case(args.case)
         suite = suite_of_case(case)
+    out = files.typed_path(args.out) if args.out else None
     rec, path = asyncio.run(ask(case, args.reader, args.modality, args.dpi, args.prompt, reader_options(args),
-                                not args.no_cache, suite=suite, out=files.typed_path(args.out) if args.out else None, base_url=args.base_url,
+                                not args.no_cache, suite=suite, out=out, base_url=args.base_url,
                                 password=args.password, question=args.question))
     if args.json:
         print_json(rec.to_json())

@@ -81,8 +81,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                    password=args.password)
     suite = load_suite(args.suite)
     modality, dpi = effective_modality(plan)
-    out = files.typed_path(args.out) if args.out else default_out(args.suite, suite.name, str(plan.reader), modality, dpi, args.shard,
-                                  plan.options.get("extractor"))
+    out = files.typed_path(args.out) if args.out else default_out(
+        args.suite, suite.name, str(plan.reader), modality, dpi, args.shard, plan.options.get("extractor"))
     log.debug("run: %d case(s) of %s, reader %s, modality %s%s, %d worker(s), run file %s",
               len(suite.cases), args.suite, plan.reader, modality, f" at {dpi} dpi" if dpi else "",
               plan.workers, out)

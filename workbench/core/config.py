@@ -176,7 +176,9 @@ def save_settings(settings: Settings) -> None:
     settings.unknown = {**current.unknown, **settings.unknown}
     from workbench.core import atomic  # (a command that only reads the settings writes nothing)
 
-    atomic.write_json(config_path(), settings.to_json())
+    # The user's own file: where it is a link (dotfiles kept by GNU Stow), the file it points to
+    # is written, and the link stays.
+    atomic.write_json(files.typed_path(config_path()), settings.to_json())
 
 
 def family_dirs(settings: Settings | None = None) -> list[Path]:
