@@ -30,6 +30,34 @@ def inline_font_pdf(text: bytes = b"Total due: $1,234.56") -> bytes:
         b"<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >> >>",
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
     ]
+    return _by_hand(objs)
+
+
+# What a hostile text layer says with its glyphs: ESC ] 0 ; ... BEL retitles a terminal, ESC [ 2 J
+# clears it. Drawn as "Total A]0;PWNEDBA[2JA[31m 42.00" in Helvetica; a ToUnicode map makes A read
+# as ESC and B as BEL (pypdf honours it; pymupdf, reading the base font's codes, does not).
+ESCAPES = "Total \x1b]0;PWNED\x07\x1b[2J\x1b[31m 42.00"
+
+
+def escape_layer_pdf() -> bytes:
+    """A one-page PDF whose pypdf text layer is `ESCAPES`: escape sequences in a text layer."""
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Escapes def "
+            b"1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <41> <001B> <42> <0007> "
+            b"endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    content = b"BT /F1 14 Tf 72 720 Td (Total A]0;PWNEDBA[2JA[31m 42.00) Tj ET"
+    return _by_hand([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font "
+        b"<< /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream",
+    ])
+
+
+def _by_hand(objs: list[bytes]) -> bytes:
+    """A PDF of `objs` (object 1 the catalog), with its cross-reference table, written byte by byte."""
     out = bytearray(b"%PDF-1.7\n")
     offsets = []
     for i, obj in enumerate(objs, 1):

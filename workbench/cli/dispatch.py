@@ -70,7 +70,22 @@ def verbosity(args: argparse.Namespace) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run the command `args` were parsed for; its exit code (errors a user can cause: one line)."""
+    """Run the command `args` were parsed for; its exit code (errors a user can cause: one line).
+    On a terminal, what the command writes shows the control characters of the text it prints
+    (a PDF's layers, an answer, a message quoting either) rather than sending them
+    (`text.terminal`); the workbench's screen does the same for what it draws."""
+    streams = sys.stdout, sys.stderr
+    if args.command != "open" and any(s.isatty() for s in streams):
+        from workbench.text.terminal import ShownControls
+
+        sys.stdout, sys.stderr = (ShownControls(s) if s.isatty() else s for s in streams)
+    try:
+        return _logged(args)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _logged(args: argparse.Namespace) -> int:
     if BY_NAME[args.command].light:   # it sets up logging itself, if a library loads (`Command.light`)
         return _run(args)
     # (logging, for every command but the light ones: see `Command.light`)

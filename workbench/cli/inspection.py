@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from workbench.core.case import Case, load_case
 from workbench.pdf.document import read_pdf_bytes
 from workbench.pdf.pages import PdfPages, hidden_stretches, parse_pages
 from workbench.pdf.structure import structure_report
+from workbench.text import terminal
 
 
 def load_target(path: Path, password: str | None = None) -> tuple[bytes, Case | None]:
@@ -58,6 +60,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         return _unread_code(name, unread)
     print(f"{args.path}: {count} page(s)" + (f" ({left_out})" if left_out else ""))
     colour = _colour_stdout()
+    out = terminal.raw_stream(sys.stdout)
+    show = terminal.shown if out is not sys.stdout else str
     for page in pages:
         print(f"\n=== page {page['number']}: {page['width_pt']:.0f} x {page['height_pt']:.0f} pt"
               f" (rotation {page['rotation']})")
@@ -67,8 +71,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             print(f"--- text layer ({extractor}) ---")
             why = page.get("unread", {}).get(extractor)
             text = page["text"][extractor].rstrip()
-            print(f"(not read: {why})" if why else mark_hidden_text(text, page["spans"], colour) or "(empty)",
-                  flush=True)
+            # (the layer's own control characters shown on a terminal, the colour sent as it is)
+            print(f"(not read: {show(why)})" if why else mark_hidden_text(text, page["spans"], colour, show)
+                  or "(empty)", file=out, flush=True)
     _print_structure(_structure(data, name))
     return _unread_code(name, unread)
 
@@ -81,16 +86,18 @@ def _colour_stdout() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def mark_hidden_text(text: str, spans: list[dict], colour: bool) -> str:
+def mark_hidden_text(text: str, spans: list[dict], colour: bool, show: Callable[[str], str] = str) -> str:
     """A text layer with each stretch of hidden text marked, as the Inspect screen marks it:
-    coloured on a terminal, else followed by a `[hidden: why]` tag."""
+    coloured on a terminal, else followed by a `[hidden: why]` tag; the layer's text (not the
+    colour) as `show` gives it (`text.terminal.shown` on a terminal)."""
     hidden = [(s["text"], ", ".join(s["reasons"]) or "hidden") for s in spans if not s["visible"]]
     out, at = [], 0
     for start, end, why in hidden_stretches(text, hidden):
-        out.append(text[at:start])
-        out.append(f"{HIDDEN_ANSI}{text[start:end]}\x1b[0m" if colour else f"{text[start:end]} [hidden: {why}]")
+        out.append(show(text[at:start]))
+        piece = show(text[start:end])
+        out.append(f"{HIDDEN_ANSI}{piece}\x1b[0m" if colour else f"{piece} [hidden: {show(why)}]")
         at = end
-    return "".join(out) + text[at:]
+    return "".join(out) + show(text[at:])
 
 
 def _unread_code(name: str, unread: dict[str, int]) -> int:

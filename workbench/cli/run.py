@@ -25,6 +25,7 @@ from workbench.grading.cost import load_prices
 from workbench.providers.adapters import default_modality
 from workbench.providers.base import parse_reader
 from workbench.providers.running import RunInterrupted, RunPlan, effective_modality, run_suite
+from workbench.text import terminal
 
 
 def _slug(text: str) -> str:
@@ -54,7 +55,7 @@ class _ProgressLine:
 
     def __call__(self, progress) -> None:
         if self.tty:
-            sys.stderr.write("\r\x1b[2K" + progress.line())
+            terminal.raw_stream(sys.stderr).write("\r\x1b[2K" + terminal.shown(progress.line()))
             sys.stderr.flush()
             return
         if not self.shown:

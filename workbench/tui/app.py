@@ -30,6 +30,7 @@ from workbench.core.config import (
 from workbench.core.errors import UserError
 from workbench.core.source import Source, open_source
 from workbench.core.threads import DaemonExecutor
+from workbench.tui.controls import drop_controls_from_screen
 from workbench.tui.screens.inspect import InspectScreen
 from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.tui.widgets.page_view import PageView
@@ -60,6 +61,7 @@ class WorkbenchApp(App):
     def __init__(self, source: Source, settings: Settings | None = None, graphics: str = "halfblock",
                  who: str | None = None, password: str | None = None) -> None:
         super().__init__()
+        drop_controls_from_screen()   # (a text layer's escape sequences never reach the terminal)
         self.source = source
         # Opens encrypted PDFs this session (`open --password`, or typed into the dialog); never saved.
         self.password = password

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from workbench.core.case import Case
 from workbench.pdf.budget import TOO_COMPLEX
+from workbench.text import terminal
 from workbench.tui.widgets.layout import update_in_place
 
 HIDDEN_STYLE = "bold black on dark_orange"
@@ -20,10 +21,12 @@ SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "cyan"
 
 
 def mark_hidden(text: str, hidden: list[str]) -> Text:
-    """The page's text with every stretch that is hidden on the page highlighted."""
+    """The page's text with every stretch that is hidden on the page highlighted; its control
+    characters drawn as pictures (one for one: the offsets hold)."""
+    text = terminal.shown(text)
     out = Text(text)
     for needle in hidden:
-        needle = needle.strip()
+        needle = terminal.shown(needle.strip())
         if not needle:
             continue
         start = text.find(needle)

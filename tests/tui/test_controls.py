@@ -1,0 +1,52 @@
+"""The workbench's screen and a hostile text layer (tui/controls.py): opening the pypdf tab of a
+PDF whose layer holds escape sequences sent them to the terminal (the terminal's title became
+PWNED and the screen was cleared). The pane draws them as pictures; nothing the screen writes
+holds one."""
+
+from __future__ import annotations
+
+from tests.support.fixtures import settle
+from tests.support.foreign_pdfs import escape_layer_pdf
+from workbench.core.source import open_source
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.widgets.text_layers import TextLayerView
+
+
+async def test_a_layer_of_escape_sequences_is_shown_as_pictures_and_never_sent(tmp_path):
+    pdf = tmp_path / "escapes.pdf"
+    pdf.write_bytes(escape_layer_pdf())
+    app = WorkbenchApp(open_source(pdf))
+    written: list[str] = []
+    display = app._display
+
+    def frame(screen, update) -> None:   # each frame as the terminal would get it
+        if update is not None:
+            written.append(update.render_segments(app.console))
+        display(screen, update)
+
+    app._display = frame
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("[")   # the tab before pymupdf's: pypdf's
+        await settle(pilot)
+        layer = app.screen.query_one("#text-pypdf", TextLayerView)
+        assert layer.plain.startswith("Total \x1b]0;PWNED")   # (the layer itself is kept as it is)
+    shown = "".join(written)
+    assert "Total ␛]0;PWNED␇␛[2J␛[31m 42.00" in shown   # the pane was drawn with its pictures...
+    assert "\x1b]0;" not in shown and "\x07" not in shown and "\x1b[2J" not in shown   # ...and sent nothing
+
+
+def test_no_line_the_screen_draws_sends_a_control_character():
+    """Whatever pane shows outside text (a case's question, an answer, a finding), the line drawn
+    leaves its control characters out: they take no cell, so the line keeps its width."""
+    from rich.console import Console
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    from workbench.tui.controls import drop_controls_from_screen
+
+    drop_controls_from_screen()
+    line = Strip([Segment("Q: total?\x1b]0;HACKED\x07\x9b2J"), Segment(" ok")])
+    assert line.cell_length == len("Q: total?]0;HACKED2J ok")
+    out = line.render(Console(color_system="truecolor"))
+    assert out == "Q: total?]0;HACKED2J ok"
