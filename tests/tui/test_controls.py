@@ -50,3 +50,19 @@ def test_no_line_the_screen_draws_sends_a_control_character():
     assert line.cell_length == len("Q: total?]0;HACKED2J ok")
     out = line.render(Console(color_system="truecolor"))
     assert out == "Q: total?]0;HACKED2J ok"
+
+
+async def test_a_pdf_opened_by_a_name_that_looks_like_markup_is_titled_by_that_name(tmp_path):
+    """The page pane's title is the case's id, a bare PDF's file name: as markup, a name such as
+    `[@click=app.quit]Q.pdf` made its title a link that quit the workbench when clicked."""
+    pdf = tmp_path / "[@click=app.quit]Q[b].pdf"
+    pdf.write_bytes(escape_layer_pdf())
+    app = WorkbenchApp(open_source(pdf))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        from textual.content import Content
+
+        from workbench.tui.widgets.page_view import PageView
+
+        title = app.screen.query_one(PageView).border_title   # (Textual reads a title as markup)
+        assert Content.from_markup(title).plain == "[@click=app.quit]Q[b]"

@@ -22,6 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.markup import escape
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Input
@@ -225,7 +226,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.current = case
         self.data = None
         page = self.query_one(PageView)
-        page.border_title = case.id
+        page.border_title = escape(case.id)   # (a PDF opened by name: its name is no markup)
         opened = opened_from_first(case, self.settings.dpi, wait=False) if first else None
         if opened is not None:
             self._first_shown.clear()
