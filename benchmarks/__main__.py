@@ -208,6 +208,12 @@ def bench_pdf500(tmp: Path, runs: int, quick: bool) -> list[Row]:
                                                                 str(pdf)],
                      "inspect's library calls alone, 2 processes (benchmarks/floor_inspect.py), in turns",
                      [str(pdf), "--jobs", "2"], runs, 1.2, floor_module="benchmarks.floor_inspect", rss=True)
+    # ... and against the floor issue 40.3 names (two renders a page); inspect renders a page of
+    # nothing but text once, so the row above, with one, is the stricter
+    rows += _in_turns(g, "inspect --json, all pages, --jobs 2, over the issue's floor",
+                      ["inspect", "--json", "--pages", "all", "--jobs", "2", str(pdf)],
+                      "issue 40.3's floor: pypdf and pymupdf text, two 150-DPI renders a page, 2 processes, in turns",
+                      [str(pdf), "--jobs", "2", "--renders", "2"], runs, 1.2, floor_module="benchmarks.floor_inspect")
     rows += _in_turns(g, "lint, all pages, --jobs 2", ["lint", "--pages", "all", "--jobs", "2", str(pdf)],
                       "the same lint with --jobs 1, in turns", ["lint", "--pages", "all", "--jobs", "1", str(pdf)],
                       runs, 0.6)
