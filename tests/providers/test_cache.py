@@ -61,3 +61,24 @@ def test_a_damaged_entry_is_a_miss_and_a_cache_that_cannot_be_written_only_slowe
 
 def test_the_default_folder_is_the_user_s_cache_folder(tmp_path):
     assert AnswerCache().folder == tmp_path / "cache"   # PDFWORKBENCH_CACHE_DIR, set for each test
+
+
+def test_a_fifo_or_a_link_in_the_cache_is_a_miss_and_is_replaced_not_written_through(tmp_path):
+    """The answer cache reads its entries as the crop and lint caches do (`core.cache`): a FIFO
+    where an answer's file goes made `run` and `ask` wait for ever on it."""
+    import os
+
+    cache, key = AnswerCache(tmp_path / "cache"), cache_key(**KEY_ARGS)
+    entry = tmp_path / "cache" / key[:2] / f"{key}.json"
+    entry.parent.mkdir(parents=True)
+    os.mkfifo(entry)
+    assert cache.get(key) is None
+    cache.put(key, answer())
+    assert entry.is_file() and not entry.is_symlink() and cache.get(key) == answer()
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text("{}")
+    entry.unlink()
+    entry.symlink_to(elsewhere)
+    assert cache.get(key) is None
+    cache.put(key, answer())
+    assert elsewhere.read_text() == "{}" and not entry.is_symlink() and cache.get(key) == answer()

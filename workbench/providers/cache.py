@@ -11,13 +11,13 @@ import hashlib
 import json
 from pathlib import Path
 
-from workbench.core import atomic
+from workbench.core.cache import read_entry, write_entry
 from workbench.core.config import cache_dir
 from workbench.core.runs import RunRecord
 from workbench.core.schema import JSONObject
 
 CACHEABLE = frozenset({"ok", "blocked", "truncated", "refused"})
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2   # 2: each entry holds its key (`core.cache`)
 
 
 def cache_key(case_sha256: str | None, reader: str, modality: str, dpi: int | None, prompt: str,
@@ -32,20 +32,19 @@ class AnswerCache:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = Path(folder) if folder else cache_dir()
 
-    def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.json"
-
     def get(self, key: str) -> RunRecord | None:
+        """The answer kept under `key`, or None: missing, or not a whole entry of this key (a
+        link, a FIFO, a giant or torn file: `core.cache.read_entry`, as the crop and lint caches
+        read theirs; a FIFO there made `run` wait for ever)."""
+        entry = read_entry(self.folder, key, "cached answer")
+        if entry is None:
+            return None
+        entry.pop("key")
         try:
-            raw = json.loads(self._path(key).read_text(encoding="utf-8"))
-            return RunRecord.from_json(raw)
-        except (OSError, ValueError, TypeError):
-            return None  # a missing or damaged entry is a miss
+            return RunRecord.from_json(entry)
+        except (KeyError, ValueError, TypeError):
+            return None  # a damaged entry is a miss
 
     def put(self, key: str, record: RunRecord) -> None:
-        if record.status not in CACHEABLE:
-            return
-        try:
-            atomic.write_json(self._path(key), record.to_json())
-        except OSError:
-            pass  # a cache that cannot be written is only slower
+        if record.status in CACHEABLE:   # (a cache that cannot be written is only slower)
+            write_entry(self.folder, key, record.to_json())
