@@ -4,6 +4,7 @@ the matrix `pdfworkbench exposure` prints."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -72,6 +73,9 @@ def test_an_extraction_is_cached_by_the_pdf_and_the_library_version(tmp_path):
     assert exposure.extracted_text(pdf, "pypdf", use_cache=False) == text   # --no-cache reads the PDF again
     entry.write_text("{damaged")
     assert exposure.extracted_text(pdf, "pypdf") == text   # a damaged entry is a miss
+    entry.unlink()
+    os.mkfifo(entry)   # (read with a plain open, a FIFO there made `exposure` wait for ever)
+    assert exposure.extracted_text(pdf, "pypdf") == text and entry.is_file()
 
 
 @pytest.mark.parametrize("names, message", [(["nosuch"], "unknown extractor 'nosuch'"),

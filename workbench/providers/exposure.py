@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core import atomic
+from workbench.core.cache import read_entry, write_entry
 from workbench.core.case import Case, sha256_hex
 from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
@@ -34,7 +34,7 @@ from workbench.providers.pagetexts import page_texts
 
 STATES = ("expected", "forbidden", "both", "neither")
 ERROR = "error"  # the extractor could not read the PDF (its reason is in `errors`)
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2   # 2: each entry holds its key (`core.cache`)
 LETTERS = {"expected": "E", "forbidden": "F", "both": "B", "neither": "N", ERROR: "!"}
 NOT_A_RUN = "-"  # a cell of a run that holds no record of the family's cases
 
@@ -61,27 +61,20 @@ def key_spans(case: Case, text: str) -> list[tuple[int, int, str]]:
     return sorted(out)
 
 
-def _cache_path(pdf_sha: str, name: str, version: str) -> Path:
-    key = hashlib.sha256(json.dumps([CACHE_FORMAT, pdf_sha, name, version]).encode()).hexdigest()
-    return cache_dir() / "extracted" / key[:2] / f"{key}.json"
-
-
 def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
     """The document's text as `name` reads it (pages joined by form feeds), from the cache when
-    this PDF was read by this version of the library before."""
+    this PDF was read by this version of the library before (`extracted/` in the cache folder,
+    kept as `core.cache` keeps entries: a FIFO, a link or a torn entry there is a miss)."""
     version = extractors.version(name) or ""
-    path = _cache_path(sha256_hex(pdf), name, version)
+    folder = cache_dir() / "extracted"
+    key = hashlib.sha256(json.dumps([CACHE_FORMAT, sha256_hex(pdf), name, version]).encode()).hexdigest()
     if use_cache:
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))["text"]
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a missing or damaged entry is a miss
+        entry = read_entry(folder, key, "cached text layer")
+        if entry is not None and isinstance(entry.get("text"), str):
+            return entry["text"]
     text = "\f".join(page_texts(name, pdf))
-    if use_cache:
-        try:
-            atomic.write_json(path, {"extractor": name, "version": version, "text": text})
-        except OSError:
-            pass  # a cache that cannot be written is only slower
+    if use_cache:   # (a cache that cannot be written is only slower)
+        write_entry(folder, key, {"extractor": name, "version": version, "text": text})
     return text
 
 
