@@ -66,3 +66,19 @@ async def test_a_pdf_opened_by_a_name_that_looks_like_markup_is_titled_by_that_n
 
         title = app.screen.query_one(PageView).border_title   # (Textual reads a title as markup)
         assert Content.from_markup(title).plain == "[@click=app.quit]Q[b]"
+
+
+async def test_a_notification_quoting_an_answer_is_plain_text_never_markup(tmp_path):
+    """The workbench's notifications quote answers, PDF text and file names: as Textual markup, a
+    provider's answer `[@click=app.quit]...` was a link in the toast that ran the action."""
+    pdf = tmp_path / "escapes.pdf"
+    pdf.write_bytes(escape_layer_pdf())
+    app = WorkbenchApp(open_source(pdf))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        answer = "[@click=app.quit]Total $1,234.56[/] [red]"
+        app.screen.notify(f"openai:gpt-4o: {answer}")   # as the Answers flow says an answer that came
+        await pilot.pause()
+        (note,) = [n for n in app._notifications if answer in n.message]
+        assert note.markup is False
+        assert app.is_running

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from workbench.core import collector
@@ -163,6 +164,13 @@ class WorkbenchApp(App):
         if theme and theme != self.settings.theme:
             self.settings.theme = theme
             self.remember()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Textual's notification, always as plain text: the workbench's messages quote answers,
+        file names and a PDF's text, which are no markup (as markup, a provider's answer holding
+        `[@click=app.quit]` was a link in the toast that ran the action when clicked)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def remember(self) -> None:
         """Save the settings; a failure to save is a warning (once a session), never a crash. A
