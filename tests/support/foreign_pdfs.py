@@ -15,6 +15,8 @@ import pymupdf
 import pytest
 from pypdf import PdfReader
 
+from tests.support.hostile_corpus import hand_written
+
 VALUE = "$1,234.56"
 
 QUESTION = "What is the total due?"
@@ -30,44 +32,8 @@ def inline_font_pdf(text: bytes = b"Total due: $1,234.56") -> bytes:
         b"<< /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >> >>",
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
     ]
-    return _by_hand(objs)
+    return hand_written(objs)
 
-
-# What a hostile text layer says with its glyphs: ESC ] 0 ; ... BEL retitles a terminal, ESC [ 2 J
-# clears it. Drawn as "Total A]0;PWNEDBA[2JA[31m 42.00" in Helvetica; a ToUnicode map makes A read
-# as ESC and B as BEL (pypdf honours it; pymupdf, reading the base font's codes, does not).
-ESCAPES = "Total \x1b]0;PWNED\x07\x1b[2J\x1b[31m 42.00"
-
-
-def escape_layer_pdf() -> bytes:
-    """A one-page PDF whose pypdf text layer is `ESCAPES`: escape sequences in a text layer."""
-    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Escapes def "
-            b"1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <41> <001B> <42> <0007> "
-            b"endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
-    content = b"BT /F1 14 Tf 72 720 Td (Total A]0;PWNEDBA[2JA[31m 42.00) Tj ET"
-    return _by_hand([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font "
-        b"<< /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
-        b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream",
-    ])
-
-
-def _by_hand(objs: list[bytes]) -> bytes:
-    """A PDF of `objs` (object 1 the catalog), with its cross-reference table, written byte by byte."""
-    out = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for i, obj in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + obj + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
 
 LINES = (("ACME Supplies - Invoice 2291", 16), ("Item: paper, 12 boxes", 11), ("Subtotal: $1,028.80", 11),
          (f"Total due: {VALUE}", 11), ("Thank you for your business.", 11))

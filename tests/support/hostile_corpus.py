@@ -77,7 +77,7 @@ def cyclic_pages_pdf() -> bytes:
         b"<< /Type /Pages /Parent 2 0 R /Kids [2 0 R 4 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] >>",
     ]
-    return _hand_written(objs)
+    return hand_written(objs)
 
 
 def miscounted_pages_pdf() -> bytes:
@@ -99,10 +99,12 @@ def miscounted_pages_pdf() -> bytes:
         page(8, 4), page(9, 4), page(10, 2),
         text(b"Page one"), text(b"Page two"), text(b"Total: $1.00"),
     ]
-    return _hand_written(objs)
+    return hand_written(objs)
 
 
-def _hand_written(objs: list[bytes], extra_trailer: bytes = b"") -> bytes:
+def hand_written(objs: list[bytes], extra_trailer: bytes = b"") -> bytes:
+    """A PDF of `objs` (object 1 the catalog) with its cross-reference table, byte by byte, as a
+    writer of one's own would make it."""
     out = io.BytesIO()
     out.write(b"%PDF-1.7\n")
     offsets = []
@@ -130,7 +132,7 @@ def _pages_drawing(streams: list[tuple[bytes, bytes]]) -> bytes:
                     b" /Contents %d 0 R >>" % (5 + 2 * k))
         entry = b" /Filter " + filter_ if filter_ else b""
         objs.append(b"<< /Length %d%s >>\nstream\n" % (len(data), entry) + data + b"\nendstream")
-    return _hand_written(objs)
+    return hand_written(objs)
 
 
 TOTAL_LINE = b"BT /F1 12 Tf 72 720 Td (Total: $1.00) Tj ET"
@@ -176,7 +178,7 @@ def many_pages_pdf(pages: int = 10_000) -> bytes:
         objs.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
         kids.append(b"%d 0 R" % page_no)
     objs[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % pages
-    return _hand_written(objs)
+    return hand_written(objs)
 
 
 def huge_page_pdf() -> bytes:
@@ -205,7 +207,7 @@ def image_bomb_pdf(side: int = 20_000) -> bytes:
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    return _hand_written(objs)
+    return hand_written(objs)
 
 
 def actions_pdf() -> bytes:
@@ -221,7 +223,30 @@ def actions_pdf() -> bytes:
         b"<< /Type /Annot /Subtype /Link /Rect [72 700 300 740] /A << /S /Launch /F (/bin/sh) >> >>",
         b"<< /S /JavaScript /JS (app.alert('pwned');) >>",
     ]
-    return _hand_written(objs)
+    return hand_written(objs)
+
+
+# What a hostile text layer says with its glyphs: ESC ] 0 ; ... BEL retitles a terminal, ESC [ 2 J
+# clears it. Drawn as "Total A]0;PWNEDBA[2JA[31m 42.00" in Helvetica; a ToUnicode map makes A read
+# as ESC and B as BEL (pypdf honours it; pymupdf, reading the base font's codes, does not).
+ESCAPES = "Total \x1b]0;PWNED\x07\x1b[2J\x1b[31m 42.00"
+
+
+def escape_layer_pdf() -> bytes:
+    """A one-page PDF whose pypdf text layer is `ESCAPES`: escape sequences in a text layer."""
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Escapes def "
+            b"1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <41> <001B> <42> <0007> "
+            b"endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    content = b"BT /F1 14 Tf 72 720 Td (Total A]0;PWNEDBA[2JA[31m 42.00) Tj ET"
+    return hand_written([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font "
+        b"<< /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream",
+    ])
 
 
 def _heavy_then_plain(first: bytes, first_content: bytes, extra: list[bytes], first_resources: bytes = b"") -> bytes:
@@ -240,7 +265,7 @@ def _heavy_then_plain(first: bytes, first_content: bytes, extra: list[bytes], fi
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
             b" /Contents 7 0 R >>",
             stream(TOTAL_LINE)]
-    return _hand_written(objs + extra)
+    return hand_written(objs + extra)
 
 
 def annotations_pdf(n: int = 100_000) -> bytes:
@@ -291,6 +316,7 @@ HOSTILE_PDFS = {
     "hundred-thousand-annotations": annotations_pdf,
     "xobject-fan-out": xobject_fan_out_pdf,
     "two-million-operators": many_operators_pdf,
+    "escape-sequences": escape_layer_pdf,
 }
 
 

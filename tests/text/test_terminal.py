@@ -10,8 +10,8 @@ import pty
 import subprocess
 import sys
 
-from tests.support.foreign_pdfs import ESCAPES, escape_layer_pdf
 from tests.support.fixtures import ROOT
+from tests.support.hostile_corpus import ESCAPES, escape_layer_pdf
 from workbench.text import terminal
 
 

@@ -6,7 +6,7 @@ holds one."""
 from __future__ import annotations
 
 from tests.support.fixtures import settle
-from tests.support.foreign_pdfs import escape_layer_pdf
+from tests.support.hostile_corpus import escape_layer_pdf
 from workbench.core.source import open_source
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.text_layers import TextLayerView
