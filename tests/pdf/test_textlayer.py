@@ -87,13 +87,13 @@ def test_document_diffs_has_one_diff_a_page_with_its_hidden_words():
 def _inherited_pdf() -> bytes:
     """Two pages that take their font, size and turn from the /Pages node above them (written by
     hand: a writer may put shared resources there)."""
-    from tests.support.hostile_corpus import _hand_written
+    from tests.support.hostile_corpus import hand_written
 
     def text(line: bytes) -> bytes:
         body = b"BT /F1 12 Tf 72 720 Td (" + line + b") Tj ET"
         return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
 
-    return _hand_written([
+    return hand_written([
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 /MediaBox [0 0 612 792] /Rotate 90"
         b" /Resources << /Font << /F1 3 0 R >> >> >>",
