@@ -50,6 +50,15 @@ def test_no_line_the_screen_draws_sends_a_control_character():
     assert line.cell_length == len("Q: total?]0;HACKED2J ok")
     out = line.render(Console(color_system="truecolor"))
     assert out == "Q: total?]0;HACKED2J ok"
+    # a picture drawn in Sixel (`--graphics hires`, textual-image): its line holds a control
+    # segment, and its cursor moves and picture data go out as they are
+    from rich.segment import ControlType
+    from rich.style import Style
+
+    sixel = [Segment("\x1b[6;3H", Style()), Segment("\x1bPq#0;2;0;0;0#0~~\x1b\\", Style(),
+                                                      ((ControlType.CURSOR_FORWARD, 0),)),
+             Segment("\x1b[12;40H", Style())]
+    assert Strip(sixel, cell_length=37).render(Console()) == "".join(s.text for s in sixel)
 
 
 async def test_a_pdf_opened_by_a_name_that_looks_like_markup_is_titled_by_that_name(tmp_path):

@@ -6,7 +6,10 @@ cleared the screen when its tab was opened). Rich and Textual drop only BEL, BS,
 from the text they draw; ESC, the other C0 controls, DEL and the C1 controls were sent. The panes
 that show outside text draw them as pictures (`text.terminal.shown`, a cell each); whatever else
 reaches the screen has them dropped here, where every line drawn becomes terminal output
-(`textual.strip.Strip.render`: a control character takes no cell, so nothing moves).
+(`textual.strip.Strip.render`: a control character takes no cell, so nothing moves). A line
+holding a control segment (Rich's `Segment.control`) is the program's own terminal output, not
+text: the page drawn in Sixel by `--graphics hires` (textual-image) is such a line, its cursor
+moves and picture data sent as they are.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ def drop_controls_from_screen() -> None:
     def safe_render(self: Strip, console) -> str:
         if self._render_cache is None:
             segments = self._segments
-            if any(CONTROLS.search(text) for text, _style, _control in segments):
+            if any(CONTROLS.search(text) for text, _style, _control in segments) and \
+                    not any(control for _text, _style, control in segments):
                 self._segments = [Segment(dropped(text), style, control) for text, style, control in segments]
         return render(self, console)
 
