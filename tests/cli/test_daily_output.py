@@ -103,3 +103,21 @@ def test_lint_still_reports_an_emoji_actualtext_that_replaces_a_drawn_amount(cli
     _actualtext_pdf(tmp_path / "amount.pdf", "$500.00", "helv", "\U0001F44D".encode("utf-16-be"))
     code, out, _ = cli("lint", tmp_path / "amount.pdf")
     assert "hidden-text" in out and "ActualText replaces the drawn text" in out
+
+
+def test_a_terminal_that_cannot_encode_a_euro_gets_an_escape_not_a_traceback():
+    """Under a Latin-1 or ASCII locale (or PYTHONIOENCODING, or a Windows code page in a pipe),
+    an amount in euros ended `report` and `inspect` in a UnicodeEncodeError."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support.fixtures import ROOT, SAMPLE
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    for argv in (["report", str(SAMPLE / "runs" / "probe-pypdf.jsonl")],
+                 ["inspect", str(SAMPLE / "hidden_ocr_mismatch-0001.pdf")]):
+        ran = subprocess.run([sys.executable, "-m", "workbench", *argv], capture_output=True, text=True,
+                             encoding="ascii", errors="strict", env=env, cwd=ROOT, timeout=120)
+        assert ran.returncode in (0, 1) and "Traceback" not in ran.stderr, ran.stderr[-800:]
+        assert "\\u20ac" in ran.stdout   # (the euro, written as an escape)

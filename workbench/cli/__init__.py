@@ -267,9 +267,20 @@ def _defer_inspect() -> None:
 _light_ran = False   # the last `main` ran a light command (`Command.light`): see `run`
 
 
+def _unencodable_escaped() -> None:
+    """Where stdout or stderr cannot encode every character (a Latin-1 or ASCII locale, a
+    PYTHONIOENCODING, a Windows code page in a pipe), what it cannot is written as `\\u20ac`
+    escapes: an amount in euros or a check mark ended a report in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding not in ("utf8", "utf16", "utf32") and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     global _light_ran
     _light_ran = False   # (set below for a light command: `run` ends its process at once)
+    _unencodable_escaped()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # one-shot: no command module is needed to say it
         print(f"pdfworkbench {__version__}")
