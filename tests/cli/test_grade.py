@@ -128,3 +128,31 @@ def test_the_program_ends_grade_with_mains_output_and_code(command, suite):
         code, out, _ = command(*argv)
         assert (proc.returncode, proc.stdout) == (expected, out + "exit handler ran\n"), proc.stderr
         assert code == expected
+
+
+def test_stdin_that_is_not_utf8_is_one_line_not_a_traceback(tmp_path):
+    """`--answer -` and `grade --batch -` read stdin as bytes: where it is not UTF-8 the answer
+    is one line (exit 2), a batch line that line's error, as a file's would be (with a strict
+    stdin, PYTHONIOENCODING=utf-8, it was a UnicodeDecodeError traceback)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support.fixtures import ONE_CASE, ROOT
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+    def grade(*argv: str, stdin: bytes):
+        return subprocess.run([sys.executable, "-m", "workbench", "grade", *argv], input=stdin,
+                              capture_output=True, env=env, cwd=ROOT, timeout=120)
+
+    one = grade(str(ONE_CASE), "--answer", "-", stdin=b"total \xff 13,144.73")
+    assert one.returncode == 2 and b"Traceback" not in one.stderr
+    assert one.stderr.decode().strip() == ("pdfworkbench: error: stdin: --answer - is not UTF-8 text (byte 6); "
+                                           "save it as UTF-8")
+    lines = (json.dumps({"case": str(ONE_CASE), "answer": "x"}).encode()[:-2] + b'\xff"}\n'
+             + json.dumps({"case": str(ONE_CASE), "answer": "\u20ac13,144.73"}).encode() + b"\n")
+    batch = grade("--batch", "-", stdin=lines)
+    first, second = (json.loads(line) for line in batch.stdout.decode().splitlines())
+    assert first["error"].startswith("stdin line 1: answer line is not UTF-8 text") and second["outcome"] == "pass"
+    assert batch.returncode == 2 and b"Traceback" not in batch.stderr

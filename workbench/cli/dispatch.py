@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from workbench.cli.commands import BY_NAME, resolve
-from workbench.core import collector, limits
+from workbench.core import collector, files, limits
 from workbench.core.config import Settings, load_settings
 from workbench.core.errors import UserError
 from workbench.core.files import os_error_line
@@ -21,8 +21,9 @@ def _read_stdin_values(args: argparse.Namespace) -> None:
     wanted = [name for name in _STDIN_TEXT if getattr(args, name, None) == "-"]
     if len(wanted) > 1:
         raise UserError(f"only one of {', '.join('--' + n for n in wanted)} can read stdin")
-    for name in wanted:
-        setattr(args, name, sys.stdin.read())
+    for name in wanted:   # (as bytes: text that is not UTF-8 is one line, as a file's is)
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        setattr(args, name, files.decode(data, "stdin", f"--{name} -"))
 
 
 def _load_env_file(args: argparse.Namespace, settings: Settings) -> None:

@@ -106,7 +106,10 @@ def _explain():
 def _grade_batch(args: argparse.Namespace) -> int:
     """`grade --batch`: one process for every answer, each case and gold choice read once."""
     if str(args.batch) == "-":
-        source, lines = "stdin", (line.rstrip("\r\n") for line in sys.stdin)
+        # (read as bytes, where stdin has them: a line that is not UTF-8 is that line's error)
+        source, buffer = "stdin", getattr(sys.stdin, "buffer", None)
+        lines = ((_stdin_line(raw, number) for number, raw in enumerate(buffer, 1)) if buffer is not None
+                 else (line.rstrip("\r\n") for line in sys.stdin))
     else:
         source, lines = str(args.batch), iter(files.read_lines(args.batch, "answers file (JSON Lines)")[0])
     by_id: dict[str, Case] | None = None
@@ -117,10 +120,12 @@ def _grade_batch(args: argparse.Namespace) -> int:
     known: dict[Path, tuple[Case, GoldChoice] | UserError] = {}   # case file -> (case at its gold, the choice) or the UserError
     bad = wrong = 0
     for number, line in enumerate(lines, 1):
-        if not line.strip():
+        if isinstance(line, str) and not line.strip():
             continue
         given = None
         try:
+            if isinstance(line, UserError):   # (a line of stdin that is not UTF-8)
+                raise line
             item = parse_json(line, f"{source} line {number}", "answer line")
             if not isinstance(item, dict) or not isinstance(item.get("case"), str) \
                     or not isinstance(item.get("answer"), str):
@@ -151,6 +156,14 @@ def _grade_batch(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     sys.stdout.flush()
     return 2 if bad else 1 if wrong else 0
+
+
+def _stdin_line(raw: bytes, number: int) -> str | UserError:
+    """Line `number` of `grade --batch -`'s stdin as text, or the error that it is not UTF-8."""
+    try:
+        return files.decode(raw, f"stdin line {number}", "answer line").rstrip("\r\n")
+    except UserError as exc:
+        return exc
 
 
 def _read_text(path: Path, flag: str) -> str:
