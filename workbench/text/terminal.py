@@ -11,7 +11,7 @@ are:
   command line writes its output through `ShownControls` when stdout is a terminal (a pipe or a
   file gets the text as it is, and `--json` escapes them anyway).
 - `dropped(text)`: removed, for the workbench's screen, where a control character takes no cell
-  (`tui/safe_output.py` drops them from everything drawn, whichever widget shows it).
+  (`tui/controls.py` drops them from every line of text drawn, whichever widget shows it).
 """
 
 from __future__ import annotations
