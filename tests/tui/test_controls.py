@@ -91,3 +91,33 @@ async def test_a_notification_quoting_an_answer_is_plain_text_never_markup(tmp_p
         (note,) = [n for n in app._notifications if answer in n.message]
         assert note.markup is False
         assert app.is_running
+
+
+async def test_an_answer_holding_markup_is_a_row_of_the_runs_table_as_it_is(tmp_path, cli):
+    """The Runs table read a plain string cell as markup, and a row's reason quotes the answer: a
+    model's answer (or, for a probe, a PDF's text) holding "[/]" crashed the workbench (a
+    MarkupError, exit 1) as the Runs screen opened."""
+    import json
+    import shutil
+
+    from textual.widgets import DataTable
+
+    from tests.support.fixtures import SAMPLE
+
+    suite = tmp_path / "suite"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
+    answer = "oops [/] the total is [@click=app.quit]here[/]"
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"id": "hidden_ocr_mismatch-0001", "prediction": answer}) + "\n")
+    code, _, err = cli("import-run", preds, "--suite", suite, "--reader", "evil:markup",
+                       "--out", suite / "runs" / "evil.jsonl")
+    assert code == 0, err
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one("#runs-table", DataTable)
+        reasons = [str(cell) for row in table.rows for cell in [table.get_row(row)[-1]]]
+        assert any("oops [/] the total is [@click=app.quit]" in r for r in reasons), reasons
+        assert app.is_running

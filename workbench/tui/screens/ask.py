@@ -8,6 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -84,7 +85,7 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-dialog"):
-            yield Label(f"Ask a reader about [b]{self.case_id}[/b]", id="ask-title")
+            yield Label(f"Ask a reader about [b]{escape(self.case_id)}[/b]", id="ask-title")
             with Grid(id="ask-form"):
                 yield Label("Question")
                 yield Input(self.choice.question, placeholder="what to ask about this PDF", id="ask-question", compact=True)

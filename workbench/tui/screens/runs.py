@@ -271,9 +271,12 @@ intervals.
         for saved, outcome in self.visible_rows():
             r = saved.record
             source = self.sources.get(id(r))
-            cells = {"case": r.case_id, "family": cases[r.case_id].trap_family if r.case_id in cases else "?",
-                     "reader": r.reader, "status": r.status, "verdict": mark_text(outcome),
-                     "source": source_text(source) if source else Text(""), "reason": outcome.reason[:80]}
+            # Every cell a Text: the table reads a plain string as markup, and the reason quotes the
+            # answer (a model's, or a PDF's text for a probe): "[/]" in one crashed the screen.
+            cells = {"case": Text(r.case_id), "reader": Text(r.reader), "status": Text(r.status),
+                     "family": Text(cases[r.case_id].trap_family if r.case_id in cases else "?"),
+                     "verdict": mark_text(outcome), "source": source_text(source) if source else Text(""),
+                     "reason": Text(outcome.reason[:80])}
             table.add_row(*(cells[c] for c in self.columns), key=f"{saved.run}:{saved.line}")
         source = f" · source: {self.source_filter.replace('_', ' ')}" if self.source_filter else ""
         self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}{source}"

@@ -12,6 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
@@ -153,7 +154,7 @@ shown at the top.
 
     def _show_queue_error(self, message: str) -> None:
         self.queue, self.current, self.load_error = [], None, message
-        self.query_one("#triage-progress-label", Label).update(f"deciding as {self.who} · cannot read the disputes")
+        self.query_one("#triage-progress-label", Label).update(f"deciding as {escape(self.who)} · cannot read the disputes")
         self.query_one("#triage-progress", ProgressBar).update(total=1, progress=0)
         self.query_one(PageView).clear("no dispute to show")
         options = self.query_one("#triage-queue", OptionList)
@@ -166,7 +167,7 @@ shown at the top.
     def _show_queue(self, queue: list[Any], prog: Any, select: str | None) -> None:
         self.queue, self.load_error = queue, None
         label = self.query_one("#triage-progress-label", Label)
-        label.update(f"deciding as {self.who} · decided {prog.accepted + prog.rejected} of {prog.total} · "
+        label.update(f"deciding as {escape(self.who)} · decided {prog.accepted + prog.rejected} of {prog.total} · "
                      f"open {prog.open} · deferred {prog.deferred} · accepted {prog.accepted} · rejected {prog.rejected}")
         bar = self.query_one("#triage-progress", ProgressBar)
         bar.update(total=max(prog.total, 1), progress=prog.accepted + prog.rejected)
@@ -335,8 +336,9 @@ class DisputeScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dispute-dialog"):
-            yield Label(f"Dispute a gold value of [b]{self.case.id}[/b]")
-            yield Select([(f"{path} = {_value(v)}"[:70], path) for path, v in self.fields],
+            yield Label(f"Dispute a gold value of [b]{escape(self.case.id)}[/b]")
+            # (each option a Text: a gold value is no markup, and "[/]" in one crashed the dialog)
+            yield Select([(Text(f"{path} = {_value(v)}"[:70]), path) for path, v in self.fields],
                          prompt="field", id="dispute-field")
             yield Input(placeholder="proposed value", id="dispute-proposed")
             yield Input(placeholder="quote from the page (optional)", id="dispute-quote")

@@ -319,7 +319,7 @@ class AuthorForm(VerticalScroll):
             yield Label("seed", classes="param-name")
             yield SeedInput("1", type="integer", compact=True, id="seed", select_on_focus=False,
                         tooltip="Auto parameters are drawn from the seed ([ and ] step it)")
-        yield Static("", id="family-origin", classes="param-help")
+        yield Static("", id="family-origin", classes="param-help", markup=False)
         yield Vertical(id="param-rows")
         yield Vertical(id="degrade-slot")
 

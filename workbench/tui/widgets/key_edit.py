@@ -55,7 +55,7 @@ class KeyEditScreen(ModalScreen[KeyValues | None]):
         kind = spec.kind if spec.kind in KEY_MATCHERS else "contains"
         with Vertical(id="key-dialog"):
             yield Label(f"Answer key of {case.id} (adopted {case.source.name if case.source else ''})",
-                        classes="dialog-title")
+                        classes="dialog-title", markup=False)
             with Grid(id="key-form"):
                 yield Label("question")
                 yield Input(case.question, id="key-question", tooltip="What a reader is asked")
