@@ -27,7 +27,7 @@ class PasswordScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="password-dialog"):
-            yield Label(f"{self.pdf_name} is encrypted", classes="dialog-title")
+            yield Label(f"{self.pdf_name} is encrypted", classes="dialog-title", markup=False)
             yield Static(self.problem, id="password-problem", markup=False)
             yield Input(password=True, placeholder="password", id="password-input",
                         tooltip="The password that opens the PDF (kept for this session only)")
