@@ -76,3 +76,22 @@ def test_accepting_a_forbidden_answer_is_refused(cli, tmp_path):
     code, out, _ = cli("gold", "export", suite)
     key = json.loads(out)["keys"]["hidden_ocr_mismatch-0001"]
     assert (key["expected_answer"], key["forbidden_answers"]) == ("€53,919.68", [])
+
+
+def test_evidence_off_its_page_or_not_a_number_is_refused_and_nothing_is_written(cli, tmp_path):
+    """A box of NaN got past the command's check and was refused by the journal's, as "the new
+    event"; a box off its page (negative, or past its edge) was written, drawn nowhere in Triage."""
+    suite = suite_copy(tmp_path)
+    journal = journal_path(suite)
+    said = {}
+    for box in ("nan,2,3,4", "-5,-5,-1,-1", "700,10,800,20"):
+        code, out, err = cli("dispute", "add", suite, "--case", TOTAL, "--field", "expected_answer",
+                             "--proposed", "€1.00", "--rationale", "typo", "--page", "1", "--box", box)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        said[box] = err
+    assert "write it as x0,y0,x1,y1" in said["nan,2,3,4"]
+    assert "is not on page 1, which is 612 x 792 points" in said["700,10,800,20"]
+    assert not journal.exists() or load_disputes(suite) == []
+    code, _, err = cli("dispute", "add", suite, "--case", TOTAL, "--field", "expected_answer",
+                       "--proposed", "€1.00", "--rationale", "typo", "--page", "1", "--box", "100,100,200,120")
+    assert code == 0, err

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,21 +39,31 @@ def parse_value(text: str, like: Any) -> Any:
         return text
 
 
-def _check_evidence(page: int | None, box: Any, quote: str | None, pdf_pages: int | None) -> Evidence | None:
+def _check_evidence(page: int | None, box: Any, quote: str | None,
+                    pages: tuple[int, tuple[float, float] | None] | None) -> Evidence | None:
+    """The evidence given, checked against the case's pages (`pages`: `_pages_of`, None when the
+    PDF cannot be read)."""
     if page is None and box is None and not quote:
         return None
     if page is None:
         raise UserError("evidence needs --page N (pages count from 1) with --box or --quote")
-    if page < 1 or (pdf_pages is not None and page > pdf_pages):
-        raise UserError(f"--page {page}: the case has {pdf_pages} page(s); pages count from 1")
+    if page < 1 or (pages is not None and page > pages[0]):
+        raise UserError(f"--page {page}: the case has {pages[0] if pages is not None else None} page(s); "
+                        "pages count from 1")
     coords = None
     if box is not None:
         try:
             coords = [float(v) for v in (box.split(",") if isinstance(box, str) else box)]
         except (TypeError, ValueError):
             coords = []
-        if len(coords) != 4 or coords[0] >= coords[2] or coords[1] >= coords[3]:
+        if len(coords) != 4 or not all(map(math.isfinite, coords)) or coords[0] >= coords[2] \
+                or coords[1] >= coords[3]:
             raise UserError(f"--box {box!r}: write it as x0,y0,x1,y1 in points from the top-left, x0<x1, y0<y1")
+        if pages is not None and pages[1] is not None:   # (a box off its page is drawn nowhere)
+            width, height = pages[1]
+            if coords[2] <= 0 or coords[3] <= 0 or coords[0] >= width or coords[1] >= height:
+                raise UserError(f"--box {box!r} is not on page {page}, which is {width:.0f} x {height:.0f} "
+                                "points (x0,y0,x1,y1 from its top-left corner, as displayed)")
         coords = tuple(round(c, 2) for c in coords)
     # A dispute records all three, null where not given.
     return Evidence(int(page), coords, quote or None, written=("page", "box", "quote"))
@@ -81,10 +92,14 @@ def _check_quote(case: Case, page: int, quote: str) -> None:
                     "quote the page as printed, or leave --quote out")
 
 
-def _page_count(case: Case) -> int | None:
+def _pages_of(case: Case, page: int) -> tuple[int, tuple[float, float] | None] | None:
+    """The case's page count, and the width and height of its page `page` (1-based) as displayed
+    (turned by its /Rotate), in points, None when it has no such page; None when the PDF cannot
+    be read."""
     try:
         with open_fitz(read_pdf_bytes(case.pdf_file), str(case.pdf_file)) as doc:
-            return doc.page_count
+            rect = doc[page - 1].rect if 1 <= page <= doc.page_count else None
+            return doc.page_count, (rect.width, rect.height) if rect is not None else None
     except UserError:
         return None
 
@@ -116,7 +131,7 @@ def add_dispute(
             original = current
         if proposed == original:
             raise UserError(f"{case_id} {field_path} is already {original!r}; propose a different value")
-        evidence = _check_evidence(page, box, quote, _page_count(case) if page is not None else None)
+        evidence = _check_evidence(page, box, quote, _pages_of(case, page) if page is not None else None)
         if evidence and evidence.quote:
             _check_quote(case, evidence.page, evidence.quote)
         existing = read_events(folder)
