@@ -15,7 +15,7 @@ in `workbench.pdf.spans`):
 
 API:
 
-- `apply_to_page(doc, index, data, spans, edited, page)`: the hook the span analysis calls for each page: marks
+- `apply_to_page(doc, index, data, spans, edited, page, trace)`: the hook the span analysis calls for each page: marks
   spans hidden with the reasons above and appends spans for text the drawing lacks (hidden ones
   for the structure's text, visible ones for what drawn glyphs really show).
 - `structure_report(data) -> StructureReport`: the revisions (with what each changed) and the form

@@ -57,4 +57,4 @@ class ShownControls:
 def raw_stream(stream: Any) -> TextIO:
     """The stream under a `ShownControls` (else `stream`): where the program's own escape
     sequences go."""
-    return getattr(stream, "raw", stream) if isinstance(stream, ShownControls) else stream
+    return stream.raw if isinstance(stream, ShownControls) else stream

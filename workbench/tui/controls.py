@@ -30,8 +30,9 @@ def drop_controls_from_screen() -> None:
     def safe_render(self: Strip, console) -> str:
         if self._render_cache is None:
             segments = self._segments
-            if any(CONTROLS.search(text) for text, _style, _control in segments) and \
-                    not any(control for _text, _style, control in segments):
+            # (one search over the line's text: a page picture's line is some 80 segments)
+            if CONTROLS.search("".join([segment.text for segment in segments])) and \
+                    not any(segment.control for segment in segments):
                 self._segments = [Segment(dropped(text), style, control) for text, style, control in segments]
         return render(self, console)
 
