@@ -12,14 +12,12 @@ of `probe:NAME` recorded (`runs_exposure`), reading no PDF.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.cache import read_entry, write_entry
+from workbench.core.cache import key_of, read_entry, write_entry
 from workbench.core.case import Case, sha256_hex
 from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
@@ -67,7 +65,7 @@ def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
     kept as `core.cache` keeps entries: a FIFO, a link or a torn entry there is a miss)."""
     version = extractors.version(name) or ""
     folder = cache_dir() / "extracted"
-    key = hashlib.sha256(json.dumps([CACHE_FORMAT, sha256_hex(pdf), name, version]).encode()).hexdigest()
+    key = key_of(CACHE_FORMAT, sha256_hex(pdf), name, version)
     if use_cache:
         entry = read_entry(folder, key, "cached text layer")
         if entry is not None and isinstance(entry.get("text"), str):
