@@ -416,3 +416,69 @@ def test_a_runs_cases_are_read_in_its_documents_process_and_the_agent_gets_the_s
     def same(recs) -> list:
         return sorted((r.case_id, r.answer, r.status, seen(r.to_json())) for r in recs)
     assert same(outcome.records) == same(threads.records) == same(gone.records)
+
+
+def test_a_schema_whose_ref_points_at_nothing_is_refused_before_any_call_and_never_fetched(
+        cli, server, suite):
+    """An extraction case's schema with a `$ref` the schema does not hold (a typo of its own
+    definitions, or another site's URL) made the agent's first JSON submission end `run` with a
+    jsonschema traceback, the other cases unasked. Now `run`, `ask` and `mcp` refuse it with one
+    line naming the case before any call; a URL in it is never fetched (a server here counts)."""
+    import http.server
+    import threading
+
+    hits: list[str] = []
+
+    class Count(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the stdlib's name
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"type": "object"}')
+
+        def log_message(self, *args):
+            pass
+
+    beacon = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Count)
+    threading.Thread(target=beacon.serve_forever, daemon=True).start()
+    case_file = suite / f"{EXTRACTION}.json"
+    case = json.loads(case_file.read_text())
+    try:
+        for ref in ("#/definitions/invoice", f"http://127.0.0.1:{beacon.server_port}/invoice.json"):
+            case["gold"]["schema"]["properties"]["invoice"] = {"$ref": ref}
+            case_file.write_text(json.dumps(case))
+            out = suite / "runs" / "broken-schema.jsonl"
+            for argv in (("run", suite, "--out", out), ("ask", case_file, "--out", out)):
+                code, _, err = cli(*argv, "--reader", "agent:openai:agent-text", "--base-url",
+                                   server.base_url("openai"), "--no-cache")
+                assert code == 2 and len(err.strip().splitlines()) == 1, err
+                assert EXTRACTION in err and "gold.schema" in err and repr(ref) in err
+            code, _, err = cli("mcp", suite, "--case", case_file.stem)
+            assert code == 2 and repr(ref) in err and "Traceback" not in err
+            assert not out.exists() and server.requests == [] and hits == []
+    finally:
+        beacon.shutdown()
+    # The checker itself: what a valid schema refers to within itself is found; a broken schema
+    # met as an answer is checked (over MCP, say) is no raise, the answer is taken.
+    from workbench.providers.agent.tools import schema_fault, schema_problem
+
+    defs = {"$defs": {"money": {"type": "number"}}, "properties": {"total": {"$ref": "#/$defs/money"}}}
+    assert schema_fault(defs) is None
+    assert schema_problem({"total": "12"}, defs) == "'12' is not of type 'number'"
+    assert schema_fault({"type": "nonsense"}).startswith("not a valid JSON Schema")
+    assert schema_problem({"total": 12}, {"$ref": "#/definitions/nowhere"}) is None
+
+
+def test_a_jsonschema_that_would_fetch_a_ref_is_refused(monkeypatch):
+    """jsonschema before 4.18 fetched an http(s) `$ref` over the network as it checked an answer:
+    with it installed, an agent on an extraction case is told what to install instead."""
+    import importlib.metadata
+
+    from workbench.core.errors import UserError
+    from workbench.providers.agent import tools
+
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda d: "4.17.3" if d == "jsonschema" else real(d))
+    with pytest.raises(UserError, match=r"jsonschema 4\.18 or later"):
+        tools.schema_fault({"type": "object"})

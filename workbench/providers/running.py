@@ -43,7 +43,7 @@ from workbench.providers.agent.documents import DocumentProcess
 from workbench.providers.agent.tools import (
     DEFAULT_EXTRACTOR,
     DocumentFacts,
-    json_schema_checker,
+    check_schemas,
     read_document,
 )
 from workbench.providers.base import DEFAULT_DPI, ReaderOptions, ReaderSpec
@@ -325,8 +325,8 @@ def run_suite(suite_path: Path, plan: RunPlan, out: Path, *, resume: bool = Fals
     suite = load_suite(suite_path)
     check_plan(plan)
     cases = shard_items(list(suite.cases), shard)
-    if plan.reader.is_agent and any(c.answer_schema is not None for c in cases):
-        json_schema_checker()   # before any call: the agent's submissions could not be checked
+    if plan.reader.is_agent:
+        check_schemas(cases)   # before any call: the agent's submissions could not be checked
     ident = RunIdentity.of(shard, run_id, suite)
     out = Path(out)
     if retry_errors and not resume:

@@ -198,8 +198,7 @@ async def run_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | None
     inner = spec.inner
     key = config.api_key(inner.provider)
     extractor = tools_mod.check_extractor(str(options.get("extractor", tools_mod.DEFAULT_EXTRACTOR)))
-    if case.answer_schema is not None:
-        tools_mod.json_schema_checker()
+    tools_mod.check_schemas([case])
     wire, url = wire_for(inner.provider, config.base_url(inner.provider, base_url))
     max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     deadline_s = float(options.get("deadline_s", DEFAULT_DEADLINE_S))

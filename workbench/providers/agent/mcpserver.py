@@ -67,6 +67,7 @@ def _sessions(suite_path: Path, case_id: str | None, out: Path | None, deadline_
     tools_mod.check_extractor(extractor)
     suite = load_suite(suite_path)
     fixed = suite.case(case_id) if case_id else None
+    tools_mod.check_schemas([fixed] if fixed is not None else suite.cases)
     if out is not None and Path(out).is_dir():
         raise UserError(f"--out {out}: is a folder; give a run file (.jsonl)")
     return Sessions(suite, fixed, out, deadline_s, transport, controller_hash(transport, deadline_s), extractor)

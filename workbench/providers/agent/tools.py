@@ -5,9 +5,10 @@ hand its text layer and its rendered pages back, as data, within a per-case byte
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -296,21 +297,93 @@ class DocumentTools:
         return ToolResult("answer recorded")
 
 
+# The first jsonschema that resolves a schema's $ref through `referencing`, which fetches nothing:
+# before it, a `$ref` to an http(s) URL was fetched over the network as the answer was checked (a
+# suite's schema could make the workbench call any address).
+JSONSCHEMA_LEAST = (4, 18)
+
+
 def json_schema_checker() -> ModuleType:
     """jsonschema, which checks an extraction's submitted answer against the case's schema; a
     UserError saying what to install where it is absent (the base install lacks it: the agents
-    extra brings it, with the MCP SDK). An agent reader asks for it before an extraction case."""
+    extra brings it, with the MCP SDK) or older than JSONSCHEMA_LEAST. An agent reader asks for it
+    before an extraction case."""
     try:
         import jsonschema
-    except ImportError:
+        from referencing.exceptions import Unresolvable  # noqa: F401 - (4.18 and later depend on it)
+        least = tuple(int(p) for p in importlib.metadata.version("jsonschema").split(".")[:2])
+    except (ImportError, ValueError):
+        least = None
+    if least is None or least < JSONSCHEMA_LEAST:
         raise UserError("an agent reader checks an extraction's answer against the case's schema with "
-                        "jsonschema, which is not installed: pip install 'pdfworkbench[agents]'") from None
+                        f"jsonschema {'.'.join(map(str, JSONSCHEMA_LEAST))} or later, which is not installed: "
+                        "pip install 'pdfworkbench[agents]'")
     return jsonschema
 
 
-def schema_problem(answer: Any, schema: JSONObject) -> str | None:
-    """Why `answer` (a JSON value, or JSON text) does not follow `schema`; None when it does."""
+def schema_fault(schema: JSONObject) -> str | None:
+    """Why a case's answer schema cannot check a submission (None: it can): it is not a JSON
+    Schema, or a `$ref` in it points at what the schema does not hold. Nothing is fetched to find
+    out: a reference to another document (a URL, a file) is a fault, as a checker that never
+    fetches would meet it with each submission."""
     jsonschema = json_schema_checker()
+    from referencing import Registry
+    from referencing.exceptions import Unresolvable
+    from referencing.jsonschema import DRAFT202012, specification_with
+
+    try:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        return f"not a valid JSON Schema: {exc.message[:200]}"
+    dialect = schema.get("$schema") if isinstance(schema, dict) else None
+    spec = specification_with(dialect, default=DRAFT202012) if isinstance(dialect, str) else DRAFT202012
+    root = spec.create_resource(schema)
+    base = root.id() or ""
+    registry = Registry().with_resource(base, root).crawl()   # (with the schemas it embeds by $id)
+    resolver = registry.resolver(base)
+    for ref in _refs(schema):
+        try:
+            resolver.lookup(ref)
+        except Unresolvable:
+            return (f"its $ref {ref[:80]!r} points at nothing in the schema (the workbench never fetches a "
+                    "schema from elsewhere)")
+    return None
+
+
+def _refs(value: Any) -> list[str]:
+    """Every `$ref` string in a schema, depth first."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                out.append(ref)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
+
+
+def check_schemas(cases: Iterable[Case]) -> None:
+    """A UserError naming the first case whose answer schema cannot check a submission
+    (`schema_fault`), before an agent is given any of them."""
+    for case in cases:
+        schema = case.answer_schema
+        if schema is not None and (fault := schema_fault(schema)):
+            where = case.json_path or case.id
+            raise UserError(f"{where}: the answer schema (gold.schema) cannot check an agent's answer: {fault}; "
+                            "fix it in the case file")
+
+
+def schema_problem(answer: Any, schema: JSONObject) -> str | None:
+    """Why `answer` (a JSON value, or JSON text) does not follow `schema`; None when it does, or
+    when the schema itself is broken (`check_schemas` refuses such a case before a run)."""
+    jsonschema = json_schema_checker()
+    from referencing.exceptions import Unresolvable
+
     if isinstance(answer, str):
         try:
             answer = json.loads(answer)
@@ -320,6 +393,6 @@ def schema_problem(answer: Any, schema: JSONObject) -> str | None:
         jsonschema.validate(answer, schema)
     except jsonschema.ValidationError as exc:
         return exc.message[:300]
-    except jsonschema.SchemaError:
+    except (jsonschema.SchemaError, Unresolvable):
         return None   # the case's own schema is broken: the grader, not the agent, will say so
     return None
