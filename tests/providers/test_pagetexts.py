@@ -90,8 +90,56 @@ def test_a_page_past_the_end_and_a_pdf_no_library_reads_are_one_line():
     for name in ("pypdf", "pymupdf"):   # the PDF is opened within its budgets first: one line, no traceback
         with pytest.raises(UserError, match=r"^PDF: broken PDF \(.*\); regenerate it or check the file$"):
             pagetexts.page_texts(name, b"%PDF-1.7\nnot a PDF\n")
+    if extractors.version("markitdown"):   # its own message is several lines: said in one
+        with pytest.raises(UserError) as said:
+            pagetexts.page_texts("markitdown", b"")
+        assert str(said.value).startswith("markitdown cannot read this PDF") and "\n" not in str(said.value)
 
 
 def test_form_feeds_split_pages_and_a_trailing_empty_page_is_no_page():
     assert pagetexts._split_pages("one\ftwo\f") == ["one", "two"]
     assert pagetexts._split_pages("one\f\fthree") == ["one", "", "three"]
+
+
+def test_a_page_over_the_work_budget_is_a_blank_page_to_every_extractor():
+    """pdfminer, pdfplumber and the rest read a document whole with no budget of their own: an
+    XObject fan-out page (10^10 form draws in 4 KB) kept pdfminer and pdfplumber drawing for hours
+    (killed at 90 s), and a page of two million operators took them 20 s and 385 MB. Each is now
+    given the document with such pages emptied in their places, as pypdf and pymupdf read them:
+    the hostile page reads blank, the next page as it is. (In a child process with a deadline, so
+    that the old hang fails the test rather than holding the run.)"""
+    names = [n for n in ("pdfplumber", "pdfminer", "pypdfium2", "tesseract") if extractors.version(n)]
+    if not names:
+        pytest.skip("none of pdfplumber, pdfminer, pypdfium2, tesseract is installed")
+    script = (
+        "import json, sys\n"
+        "from tests.support.hostile_corpus import many_operators_pdf, xobject_fan_out_pdf\n"
+        "from workbench.providers.pagetexts import page_texts\n"
+        "print(json.dumps({f'{n} {p.__name__}': page_texts(n, p()) for n in sys.argv[1:]\n"
+        "                  for p in (xobject_fan_out_pdf, many_operators_pdf)}))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", script, *names], cwd=root, capture_output=True, text=True,
+                          timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    import json
+
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert len(got) == 2 * len(names)
+    for what, pages in got.items():
+        assert len(pages) == 2 and pages[0].strip() == "" and "Total: $1.00" in pages[1], (what, pages)
+
+
+def test_an_extractor_is_given_the_document_itself_when_no_page_is_over_the_budget():
+    """The emptied copy is made only for a document with a page over the budget: every other one
+    reaches the extractor byte for byte (its own reading of it is what is measured)."""
+    from tests.support.hostile_corpus import plain_pdf, xobject_fan_out_pdf
+    from workbench.pdf.textlayer import too_complex_pages, within_budget
+
+    plain = plain_pdf()
+    assert within_budget(plain) is plain
+    hostile = xobject_fan_out_pdf()
+    emptied = within_budget(hostile)
+    assert too_complex_pages(hostile) == {0} and too_complex_pages(emptied) == set()
+    assert len(emptied) < len(hostile)      # the forms no page draws now are left out
+    assert within_budget(b"not a pdf") == b"not a pdf"   # the library's own reading says why

@@ -75,6 +75,30 @@ def too_complex_pages(data: bytes, name: str = "PDF") -> set[int]:
         doc.close()
 
 
+def within_budget(data: bytes, name: str = "PDF") -> bytes:
+    """The document as a library without budgets of its own is given it (pdfminer, pdfplumber,
+    markitdown, ... read a document whole, their own way): `data` itself, or where pages are over a
+    count of work (`too_complex_pages`), a copy with those pages emptied in their places (no
+    content, resources or annotations), which such a library reads as blank pages, as pypdf's and
+    pymupdf's layers read them here. (An XObject fan-out page kept pdfminer drawing for hours.)
+    A document MuPDF cannot open is handed over as it is: the library's own reading says why."""
+    try:
+        skip = too_complex_pages(data, name)
+    except PdfError:
+        return data
+    if not skip:
+        return data
+    doc = open_fitz(data, name)
+    try:
+        for i in sorted(skip):
+            xref = doc.page_xref(i)
+            for key, value in (("Contents", "null"), ("Resources", "<<>>"), ("Annots", "null")):
+                doc.xref_set_key(xref, key, value)
+        return doc.tobytes(garbage=1)   # (the forms no page draws now are left out)
+    finally:
+        doc.close()
+
+
 def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
     doc = open_fitz(data, name)
     try:

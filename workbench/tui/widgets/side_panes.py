@@ -189,7 +189,7 @@ class SidePanes(TabbedContent):
             view.show_message(message.error)
             return
         view.key_spans = message.spans
-        view.show(message.pages, data.hidden_texts, self.page)
+        view.show(message.pages, data.hidden_texts, self.page, skipped=data.skipped)   # (read blank: see pagetexts)
 
     # ---- the file's revisions ---------------------------------------------------------------------
 
