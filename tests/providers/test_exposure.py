@@ -84,3 +84,19 @@ def test_extractors_asked_for_are_checked_in_one_line(names, message):
     with pytest.raises(UserError, match=message):
         exposure.check_extractors(names)
     assert exposure.check_extractors(["pypdf", " pypdf", "pymupdf"]) == ["pypdf", "pymupdf"]
+
+
+
+def test_a_changed_limit_reads_the_document_anew_rather_than_from_the_cache(tmp_path):
+    """A page over a budget reaches an extractor emptied; once the user raised the limit to read
+    it, the cached blank page came back. The limits are part of the entry's key: here the
+    operators' budget is lowered under the page's, then put back."""
+    from workbench.core import limits
+
+    pdf = (SAMPLE / "hidden_ocr_mismatch-0001.pdf").read_bytes()
+    limits.set_overrides({"page_operators": 1}, export=False)   # (the conftest resets them)
+    assert exposure.extracted_text(pdf, "pdfminer" if extractors.version("pdfminer") else "pypdf").strip() == ""
+    limits._overrides.clear()
+    text = exposure.extracted_text(pdf, "pdfminer" if extractors.version("pdfminer") else "pypdf")
+    assert "TOTAL DUE" in text
+    assert len(list((tmp_path / "cache" / "extracted").rglob("*.json"))) == 2

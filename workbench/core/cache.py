@@ -93,8 +93,12 @@ def code_fingerprint(packages: tuple[str, ...], distributions: tuple[str, ...]) 
     """What every key of one kind of entry shares: the source of the code that makes it, the
     libraries it runs on, and the limits in force (read each time: a command's `--limit` changes
     them in this process)."""
-    return [source_digest(packages), *versions(distributions),
-            {name: limits.get(name) for name in sorted(limits.LIMITS)}]
+    return [source_digest(packages), *versions(distributions), limits_in_force()]
+
+
+def limits_in_force() -> dict[str, float]:
+    """Every limit's value now (a key's part where what is kept depends on the budgets)."""
+    return {name: limits.get(name) for name in sorted(limits.LIMITS)}
 
 
 def key_of(*parts: Any) -> str:

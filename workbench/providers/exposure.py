@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.cache import key_of, read_entry, write_entry
+from workbench.core.cache import key_of, limits_in_force, read_entry, write_entry
 from workbench.core.case import Case, sha256_hex
 from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
@@ -65,7 +65,9 @@ def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
     kept as `core.cache` keeps entries: a FIFO, a link or a torn entry there is a miss)."""
     version = extractors.version(name) or ""
     folder = cache_dir() / "extracted"
-    key = key_of(CACHE_FORMAT, sha256_hex(pdf), name, version)
+    # (with the limits: a page over a budget reaches the extractor emptied, so a --limit that
+    # lets it through reads it anew)
+    key = key_of(CACHE_FORMAT, sha256_hex(pdf), name, version, limits_in_force())
     if use_cache:
         entry = read_entry(folder, key, "cached text layer")
         if entry is not None and isinstance(entry.get("text"), str):
