@@ -51,7 +51,7 @@ INSPECT_EXPECT = {
     "case-array": "JSON object", "case-null": "JSON object", "case-deep": "nests deeper",
     "case-non-utf8": "UTF-8", "case-empty": "malformed", "case-bom": "ok",
 }
-TOO_COMPLEX = ("hundred-thousand-annotations", "xobject-fan-out", "two-million-operators")
+TOO_COMPLEX = ("hundred-thousand-annotations", "xobject-fan-out", "two-million-operators", "image-bomb")
 SUITE_EXPECT = {
     "suite-cases-string": "'cases'", "suite-cases-number": "'cases'", "suite-cases-null": "'cases'",
     "suite-cases-object": "'cases'", "suite-entry-no-id": "'id'", "suite-entry-string": "item 1",

@@ -9,7 +9,12 @@ import json
 
 import pytest
 
-from tests.support.hostile_corpus import annotations_pdf, many_operators_pdf, xobject_fan_out_pdf
+from tests.support.hostile_corpus import (
+    annotations_pdf,
+    image_bomb_pdf,
+    many_operators_pdf,
+    xobject_fan_out_pdf,
+)
 from workbench.core.errors import UserError
 
 HOSTILE = {
@@ -17,6 +22,10 @@ HOSTILE = {
     "fan-out": (xobject_fan_out_pdf, "1,111,111,111 XObject visits", "xobject_visits"),
     # (counted to 20 times the limit: "over 2,000,004" when the count stops one piece short)
     "operators": (many_operators_pdf, "2,000,00", "page_operators"),
+    # its size read from its dictionary, nothing decoded (MuPDF took 6 s on it, docling-parse 3.6 GB)
+    "image": (image_bomb_pdf, "400,000,000 pixels in one image", "image_pixels"),
+    "image, its width by reference": (lambda: image_bomb_pdf(width=1), "400,000,000 pixels in one image",
+                                      "image_pixels"),
 }
 
 
@@ -96,6 +105,7 @@ def test_an_agents_page_image_of_a_hostile_page_is_an_error_result(hostile):
     (lambda: many_operators_pdf(500), "page_operators", 400, 600),
     (lambda: xobject_fan_out_pdf(3, 4), "xobject_visits", 15, 30),     # 1 + 4 + 16 = 21 forms drawn
     (lambda: xobject_fan_out_pdf(6, 1), "xobject_depth", 4, 8),
+    (lambda: image_bomb_pdf(20), "image_pixels", 300, 500),     # 20 x 20 = 400 pixels
 ])
 def test_the_limit_flag_moves_the_line(make, limit, under, over, cli, tmp_path):
     """The same page over a limit it is given, and within one raised above it: then analysed."""

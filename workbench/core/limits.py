@@ -109,6 +109,9 @@ _limit("xobject_depth", 16, "count",
 _limit("xobject_visits", 2_000, "count",
        "XObjects drawn on one page, through every form; pypdf takes about 6 ms for each (3,616 "
        "took 22 s), and 10 levels of 10 references each is over a billion (2.9 GB, no end)")
+_limit("image_pixels", 250_000_000, "count",
+       "pixels of one image a page draws, from its /Width and /Height (an A0 scan at 400 DPI is "
+       "250 million); MuPDF took 6 s on a 400-million-pixel image, docling-parse 29 s and 3.6 GB")
 _limit("page_seconds", 20.0, "seconds",
        "one page's span analysis; past it the rest of the page is judged by its drawing "
        "operators, without its pixels")

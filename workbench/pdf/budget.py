@@ -11,6 +11,8 @@ and pymupdf holds the GIL throughout, so the workbench would stop answering keys
                        times that draws another ten times is 111 visits): counted per distinct
                        form once, so a fan-out of 10^10 visits costs ten scans
     operators          content stream operators, the forms' counted as often as they are drawn
+    image pixels       the largest image the page draws, /Width x /Height from its dictionary
+                       (a 4 KB stream of zeros can hold a 20,000 x 20,000 picture)
 
 Operators are counted by a bounded scan of the stream's bytes (strings, names and comments
 removed, then the runs of letters that remain), Flate streams decompressed a piece at a time, and
@@ -62,6 +64,7 @@ class PageCost:
     operators: int = 0
     xobject_visits: int = 0
     xobject_depth: int = 0
+    image_pixels: int = 0
 
 
 def too_complex(doc: Any, index: int) -> str:
@@ -81,7 +84,8 @@ def _over(cost: PageCost) -> str:
             ("page_annotations", cost.annotations, "annotations"),
             ("xobject_depth", cost.xobject_depth, "XObjects nested deep"),
             ("xobject_visits", cost.xobject_visits, "XObject visits"),
-            ("page_operators", cost.operators, "operators")):
+            ("page_operators", cost.operators, "operators"),
+            ("image_pixels", cost.image_pixels, "pixels in one image")):
         if count > limits.get(name):
             return limits.exceeded(name, f"{TOO_COMPLEX} ({count:,} {what})")
     return ""
@@ -154,6 +158,7 @@ class _Walk:
         doc = self.doc
         if doc.xref_get_key(xref, "Subtype")[1] != "/Form":
             self.memo[xref] = (0, 1, depth)  # an image (or nothing): one visit
+            self.image(xref)
             return self.memo[xref]
         self.scanned += 1
         if self.scanned > self.max_visits:
@@ -176,6 +181,18 @@ class _Walk:
             self.open.discard(xref)
         self.memo[xref] = (ops, visits, deepest)
         return self.memo[xref]
+
+    def image(self, xref: int) -> None:
+        """An image drawn: its pixels, as its dictionary says (nothing is decoded)."""
+        pixels = 1
+        for key in ("Width", "Height"):
+            kind, value = self.doc.xref_get_key(xref, key)
+            if kind == "xref":   # (an indirect number, as a writer may give it)
+                value, kind = self.doc.xref_object(int(value.split()[0])).strip(), "int"
+            pixels *= int(value) if kind == "int" and value.isdigit() else 0
+        self.cost.image_pixels = max(self.cost.image_pixels, pixels)
+        if pixels > limits.get("image_pixels"):
+            raise _Over(limits.exceeded("image_pixels", f"{TOO_COMPLEX} ({pixels:,} pixels in one image)"))
 
     def scan_streams(self, xrefs: list[int]) -> tuple[int, list[str]]:
         """(operators, names drawn with `Do`, in order) of these streams, read as one."""
