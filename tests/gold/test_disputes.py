@@ -91,6 +91,10 @@ def test_evidence_off_its_page_or_not_a_number_is_refused_and_nothing_is_written
         said[box] = err
     assert "write it as x0,y0,x1,y1" in said["nan,2,3,4"]
     assert "is not on page 1, which is 612 x 792 points" in said["700,10,800,20"]
+    for page, says in (("0", "--page 0: pages count from 1\n"), ("9", "--page 9: the case has 1 page(s)")):
+        code, _, err = cli("dispute", "add", suite, "--case", TOTAL, "--field", "expected_answer",
+                           "--proposed", "€1.00", "--rationale", "typo", "--page", page, "--quote", "x")
+        assert code == 2 and says in err and "None" not in err, err   # ("the case has None page(s)")
     assert not journal.exists() or load_disputes(suite) == []
     code, _, err = cli("dispute", "add", suite, "--case", TOTAL, "--field", "expected_answer",
                        "--proposed", "€1.00", "--rationale", "typo", "--page", "1", "--box", "100,100,200,120")

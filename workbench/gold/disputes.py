@@ -47,9 +47,10 @@ def _check_evidence(page: int | None, box: Any, quote: str | None,
         return None
     if page is None:
         raise UserError("evidence needs --page N (pages count from 1) with --box or --quote")
-    if page < 1 or (pages is not None and page > pages[0]):
-        raise UserError(f"--page {page}: the case has {pages[0] if pages is not None else None} page(s); "
-                        "pages count from 1")
+    if page < 1:
+        raise UserError(f"--page {page}: pages count from 1")
+    if pages is not None and page > pages[0]:
+        raise UserError(f"--page {page}: the case has {pages[0]} page(s); pages count from 1")
     coords = None
     if box is not None:
         try:
