@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.suite import load_suite
 from workbench.providers.fakeserver import FakeServer
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_cases" / "mini"
@@ -135,6 +136,29 @@ def test_turn_limit_and_no_submission(cli, server, suite):
     assert rec["status"] == "no_submission" and rec["answer"] is None
     assert ("submit_extraction", True) in tools_used(rec)   # the invalid JSON was an error result
     assert "without calling submit_extraction" in err
+
+
+@pytest.mark.parametrize("provider", WIRES)
+def test_an_answer_nested_900_deep_is_an_error_result_not_the_end_of_the_run(cli, server, suite, provider):
+    """A model whose submission nests lists 900 deep (under the JSON decoder's limit) ended `ask`
+    and `run` in a RecursionError traceback: the schema check, then the record of the call,
+    recursed through it. The tools answer it with an error (no raise, over MCP too), and the
+    trace keeps no arguments for it."""
+    code, _, err, rec = ask(cli, server, suite, provider, "deep", EXTRACTION)
+    assert "Traceback" not in err and code == 1, err[-800:]
+    assert rec["status"] == "no_submission" and rec["answer"] is None
+    (call,) = [t for turn in rec["extra"]["agent"]["turns"] for t in turn["tools"] if t["tool"] == "submit_extraction"]
+    assert call["error"] and call["arguments"] is None
+    from workbench.providers.agent.tools import DocumentTools
+    from workbench.providers.fakeagents import DEEP
+
+    case = next(c for c in load_suite(suite).cases if c.id.startswith(EXTRACTION))
+    deep: list = []
+    for _ in range(DEEP):
+        deep = [deep]
+    for tools in (DocumentTools(case, case.pdf_file.read_bytes()),):
+        got = tools.call("submit_extraction", {"answer": deep})
+        assert got.is_error and "nest deeper than 64 levels" in got.text and tools.answer is None
 
 
 def test_second_submission_is_an_error_and_the_first_stands(cli, server, suite):

@@ -12,6 +12,8 @@ the conversation so far (stateless, as a real model does) and makes its next mov
 - `agent-twice`: document_info, then two submissions in one turn (the visible value, then the
   text layer's): the first stands;
 - `agent-badjson`: submits text that is not JSON as an extraction's answer, then ends its turn.
+- `agent-deep`: submits an answer of lists nested DEEP levels (a hostile or broken model: the
+  tools must answer it with an error, not end the run), then ends its turn.
 
 `agent_script` maps text found in the question (or "*") to `{"text": ..., "image": ...}`; a plain
 script (text found in the question, or "*", to an answer) stands for the image values it lacks.
@@ -24,7 +26,8 @@ import time
 
 from workbench.core.schema import JSONObject
 
-AGENT_KINDS = ("text", "image", "loop", "twice", "badjson")
+AGENT_KINDS = ("text", "image", "loop", "twice", "badjson", "deep")
+DEEP = 900   # under the JSON decoder's own limit (about 990 inside a response), over every check's
 
 
 def is_agent_request(model: str, body: JSONObject) -> bool:
@@ -111,6 +114,13 @@ def next_move(kind: str, turns: int, results: list[tuple[str, str]], script: dic
         return "Submitting twice.", [
             ("submit_extraction", {"answer": _scripted(script, question, "image", "first")}),
             ("submit_extraction", {"answer": _scripted(script, question, "text", "second")})]
+    if kind == "deep":
+        if turns == 1:
+            nested: list = []
+            for _ in range(DEEP - 1):
+                nested = [nested]
+            return "Submitting.", [("submit_extraction", {"answer": nested})]
+        return "That was my answer.", []
     if kind == "badjson":
         if turns == 1:
             return "Submitting.", [("submit_extraction", {"answer": "{\"total\": 12.5, oops"})]

@@ -19,7 +19,7 @@ import pymupdf
 from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.schema import JSONObject
+from workbench.core.schema import MAX_DEPTH, JSONObject, depth_ok
 from workbench.pdf.document import PdfError, open_fitz, read_pdf_bytes
 from workbench.pdf.render import check_renderable, page_png
 from workbench.providers import extractors
@@ -209,6 +209,10 @@ class DocumentTools:
         t0 = time.monotonic()
         if not isinstance(args, dict):
             result = ToolResult("arguments must be a JSON object", is_error=True)
+        elif not depth_ok(args):   # (the checks, the trace and the record recurse through them)
+            result = ToolResult(f"arguments nest deeper than {MAX_DEPTH} levels; send a plain JSON object",
+                                is_error=True)
+            args = None
         elif name not in TOOL_NAMES:
             result = ToolResult(f"unknown tool {name!r}; the tools are {', '.join(TOOL_NAMES)}", is_error=True)
         else:
