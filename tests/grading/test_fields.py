@@ -151,3 +151,15 @@ def test_hungarian_finds_the_optimal_assignment():
     # greedy is the fallback for huge tables: valid, though not always optimal
     score = [[3, 2], [2, 0]]
     assert greedy_pairs(score) == [(0, 0), (1, 1)] and hungarian(score) == [(0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 5_000 + "]" * 5_000,                       # closed, past the decoder's depth
+    "```json\n" + "[" * 5_000 + "\n```",             # in a fenced block, never closed
+    '{"rows": ' + "[" * 5_000,                       # cut short
+], ids=["closed", "fenced", "cut-short"])
+def test_an_answer_nesting_past_the_decoders_depth_is_no_json_not_a_traceback(text):
+    """A model's answer is any text: a JSON value nesting thousands deep raised RecursionError out
+    of the grader (`grade`, `report` and the workbench on that answer ended in a traceback)."""
+    verdict = grade(case(), text)
+    assert verdict.outcome == "unparsable", verdict

@@ -69,19 +69,24 @@ _PUNCT = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "\u2018\u2
 # ---- reading the answer -------------------------------------------------------------------
 
 def parse_answer_json(text: str) -> Any | None:
-    """The JSON value an answer gives: a ```json block, else the first object or array in it."""
-    for m in re.finditer(r"```(?:json)?\s*(.*?)```", text, re.S | re.I):
-        try:
-            return json.loads(m.group(1))
-        except json.JSONDecodeError:
-            continue
-    decoder = json.JSONDecoder()
-    for i, ch in enumerate(text):
-        if ch in "{[":
+    """The JSON value an answer gives: a ```json block, else the first object or array in it.
+    None when there is none, or when one nests past what the decoder reads (about a thousand
+    levels: an answer is a model's text, which may be anything)."""
+    try:
+        for m in re.finditer(r"```(?:json)?\s*(.*?)```", text, re.S | re.I):
             try:
-                return decoder.raw_decode(text, i)[0]
+                return json.loads(m.group(1))
             except json.JSONDecodeError:
                 continue
+        decoder = json.JSONDecoder()
+        for i, ch in enumerate(text):
+            if ch in "{[":
+                try:
+                    return decoder.raw_decode(text, i)[0]
+                except json.JSONDecodeError:
+                    continue
+    except RecursionError:
+        return None
     return None
 
 
