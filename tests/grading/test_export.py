@@ -152,3 +152,32 @@ def test_bad_input_is_one_line_and_leaves_nothing(tmp_path, cli):
         code, _, err = cli("import-run", tmp_path / name, "--out", tmp_path / f"{name}.out.jsonl")
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (name, err)
         assert not (tmp_path / f"{name}.out.jsonl").exists(), name
+
+
+def test_a_suite_name_never_becomes_code_in_the_exported_task(tmp_path, cli):
+    """The Inspect task is Python: a suite's name (from its folder, anyone's) went into the task's
+    docstring as `repr(name)`, and a name holding three quotes closed the docstring, so the rest
+    of it ran as code when `inspect eval task.py` loaded the task. The name is now a literal of
+    its own; loading the task runs nothing of it, and the task's function has a plain name."""
+    import shutil
+
+    suite = tmp_path / "suite"
+    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs"))
+    marker = tmp_path / "pwned"
+    name = f'x\'"""; import pathlib; pathlib.Path({json.dumps(str(marker))}).write_text("ran"); """ class'
+    meta = json.loads((suite / "suite.json").read_text())
+    (suite / "suite.json").write_text(json.dumps({**meta, "name": name}))
+    code, _, err = cli("export", suite, "--to", "inspect", "--out", tmp_path / "out")
+    assert code == 0, err
+    task = tmp_path / "out" / "task.py"
+    script = ("import importlib.util, sys\n"
+              "spec = importlib.util.spec_from_file_location('task', sys.argv[1])\n"
+              "module = importlib.util.module_from_spec(spec)\n"
+              "spec.loader.exec_module(module)\n"
+              "print(module.SUITE_NAME == sys.argv[2], [n for n in vars(module) if n.startswith('x_')])\n")
+    done = subprocess.run([sys.executable, "-c", script, str(task), name], capture_output=True, text=True,
+                          env=_env(tmp_path), timeout=120)
+    assert not marker.exists(), "loading the exported task ran code from the suite's name"
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[0] == "True"
+    assert "x_import_pathlib_pathlib_path" in done.stdout

@@ -24,6 +24,7 @@ nothing behind.
 from __future__ import annotations
 
 import json
+import keyword
 import re
 import shutil
 import tempfile
@@ -158,12 +159,17 @@ def _write_inspect(suite: Suite, pdfs: list[Path], digest: str, out: Path) -> No
 
 
 def _task_name(name: str) -> str:
-    ident = re.sub(r"\W+", "_", name).strip("_").lower() or "suite"
-    return ident if ident[0].isalpha() else f"suite_{ident}"
+    """The task function's name: the suite's name in ASCII letters, digits and '_' (a Python
+    name, never a keyword)."""
+    ident = re.sub(r"[^0-9a-z_]+", "_", name.lower()).strip("_")[:60] or "suite"
+    return ident if ident[0].isalpha() and not keyword.iskeyword(ident) else f"suite_{ident}"
 
 
 def _inspect_task(name: str, digest: str, count: int) -> str:
-    return f'''"""Inspect AI task: the pdfworkbench suite {name!r} ({count} cases, suite hash {digest[:12]}).
+    """The task's Python source. The suite's name comes from its folder, which may be anyone's: it
+    is written only as a literal (`repr`), never inside the docstring, where a name holding three
+    quotes ended it and the rest ran as code when the task was loaded."""
+    return f'''"""Inspect AI task: the pdfworkbench suite SUITE_NAME ({count} cases, suite hash {digest[:12]}).
 
 Written by `pdfworkbench export --to inspect`. Each sample sends the case's PDF as a document with
 the prompt pdfworkbench's own runs send; the scorer is pdfworkbench's grader (so pdfworkbench must
@@ -182,6 +188,7 @@ from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, score
 from inspect_ai.solver import TaskState, generate
 
 HERE = Path(__file__).resolve().parent
+SUITE_NAME = {name!r}
 SUITE_HASH = {digest!r}
 
 
