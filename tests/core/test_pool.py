@@ -69,6 +69,25 @@ def test_negative_jobs_is_one_line_and_exit_2(cli):
     assert code == 2 and "--jobs -1" in err and "Traceback" not in err
 
 
+def test_jobs_past_twice_the_cores_are_that_many_and_said_once(cli, monkeypatch):
+    """`--jobs 64` (a typo of 6) started 64 processes, each 100-150 MB, for CPU-bound work on 2
+    cores: a suite of 1,276 cases with --jobs 500 would have started 500. Past twice the cores,
+    twice the cores are used, and the command says so in one line."""
+    from workbench.core import pool
+
+    monkeypatch.setattr(pool, "cores", lambda: 2)
+    started: list[int] = []
+    real = pool.process_pool
+    monkeypatch.setattr(pool, "process_pool", lambda jobs, *a, **k: started.append(jobs) or real(jobs, *a, **k))
+    code, out, err = cli("verify", SAMPLE, "--jobs", "64", "--json")
+    assert code == 0 and json.loads(out)["ok"], err
+    assert started == [4]
+    said = [line for line in err.splitlines() if "--jobs 64" in line]
+    assert said == ["pdfworkbench: warning: --jobs 64: this process may run on 2 core(s); 4 processes are used "
+                    "(more would only add memory, 100-150 MB each)"]
+    assert pool.resolve_jobs(4) == 4 and pool.resolve_jobs(0) == 2
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_run_local_work_on_processes_records_the_same_answers(cli, tmp_path, jobs):
     out = tmp_path / "run.jsonl"

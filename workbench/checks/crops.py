@@ -145,12 +145,13 @@ class CropMaker:
         self._chunk: list[_Job] = []
         self._sent: list[tuple[list[str], Future]] = []
         self._pool: Executor | None = None
-        if resolve_jobs(jobs) > 1:
+        jobs = resolve_jobs(jobs)
+        if jobs > 1:
             if self._cache is None or not self._cache.is_dir():
                 # No cache to take a crop from: every one is made, so the PDF stack loads once,
                 # here, for the workers forked next, rather than in each of them.
                 from workbench.checks import page_crop  # noqa: F401
-            self._pool = process_pool(resolve_jobs(jobs))
+            self._pool = process_pool(jobs)
             self._pool.submit(_started)   # (a forking pool starts all its processes at the first)
 
     def __enter__(self) -> CropMaker:
