@@ -43,7 +43,7 @@ INSPECT_EXPECT = {
     "hundred-thousand-annotations": "ok", "xobject-fan-out": "ok", "two-million-operators": "ok",
     "escape-sequences": "ok",   # (its layer's ESC and BEL: tests/text/test_terminal.py)
     "case-absolute-path": "points outside", "case-climbing-path": "points outside",
-    "case-id-climbs": "'id'", "case-id-dotted": "'id'", "case-id-slash": "'id'",
+    "case-id-climbs": "'id'", "case-id-dotted": "'id'", "case-id-slash": "'id'", "case-id-bidi": "'id'",
     "case-seed-huge": "'seed'", "case-seed-string": "'seed'", "case-matcher-string": "'matcher'",
     "case-degrade-string": "'degrade'", "case-params-list": "'params'",
     "case-version-string": "version", "case-forbidden-string": "'forbidden_answers'",

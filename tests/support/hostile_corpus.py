@@ -336,6 +336,7 @@ def hostile_case_texts(outside: Path) -> dict[str, bytes]:
         "case-id-climbs": with_(id="../../../x"),
         "case-id-dotted": with_(id=".hidden"),
         "case-id-slash": with_(id="a/b"),
+        "case-id-bidi": with_(id="case-1\u202e9-ecnaive"),   # shown as "case-1evidence-9"
         "case-seed-huge": with_(seed=1e400).replace(b"Infinity", b"1e400"),
         "case-seed-string": with_(seed="one"),
         "case-matcher-string": with_(matcher="contains"),

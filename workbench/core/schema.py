@@ -25,7 +25,11 @@ MAX_ID_LENGTH = 200
 MAX_SEED = 2**63 - 1
 MAX_SEEDS = 100_000
 
-_ID_BAD = re.compile(r"[/\\\x00-\x1f\x7f]")
+# Not in an id: path separators, control characters (C0, DEL, C1), and the characters that
+# change how the text around them is shown without showing themselves: bidirectional overrides
+# and isolates (U+202E turned "case-1\u202e9-ecnaive" into "case-1evidence-9" on the screen) and
+# zero-width ones (two ids that look the same). An id is a file name and what a person reads.
+_ID_BAD = re.compile("[/\\\\\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 def plain_id(value: Any, field: str = "id", source: str = "") -> str:
