@@ -69,3 +69,21 @@ def test_a_run_naming_a_suite_outside_its_home_is_refused(tmp_path):
     with pytest.raises(UserError, match="suite_dir"):
         suite_of_run(run)
     assert json.loads(run.read_text())["extra"]["suite_dir"] == "../../etc"
+
+
+def test_a_run_files_default_name_is_plain_and_short_whatever_the_suites_name(tmp_path, cli):
+    """A run's default file is named after the suite, whose name (its suite.json's) may be
+    anything: a name of 300 letters ended `run` with "name too long ... choose a shorter one",
+    though the user chose no name. The name is cut to 120 characters with a hash of the whole (two
+    long names stay two files), and anything but letters, digits, '.', '_' and '-' is '_'."""
+    from workbench.core.layout import run_file_path
+
+    suite = suite_copy(tmp_path)
+    meta = json.loads((suite / "suite.json").read_text())
+    (suite / "suite.json").write_text(json.dumps({**meta, "name": "n" * 300}))
+    code, _, err = cli("run", suite, "--reader", "probe:pypdf", "--no-cache")
+    assert code in (0, 1), err
+    (made,) = [p for p in (suite / "runs").iterdir() if p.name.startswith("nnn")]
+    assert len(made.name) == 120 + len(".jsonl") and made.name.endswith(".jsonl")
+    assert run_file_path(suite, ["n" * 300, "x"]) != run_file_path(suite, ["n" * 301, "x"])
+    assert run_file_path(suite, ["../.hid den", "openai-gpt-4o", "text"]).name == "hid_den-openai-gpt-4o-text.jsonl"

@@ -5,7 +5,6 @@ the provider's batch service (`batch.py`)."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from workbench.cli.reading import reader_options
 from workbench.cli.runreport import print_run_report, suite_cases
 from workbench.core import atomic, files
 from workbench.core.errors import UserError
-from workbench.core.layout import runs_dir
+from workbench.core.layout import run_file_path
 from workbench.core.schema import plain_id
 from workbench.core.suite import load_suite
 from workbench.core.words import counted
@@ -26,10 +25,6 @@ from workbench.providers.adapters import default_modality
 from workbench.providers.base import parse_reader
 from workbench.providers.running import RunInterrupted, RunPlan, effective_modality, run_suite
 from workbench.text import terminal
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "run"
 
 
 def default_out(suite_dir: Path, suite_name: str, reader: str, modality: str, dpi: int | None,
@@ -42,7 +37,7 @@ def default_out(suite_dir: Path, suite_name: str, reader: str, modality: str, dp
         parts.append(extractor)
     if shard:
         parts.append("shard" + shard.replace("/", "of"))
-    return runs_dir(suite_dir) / (_slug("-".join(parts)) + ".jsonl")
+    return run_file_path(suite_dir, parts)
 
 
 class _ProgressLine:

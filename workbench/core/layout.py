@@ -11,9 +11,11 @@ file finds the suite it was made on. Every other module asks here instead of typ
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from workbench.core import files
+from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
 
 SUITE_FILE = "suite.json"
@@ -37,6 +39,21 @@ def require_suite_folder(folder: Path) -> None:
 
 def runs_dir(folder: Path) -> Path:
     return files.check_own(Path(folder) / RUNS_DIR, folder)
+
+
+# A run file's default name keeps to this many characters (a file name may have 255 bytes): a
+# longer one is cut, with a hash of the whole so two long names stay two files.
+_RUN_NAME_CHARS = 120
+
+
+def run_file_path(folder: Path, parts: list[str]) -> Path:
+    """`<suite>/runs/<parts joined>.jsonl`, the name made of letters, digits, '.', '_' and '-' (a
+    suite's name, from its folder, may hold anything) and at most `_RUN_NAME_CHARS` long."""
+    joined = "-".join(parts)
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", joined).strip("_.") or "run"
+    if len(name) > _RUN_NAME_CHARS:
+        name = name[:_RUN_NAME_CHARS - 13].rstrip("_.-") + "-" + sha256_hex(joined.encode("utf-8", "surrogatepass"))[:12]
+    return runs_dir(folder) / f"{name}.jsonl"
 
 
 def run_files(folder: Path) -> list[Path]:

@@ -24,7 +24,7 @@ from mcp.server.lowlevel import Server
 from workbench import __version__
 from workbench.core.atomic import try_file_lock
 from workbench.core.case import Case, sha256_hex
-from workbench.core.layout import runs_dir
+from workbench.core.layout import run_file_path
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, run_identity, utc_now
 from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, content_hash, run_marks
@@ -49,9 +49,8 @@ def run_path(suite: Suite, reader: str, out: Path | None, transport: str = "stdi
     with `-http` before `.jsonl` over HTTP: another controller, so another run."""
     if out is not None:
         return Path(out)
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{suite.name}-{reader.replace(':', '-')}-{AGENT_MODALITY}")
-    suffix = "" if transport == "stdio" else "-http"
-    return runs_dir(suite.folder) / (slug.strip("_") + suffix + ".jsonl")
+    parts = [suite.name, reader.replace(":", "-"), AGENT_MODALITY]
+    return run_file_path(suite.folder, parts if transport == "stdio" else [*parts, "http"])
 
 
 def answered(reader: str, path: Path) -> set[str]:
