@@ -24,8 +24,10 @@ HOSTILE = {
     "operators": (many_operators_pdf, "2,000,00", "page_operators"),
     # its size read from its dictionary, nothing decoded (MuPDF took 6 s on it, docling-parse 3.6 GB)
     "image": (image_bomb_pdf, "400,000,000 pixels in one image", "image_pixels"),
-    "image, its width by reference": (lambda: image_bomb_pdf(width=1), "400,000,000 pixels in one image",
+    "image, its width by reference": (lambda: image_bomb_pdf(width="ref"), "400,000,000 pixels in one image",
                                       "image_pixels"),
+    "image, its width a real number": (lambda: image_bomb_pdf(width="real"), "400,000,000 pixels in one image",
+                                       "image_pixels"),
 }
 
 

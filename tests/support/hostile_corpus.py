@@ -186,24 +186,25 @@ def huge_page_pdf() -> bytes:
     return _pymupdf_page(width=200 * 72, height=200 * 72)
 
 
-def image_bomb_pdf(side: int = 20_000, width: int | None = None) -> bytes:
+def image_bomb_pdf(side: int = 20_000, width: str = "int") -> bytes:
     """A page whose one image is side x side RGB pixels of zeros (1.2 GB decompressed at 20,000)
     in about 1.2 MB of Flate, drawn over the page's "Total: $1.00", then a plain page. The stream
     is one full-flushed deflate block repeated, so making it costs milliseconds; Adler-32 of n
-    zero bytes is (n mod 65521) << 16 | 1. `width` (an object number's worth): the image's /Width
-    given as an indirect object, as some writers give it."""
+    zero bytes is (n mod 65521) << 16 | 1. `width`: the image's /Width as an integer ("int"), an
+    indirect object ("ref", as some writers give it) or a real number ("real", which MuPDF reads
+    whole)."""
     rows = min(100, side)   # (side a multiple of it)
     chunk = zlib.compressobj(9, zlib.DEFLATED, -15)
     block = chunk.compress(b"\x00" * (side * 3 * rows)) + chunk.flush(zlib.Z_FULL_FLUSH)
     total = side * 3 * side
     stream = (b"\x78\xda" + block * (side // rows) + zlib.compressobj(9, zlib.DEFLATED, -15).flush()
               + (((total % 65521) << 16) | 1).to_bytes(4, "big"))
-    size = b"/Width 9 0 R" if width else b"/Width %d" % side
+    size = {"int": b"/Width %d" % side, "ref": b"/Width 9 0 R", "real": b"/Width %d.0" % side}[width]
     image = (b"<< /Type /XObject /Subtype /Image " + size + b" /Height %d /ColorSpace /DeviceRGB "
              b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (side, len(stream))
              + stream + b"\nendstream")
     content = b"q 612 0 0 792 0 0 cm /Im1 Do Q " + TOTAL_LINE
-    return _heavy_then_plain(b"", content, [image, *([b"%d" % side] if width else [])],
+    return _heavy_then_plain(b"", content, [image, *([b"%d" % side] if width == "ref" else [])],
                              b"/XObject << /Im1 8 0 R >> ")
 
 

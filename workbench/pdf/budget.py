@@ -188,8 +188,11 @@ class _Walk:
         for key in ("Width", "Height"):
             kind, value = self.doc.xref_get_key(xref, key)
             if kind == "xref":   # (an indirect number, as a writer may give it)
-                value, kind = self.doc.xref_object(int(value.split()[0])).strip(), "int"
-            pixels *= int(value) if kind == "int" and value.isdigit() else 0
+                value = self.doc.xref_object(int(value.split()[0])).strip()
+            try:   # (a real number is read as MuPDF reads it, whole)
+                pixels *= max(0, int(float(value)))
+            except ValueError:
+                pixels = 0
         self.cost.image_pixels = max(self.cost.image_pixels, pixels)
         if pixels > limits.get("image_pixels"):
             raise _Over(limits.exceeded("image_pixels", f"{TOO_COMPLEX} ({pixels:,} pixels in one image)"))
