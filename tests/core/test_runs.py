@@ -72,6 +72,19 @@ def test_a_torn_last_line_is_skipped_and_any_other_bad_line_is_one_error(tmp_pat
         list(iter_records(path))
 
 
+def test_a_reader_name_that_would_show_as_another_is_refused(tmp_path):
+    """A run file from elsewhere named its reader with U+202E, which shows `openai:gpt-4o` +
+    U+202E + `inim-` as `openai:gpt-4o-mini` in a report and a leaderboard: refused, as an id
+    holding it is; a reader named with other letters is anyone's right."""
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps(rec(reader="openai:gpt-4o\u202einim-").to_json()) + "\n")
+    with pytest.raises(UserError, match=r"a\.jsonl:1: field 'reader' .* holds a control, bidirectional or "
+                                        r"zero-width character"):
+        list(iter_records(path))
+    path.write_text(json.dumps(rec(reader="ollama:qwen2.5vl:7b-Ünïcode").to_json()) + "\n")
+    assert [r.reader for r in iter_records(path)] == ["ollama:qwen2.5vl:7b-Ünïcode"]
+
+
 def test_a_folder_is_no_run_file(tmp_path):
     with pytest.raises(UserError, match=r"is a folder; give a run file \(\.jsonl\)$"):
         RunWriter(tmp_path)

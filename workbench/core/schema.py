@@ -29,7 +29,11 @@ MAX_SEEDS = 100_000
 # change how the text around them is shown without showing themselves: bidirectional overrides
 # and isolates (U+202E turned "case-1\u202e9-ecnaive" into "case-1evidence-9" on the screen) and
 # zero-width ones (two ids that look the same). An id is a file name and what a person reads.
-_ID_BAD = re.compile("[/\\\\\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+_HIDDEN = "\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
+_ID_BAD = re.compile(f"[/\\\\{_HIDDEN}]")
+# A name that is not a file name but is shown beside ids (a run record's reader) keeps to the
+# same: no control, bidirectional or zero-width character.
+_NAME_BAD = re.compile(f"[{_HIDDEN}]")
 
 
 def plain_id(value: Any, field: str = "id", source: str = "") -> str:
@@ -354,7 +358,12 @@ def check_suite(raw: Any, source: str) -> JSONObject:
 
 
 def check_record(raw: Any, source: str) -> JSONObject:
-    return check_shape(raw, RUN_RECORD, source, "run record")
+    check_shape(raw, RUN_RECORD, source, "run record")
+    reader = raw.get("reader")
+    if isinstance(reader, str) and _NAME_BAD.search(reader):
+        raise UserError(f"{source}: field 'reader' {reader[:60]!r} holds a control, bidirectional or zero-width "
+                        "character, which would show it as another reader's name")
+    return raw
 
 
 def parse_seeds(raw: Any, where: str) -> list[int]:
