@@ -5,6 +5,7 @@ hand its text layer and its rendered pages back, as data, within a per-case byte
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import json
 import time
@@ -330,11 +331,21 @@ def schema_fault(schema: JSONObject) -> str | None:
     Schema, or a `$ref` in it points at what the schema does not hold. Nothing is fetched to find
     out: a reference to another document (a URL, a file) is a fault, as a checker that never
     fetches would meet it with each submission."""
-    jsonschema = json_schema_checker()
+    json_schema_checker()
+    return _fault_of(json.dumps(schema, sort_keys=True, ensure_ascii=False))
+
+
+@functools.lru_cache(maxsize=64)
+def _fault_of(text: str) -> str | None:
+    """`schema_fault` of the schema whose canonical JSON is `text`, once per process: a suite's
+    cases share a few schemas, each about 3 ms to check, and a run checks every case's before any
+    call and again as each case starts."""
+    import jsonschema
     from referencing import Registry
     from referencing.exceptions import Unresolvable
     from referencing.jsonschema import DRAFT202012, specification_with
 
+    schema = json.loads(text)
     try:
         cls = jsonschema.validators.validator_for(schema)
         cls.check_schema(schema)
@@ -374,9 +385,11 @@ def _refs(value: Any) -> list[str]:
 def check_schemas(cases: Iterable[Case]) -> None:
     """A UserError naming the first case whose answer schema cannot check a submission
     (`schema_fault`), before an agent is given any of them."""
-    for case in cases:
-        schema = case.answer_schema
-        if schema is not None and (fault := schema_fault(schema)):
+    schemas = [(case, case.answer_schema) for case in cases if case.answer_schema is not None]
+    if schemas:
+        json_schema_checker()
+    for case, schema in schemas:
+        if fault := _fault_of(json.dumps(schema, sort_keys=True, ensure_ascii=False)):
             where = case.json_path or case.id
             raise UserError(f"{where}: the answer schema (gold.schema) cannot check an agent's answer: {fault}; "
                             "fix it in the case file")
