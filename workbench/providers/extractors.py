@@ -31,15 +31,18 @@ class Extractor:
     licence: str
     modality: Literal["text", "pixels"]   # the text layer, or OCR of the rendered page
     call: str            # the documented call used, as a pipeline author writes it
+    # Skips a page over the work budgets itself (pdf.textlayer, pdf.ocr); every other extractor is
+    # given the document with such pages emptied (`pagetexts.page_texts`).
+    budgeted: bool = False
 
 
 EXTRACTORS: dict[str, Extractor] = {e.name: e for e in (
     Extractor("pypdf", "pypdf", "pypdf", "", "BSD-3-Clause", "text",
-              "PdfReader(f).pages[i].extract_text(), plus the filled form fields"),
+              "PdfReader(f).pages[i].extract_text(), plus the filled form fields", budgeted=True),
     Extractor("pymupdf", "pymupdf", "pymupdf", "", "AGPL-3.0 (or commercial)", "text",
-              'pymupdf.open(...)[i].get_text("text")'),
+              'pymupdf.open(...)[i].get_text("text")', budgeted=True),
     Extractor("ocr", "rapidocr", "rapidocr", "ocr", "Apache-2.0", "pixels",
-              "RapidOCR()(page image at 150 DPI)"),
+              "RapidOCR()(page image at 150 DPI)", budgeted=True),
     Extractor("pdfplumber", "pdfplumber", "pdfplumber", "extractors", "MIT", "text",
               "pdfplumber.open(f).pages[i].extract_text()"),
     Extractor("pdfminer", "pdfminer.six", "pdfminer", "extractors", "MIT", "text",

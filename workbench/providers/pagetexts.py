@@ -216,19 +216,14 @@ PAGES: dict[str, Callable[[bytes], list[str]]] = {
 }
 
 
-# The extractors that skip a page over the work per page themselves (`pdf.textlayer`, `pdf.ocr`);
-# every other one is given the document with such pages emptied (`textlayer.within_budget`).
-_OWN_BUDGET = frozenset({"pypdf", "pymupdf", "ocr"})
-
-
 def page_texts(name: str, pdf: bytes) -> list[str]:
     """Every page's text as the extractor reads it. A library that is absent is a UserError
     naming what to install; a PDF it cannot read is a UserError naming the extractor."""
-    get(name)
+    budgeted = get(name).budgeted
     if version(name) is None:
         raise UserError(missing(name))
     try:
-        return PAGES[name](pdf if name in _OWN_BUDGET else textlayer.within_budget(pdf))
+        return PAGES[name](pdf if budgeted else textlayer.within_budget(pdf))   # (see Extractor.budgeted)
     except (UserError, PdfError):
         raise
     except Exception as exc:  # a library on a hostile file raises anything
