@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -335,15 +335,21 @@ def check_key_text(value: Any, field: str, source: str = "") -> None:
     `key_text_chars` limit: grading turns each into a pattern, and a 10 MB expected answer took
     2 GB and a minute to grade once."""
     cap = int(limits.get("key_text_chars"))
+    for v in nodes(value):
+        if isinstance(v, str) and len(v) > cap:
+            where = f"{source}: " if source else ""
+            raise UserError(limits.exceeded("key_text_chars", f"{where}{field} holds a text of "
+                                                              f"{len(v):,} characters"))
+
+
+def nodes(value: Any) -> Iterator[Any]:
+    """`value` and every value inside it (objects' values, lists' items), depth first, walked
+    without recursion (a hostile file may nest deep)."""
     stack = [value]
     while stack:
         v = stack.pop()
-        if isinstance(v, str):
-            if len(v) > cap:
-                where = f"{source}: " if source else ""
-                raise UserError(limits.exceeded("key_text_chars", f"{where}{field} holds a text of "
-                                                                  f"{len(v):,} characters"))
-        elif isinstance(v, dict):
+        yield v
+        if isinstance(v, dict):
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)

@@ -20,7 +20,7 @@ import pymupdf
 from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.schema import MAX_DEPTH, JSONObject, depth_ok
+from workbench.core.schema import MAX_DEPTH, JSONObject, depth_ok, nodes
 from workbench.pdf.document import PdfError, open_fitz, read_pdf_bytes
 from workbench.pdf.render import check_renderable, page_png
 from workbench.providers import extractors
@@ -368,18 +368,7 @@ def _fault_of(text: str) -> str | None:
 
 def _refs(value: Any) -> list[str]:
     """Every `$ref` string in a schema, depth first."""
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                out.append(ref)
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return out
+    return [node["$ref"] for node in nodes(value) if isinstance(node, dict) and isinstance(node.get("$ref"), str)]
 
 
 def check_schemas(cases: Iterable[Case]) -> None:
