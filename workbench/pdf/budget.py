@@ -191,7 +191,7 @@ class _Walk:
                 value = self.doc.xref_object(int(value.split()[0])).strip()
             try:   # (a real number is read as MuPDF reads it, whole)
                 pixels *= max(0, int(float(value)))
-            except ValueError:
+            except (ValueError, OverflowError):   # (not a number, or not a finite one: no picture)
                 pixels = 0
         self.cost.image_pixels = max(self.cost.image_pixels, pixels)
         if pixels > limits.get("image_pixels"):

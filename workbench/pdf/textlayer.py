@@ -83,14 +83,14 @@ def within_budget(data: bytes, name: str = "PDF") -> bytes:
     pymupdf's layers read them here. (An XObject fan-out page kept pdfminer drawing for hours.)
     A document MuPDF cannot open is handed over as it is: the library's own reading says why."""
     try:
-        skip = too_complex_pages(data, name)
+        doc = open_fitz(data, name)
     except PdfError:
         return data
-    if not skip:
-        return data
-    doc = open_fitz(data, name)
     try:
-        for i in sorted(skip):
+        skip = [i for i in range(doc.page_count) if too_complex(doc, i)]
+        if not skip:
+            return data
+        for i in skip:
             xref = doc.page_xref(i)
             for key, value in (("Contents", "null"), ("Resources", "<<>>"), ("Annots", "null")):
                 doc.xref_set_key(xref, key, value)
