@@ -24,8 +24,7 @@ from workbench.core.suite import Suite, content_hash
 from workbench.gold.versions import GoldChoice, cases_at, choose
 from workbench.grading.auditpack import write_audit_pack
 from workbench.grading.cost import load_prices
-from workbench.grading.html import write_report_html
-from workbench.grading.html.charts import warm_up
+from workbench.grading.html import report_charts, write_report_html
 from workbench.grading.junit import write_junit
 from workbench.grading.leaderboard import leaderboard
 from workbench.grading.loading import find_suite_folders, load_cases, load_runs
@@ -75,8 +74,6 @@ def _report(args: argparse.Namespace, crops: CropMaker | None) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     prices = load_prices(args.prices) if args.prices else None
-    if args.html:   # the charts' engine loads on its own threads while the runs are graded
-        warm_up()
     runs = load_runs(args.runs)
     all_records = [r for recs in runs.values() for r in recs]
     if not args.allow_mixed:
@@ -202,8 +199,12 @@ def _write_html(report: Report, cases: dict[str, Case], out: Path, crops: CropMa
                     if r.outcome in WRONG_ANSWERS and r.case_id in cases})
     for cid in wrong:   # (each was added as it was graded: this adds none)
         crops.add(cases[cid])
+    # The charts while the workers make the last crops: this process would wait for them idle.
+    # (Drawn at the start, the charts' engine held this process up before its first crop was
+    # asked for: it loads with the interpreter's lock held for some 0.4 s.)
+    drawn = report_charts(report)
     made = crops.crops()
     shown = {cid: made[cid] for cid in wrong}
     questions = {cid: cases[cid].question for cid in wrong}
-    size = write_report_html(report, out, shown, questions)
+    size = write_report_html(report, out, shown, questions, drawn=drawn)
     note(f"wrote {out} ({size / 1e6:.1f} MB, {sum(c is not None for c in shown.values())} page crops)")

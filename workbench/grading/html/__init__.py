@@ -27,7 +27,8 @@ from workbench.grading.outcome import NOT_SCORED, OUTCOMES, WRONG_ANSWERS
 from workbench.grading.report import Report, Row, RunReport, Stats, SuiteRef, source_tallies
 from workbench.grading.stats import wilson
 
-__all__ = ["CropBox", "PageCrop", "compare_html", "report_html", "write_compare_html", "write_report_html"]
+__all__ = ["CropBox", "PageCrop", "compare_html", "report_charts", "report_html", "write_compare_html",
+           "write_report_html"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 # What a card shows of an answer (a probe's answer is a whole text layer).
@@ -232,13 +233,35 @@ def _card(case_id: str, family: str, rows: Sequence[Row], crop: PageCrop | None,
     }
 
 
-def report_context(report: Report, crops: Mapping[str, PageCrop | None],
-                   questions: Mapping[str, str] | None = None, gold: str | None = None) -> dict[str, object]:
-    """Everything the template shows, as plain values (tested apart from the page)."""
+def report_charts(report: Report) -> dict[str, object]:
+    """The report's charts (SVG) and the legends beside them: they need no page crop, so a
+    caller draws them while its crops are still being made (the first chart loads the charts'
+    engine, some 0.4 s)."""
     runs = report.runs
-    suite = report.suite or SuiteRef(None, None, None)
     outcome_rows, outcome_order = _outcome_rows(runs)
     source_rows, source_order = _source_rows(runs)
+    return {
+        "pass_chart": charts.pass_rate_chart(_pass_rows(runs)) if runs else "",
+        "heat_chart": charts.heat_map(_heat_cells(runs), [r.label for r in runs]) if runs else "",
+        "outcome_chart": charts.stacked_bar(outcome_rows, outcome_order,
+                                            [charts.OUTCOME_COLOURS[k] for k in outcome_order],
+                                            "share of calls by outcome", "outcomes") if outcome_rows else "",
+        "outcome_legend": outcome_order,
+        "not_scored": [k for k in outcome_order if k in NOT_SCORED],
+        "source_chart": charts.stacked_bar(source_rows, source_order,
+                                           [charts.SOURCE_COLOURS[i % len(charts.SOURCE_COLOURS)]
+                                            for i in range(len(source_order))],
+                                           "share of wrong answers by where they came from", "sources") if source_rows else "",
+    }
+
+
+def report_context(report: Report, crops: Mapping[str, PageCrop | None],
+                   questions: Mapping[str, str] | None = None, gold: str | None = None,
+                   drawn: Mapping[str, object] | None = None) -> dict[str, object]:
+    """Everything the template shows, as plain values (tested apart from the page). `drawn`:
+    `report_charts(report)`, drawn already."""
+    runs = report.runs
+    suite = report.suite or SuiteRef(None, None, None)
     wrong: dict[tuple[str, str], list[Row]] = {}
     for run in runs:
         for row in run.final_rows().values():
@@ -268,17 +291,7 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
         "tool_versions": sorted({str(r.record.tool_version) for run in runs for r in run.rows}),
         "states": states,
         "any_tokens": any(run.tokens.reported for run in runs),
-        "pass_chart": charts.pass_rate_chart(_pass_rows(runs)) if runs else "",
-        "heat_chart": charts.heat_map(_heat_cells(runs), [r.label for r in runs]) if runs else "",
-        "outcome_chart": charts.stacked_bar(outcome_rows, outcome_order,
-                                            [charts.OUTCOME_COLOURS[k] for k in outcome_order],
-                                            "share of calls by outcome", "outcomes") if outcome_rows else "",
-        "outcome_legend": outcome_order,
-        "not_scored": [k for k in outcome_order if k in NOT_SCORED],
-        "source_chart": charts.stacked_bar(source_rows, source_order,
-                                           [charts.SOURCE_COLOURS[i % len(charts.SOURCE_COLOURS)]
-                                            for i in range(len(source_order))],
-                                           "share of wrong answers by where they came from", "sources") if source_rows else "",
+        **(report_charts(report) if drawn is None else drawn),
         "attributed": report.by == "source",
         "cards": cards, "answers": answers,
         "filters": {"family": families, "reader": [r.label for r in runs],
@@ -290,17 +303,19 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
 
 
 def report_html(report: Report, crops: Mapping[str, PageCrop | None] | None = None,
-                questions: Mapping[str, str] | None = None, gold: str | None = None) -> bytes:
-    """The report as one HTML page (see the module docstring)."""
-    ctx = report_context(report, crops or {}, questions, gold)
+                questions: Mapping[str, str] | None = None, gold: str | None = None,
+                drawn: Mapping[str, object] | None = None) -> bytes:
+    """The report as one HTML page (see the module docstring); `drawn` as `report_context`'s."""
+    ctx = report_context(report, crops or {}, questions, gold, drawn)
     html = _env().get_template("report.html.j2").render(css=_asset("report.css"), js=_asset("report.js"), **ctx)
     return html.encode("utf-8")
 
 
 def write_report_html(report: Report, path: Path, crops: Mapping[str, PageCrop | None] | None = None,
-                      questions: Mapping[str, str] | None = None, gold: str | None = None) -> int:
+                      questions: Mapping[str, str] | None = None, gold: str | None = None,
+                      drawn: Mapping[str, object] | None = None) -> int:
     """Write the page atomically; return its size in bytes."""
-    data = report_html(report, crops, questions, gold)
+    data = report_html(report, crops, questions, gold, drawn)
     atomic.write_bytes(Path(path), data)
     return len(data)
 

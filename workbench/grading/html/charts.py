@@ -10,7 +10,6 @@ marks use colours that read on both.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 
 from workbench.core.errors import UserError
@@ -59,36 +58,12 @@ def _own_ids(svg: str, name: str) -> str:
     return svg
 
 
-_warming: list[threading.Thread] = []
-
-
-def warm_up() -> None:
-    """Load vl-convert's engine in the background, once a process. Its first chart loads Vega
-    (about 0.4 s of CPU, 0.6 s on an idle core); the work runs in vl-convert's own threads with
-    the GIL let go, so a report that calls this first grades meanwhile. Changes no byte drawn."""
-    if _warming:
-        return
-    try:
-        import vl_convert
-    except ImportError:
-        return   # the chart itself says what to install
-    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": [{"x": 1}]},
-            "mark": "point", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
-    thread = threading.Thread(target=vl_convert.vegalite_to_svg, args=(spec,),
-                              kwargs={"vl_version": VEGA_LITE, "allowed_base_urls": []},
-                              name="vl-convert warm-up", daemon=True)
-    _warming.append(thread)
-    thread.start()
-
-
 def _svg(spec: JSONObject, name: str) -> str:
     try:
         import vl_convert
     except ImportError:
         raise UserError("the HTML report draws its charts with vl-convert: "
                         "pip install 'pdfworkbench[report]'") from None
-    for thread in _warming:
-        thread.join()
     full = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "config": _CONFIG, **spec}
     svg = _own_ids(vl_convert.vegalite_to_svg(full, vl_version=VEGA_LITE, allowed_base_urls=[]), name)
     # Scale with the page: the drawn size becomes the viewBox's, the width the container's.
