@@ -116,3 +116,9 @@ def test_fold_of_mixed_text_is_fold_character_by_character():
         for glyphs in (False, True):
             assert fold(text, glyphs) == _fold_char_by_char(text, glyphs), (text, glyphs)
         assert folded(text) == fold(text)[0], text
+    # Text whose every character folds to one (a whole text is then folded in one pass of C).
+    one_to_one = [c for c in tricky if search._one(c) is not None]
+    assert len(one_to_one) >= 20
+    for _ in range(4000):
+        text = "".join(rnd.choice(one_to_one) for _ in range(rnd.randint(0, 24)))
+        assert fold(text) == _fold_char_by_char(text, False), text

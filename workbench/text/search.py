@@ -115,11 +115,60 @@ def fold(text: str, glyphs: bool = False) -> tuple[str, list[int]]:
     return _fold(text, glyphs)
 
 
+# Each character's folded form where it is one character (" " for every kind of space), or None
+# where folding drops it or makes it several (a format character, a ligature, "İ"): what
+# `_fold_each` does to a character, kept for the characters met so far.
+_ONE: dict[int, str | None] = {}
+_ONE_MAX = 20_000
+_SPACE_RUNS = re.compile(" {2,}")
+
+
+def _one(ch: str) -> str | None:
+    if ch.isascii():
+        return " " if ch.isspace() else ch.lower()
+    if is_format_char(ch):
+        return None
+    out = unicodedata.normalize("NFKC", ch).translate(UNIFY_MARKS).lower()
+    return (" " if out.isspace() else out) if len(out) == 1 else None
+
+
+def _fold_one_to_one(text: str) -> tuple[str, list[int]] | None:
+    """`_fold_each(text, None)` where every character of `text` folds to one character (most
+    text, page-long answers among it): the characters mapped in one pass of C, then each run of
+    spaces made one; None where some character does not."""
+    for ch in set(text):
+        o = ord(ch)
+        if o not in _ONE:
+            if len(_ONE) >= _ONE_MAX:
+                _ONE.clear()
+            _ONE[o] = _one(ch)
+        if _ONE[o] is None:
+            return None
+    mapped = text.translate(_ONE)
+    start, end = len(mapped) - len(mapped.lstrip(" ")), len(mapped.rstrip(" "))
+    if start >= end:
+        return "", []
+    out: list[str] = []
+    index: list[int] = []
+    for m in _SPACE_RUNS.finditer(mapped, start, end):
+        out.append(mapped[start:m.start() + 1])   # the run's first space stays
+        index.extend(range(start, m.start() + 1))
+        start = m.end()
+    out.append(mapped[start:end])
+    index.extend(range(start, end))
+    return "".join(out), index
+
+
 @functools.lru_cache(maxsize=256)
 def _fold(text: str, glyphs: bool) -> tuple[str, list[int]]:
     src = None
     if glyphs and not (text.isascii() and not _DIGIT_LOOKALIKE_RE.search(text)):
         text, src = read_glyphs(text)
+    return (src is None and _fold_one_to_one(text)) or _fold_each(text, src)
+
+
+def _fold_each(text: str, src: list[int] | None) -> tuple[str, list[int]]:
+    """`_fold` a chunk at a time (`src`: each character's index in the text read as glyphs)."""
     out: list[str] = []
     index: list[int] = []
     space = True
