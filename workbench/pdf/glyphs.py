@@ -140,6 +140,7 @@ def glyph_readings(doc, page, spans, trace: list | None = None) -> list[tuple[An
         return []
     memo: dict[tuple[str, int], str | None] = {}
     out = []
+    drawn = None   # the page's display list, made at the first glyph (as each page render would)
     for raw in page.get_texttrace() if trace is None else trace:
         font = str(raw.get("font", "")).split("+", 1)[-1]
         chars = raw.get("chars") or ()
@@ -157,7 +158,11 @@ def glyph_readings(doc, page, spans, trace: list | None = None) -> list[tuple[An
                 memo[(font, gid)] = None
                 clip = pymupdf.Rect(box)
                 if not clip.is_empty:
-                    pix = page.get_pixmap(clip=clip, dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+                    if drawn is None:
+                        drawn = page.get_displaylist()
+                    # (what page.get_pixmap(dpi=...) does, without a display list a glyph)
+                    pix = drawn.get_pixmap(matrix=pymupdf.Matrix(dpi / 72, dpi / 72), clip=clip,
+                                           colorspace=pymupdf.csGRAY, alpha=False)
                     seen, scores = read_digit(_ink(pix))
                     if seen is not None and seen != ch and scores[seen] - scores.get(ch, 0.0) >= _GLYPH_MARGIN:
                         memo[(font, gid)] = seen
