@@ -112,6 +112,12 @@ def test_forbidden_value_in_a_field_is_the_trap():
     assert v.fell_for_trap and not v.correct
 
 
+@pytest.mark.parametrize(("given", "ok"), [("13 537,01 €", True), ("€13,537.01", True), ("13 537,10 €", False)])
+def test_a_money_field_typed_with_plain_spaces_between_its_groups(given, ok):
+    c = case([{"total": "€13,537.01"}], {"total": {"normalizer": "money"}})
+    assert grade(c, json.dumps({"total": given})).correct is ok
+
+
 @pytest.mark.parametrize(("text", "dayfirst", "iso"), [
     ("2025-03-12", False, "2025-03-12"),
     ("12 March 2025", False, "2025-03-12"),

@@ -43,7 +43,13 @@ MONEY = [
     ("1'234.56", True),                          # Swiss
     ("1\u00a0234,56 $", True),                   # French, a no-break space between groups
     ("1\u202f234.56", True),                     # a narrow no-break space
-    ("1 234.56", False),                         # a plain space is never a group separator
+    ("1 234.56", True),                          # plain spaces between groups, with decimals
+    ("1 234.56 USD", True),
+    ("USD 1 234.56", True),
+    ("1 234 567.56", False),
+    ("1 234.5", False),
+    ("1 234 $", False),                          # groups with a currency and no decimals: 1234
+    ("see 1 234.56", True),
     ("1.234.56", False),
     ("$21,234.56", False),
 ]
@@ -56,6 +62,22 @@ def test_contains_compares_money_as_money(answer, ok):
     if ok:
         start, end = v.parts[0].span
         assert answer[start:end].strip().lower().replace(" ", "").startswith(("$", "1", "usd", "us$"))
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("13 537,01 €", True), ("Le total est de 13 537,01 EUR.", True), ("€ 13 537,01", True),
+    ("EUR 13 537,01", True), ("13\u202f537,01 €", True), ("13 537,01 $", False), ("13 537,10 €", False),
+])
+def test_an_amount_typed_with_plain_spaces_between_its_groups_is_that_amount(answer, ok):
+    # French and SI amounts as people (and models) type them: a plain space, not a no-break one
+    v = grade(make("€13,537.01", forbidden=["€13,537.10"]), answer)
+    assert v.correct is ok, v.reason
+    if ok:
+        start, end = v.parts[0].span
+        assert v.parts[0].found == answer[start:end]   # the answer's own characters, as typed
+        assert "13" in v.parts[0].found and "\u00a0" not in v.parts[0].found
+    if answer == "13 537,10 €":
+        assert v.fell_for_trap and v.forbidden[0].found == "13 537,10 €"
 
 
 def test_contains_reports_where_the_answer_says_it():

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from workbench.text.money import find_money, number_value, parse_money
+from workbench.text.money import find_money, number_value, parse_money, spaced_groups
 
 
 @pytest.mark.parametrize("written, value", [
@@ -45,6 +45,29 @@ def test_a_mention_is_a_whole_token_never_a_piece_of_a_larger_one():
     (mention,) = find_money(text)
     assert (mention.value, mention.currency, text[mention.start:mention.end]) == \
         (Decimal("1234.56"), "EUR", "1,2\u200b34.56 EUR")
+
+
+@pytest.mark.parametrize("typed, value, currency", [
+    ("13 537,01 €", "13537.01", "EUR"), ("€ 13 537,01", "13537.01", "EUR"), ("EUR 13 537", "13537", "EUR"),
+    ("13 537 EUR", "13537", "EUR"), ("1 234 567.89", "1234567.89", None), ("US$1 234", "1234", "USD"),
+])
+def test_digit_groups_a_person_typed_with_plain_spaces_are_one_amount(typed, value, currency):
+    read = spaced_groups(typed)
+    assert len(read) == len(typed)   # an index into the reading is one into what was typed
+    (mention,) = find_money(read)
+    assert (mention.value, mention.currency, mention.text) == (Decimal(value), currency, read)
+    assert parse_money(read).value == Decimal(value)
+    assert find_money(typed) != [mention]   # a page's text is read strictly
+
+
+@pytest.mark.parametrize("text", ["invoice dated 2023 500", "page 1 234", "1 234 EUROS", "€ 13 5370", "x1 234,5"])
+def test_plain_spaces_between_digits_stay_apart_where_another_reading_is_possible(text):
+    assert spaced_groups(text) == text
+
+
+def test_a_page_text_keeps_a_space_between_digits_as_two_numbers():
+    # a text layer may put a quantity and a price side by side: the page is read strictly
+    assert [m.value for m in find_money("Switch 12 500,00 €")] == [Decimal(12), Decimal("500.00")]
 
 
 @pytest.mark.parametrize("a, b, agree", [

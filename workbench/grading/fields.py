@@ -52,7 +52,7 @@ from workbench.core.extraction import ExtractionGold, FieldSpec
 from workbench.core.schema import JSONObject
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
-from workbench.text.money import parse_money
+from workbench.text.money import parse_money, spaced_groups
 from workbench.text.search import Part, find_refusal, find_text
 
 HUNGARIAN_MAX = 120   # above this many rows on the short side, pair greedily (O(n^3) gets slow)
@@ -162,7 +162,7 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
 
 
 def _number(value: str) -> Decimal | None:
-    mention = parse_money(value)
+    mention = parse_money(spaced_groups(value))
     if mention is not None:
         return mention.value
     try:
@@ -211,7 +211,8 @@ class FieldRule:
     def similarity(self, expected: str, given: str) -> float:
         if self.normalizer in ("money", "number"):
             if self.normalizer == "money":
-                a, b = parse_money(expected), parse_money(given)
+                # (each value is one amount, so its groups may be typed with plain spaces)
+                a, b = parse_money(spaced_groups(expected)), parse_money(spaced_groups(given))
                 if a is not None and b is not None:
                     return 1.0 if a.agrees(b) else 0.0
             x, y = _number(expected), _number(given)

@@ -31,7 +31,7 @@ from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.schema import JSONObject
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
-from workbench.text.money import find_money, parse_money
+from workbench.text.money import find_money, parse_money, spaced_groups
 from workbench.text.search import (
     EDGE_PUNCT,
     UNIFY_MARKS,
@@ -217,9 +217,16 @@ def grade(case: Case, answer: str | None) -> Verdict:
     if kind not in TEXT_MATCHERS:
         raise UserError(f"{case.id}: unknown matcher {kind!r}; use one of {', '.join(MATCHERS)}")
     answer = answer or ""
-    parts = TEXT_MATCHERS[kind](case, spec, answer)
+    # Read with its amounts as a person types them ("13 537,01 €", `money.spaced_groups`): a copy
+    # of the same length, so each part's span is one into the answer, whose text it then shows.
+    read = spaced_groups(answer)
+    parts = TEXT_MATCHERS[kind](case, spec, read)
+    forbidden = find_forbidden(case, spec, read)
+    if read is not answer:
+        for part in (*parts, *forbidden):
+            if part.span is not None:
+                part.found = answer[part.span[0]:part.span[1]]
     all_found = bool(parts) and all(p.matched for p in parts)
-    forbidden = find_forbidden(case, spec, answer)
     details: JSONObject = {}
     if kind in ("tokens_all", "keywords_all") and all_found and forbidden:
         details["forbidden_ignored"] = [p.to_json() for p in forbidden]

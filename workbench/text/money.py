@@ -8,10 +8,15 @@ currencies do not contradict: an omitted currency agrees with any, `$` agrees wi
 
 Digit groups are read the ways documents write them, where the writing is unambiguous:
 `1,234,567.89`; `1.234.567,89` and `1.234,56` (European); `1'234'567.89` (Swiss); `1 234,56` with
-a no-break, narrow no-break or thin space between groups (French; a plain space is never a group
-separator, so `2023 500` stays two numbers); `12,50` (a decimal comma with two decimals); and
-`1,23,456.78` (Indian grouping). Ambiguous forms keep the English reading: `1,234` is 1234 and
-`1.234` is 1.234.
+a no-break, narrow no-break or thin space between groups (French); `12,50` (a decimal comma with
+two decimals); and `1,23,456.78` (Indian grouping). Ambiguous forms keep the English reading:
+`1,234` is 1234 and `1.234` is 1.234.
+
+A plain space between groups is read as one only where nothing else can be meant, and only in
+what a person wrote (`spaced_groups`: an answer, an extracted field's value): groups of three
+with a decimal part or a currency beside them, `13 537,01 €`, `EUR 1 234`, as people type
+French and SI amounts. In a page's text layer a space between digits may stand between two
+table cells (`12 500,00`: a quantity and a price), and `2023 500` stays two numbers everywhere.
 """
 
 from __future__ import annotations
@@ -67,6 +72,27 @@ _MONEY_RE = re.compile(
 
 
 _CENTS = re.compile(r"\d+,\d{2}").fullmatch
+
+# Digit groups with plain spaces between them that can only be one amount: after a currency
+# marker (`EUR 13 537`), or before a decimal part or a currency marker (`13 537,01`, `1 234 $`).
+_SPACED = re.compile(
+    rf"(?<![\w.,])(?i:{_CUR})[ {_NB}]?(?P<after>\d{{1,3}}(?: \d{{3}})+)(?!\d)"
+    rf"|(?<![\w.,])(?P<before>\d{{1,3}}(?: \d{{3}})+)(?=[.,]\d| ?(?i:{_CUR})(?![A-Za-z]))"
+)
+
+
+def spaced_groups(text: str) -> str:
+    """`text` with the plain spaces between the digit groups of one amount (see the module
+    docstring) made no-break spaces, which group a number everywhere: the same length, so an
+    index into it is one into `text`. For what a person wrote (an answer), not a page's text."""
+    if " " not in text or not any(c.isdigit() for c in text):
+        return text
+    out, at = [], 0
+    for m in _SPACED.finditer(text):
+        start, end = m.span("after" if m.group("after") is not None else "before")
+        out += [text[at:start], text[start:end].replace(" ", _NB)]
+        at = end
+    return "".join(out) + text[at:] if out else text
 
 
 def number_value(number: str) -> Decimal:
@@ -155,7 +181,9 @@ def _find_money(text: str) -> tuple[MoneyMention, ...]:
 
 
 def parse_money(text: str) -> MoneyMention | None:
-    """`text` as one amount (`$1,234.56`, `1234.56 USD`, `-12`), or None if it is anything else."""
+    """`text` as one amount (`$1,234.56`, `1234.56 USD`, `-12`), or None if it is anything else.
+    A key's value is read as the pages are: `parse_money(spaced_groups(text))` for a value a
+    person typed as one amount (`13 537,01 €`)."""
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
     return _mention(m, 0, len(stripped), stripped) if m else None

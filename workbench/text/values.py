@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from workbench.text.money import find_money
+from workbench.text.money import find_money, spaced_groups
 
 _DATE = re.compile(
     r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
@@ -91,7 +91,7 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
     for m in _IDENT.finditer(answer):
         if not _COUNTED.fullmatch(m.group()):  # "12-month" is a number of months, not a name
             take(m.start(), m.end())
-    for mention in find_money(answer):
+    for mention in find_money(spaced_groups(answer)):   # (its amounts as the grader reads them)
         take(mention.start, mention.end)
     for m in _NUMBER.finditer(answer):
         take(m.start(), m.end())
