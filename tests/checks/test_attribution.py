@@ -224,6 +224,16 @@ def test_grade_explain_prints_one_line_per_value_and_json_carries_attribution(cl
     assert [(a["value"], a["source"], a["page"]) for a in got] == [("€53,919.68", "hidden", 1)]
 
 
+def test_an_amount_typed_with_plain_spaces_is_traced_as_the_amount_it_is(cli):
+    # graded as the key's €13,537.01, and traced to where that amount is printed, not "absent"
+    code, out, _ = cli("grade", MINI / "actualtext_override-0001.json", "--answer", "Le total est de 13 537,01 €",
+                       "--json")
+    got = json.loads(out)
+    assert (code, got["outcome"]) == (0, "pass")
+    assert [(a["value"].replace("\u00a0", " "), a["source"], a["page"]) for a in got["attribution"]] == \
+        [("13 537,01 €", "visible", 1)]
+
+
 def test_grade_of_a_key_shared_without_its_pdf_grades_and_says_attribution_was_skipped(cli, tmp_path):
     key = tmp_path / "hidden_ocr_mismatch-0001.json"
     key.write_bytes((MINI / key.name).read_bytes())  # the key alone, no PDF beside it

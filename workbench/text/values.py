@@ -57,14 +57,17 @@ def _json_leaves(answer: str) -> list[str]:
 
 
 def answer_values(answer: str) -> list[tuple[int, int, str]]:
-    """(start, end, text) of each value the answer states, in the answer's order."""
+    """(start, end, text) of each value the answer states, in the answer's order: the text as
+    the grader reads it (an amount typed with plain spaces between its groups, `13 537,01 €`,
+    with no-break ones: `money.spaced_groups`, the same length), so it is looked for as an amount."""
     taken: list[tuple[int, int]] = []
     out: list[tuple[int, int, str]] = []
+    read = spaced_groups(answer)
 
     def take(a: int, b: int) -> None:
         if b > a and not any(a < y and x < b for x, y in taken):
             taken.append((a, b))
-            out.append((a, b, answer[a:b]))
+            out.append((a, b, read[a:b]))
 
     leaves = _json_leaves(answer)
     if leaves:  # an extraction answer: each field's value is one value
@@ -91,7 +94,7 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
     for m in _IDENT.finditer(answer):
         if not _COUNTED.fullmatch(m.group()):  # "12-month" is a number of months, not a name
             take(m.start(), m.end())
-    for mention in find_money(spaced_groups(answer)):   # (its amounts as the grader reads them)
+    for mention in find_money(read):
         take(mention.start, mention.end)
     for m in _NUMBER.finditer(answer):
         take(m.start(), m.end())
