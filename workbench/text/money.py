@@ -73,12 +73,14 @@ _MONEY_RE = re.compile(
 
 _CENTS = re.compile(r"\d+,\d{2}").fullmatch
 
-# Digit groups with plain spaces between them that can only be one amount: after a currency
-# marker (`EUR 13 537`), or before a decimal part or a currency marker (`13 537,01`, `1 234 $`).
-_SPACED = re.compile(
-    rf"(?<![\w.,])(?i:{_CUR})[ {_NB}]?(?P<after>\d{{1,3}}(?: \d{{3}})+)(?!\d)"
-    rf"|(?<![\w.,])(?P<before>\d{{1,3}}(?: \d{{3}})+)(?=[.,]\d| ?(?i:{_CUR})(?![A-Za-z]))"
-)
+@functools.cache
+def _spaced() -> re.Pattern[str]:
+    """Digit groups with plain spaces between them that can only be one amount: after a currency
+    marker (`EUR 13 537`), or before a decimal part or a currency marker (`13 537,01`, `1 234 $`).
+    Compiled when first needed (an answer with a space and a digit), not by every `grade`'s start."""
+    return re.compile(
+        rf"(?<![\w.,])(?i:{_CUR})[ {_NB}]?(?P<after>\d{{1,3}}(?: \d{{3}})+)(?!\d)"
+        rf"|(?<![\w.,])(?P<before>\d{{1,3}}(?: \d{{3}})+)(?=[.,]\d| ?(?i:{_CUR})(?![A-Za-z]))")
 
 
 def spaced_groups(text: str) -> str:
@@ -88,7 +90,7 @@ def spaced_groups(text: str) -> str:
     if " " not in text or not any(c.isdigit() for c in text):
         return text
     out, at = [], 0
-    for m in _SPACED.finditer(text):
+    for m in _spaced().finditer(text):
         start, end = m.span("after" if m.group("after") is not None else "before")
         out += [text[at:start], text[start:end].replace(" ", _NB)]
         at = end
