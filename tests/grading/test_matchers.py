@@ -10,6 +10,7 @@ from workbench.core.extraction import ExtractionGold
 from workbench.core.matcher import MatcherSpec
 from workbench.core.runs import RunRecord
 from workbench.grading import grade, grade_record
+from workbench.text.search import find_all
 
 
 def make(expected="$1,234.56", forbidden=(), tokens=(), matcher=None, gold=None) -> Case:
@@ -78,6 +79,23 @@ def test_an_amount_typed_with_plain_spaces_between_its_groups_is_that_amount(ans
         assert "13" in v.parts[0].found and "\u00a0" not in v.parts[0].found
     if answer == "13 537,10 €":
         assert v.fell_for_trap and v.forbidden[0].found == "13 537,10 €"
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("€13,537.01", True), ("13537.01 EUR", True), ("13 537,01 €", True), ("13\u00a0537,01 €", True),
+    ("13 537,10 €", False), ("$13,537.01", False),
+])
+def test_a_key_typed_with_plain_spaces_between_its_groups_is_that_amount(answer, ok):
+    # a key as a person copies it from an adopted French invoice
+    assert grade(make("13 537,01 €"), answer).correct is ok
+    assert grade(make("13 537,01 €", matcher={"type": "exact"}), answer).correct is ok
+
+
+def test_such_a_key_is_found_on_a_page_that_prints_it_so_and_in_another_writing():
+    # a page's text layer reads a plain space as two numbers: the key's own characters are found
+    assert [p.found for p in find_all("Total TTC 13 537,01 € net", "13 537,01 €")] == ["13 537,01 €"]
+    assert [p.found for p in find_all("Total: €13,537.01", "13 537,01 €")] == ["€13,537.01"]
+    assert find_all("Total: 13 537,10 €", "13 537,01 €") == []
 
 
 def test_contains_reports_where_the_answer_says_it():

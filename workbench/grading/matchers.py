@@ -64,7 +64,7 @@ def _tokens(case: Case, spec: MatcherSpec, key: str) -> list[str]:
 def _decimal(value: Any, what: str, case: Case) -> Decimal:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return Decimal(str(value))
-    mention = parse_money(str(value))
+    mention = parse_money(spaced_groups(str(value)))   # (one amount: its groups may be spaced)
     if mention is None:
         try:
             return Decimal(str(value).strip())
@@ -93,7 +93,7 @@ def _exact_form(text: str, case_sensitive: bool) -> str:
 
 def match_exact(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     expected = str(_value(case, spec))
-    want, got = parse_money(expected), parse_money(answer)
+    want, got = parse_money(spaced_groups(expected)), parse_money(answer)
     if want is not None and got is not None:
         ok = want.agrees(got)
     else:
@@ -116,7 +116,7 @@ def _numeric_finder(case: Case, spec: MatcherSpec) -> Callable[[str, Any], list[
 
     def find(answer: str, target: Any) -> list[Part]:
         label = str(target)
-        want = parse_money(label) if not isinstance(target, int | float) else None
+        want = parse_money(spaced_groups(label)) if not isinstance(target, int | float) else None
         value = _decimal(target, "expected value", case)
         limit = abs(value) * tol if relative else tol
         out = []
@@ -139,7 +139,7 @@ def needle_finder(case: Case) -> Callable[[str, str], list[Part]]:
     whole_word = kind == "keywords_all"
 
     def find(text: str, needle: str) -> list[Part]:
-        if numeric is not None and parse_money(needle) is not None:
+        if numeric is not None and parse_money(spaced_groups(needle)) is not None:
             return numeric(text, needle)
         return find_all(text, needle, whole_word=whole_word)
 

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.text.money import ZERO_WIDTH, find_money, parse_money
+from workbench.text.money import ZERO_WIDTH, MoneyMention, find_money, parse_money, spaced_groups
 
 
 @dataclass
@@ -228,7 +228,7 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     money (whole numeric tokens, equal values, currencies that agree). Non-overlapping, in order."""
     money = parse_money(needle)
     if money is not None:
-        return [Part(needle, True, m.text, (m.start, m.end)) for m in find_money(answer) if m.agrees(money)]
+        return _amounts(answer, needle, money)
     want = fold_needle(needle)
     if not want:
         return []
@@ -241,7 +241,21 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     for m in pattern.finditer(hay):
         start, end = index[m.start()], index[m.end() - 1] + 1
         out.append(Part(needle, True, answer[start:end], (start, end)))
+    typed = parse_money(spaced_groups(needle)) if " " in needle else None
+    if typed is not None:
+        # A key typed as a person writes the amount, plain spaces between its groups (`13 537,01 €`,
+        # an adopted French invoice's): the amount however it is written, and these very
+        # characters, which a page's text layer keeps as two numbers (`money.spaced_groups`).
+        taken = sorted(out + _amounts(answer, needle, typed), key=lambda p: p.span or (0, 0))
+        out = []
+        for part in taken:
+            if not out or part.span[0] >= out[-1].span[1]:
+                out.append(part)
     return out
+
+
+def _amounts(text: str, needle: str, money: MoneyMention) -> list[Part]:
+    return [Part(needle, True, m.text, (m.start, m.end)) for m in find_money(text) if m.agrees(money)]
 
 
 def find_text(answer: str, needle: str, whole_word: bool = False) -> Part:
