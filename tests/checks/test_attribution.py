@@ -230,7 +230,37 @@ def test_an_amount_typed_with_plain_spaces_is_traced_as_the_amount_it_is(cli):
                        "--json")
     got = json.loads(out)
     assert (code, got["outcome"]) == (0, "pass")
-    assert [(a["value"].replace("\u00a0", " "), a["source"], a["page"]) for a in got["attribution"]] == \
+    assert [(a["value"], a["source"], a["page"]) for a in got["attribution"]] == [("13 537,01 €", "visible", 1)]
+
+
+def _facture(path: Path) -> bytes:
+    """A French invoice drawn with reportlab platypus: amounts grouped with plain spaces, as
+    French documents are often typed (not no-break ones)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+
+    styles = getSampleStyleSheet()
+    SimpleDocTemplate(str(path), pagesize=A4, invariant=True).build([
+        Paragraph("Facture F-2026-0412", styles["Title"]),
+        Paragraph("Montant total à régler : 13 537,01 €", styles["Normal"]),
+        Table([["Serveur rack 2U", "2", "4 250,00 €", "8 500,00 €"],
+               ["Licence annuelle", "1", "5 037,01 €", "5 037,01 €"]]),
+    ])
+    return path.read_bytes()
+
+
+def test_an_adopted_french_invoice_keyed_as_it_prints_grades_and_traces_either_writing(cli, tmp_path):
+    _facture(tmp_path / "facture.pdf")
+    code, _, err = cli("adopt", tmp_path / "facture.pdf", "--into", tmp_path / "suite", "--question",
+                       "Quel est le montant total ?", "--expected", "13 537,01 €", "--forbidden", "8 500,00 €")
+    assert code == 0, err
+    case = tmp_path / "suite" / "facture.json"
+    for answer, outcome in (("13 537,01 €", "pass"), ("€13,537.01", "pass"), ("8500 euros", "trap")):
+        code, out, _ = cli("grade", case, "--answer", answer, "--json")
+        assert json.loads(out)["outcome"] == outcome, answer
+    code, out, _ = cli("grade", case, "--answer", "Le total est de 13 537,01 €.", "--json")
+    assert [(a["value"], a["source"], a["page"]) for a in json.loads(out)["attribution"]] == \
         [("13 537,01 €", "visible", 1)]
 
 

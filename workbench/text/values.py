@@ -57,17 +57,17 @@ def _json_leaves(answer: str) -> list[str]:
 
 
 def answer_values(answer: str) -> list[tuple[int, int, str]]:
-    """(start, end, text) of each value the answer states, in the answer's order: the text as
-    the grader reads it (an amount typed with plain spaces between its groups, `13 537,01 €`,
-    with no-break ones: `money.spaced_groups`, the same length), so it is looked for as an amount."""
+    """(start, end, text) of each value the answer states, in the answer's order. An amount
+    typed with plain spaces between its groups (`13 537,01 €`) is one value, as the grader reads
+    it (`money.spaced_groups`); `text.search.find_all` looks for such a value as the amount."""
     taken: list[tuple[int, int]] = []
     out: list[tuple[int, int, str]] = []
-    read = spaced_groups(answer)
+    read = spaced_groups(answer)   # (the same length: its indexes are the answer's)
 
     def take(a: int, b: int) -> None:
         if b > a and not any(a < y and x < b for x, y in taken):
             taken.append((a, b))
-            out.append((a, b, read[a:b]))
+            out.append((a, b, answer[a:b]))
 
     leaves = _json_leaves(answer)
     if leaves:  # an extraction answer: each field's value is one value
