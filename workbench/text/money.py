@@ -73,6 +73,7 @@ _MONEY_RE = re.compile(
 
 _CENTS = re.compile(r"\d+,\d{2}").fullmatch
 
+
 @functools.cache
 def _spaced() -> re.Pattern[str]:
     """Digit groups with plain spaces between them that can only be one amount: after a currency
@@ -184,8 +185,8 @@ def _find_money(text: str) -> tuple[MoneyMention, ...]:
 
 def parse_money(text: str) -> MoneyMention | None:
     """`text` as one amount (`$1,234.56`, `1234.56 USD`, `-12`), or None if it is anything else.
-    A key's value is read as the pages are: `parse_money(spaced_groups(text))` for a value a
-    person typed as one amount (`13 537,01 €`)."""
+    Plain spaces between digit groups are read as a page's are (two numbers): for a value a person
+    typed as one amount (`13 537,01 €`), `parse_money(spaced_groups(text))`."""
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
     return _mention(m, 0, len(stripped), stripped) if m else None
