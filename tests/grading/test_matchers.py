@@ -42,6 +42,7 @@ MONEY = [
     ("$1,234.567", False),
     ("1.234,56", True),                          # European grouping: unambiguous
     ("1'234.56", True),                          # Swiss
+    ("1\u2019234.56", True),                     # Swiss, the apostrophe curled as typeset
     ("1\u00a0234,56 $", True),                   # French, a no-break space between groups
     ("1\u202f234.56", True),                     # a narrow no-break space
     ("1 234.56", True),                          # plain spaces between groups, with decimals

@@ -22,6 +22,13 @@ def test_digit_groups_are_read_as_documents_write_them(written, value):
     assert parse_money(written).value == Decimal(value)
 
 
+@pytest.mark.parametrize("written", ["CHF 1\u2019234\u2019567.89", "1\u02bc234\u02bc567.89 CHF"])
+def test_swiss_groups_typeset_with_a_curled_apostrophe(written):
+    (mention,) = find_money(written)
+    assert (mention.value, mention.currency, mention.text) == (Decimal("1234567.89"), "CHF", written)
+    assert parse_money(written).value == Decimal("1234567.89")
+
+
 @pytest.mark.parametrize("written, value, currency", [
     ("$1,234.56", "1234.56", "USD"), ("1234.56 USD", "1234.56", "USD"), ("US$ 5", "5", "USD"),
     ("€13,144.73", "13144.73", "EUR"), ("EUR 1.234,56", "1234.56", "EUR"), ("£7", "7", "GBP"),

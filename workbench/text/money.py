@@ -7,10 +7,10 @@ currencies do not contradict: an omitted currency agrees with any, `$` agrees wi
 `EUR` does not agree with `USD`.
 
 Digit groups are read the ways documents write them, where the writing is unambiguous:
-`1,234,567.89`; `1.234.567,89` and `1.234,56` (European); `1'234'567.89` (Swiss); `1 234,56` with
-a no-break, narrow no-break or thin space between groups (French); `12,50` (a decimal comma with
-two decimals); and `1,23,456.78` (Indian grouping). Ambiguous forms keep the English reading:
-`1,234` is 1234 and `1.234` is 1.234.
+`1,234,567.89`; `1.234.567,89` and `1.234,56` (European); `1'234'567.89` and `1’234’567.89`
+(Swiss); `1 234,56` with a no-break, narrow no-break or thin space between groups (French);
+`12,50` (a decimal comma with two decimals); and `1,23,456.78` (Indian grouping). Ambiguous forms
+keep the English reading: `1,234` is 1234 and `1.234` is 1.234.
 
 A plain space between groups is read as one only where nothing else can be meant, and only in
 what a person wrote (`spaced_groups`: an answer, an extracted field's value): groups of three
@@ -40,6 +40,9 @@ _CUR = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKERS, key=len, reverse=
 # as one typographic space (the matchers' folding uses these too).
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u2061\u2062\u2063\u2064")
 GROUP_SPACES = frozenset("\u00a0\u2007\u2009\u202f")
+# Apostrophes other than the typewriter one, which Swiss amounts are typeset with (`13’537.01`:
+# word processors and models curl the quote): read as the `'` between groups.
+GROUP_APOSTROPHES = frozenset("\u2019\u02bc")
 _NB = "\u00a0"  # every group space is read as this one
 _NUMBER = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"          # 1,234,567.89
@@ -133,10 +136,14 @@ class MoneyMention:
 
 
 _ODD = ZERO_WIDTH | GROUP_SPACES   # (a set, not a pattern: compiling one was a tenth of this module's load)
+_APOSTROPHE = str.maketrans(dict.fromkeys(GROUP_APOSTROPHES, "'"))
 
 
 def _clean(text: str) -> tuple[str, list[int]]:
-    """`text` without zero-width characters, group spaces made one no-break space; original indexes."""
+    """`text` without zero-width characters, group spaces made one no-break space and curled
+    apostrophes the plain one; original indexes."""
+    if not GROUP_APOSTROPHES.isdisjoint(text):   # (a page's "customer’s" among them: in C)
+        text = text.translate(_APOSTROPHE)
     if _ODD.isdisjoint(text):
         return text, list(range(len(text)))
     out, index = [], []
