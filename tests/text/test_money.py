@@ -39,6 +39,24 @@ def test_an_amount_is_its_signed_value_and_its_currency(written, value, currency
     assert (got.value, got.currency) == (Decimal(value), currency)
 
 
+@pytest.mark.parametrize("written, value, currency", [
+    ("SEK 1,234.56", "1234.56", "SEK"), ("R$ 1.234,56", "1234.56", "BRL"), ("1.234,56 zł", "1234.56", "PLN"),
+    ("₩1,234", "1234", "KRW"), ("HK$1,234.56", "1234.56", "HKD"), ("S$5", "5", "SGD"), ("5 Kč", "5", "CZK"),
+    ("NZ$ 7.50", "7.50", "NZD"), ("US$5", "5", "USD"),
+])
+def test_other_currencies_written_as_their_documents_write_them(written, value, currency):
+    got = parse_money(written)
+    assert (got.value, got.currency) == (Decimal(value), currency)
+    assert [(m.value, m.currency, m.text) for m in find_money(f"due: {written}.")] == \
+        [(Decimal(value), currency, written)]
+
+
+def test_a_hong_kong_dollar_is_no_us_dollar_and_words_are_no_currency():
+    assert not parse_money("HK$1,234.56").agrees(parse_money("$1,234.56"))
+    # the other codes are read only in capitals: "rub", "sek" and "try" are words
+    assert [m.currency for m in find_money("rub 5 in, try 6, sek 7")] == [None, None, None]
+
+
 @pytest.mark.parametrize("text", ["$5 EUR", "five dollars", "", "$", "1,234.56 and 7"])
 def test_what_is_not_one_amount_is_none(text):
     assert parse_money(text) is None

@@ -35,7 +35,21 @@ CURRENCY_MARKERS: dict[str, str] = {
     "INR": "INR", "₹": "INR",
     "CHF": "CHF", "CAD": "CAD", "C$": "CAD", "AUD": "AUD", "A$": "AUD", "CNY": "CNY",
 }
-_CUR = "|".join(re.escape(m) for m in sorted(CURRENCY_MARKERS, key=len, reverse=True))
+# Other currencies a foreign document names, read only as written (codes in capitals): in
+# either case `rub` and `sek` would be words, and the search would stop at every small letter
+# they start with. None that is ambiguous (`kr` is three currencies) or an English word (`TRY`).
+# Without them `HK$1,234.56` was a bare 1,234.56 that agreed with `$1,234.56`.
+OTHER_MARKERS: dict[str, str] = {
+    "HKD": "HKD", "HK$": "HKD", "SGD": "SGD", "S$": "SGD", "NZD": "NZD", "NZ$": "NZD",
+    "MXN": "MXN", "MX$": "MXN", "BRL": "BRL", "R$": "BRL", "KRW": "KRW", "₩": "KRW",
+    "SEK": "SEK", "NOK": "NOK", "DKK": "DKK", "PLN": "PLN", "zł": "PLN", "CZK": "CZK", "Kč": "CZK",
+    "HUF": "HUF", "ZAR": "ZAR", "RUB": "RUB", "₽": "RUB", "ILS": "ILS", "₪": "ILS", "THB": "THB",
+    "฿": "THB", "AED": "AED", "₺": "TRY",
+}
+_CODES = {m.upper(): code for m, code in {**CURRENCY_MARKERS, **OTHER_MARKERS}.items()}
+# A marker: the currency markers in either case, the others as written; longest first.
+_CUR = ("(?i:" + "|".join(re.escape(m) for m in sorted(CURRENCY_MARKERS, key=len, reverse=True)) + ")|"
+        + "|".join(re.escape(m) for m in sorted(OTHER_MARKERS, key=len, reverse=True)))
 # One home for the characters a text layer writes between digit groups but means as nothing or
 # as one typographic space (the matchers' folding uses these too).
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u2061\u2062\u2063\u2064")
@@ -60,17 +74,18 @@ _NUMBER = (
 # What an amount can start with (a digit, a sign, a decimal point, a marker's first letter in
 # either case): the search skips to these at C speed (page-long texts: 423 -> 302 ms for 3,828).
 _FIRST = "[\\d" + "".join(re.escape(c) for c in sorted(
-    {"-", "\u2212", "."} | {c for m in CURRENCY_MARKERS for c in (m[0].lower(), m[0].upper())})) + "]"
+    {"-", "\u2212", "."} | {c for m in CURRENCY_MARKERS for c in (m[0].lower(), m[0].upper())}
+    | {m[0] for m in OTHER_MARKERS})) + "]"
 _MONEY_RE = re.compile(
     rf"(?={_FIRST})"
     rf"(?<![\w.,])(?<![^\W\d_][-\u2212])"                # not inside a larger token (INV-5)
     rf"(?:(?P<sign1>[-\u2212])\s?)?"
-    rf"(?:(?P<prefix>(?i:{_CUR}))\s?(?:(?P<prefix2>(?i:{_CUR}))\s?)?)?"
+    rf"(?:(?P<prefix>{_CUR})\s?(?:(?P<prefix2>{_CUR})\s?)?)?"
     rf"(?P<sign2>[-\u2212])?"
     rf"(?P<number>{_NUMBER})"
     rf"(?![\d]|[.,'{_NB}]\d)"                            # the whole number, not a prefix of one
     # a marker followed by a number is that number's prefix, not this one's suffix ("5 $7")
-    rf"(?:\s?(?P<suffix>(?i:{_CUR}))(?i:(?![A-Za-z]))(?!\s?[-\u2212]?\.?\d))?",
+    rf"(?:\s?(?P<suffix>{_CUR})(?i:(?![A-Za-z]))(?!\s?[-\u2212]?\.?\d))?",
 )
 
 
@@ -86,8 +101,8 @@ def _spaced() -> re.Pattern[str]:
     marker (`EUR 13 537`), or before a decimal part or a currency marker (`13 537,01`, `1 234 $`).
     Compiled when first needed (an answer with a space and a digit), not by every `grade`'s start."""
     return re.compile(
-        rf"(?<![\w.,])(?i:{_CUR})[ {_NB}]?(?P<after>\d{{1,3}}(?: \d{{3}})+)(?!\d)"
-        rf"|(?<![\w.,])(?P<before>\d{{1,3}}(?: \d{{3}})+)(?=[.,]\d| ?(?i:{_CUR})(?![A-Za-z]))")
+        rf"(?<![\w.,])(?:{_CUR})[ {_NB}]?(?P<after>\d{{1,3}}(?: \d{{3}})+)(?!\d)"
+        rf"|(?<![\w.,])(?P<before>\d{{1,3}}(?: \d{{3}})+)(?=[.,]\d| ?(?:{_CUR})(?![A-Za-z]))")
 
 
 def spaced_groups(text: str) -> str:
@@ -167,7 +182,7 @@ def _mention(m: re.Match[str], start: int, end: int, text: str) -> MoneyMention 
     # A letter code glued to a word ("ABCUSD5") is not a currency; the lookbehind covers prefixes.
     currency = None
     if prefix or suffix:
-        codes = {CURRENCY_MARKERS[x.upper()] for x in (prefix, prefix2, suffix) if x}
+        codes = {_CODES[x.upper()] for x in (prefix, prefix2, suffix) if x}
         if len(codes) > 1:
             return None  # "$5 EUR" contradicts itself
         currency = codes.pop()
