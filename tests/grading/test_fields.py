@@ -128,9 +128,21 @@ def test_a_money_field_typed_with_plain_spaces_between_its_groups(given, ok):
     ("25/12/2025", False, "2025-12-25"),
     ("31 February 2025", False, None),
     ("next Tuesday", False, None),
+    # as a foreign document (and a model reading it) writes the month
+    ("12 mars 2025", False, "2025-03-12"), ("1er août 2025", False, "2025-08-01"),
+    ("12. März 2025", False, "2025-03-12"), ("12 de marzo de 2025", False, "2025-03-12"),
+    ("3 janv. 2025", False, "2025-01-03"), ("5 de outubro de 2025", False, "2025-10-05"),
+    ("12 dicembre 2025", False, "2025-12-12"), ("12 mrt 2025", False, "2025-03-12"),
+    ("31 fevereiro 2025", False, None), ("12 foo 2025", False, None),
 ])
 def test_dates_to_iso(text, dayfirst, iso):
     assert to_iso_date(text, dayfirst) == iso
+
+
+def test_a_date_field_answered_in_the_documents_language():
+    c = case([{"issued": "2025-03-12"}], {"issued": {"normalizer": "date"}})
+    assert grade(c, json.dumps({"issued": "12 mars 2025"})).correct
+    assert not grade(c, json.dumps({"issued": "12 mai 2025"})).correct
 
 
 def _brute(score):

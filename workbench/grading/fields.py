@@ -62,6 +62,22 @@ _MONTHS = {m.lower(): i for i, m in enumerate(
      "October", "November", "December"], 1)}
 _MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
+# The months as French, German, Spanish, Italian, Portuguese and Dutch documents (and the models
+# reading them) write them, with their usual short forms: no name means two months.
+for _i, _names in enumerate((
+        "janvier janv januar jänner enero ene gennaio gen janeiro januari",
+        "février févr fevrier fevr februar febrero febbraio fevereiro fev februari",
+        "mars märz maerz marzo março marco maart mrt",
+        "avril avr abril abr aprile",
+        "mai mayo maggio mag maio mei",
+        "juin juni junio giugno giu junho",
+        "juillet juil juli julio luglio lug julho",
+        "août aout agosto ago augustus",
+        "septembre septiembre settembre set setembro",
+        "octobre oktober octubre ottobre ott outubro out okt",
+        "novembre noviembre novembro",
+        "décembre decembre déc dezember dez diciembre dic dicembre dezembro december"), 1):
+    _MONTHS.update(dict.fromkeys(_names.split(), _i))
 # (string.punctuation written out: `string` compiles its Template's pattern on import)
 _PUNCT = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "\u2018\u2019\u201c\u201d\u2013\u2014")
 
@@ -138,13 +154,13 @@ def _text(value: str) -> str:
 def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
     """`value` as `YYYY-MM-DD`, or None if it is not a date this reads."""
     s = value.strip().lower().replace(",", " ")
-    s = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", s)
+    s = re.sub(r"(\d)(st|nd|rd|th|er)\b", r"\1", s)   # (1st, 1er)
     y = mo = d = None
     if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t.*)?", s):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
-    elif m := re.fullmatch(r"(\d{1,2})[\s\-/.]+([a-z]+)\.?[\s\-/.]+(\d{2,4})", s):
-        d, mo, y = int(m[1]), _MONTHS.get(m[2]), int(m[3])
-    elif m := re.fullmatch(r"([a-z]+)\.?\s+(\d{1,2})\s+(\d{2,4})", s):
+    elif m := re.fullmatch(r"(\d{1,2})[\s\-/.]+(?:de\s+)?([^\W\d_]+)\.?(?:\s+de)?[\s\-/.]+(\d{2,4})", s):
+        d, mo, y = int(m[1]), _MONTHS.get(m[2]), int(m[3])   # (12 de marzo de 2025, 12. März 2025)
+    elif m := re.fullmatch(r"([^\W\d_]+)\.?\s+(\d{1,2})\s+(\d{2,4})", s):
         mo, d, y = _MONTHS.get(m[1]), int(m[2]), int(m[3])
     elif m := re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})", s):
         a, b, y = int(m[1]), int(m[2]), int(m[3])
