@@ -134,6 +134,10 @@ def test_a_money_field_typed_with_plain_spaces_between_its_groups(given, ok):
     ("3 janv. 2025", False, "2025-01-03"), ("5 de outubro de 2025", False, "2025-10-05"),
     ("12 dicembre 2025", False, "2025-12-12"), ("12 mrt 2025", False, "2025-03-12"),
     ("31 fevereiro 2025", False, None), ("12 foo 2025", False, None),
+    # with the weekday, or "the ... of", as models write a date out
+    ("Wednesday, March 12, 2025", False, "2025-03-12"), ("Tue, 12 March 2025", False, "2025-03-12"),
+    ("the 12th of March, 2025", False, "2025-03-12"), ("Mittwoch, 12. März 2025", False, "2025-03-12"),
+    ("quarta-feira, 12 de março de 2025", False, "2025-03-12"), ("Tuesday", False, None),
 ])
 def test_dates_to_iso(text, dayfirst, iso):
     assert to_iso_date(text, dayfirst) == iso

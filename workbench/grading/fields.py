@@ -78,6 +78,13 @@ for _i, _names in enumerate((
         "novembre noviembre novembro",
         "décembre decembre déc dezember dez diciembre dic dicembre dezembro december"), 1):
     _MONTHS.update(dict.fromkeys(_names.split(), _i))
+# The words a date may start with: a weekday ("Wednesday, March 12, 2025"), in the same languages.
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
+    "lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag "
+    "samstag sonntag lunes martes miércoles jueves viernes sábado domingo lunedì martedì mercoledì "
+    "giovedì venerdì sabato domenica segunda-feira terça-feira quarta-feira quinta-feira sexta-feira "
+    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag the".split())   # (and "the 12th")
 # (string.punctuation written out: `string` compiles its Template's pattern on import)
 _PUNCT = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "\u2018\u2019\u201c\u201d\u2013\u2014")
 
@@ -155,11 +162,15 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
     """`value` as `YYYY-MM-DD`, or None if it is not a date this reads."""
     s = value.strip().lower().replace(",", " ")
     s = re.sub(r"(\d)(st|nd|rd|th|er)\b", r"\1", s)   # (1st, 1er)
+    for _ in range(2):   # a weekday, then "the": "Wednesday, the 12th of March 2025"
+        words = s.split(None, 1)
+        if len(words) == 2 and words[0].rstrip(".") in _WEEKDAYS:
+            s = words[1]
     y = mo = d = None
     if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t.*)?", s):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
-    elif m := re.fullmatch(r"(\d{1,2})[\s\-/.]+(?:de\s+)?([^\W\d_]+)\.?(?:\s+de)?[\s\-/.]+(\d{2,4})", s):
-        d, mo, y = int(m[1]), _MONTHS.get(m[2]), int(m[3])   # (12 de marzo de 2025, 12. März 2025)
+    elif m := re.fullmatch(r"(\d{1,2})[\s\-/.]+(?:(?:de|of)\s+)?([^\W\d_]+)\.?(?:\s+de)?[\s\-/.]+(\d{2,4})", s):
+        d, mo, y = int(m[1]), _MONTHS.get(m[2]), int(m[3])   # (12 de marzo de 2025, 12th of March 2025)
     elif m := re.fullmatch(r"([^\W\d_]+)\.?\s+(\d{1,2})\s+(\d{2,4})", s):
         mo, d, y = _MONTHS.get(m[1]), int(m[2]), int(m[3])
     elif m := re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})", s):
