@@ -100,7 +100,8 @@ _GROUP_GAP = re.compile(r"\d \d{3}").search   # what every such amount has
 def _spaced() -> re.Pattern[str]:
     """Digit groups with plain spaces between them that can only be one amount: after a currency
     marker (`EUR 13 537`), or before a decimal part or a currency marker (`13 537,01`, `1 234 $`).
-    Compiled when first needed (an answer with a space and a digit), not by every `grade`'s start."""
+    Compiled when first needed (an answer where a digit, a space and three digits meet), not by
+    every `grade`'s start."""
     return re.compile(
         rf"(?<![\w.,])(?:{_CUR})[ {_NB}]?(?P<after>\d{{1,3}}(?: \d{{3}})+)(?!\d)"
         rf"|(?<![\w.,])(?P<before>\d{{1,3}}(?: \d{{3}})+)(?=[.,]\d| ?(?:{_CUR})(?![A-Za-z]))")
