@@ -136,15 +136,17 @@ def _fold_one_to_one(text: str) -> tuple[str, list[int]] | None:
     """`_fold_each(text, None)` where every character of `text` folds to one character (most
     text, page-long answers among it): the characters mapped in one pass of C, then each run of
     spaces made one; None where some character does not."""
+    global _ONE
+    table = _ONE   # (a full table is replaced, never cleared: another thread may be reading it)
     for ch in set(text):
         o = ord(ch)
-        if o not in _ONE:
-            if len(_ONE) >= _ONE_MAX:
-                _ONE.clear()
-            _ONE[o] = _one(ch)
-        if _ONE[o] is None:
+        if o not in table:
+            table[o] = _one(ch)
+        if table[o] is None:
             return None
-    mapped = text.translate(_ONE)
+    if len(table) > _ONE_MAX:
+        _ONE = {}
+    mapped = text.translate(table)
     start, end = len(mapped) - len(mapped.lstrip(" ")), len(mapped.rstrip(" "))
     if start >= end:
         return "", []
