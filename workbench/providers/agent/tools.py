@@ -332,6 +332,11 @@ def schema_fault(schema: JSONObject) -> str | None:
     out: a reference to another document (a URL, a file) is a fault, as a checker that never
     fetches would meet it with each submission."""
     json_schema_checker()
+    return _checked_fault(schema)
+
+
+def _checked_fault(schema: JSONObject) -> str | None:
+    """`schema_fault`, jsonschema known to be there: by the schema's canonical JSON."""
     return _fault_of(json.dumps(schema, sort_keys=True, ensure_ascii=False))
 
 
@@ -378,7 +383,7 @@ def check_schemas(cases: Iterable[Case]) -> None:
     if schemas:
         json_schema_checker()
     for case, schema in schemas:
-        if fault := _fault_of(json.dumps(schema, sort_keys=True, ensure_ascii=False)):
+        if fault := _checked_fault(schema):
             where = case.json_path or case.id
             raise UserError(f"{where}: the answer schema (gold.schema) cannot check an agent's answer: {fault}; "
                             "fix it in the case file")
