@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench.checks.attribution import attribute
+from workbench.checks.search import find_evidence
 from workbench.checks.sources import SOURCES, wrong_answer_source
 from workbench.core.case import Case, load_case
 from workbench.text.values import answer_values
@@ -262,6 +263,45 @@ def test_an_adopted_french_invoice_keyed_as_it_prints_grades_and_traces_either_w
     code, out, _ = cli("grade", case, "--answer", "Le total est de 13 537,01 €.", "--json")
     assert [(a["value"], a["source"], a["page"]) for a in json.loads(out)["attribution"]] == \
         [("13 537,01 €", "visible", 1)]
+
+
+def _faktura(path: Path) -> bytes:
+    """A Swedish invoice drawn with reportlab platypus: kronor written `kr` after the amount,
+    groups with plain spaces; a quantity cell (`10`) beside a price cell (`950,00 kr`)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+
+    styles = getSampleStyleSheet()
+    SimpleDocTemplate(str(path), pagesize=A4, invariant=True).build([
+        Paragraph("Faktura 2025-117", styles["Title"]),
+        Table([["Konsulttjänster", "10", "950,00 kr", "9 500,00 kr"],
+               ["Licens", "1", "227,39 kr", "227,39 kr"],
+               ["Moms 25 %", "", "", "2 431,85 kr"],
+               ["Att betala", "", "", "12 159,24 kr"]]),
+    ])
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("make, expected, forbidden", [
+    (_facture, "€13,537.01", "€8,500.00"), (_faktura, "SEK 12,159.24", "SEK 9,500.00"),
+])
+def test_an_invoice_keyed_in_another_writing_than_it_prints_adopts_and_traces(cli, tmp_path, make, expected,
+                                                                              forbidden):
+    # The page prints `13 537,01 €` (plain spaces): its key may be written `€13,537.01`. The lint
+    # said "nowhere on the pages" and an answer of the key's writing was traced "absent".
+    data = make(tmp_path / "invoice.pdf")
+    code, _, err = cli("adopt", tmp_path / "invoice.pdf", "--into", tmp_path / "suite", "--question",
+                       "What is the total?", "--expected", expected, "--forbidden", forbidden)
+    assert code == 0, err
+    case = tmp_path / "suite" / "invoice.json"
+    code, out, _ = cli("grade", case, "--answer", expected, "--json")
+    got = json.loads(out)
+    assert got["outcome"] == "pass"
+    assert [(a["value"], a["source"], a["page"]) for a in got["attribution"]] == [(expected, "visible", 1)]
+    assert json.loads(cli("grade", case, "--answer", forbidden, "--json")[1])["outcome"] == "trap"
+    if make is _faktura:   # a quantity beside a price is two numbers, not 10 950,00
+        assert find_evidence(data, "10,950.00") == [] and find_evidence(data, "950,00 kr")
 
 
 def test_grade_of_a_key_shared_without_its_pdf_grades_and_says_attribution_was_skipped(cli, tmp_path):

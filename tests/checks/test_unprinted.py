@@ -44,6 +44,9 @@ def test_an_amount_in_a_currency_that_contradicts_the_printed_one_is_found_on_it
     assert in_another_currency(doc, "$20,794.00") == (0, "€20,794.00")
     assert in_another_currency(doc, "€20,794.00") is None      # printed as it is: not a restatement
     assert in_another_currency(doc, "20794") is None            # no currency to contradict
+    krona = Printed(doc.case, [(0, "12\u00a0500,00 kr")])
+    assert in_another_currency(krona, "SEK 12,500.00") is None  # `kr` is the Swedish krona's too
+    assert in_another_currency(krona, "$12,500.00") == (0, "12\u00a0500,00 kr")
 
 
 def test_a_sum_a_product_and_a_run_of_line_items_are_named_with_their_page():

@@ -57,6 +57,28 @@ def test_a_hong_kong_dollar_is_no_us_dollar_and_words_are_no_currency():
     assert [m.currency for m in find_money("rub 5 in, try 6, sek 7")] == [None, None, None]
 
 
+@pytest.mark.parametrize("written, value", [
+    ("1 234,56 kr", "1234.56"), ("1.234,56 kr.", "1234.56"), ("kr. 1.234,56", "1234.56"), ("kr 5", "5"),
+    ("12\u00a0500 kr", "12500"),
+])
+def test_a_krona_is_any_of_the_four_and_no_other_currency(written, value):
+    """`kr`, as Swedish, Norwegian, Danish and Icelandic documents write their currency: it was a
+    bare number, so `1234.56 kr` agreed with `$1,234.56`, and a key typed `1 234,56 kr` failed
+    `SEK 1,234.56`."""
+    got = parse_money(spaced_groups(written))
+    assert got.value == Decimal(value)
+    for code in ("SEK", "NOK", "DKK", "ISK", "kr"):
+        assert got.agrees(parse_money(f"{code} {value}")) and parse_money(f"{value} {code}").agrees(got)
+    for other in ("$", "€", "£", "CHF ", "KRW "):
+        assert not got.agrees(parse_money(f"{other}{value}"))
+    assert not parse_money(f"SEK {value}").agrees(parse_money(f"NOK {value}"))
+
+
+def test_kr_in_a_word_is_no_currency():
+    assert [(m.value, m.currency) for m in find_money("Bankr 5, 6 krona, krone 7, 8 kroner")] == \
+        [(Decimal(5), None), (Decimal(6), None), (Decimal(7), None), (Decimal(8), None)]
+
+
 @pytest.mark.parametrize("text", ["$5 EUR", "five dollars", "", "$", "1,234.56 and 7"])
 def test_what_is_not_one_amount_is_none(text):
     assert parse_money(text) is None

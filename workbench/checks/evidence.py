@@ -46,6 +46,7 @@ from workbench.core.schema import JSONObject
 from workbench.pdf.pagedata import PageForensics
 from workbench.pdf.pages import Box
 from workbench.pdf.spans import Span
+from workbench.text.money import spaced_groups
 from workbench.text.search import Part, find_all, read_glyphs
 
 Finder = Callable[[str, str], list[Part]]
@@ -127,10 +128,32 @@ class Reading:
     variants: list[tuple[str, list[int]]]   # (text as the glyphs read, index into `text`)
 
 
-def _variants(text: str) -> list[tuple[str, list[int]]]:
-    """The text as the glyphs read it; and, where a line ends in a hyphen, also read with the
-    word joined (hyphen dropped) and with the hyphen kept but the break dropped."""
-    seen, where = read_glyphs(text)
+def _variants(text: str, origin: list[tuple[int, int] | None]) -> list[tuple[str, list[int]]]:
+    """The text as the glyphs read it; where a line ends in a hyphen, also read with the word
+    joined (hyphen dropped) and with the hyphen kept but the break dropped; and after those, where
+    digit groups printed with plain spaces can only be one amount (`13 537,01 €`, `12 159,24 kr`,
+    as French and Nordic invoices print them), each read again with them as one: a value the
+    strict readings found keeps its place, and `€13,537.01` is found where the page prints it so."""
+    out = _hyphen_variants(*read_glyphs(text))
+    return out + [(spaced, where) for seen, where in out if (spaced := _one_amount(seen, where, origin)) is not None]
+
+
+def _one_amount(seen: str, where: list[int], origin: list[tuple[int, int] | None]) -> str | None:
+    """`seen` with the plain spaces between one amount's digit groups read as no-break spaces
+    (`money.spaced_groups`), or None where it has none. Only spaces the page prints: the space
+    put between two spans (`_stream`: two table cells, `12` and `500,00 €`) stays two numbers."""
+    spaced = spaced_groups(seen)
+    if spaced is seen:
+        return None
+    chars = list(spaced)
+    for i, (a, b) in enumerate(zip(seen, spaced, strict=True)):
+        if a != b and origin[where[i]] is None:
+            chars[i] = a
+    read = "".join(chars)
+    return None if read == seen else read
+
+
+def _hyphen_variants(seen: str, where: list[int]) -> list[tuple[str, list[int]]]:
     out = [(seen, where)]
     if not _HYPHEN_BREAK.search(seen):
         return out
@@ -156,7 +179,7 @@ def page_reading(spans: list[Span], memo: dict | None = None, kind: str = "") ->
     if memo is not None and kind in memo:
         return memo[kind]
     text, origin = _stream(spans)
-    reading = Reading(text, origin, _variants(text))
+    reading = Reading(text, origin, _variants(text, origin))
     if memo is not None:
         memo[kind] = reading
     return reading
@@ -251,8 +274,15 @@ def evidence_on_page(pa, needle: str, find: Finder | None = None) -> list[Hit]:
 def find_in_texts(texts: dict[str, list[str]], needle: str, find: Finder | None = None) -> dict[str, list[int]]:
     """`find_in_layers` over texts read already (extractor -> each page's text)."""
     find = find or find_all
-    return {extractor: [i for i, text in enumerate(pages) if find(text, needle)]
+    return {extractor: [i for i, text in enumerate(pages) if _holds(text, needle, find)]
             for extractor, pages in texts.items()}
+
+
+def _holds(text: str, needle: str, find: Finder) -> bool:
+    """Whether a page's text holds `needle`: as written, or (as `_variants` reads a page) with
+    the plain-spaced digit groups of one amount read as one (an extractor's text says nothing of
+    where its spans meet: every space counts)."""
+    return bool(find(text, needle)) or ((spaced := spaced_groups(text)) is not text and bool(find(spaced, needle)))
 
 
 def evidence_needles(case: Any) -> list[tuple[str, str]]:

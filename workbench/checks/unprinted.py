@@ -11,7 +11,7 @@ from typing import Protocol
 
 from workbench.core.case import Case
 from workbench.pdf.spans import Span
-from workbench.text.money import parse_money
+from workbench.text.money import currencies_agree, parse_money
 from workbench.text.values import answer_values
 
 # Pairs of characters OCR engines confuse (either way round).
@@ -96,7 +96,8 @@ def in_another_currency(doc: PrintedValues, value: str) -> tuple[int, str] | Non
         return None
     for page, text, amount in printed_numbers(doc):
         printed = parse_money(text)
-        if (page is not None and printed is not None and printed.currency and printed.currency != want.currency
+        if (page is not None and printed is not None and printed.currency
+                and not currencies_agree(printed.currency, want.currency)
                 and amount == want.value):
             return page, text
     return None

@@ -31,7 +31,7 @@ from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.schema import JSONObject
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
-from workbench.text.money import find_money, parse_money, spaced_groups
+from workbench.text.money import currencies_agree, find_money, parse_money, spaced_groups
 from workbench.text.search import (
     EDGE_PUNCT,
     UNIFY_MARKS,
@@ -121,7 +121,7 @@ def _numeric_finder(case: Case, spec: MatcherSpec) -> Callable[[str, Any], list[
         limit = abs(value) * tol if relative else tol
         out = []
         for m in find_money(answer):
-            if want is not None and want.currency and m.currency and m.currency != want.currency:
+            if want is not None and not currencies_agree(want.currency, m.currency):
                 continue
             if abs(m.value - value) <= limit:
                 out.append(Part(label, True, m.text, (m.start, m.end)))

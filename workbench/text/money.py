@@ -4,7 +4,7 @@ A mention is a whole numeric token, never a piece of a larger one: in `$11,234.5
 `$1,234.56`. A currency may be written before (`$`, `US$`, `USD`, `€`, `EUR 1,234.56`) or after
 (`1,234.56 USD`) the number. Two mentions agree when their signed values are equal and their
 currencies do not contradict: an omitted currency agrees with any, `$` agrees with `USD`,
-`EUR` does not agree with `USD`.
+`EUR` does not agree with `USD`, `kr` agrees with `SEK`, `NOK`, `DKK` and `ISK`.
 
 Digit groups are read the ways documents write them, where the writing is unambiguous:
 `1,234,567.89`; `1.234.567,89` and `1.234,56` (European); `1'234'567.89` and `1’234’567.89`
@@ -16,7 +16,9 @@ A plain space between groups is read as one only where nothing else can be meant
 what a person wrote (`spaced_groups`: an answer, an extracted field's value): groups of three
 with a decimal part or a currency beside them, `13 537,01 €`, `EUR 1 234`, as people type
 French and SI amounts. In a page's text layer a space between digits may stand between two
-table cells (`12 500,00`: a quantity and a price), and `2023 500` stays two numbers everywhere.
+table cells (`12 500,00`: a quantity and a price), so `find_money` reads a page strictly; the
+evidence search (`checks.evidence`) reads it so again where the space is printed inside one
+span. `2023 500` stays two numbers everywhere.
 """
 
 from __future__ import annotations
@@ -37,15 +39,27 @@ CURRENCY_MARKERS: dict[str, str] = {
 }
 # Other currencies a foreign document names, read only as written (codes in capitals): in
 # either case `rub` and `sek` would be words, and the search would stop at every small letter
-# they start with. None that is ambiguous (`kr` is three currencies) or an English word (`TRY`).
-# Without them `HK$1,234.56` was a bare 1,234.56 that agreed with `$1,234.56`.
+# they start with. None that is an English word (`TRY`). Without them `HK$1,234.56` was a bare
+# 1,234.56 that agreed with `$1,234.56`.
 OTHER_MARKERS: dict[str, str] = {
     "HKD": "HKD", "HK$": "HKD", "SGD": "SGD", "S$": "SGD", "NZD": "NZD", "NZ$": "NZD",
     "MXN": "MXN", "MX$": "MXN", "BRL": "BRL", "R$": "BRL", "KRW": "KRW", "₩": "KRW",
-    "SEK": "SEK", "NOK": "NOK", "DKK": "DKK", "PLN": "PLN", "zł": "PLN", "CZK": "CZK", "Kč": "CZK",
+    "SEK": "SEK", "NOK": "NOK", "DKK": "DKK", "ISK": "ISK", "kr.": "kr", "kr": "kr",
+    "PLN": "PLN", "zł": "PLN", "CZK": "CZK", "Kč": "CZK",
     "HUF": "HUF", "ZAR": "ZAR", "RUB": "RUB", "₽": "RUB", "ILS": "ILS", "₪": "ILS", "THB": "THB",
     "฿": "THB", "AED": "AED", "₺": "TRY",
 }
+# A marker several currencies write: `kr` (`1 234,56 kr`, `kr. 1.234,56`) is the Swedish,
+# Norwegian, Danish and Icelandic krona's. It agrees with each of them and with itself, and
+# contradicts every other currency (`1,234.56 kr` is not `$1,234.56`).
+SHARED_MARKERS: dict[str, frozenset[str]] = {"kr": frozenset({"SEK", "NOK", "DKK", "ISK"})}
+
+
+def currencies_agree(a: str | None, b: str | None) -> bool:
+    """Whether two amounts' currencies (ISO codes, a shared marker's, or None where none is
+    written) can be the same: an omitted one agrees with any."""
+    return (a is None or b is None or a == b or b in SHARED_MARKERS.get(a, ())
+            or a in SHARED_MARKERS.get(b, ()))
 _CODES = {m.upper(): code for m, code in {**CURRENCY_MARKERS, **OTHER_MARKERS}.items()}
 # A marker: the currency markers in either case, the others as written; longest first.
 _CUR = ("(?i:" + "|".join(re.escape(m) for m in sorted(CURRENCY_MARKERS, key=len, reverse=True)) + ")|"
@@ -150,9 +164,7 @@ class MoneyMention:
     text: str
 
     def agrees(self, other: MoneyMention) -> bool:
-        if self.value != other.value:
-            return False
-        return self.currency is None or other.currency is None or self.currency == other.currency
+        return self.value == other.value and currencies_agree(self.currency, other.currency)
 
 
 _SPACING = ZERO_WIDTH | GROUP_SPACES   # (sets, not a pattern: compiling one was a tenth of this module's load)
