@@ -118,6 +118,13 @@ def test_a_money_field_typed_with_plain_spaces_between_its_groups(given, ok):
     assert grade(c, json.dumps({"total": given})).correct is ok
 
 
+@pytest.mark.parametrize(("given", "ok"), [("25 %", True), ("25.0%", True), ("25 percent", True), ("25", False),
+                                           ("2.5%", False)])
+def test_a_rate_field_written_with_its_percent_sign_as_a_document_writes_it(given, ok):
+    c = case([{"vat_rate": "25%"}], {"vat_rate": {"normalizer": "number"}})
+    assert grade(c, json.dumps({"vat_rate": given})).correct is ok
+
+
 @pytest.mark.parametrize(("text", "dayfirst", "iso"), [
     ("2025-03-12", False, "2025-03-12"),
     ("12 March 2025", False, "2025-03-12"),

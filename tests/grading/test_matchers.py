@@ -104,6 +104,18 @@ def test_a_krona_key_as_a_swedish_invoice_prints_it(answer, ok):
         assert grade(make("12 159,24 kr", matcher=matcher), answer).correct is ok, (matcher, answer)
 
 
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("12.5%", True), ("12,5 %", True), ("Der Satz beträgt 12,5 %.", True), ("12.50 percent", True),
+    ("12.5 per cent", True), ("125%", False), ("2.5%", False), ("12.5", False), ("-12.5%", False),
+    ("0.125", False),
+])
+def test_a_percentage_key_is_the_percentage_however_it_is_written(answer, ok):
+    # French, German and Nordic typography put a space before the sign and a decimal comma
+    assert grade(make("12.5%"), answer).correct is ok
+    if "beträgt" not in answer:
+        assert grade(make("12.5%", matcher={"type": "exact"}), answer).correct is ok
+
+
 def test_such_a_key_is_found_on_a_page_that_prints_it_so_and_in_another_writing():
     # a page's text layer reads a plain space as two numbers: the key's own characters are found
     assert [p.found for p in find_all("Total TTC 13 537,01 € net", "13 537,01 €")] == ["13 537,01 €"]

@@ -7,7 +7,15 @@ from decimal import Decimal
 
 import pytest
 
-from workbench.text.money import find_money, number_value, parse_money, spaced_groups
+from workbench.text.money import (
+    PERCENT,
+    find_money,
+    find_percents,
+    number_value,
+    parse_money,
+    parse_percent,
+    spaced_groups,
+)
 
 
 @pytest.mark.parametrize("written, value", [
@@ -124,3 +132,28 @@ def test_a_page_text_keeps_a_space_between_digits_as_two_numbers():
 def test_two_amounts_agree_when_values_match_and_currencies_do_not_contradict(a, b, agree):
     assert parse_money(a).agrees(parse_money(b)) is agree
     assert parse_money(b).agrees(parse_money(a)) is agree
+
+
+@pytest.mark.parametrize("written, value", [
+    ("25%", "25"), ("25 %", "25"), ("25\u00a0%", "25"), ("12,5 %", "12.5"), ("12,50%", "12.50"), ("1,000%", "1000"),
+    ("-3.5%", "-3.5"), ("\u22123,5 %", "-3.5"), ("+2%", "2"), ("25 percent", "25"), ("25 per cent", "25"),
+    ("25 Percent", "25"), (".5%", "0.5"), ("25 procent", "25"), ("25 Prozent", "25"), ("25 pour cent", "25"),
+    ("25 por ciento", "25"), ("25 per cento", "25"), ("25 prosent", "25"),
+])
+def test_a_percentage_is_its_value_however_it_is_written(written, value):
+    got = parse_percent(written)
+    assert (got.value, got.currency) == (Decimal(value), PERCENT)
+    assert [(m.value, m.text) for m in find_percents(f"rate: {written}, due")] == [(Decimal(value), written)]
+    assert parse_money(written) is None   # no amount of money
+
+
+@pytest.mark.parametrize("text", ["25", "25 percentage points", "x25%", "INV-25%", "25%%", "12,345 %x", "",
+                                  "25 Prozentpunkte", "25 centimes", "25 sent"])
+def test_what_is_not_one_percentage_is_none(text):
+    assert parse_percent(text) is None
+
+
+def test_a_percentage_agrees_only_with_a_percentage():
+    assert parse_percent("25 %").agrees(parse_percent("25.0%"))
+    assert not parse_percent("25%").agrees(parse_money("25"))
+    assert not parse_percent("25%").agrees(parse_percent("-25%"))

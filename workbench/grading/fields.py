@@ -52,7 +52,7 @@ from workbench.core.extraction import ExtractionGold, FieldSpec
 from workbench.core.schema import JSONObject
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
-from workbench.text.money import parse_money, spaced_groups
+from workbench.text.money import parse_money, parse_percent, spaced_groups
 from workbench.text.search import Part, find_refusal, find_text
 
 HUNGARIAN_MAX = 120   # above this many rows on the short side, pair greedily (O(n^3) gets slow)
@@ -243,6 +243,9 @@ class FieldRule:
                 if a is not None and b is not None:
                     return 1.0 if a.agrees(b) else 0.0
             x, y = _number(expected), _number(given)
+            if x is None and y is None:   # `25%` is `25 %`, `25.0 percent` (and no bare 25)
+                p, q = parse_percent(expected), parse_percent(given)
+                x, y = (p.value, q.value) if p is not None and q is not None else (None, None)
             if x is not None and y is not None:
                 return 1.0 if abs(x - y) <= self.tolerance else 0.0
         a, b = self.normalise(expected), self.normalise(given)

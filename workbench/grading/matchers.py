@@ -31,7 +31,14 @@ from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.schema import JSONObject
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
-from workbench.text.money import currencies_agree, find_money, parse_money, spaced_groups
+from workbench.text.money import (
+    currencies_agree,
+    find_money,
+    is_percent_like,
+    parse_money,
+    parse_percent,
+    spaced_groups,
+)
 from workbench.text.search import (
     EDGE_PUNCT,
     UNIFY_MARKS,
@@ -94,6 +101,8 @@ def _exact_form(text: str, case_sensitive: bool) -> str:
 def match_exact(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     expected = str(_value(case, spec))
     want, got = parse_money(spaced_groups(expected)), parse_money(answer)
+    if want is None and got is None and is_percent_like(expected):   # `25%` is `25 %`, `25.0 percent`
+        want, got = parse_percent(expected), parse_percent(answer)
     if want is not None and got is not None:
         ok = want.agrees(got)
     else:

@@ -55,9 +55,16 @@ OTHER_MARKERS: dict[str, str] = {
 SHARED_MARKERS: dict[str, frozenset[str]] = {"kr": frozenset({"SEK", "NOK", "DKK", "ISK"})}
 
 
+# A percentage's mention (`find_percents`) has this for its currency: it agrees with another
+# percentage only, never with a bare number.
+PERCENT = "%"
+
+
 def currencies_agree(a: str | None, b: str | None) -> bool:
-    """Whether two amounts' currencies (ISO codes, a shared marker's, or None where none is
-    written) can be the same: an omitted one agrees with any."""
+    """Whether two amounts' currencies (ISO codes, a shared marker's, `PERCENT`, or None where
+    none is written) can be the same: an omitted one agrees with any currency."""
+    if a == PERCENT or b == PERCENT:
+        return a == b
     return (a is None or b is None or a == b or b in SHARED_MARKERS.get(a, ())
             or a in SHARED_MARKERS.get(b, ()))
 _CODES = {m.upper(): code for m, code in {**CURRENCY_MARKERS, **OTHER_MARKERS}.items()}
@@ -232,3 +239,58 @@ def parse_money(text: str) -> MoneyMention | None:
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
     return _mention(m, 0, len(stripped), stripped) if m else None
+
+
+# ---- percentages ---------------------------------------------------------------------------------
+
+
+# The word for the sign, in the languages of the documents the workbench reads (the English
+# first): `25 percent`, `25 per cent`, `25 Prozent`, `25 procent`, `25 pour cent`, `25 por ciento`.
+_PERCENT_WORDS = ("percent", "per cent", "per cento", "pourcent", "pour cent", "por ciento", "por cento",
+                  "procent", "prozent", "prosent")
+
+
+def is_percent_like(text: str) -> bool:
+    """Whether `text` may hold a percentage (a `%` or a word for it): the test before the search."""
+    if "%" in text:
+        return True
+    low = text.lower()
+    return "cent" in low or "zent" in low or "sent" in low or "cien" in low
+
+
+@functools.cache
+def _percent_re() -> re.Pattern[str]:
+    """A percentage: a whole number token, then `%` or a word for it (`_PERCENT_WORDS`), a space
+    between or not (`25 %`, as French, German and Nordic typography write it). A comma before one
+    or two digits is a decimal comma (`12,5 %`), before three a thousands separator (`1,000%`).
+    Compiled when first needed (a key or an answer with a `%` in it), not by every `grade`."""
+    number = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}|\d+(?:\.\d+)?|\.\d+"
+    words = "|".join(w.replace(" ", " ?") for w in _PERCENT_WORDS)
+    return re.compile(
+        rf"(?<![\w.,])(?<![^\W\d_][-\u2212])(?P<sign>[-\u2212+])?(?P<number>{number})(?!\d|[.,']\d)"
+        rf"[ {_NB}]?(?:%|(?i:{words})(?![^\W\d_]))")
+
+
+def _percent(m: re.Match[str], start: int, end: int, text: str) -> MoneyMention:
+    number = m.group("number")
+    body = number.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", number) else number.replace(",", "")
+    value = Decimal(body)
+    return MoneyMention(-value if m.group("sign") in ("-", "\u2212") else value, PERCENT, start, end,
+                        text[start:end])
+
+
+def find_percents(text: str) -> list[MoneyMention]:
+    """Every percentage in `text` (see `_percent_re`), its value in percent, its currency `PERCENT`."""
+    if not is_percent_like(text):
+        return []
+    clean, index = _clean(text)
+    return [_percent(m, index[m.start()], index[m.end() - 1] + 1, text) for m in _percent_re().finditer(clean)]
+
+
+def parse_percent(text: str) -> MoneyMention | None:
+    """`text` as one percentage (`12.5%`, `12,5 %`, `-3 percent`), or None if it is anything else."""
+    if not is_percent_like(text):
+        return None
+    stripped = _clean(text)[0].strip().rstrip(".").strip()
+    m = _percent_re().fullmatch(stripped)
+    return _percent(m, 0, len(stripped), stripped) if m else None
