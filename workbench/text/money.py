@@ -53,20 +53,9 @@ OTHER_MARKERS: dict[str, str] = {
 # Norwegian, Danish and Icelandic krona's. It agrees with each of them and with itself, and
 # contradicts every other currency (`1,234.56 kr` is not `$1,234.56`).
 SHARED_MARKERS: dict[str, frozenset[str]] = {"kr": frozenset({"SEK", "NOK", "DKK", "ISK"})}
-
-
 # A percentage's mention (`find_percents`) has this for its currency: it agrees with another
 # percentage only, never with a bare number.
 PERCENT = "%"
-
-
-def currencies_agree(a: str | None, b: str | None) -> bool:
-    """Whether two amounts' currencies (ISO codes, a shared marker's, `PERCENT`, or None where
-    none is written) can be the same: an omitted one agrees with any currency."""
-    if a == PERCENT or b == PERCENT:
-        return a == b
-    return (a is None or b is None or a == b or b in SHARED_MARKERS.get(a, ())
-            or a in SHARED_MARKERS.get(b, ()))
 _CODES = {m.upper(): code for m, code in {**CURRENCY_MARKERS, **OTHER_MARKERS}.items()}
 # A marker: the currency markers in either case, the others as written; longest first.
 _CUR = ("(?i:" + "|".join(re.escape(m) for m in sorted(CURRENCY_MARKERS, key=len, reverse=True)) + ")|"
@@ -160,6 +149,15 @@ def number_value(number: str) -> Decimal:
     return Decimal(head.replace(".", "").replace(",", "") + "." + tail)
 
 
+def currencies_agree(a: str | None, b: str | None) -> bool:
+    """Whether two amounts' currencies (ISO codes, a shared marker's, `PERCENT`, or None where
+    none is written) can be the same: an omitted one agrees with any currency."""
+    if a == PERCENT or b == PERCENT:
+        return a == b
+    return (a is None or b is None or a == b or b in SHARED_MARKERS.get(a, ())
+            or a in SHARED_MARKERS.get(b, ()))
+
+
 @dataclass(frozen=True)
 class MoneyMention:
     """An amount found in a text: its value, its currency and where it stands."""
@@ -242,7 +240,6 @@ def parse_money(text: str) -> MoneyMention | None:
 
 
 # ---- percentages ---------------------------------------------------------------------------------
-
 
 # The word for the sign, in the languages of the documents the workbench reads (the English
 # first): `25 percent`, `25 per cent`, `25 Prozent`, `25 procent`, `25 pour cent`, `25 por ciento`.

@@ -236,7 +236,8 @@ def fold_word(token: str) -> str:
 
 def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     """Every place `answer` says `needle`, tolerant of case and spacing; amounts compared as
-    money (whole numeric tokens, equal values, currencies that agree). Non-overlapping, in order."""
+    money (whole numeric tokens, equal values, currencies that agree), a percentage as one
+    (`12.5%` is `12,5 %`). Non-overlapping, in order."""
     money = parse_money(needle)
     if money is not None:
         return _amounts(answer, needle, money)
