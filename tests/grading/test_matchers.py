@@ -116,6 +116,15 @@ def test_a_percentage_key_is_the_percentage_however_it_is_written(answer, ok):
         assert grade(make("12.5%", matcher={"type": "exact"}), answer).correct is ok
 
 
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("12.6 %", True), ("12,4 %", True), ("about 12.4 percent", True), ("12.6", False), ("13 %", False),
+    ("$12.5", False),
+])
+def test_a_numeric_percentage_key_takes_percentages_within_its_tolerance(answer, ok):
+    # it was refused: "numeric matcher: expected value '12.5%' is not a number"
+    assert grade(make("12.5%", matcher={"type": "numeric", "tolerance": 0.2}), answer).correct is ok
+
+
 def test_such_a_key_is_found_on_a_page_that_prints_it_so_and_in_another_writing():
     # a page's text layer reads a plain space as two numbers: the key's own characters are found
     assert [p.found for p in find_all("Total TTC 13 537,01 € net", "13 537,01 €")] == ["13 537,01 €"]

@@ -32,8 +32,10 @@ from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.schema import JSONObject
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
 from workbench.text.money import (
+    PERCENT,
     currencies_agree,
     find_money,
+    find_percents,
     is_percent_like,
     parse_money,
     parse_percent,
@@ -71,7 +73,7 @@ def _tokens(case: Case, spec: MatcherSpec, key: str) -> list[str]:
 def _decimal(value: Any, what: str, case: Case) -> Decimal:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return Decimal(str(value))
-    mention = parse_money(spaced_groups(str(value)))   # (one amount: its groups may be spaced)
+    mention = parse_money(spaced_groups(str(value))) or parse_percent(str(value))   # (its groups may be spaced)
     if mention is None:
         try:
             return Decimal(str(value).strip())
@@ -125,11 +127,12 @@ def _numeric_finder(case: Case, spec: MatcherSpec) -> Callable[[str, Any], list[
 
     def find(answer: str, target: Any) -> list[Part]:
         label = str(target)
-        want = parse_money(spaced_groups(label)) if not isinstance(target, int | float) else None
+        want = None if isinstance(target, int | float) else parse_money(spaced_groups(label)) or parse_percent(label)
         value = _decimal(target, "expected value", case)
         limit = abs(value) * tol if relative else tol
         out = []
-        for m in find_money(answer):
+        # (a percentage's target is looked for among the answer's percentages: `12,6 %`, not `12.6`)
+        for m in find_percents(answer) if want is not None and want.currency == PERCENT else find_money(answer):
             if want is not None and not currencies_agree(want.currency, m.currency):
                 continue
             if abs(m.value - value) <= limit:
