@@ -151,7 +151,7 @@ def needle_finder(case: Case) -> Callable[[str, str], list[Part]]:
     whole_word = kind == "keywords_all"
 
     def find(text: str, needle: str) -> list[Part]:
-        if numeric is not None and parse_money(spaced_groups(needle)) is not None:
+        if numeric is not None and (parse_money(spaced_groups(needle)) or parse_percent(needle)) is not None:
             return numeric(text, needle)
         return find_all(text, needle, whole_word=whole_word)
 
