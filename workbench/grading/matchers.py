@@ -36,9 +36,9 @@ from workbench.text.money import (
     currencies_agree,
     find_money,
     find_percents,
-    is_percent_like,
     parse_money,
     parse_percent,
+    parse_typed,
     spaced_groups,
 )
 from workbench.text.search import (
@@ -73,7 +73,7 @@ def _tokens(case: Case, spec: MatcherSpec, key: str) -> list[str]:
 def _decimal(value: Any, what: str, case: Case) -> Decimal:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return Decimal(str(value))
-    mention = parse_money(spaced_groups(str(value))) or parse_percent(str(value))   # (its groups may be spaced)
+    mention = parse_typed(str(value))
     if mention is None:
         try:
             return Decimal(str(value).strip())
@@ -103,7 +103,7 @@ def _exact_form(text: str, case_sensitive: bool) -> str:
 def match_exact(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     expected = str(_value(case, spec))
     want, got = parse_money(spaced_groups(expected)), parse_money(answer)
-    if want is None and got is None and is_percent_like(expected):   # `25%` is `25 %`, `25.0 percent`
+    if want is None and got is None:   # `25%` is `25 %`, `25.0 percent`
         want, got = parse_percent(expected), parse_percent(answer)
     if want is not None and got is not None:
         ok = want.agrees(got)
@@ -127,7 +127,7 @@ def _numeric_finder(case: Case, spec: MatcherSpec) -> Callable[[str, Any], list[
 
     def find(answer: str, target: Any) -> list[Part]:
         label = str(target)
-        want = None if isinstance(target, int | float) else parse_money(spaced_groups(label)) or parse_percent(label)
+        want = None if isinstance(target, int | float) else parse_typed(label)
         value = _decimal(target, "expected value", case)
         limit = abs(value) * tol if relative else tol
         out = []
@@ -151,7 +151,7 @@ def needle_finder(case: Case) -> Callable[[str, str], list[Part]]:
     whole_word = kind == "keywords_all"
 
     def find(text: str, needle: str) -> list[Part]:
-        if numeric is not None and (parse_money(spaced_groups(needle)) or parse_percent(needle)) is not None:
+        if numeric is not None and parse_typed(needle) is not None:
             return numeric(text, needle)
         return find_all(text, needle, whole_word=whole_word)
 

@@ -291,3 +291,9 @@ def parse_percent(text: str) -> MoneyMention | None:
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _percent_re().fullmatch(stripped)
     return _percent(m, 0, len(stripped), stripped) if m else None
+
+
+def parse_typed(text: str) -> MoneyMention | None:
+    """`text` as a person types one value: an amount (its groups may be spaced, `13 537,01 €`:
+    `spaced_groups`) or a percentage (`12,5 %`), or None if it is neither."""
+    return parse_money(spaced_groups(text)) or parse_percent(text)

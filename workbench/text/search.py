@@ -21,7 +21,6 @@ from workbench.text.money import (
     MoneyMention,
     find_money,
     find_percents,
-    is_percent_like,
     parse_money,
     parse_percent,
     spaced_groups,
@@ -241,7 +240,7 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     money = parse_money(needle)
     if money is not None:
         return _amounts(answer, needle, money)
-    percent = parse_percent(needle) if is_percent_like(needle) else None
+    percent = parse_percent(needle)
     if percent is not None:
         # a percentage however it is written (`12.5%`, `12,5 %`, `12.50 percent`), whole tokens
         return [Part(needle, True, m.text, (m.start, m.end)) for m in find_percents(answer) if m.agrees(percent)]
