@@ -125,6 +125,18 @@ def test_a_numeric_percentage_key_takes_percentages_within_its_tolerance(answer,
     assert grade(make("12.5%", matcher={"type": "numeric", "tolerance": 0.2}), answer).correct is ok
 
 
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("12 March 2025", True), ("The invoice is dated March 12th, 2025.", True), ("2025-03-12", True),
+    ("12. März 2025", True), ("12/03/2025", True), ("Wednesday, 12 March 2025", True),
+    ("13 March 2025", False), ("March 2025", False), ("12 March 2024", False), ("2025-12-03T00:00", False),
+])
+def test_a_date_key_is_the_day_however_it_is_written(answer, ok):
+    # a key of 2025-03-12 failed "12 March 2025" (compared as text)
+    assert grade(make("2025-03-12"), answer).correct is ok
+    if not answer.startswith("The"):
+        assert grade(make("2025-03-12", matcher={"type": "exact"}), answer).correct is ok
+
+
 def test_such_a_key_is_found_on_a_page_that_prints_it_so_and_in_another_writing():
     # a page's text layer reads a plain space as two numbers: the key's own characters are found
     assert [p.found for p in find_all("Total TTC 13 537,01 € net", "13 537,01 €")] == ["13 537,01 €"]

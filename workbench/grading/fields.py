@@ -52,39 +52,12 @@ from workbench.core.extraction import ExtractionGold, FieldSpec
 from workbench.core.schema import JSONObject
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
+from workbench.text.dates import to_iso_date
 from workbench.text.money import parse_money, parse_percent, spaced_groups
 from workbench.text.search import Part, find_refusal, find_text
 
 HUNGARIAN_MAX = 120   # above this many rows on the short side, pair greedily (O(n^3) gets slow)
 
-_MONTHS = {m.lower(): i for i, m in enumerate(
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-     "October", "November", "December"], 1)}
-_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-# The months as French, German, Spanish, Italian, Portuguese and Dutch documents (and the models
-# reading them) write them, with their usual short forms: no name means two months.
-for _i, _names in enumerate((
-        "janvier janv januar jänner enero ene gennaio gen janeiro januari",
-        "février févr fevrier fevr februar febrero febbraio fevereiro fev februari",
-        "mars märz maerz marzo março marco maart mrt",
-        "avril avr abril abr aprile",
-        "mai mayo maggio mag maio mei",
-        "juin juni junio giugno giu junho",
-        "juillet juil juli julio luglio lug julho",
-        "août aout agosto ago augustus",
-        "septembre septiembre settembre set setembro",
-        "octobre oktober octubre ottobre ott outubro out okt",
-        "novembre noviembre novembro",
-        "décembre decembre déc dezember dez diciembre dic dicembre dezembro december"), 1):
-    _MONTHS.update(dict.fromkeys(_names.split(), _i))
-# The words a date may start with: a weekday ("Wednesday, March 12, 2025"), in the same languages.
-_WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
-    "lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag "
-    "samstag sonntag lunes martes miércoles jueves viernes sábado domingo lunedì martedì mercoledì "
-    "giovedì venerdì sabato domenica segunda-feira terça-feira quarta-feira quinta-feira sexta-feira "
-    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag the".split())   # (and "the 12th")
 # (string.punctuation written out: `string` compiles its Template's pattern on import)
 _PUNCT = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "\u2018\u2019\u201c\u201d\u2013\u2014")
 
@@ -156,36 +129,6 @@ def _as_text(value: Any) -> str | None:
 def _text(value: str) -> str:
     value = unicodedata.normalize("NFKC", value).casefold()
     return " ".join(value.split()).strip(" .,;:!?\"'")
-
-
-def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
-    """`value` as `YYYY-MM-DD`, or None if it is not a date this reads."""
-    s = value.strip().lower().replace(",", " ")
-    s = re.sub(r"(\d)(st|nd|rd|th|er)\b", r"\1", s)   # (1st, 1er)
-    for _ in range(2):   # a weekday, then "the": "Wednesday, the 12th of March 2025"
-        words = s.split(None, 1)
-        if len(words) == 2 and words[0].rstrip(".") in _WEEKDAYS:
-            s = words[1]
-    y = mo = d = None
-    if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t.*)?", s):
-        y, mo, d = int(m[1]), int(m[2]), int(m[3])
-    elif m := re.fullmatch(r"(\d{1,2})[\s\-/.]+(?:(?:de|of)\s+)?([^\W\d_]+)\.?(?:\s+de)?[\s\-/.]+(\d{2,4})", s):
-        d, mo, y = int(m[1]), _MONTHS.get(m[2]), int(m[3])   # (12 de marzo de 2025, 12th of March 2025)
-    elif m := re.fullmatch(r"([^\W\d_]+)\.?\s+(\d{1,2})\s+(\d{2,4})", s):
-        mo, d, y = _MONTHS.get(m[1]), int(m[2]), int(m[3])
-    elif m := re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})", s):
-        a, b, y = int(m[1]), int(m[2]), int(m[3])
-        mo, d = (b, a) if dayfirst or a > 12 else (a, b)
-    if y is None or mo is None or d is None:
-        return None
-    if y < 100:
-        y += 2000 if y < 70 else 1900
-    import datetime as dt  # dates' matcher alone: not loaded to grade an amount
-
-    try:
-        return dt.date(y, mo, d).isoformat()
-    except ValueError:
-        return None
 
 
 def _number(value: str) -> Decimal | None:

@@ -31,6 +31,7 @@ from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.core.schema import JSONObject
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
+from workbench.text.dates import parse_date, same_day
 from workbench.text.money import (
     PERCENT,
     currencies_agree,
@@ -105,8 +106,11 @@ def match_exact(case: Case, spec: MatcherSpec, answer: str) -> list[Part]:
     want, got = parse_money(spaced_groups(expected)), parse_money(answer)
     if want is None and got is None:   # `25%` is `25 %`, `25.0 percent`
         want, got = parse_percent(expected), parse_percent(answer)
+    days = parse_date(expected) if want is None else None   # `2025-03-12` is `12 March 2025`
     if want is not None and got is not None:
         ok = want.agrees(got)
+    elif days is not None:
+        ok = same_day(days, parse_date(answer) or frozenset())
     else:
         cs = bool(spec.case_sensitive)
         ok = _exact_form(answer, cs) == _exact_form(expected, cs)

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.text.dates import find_dates, parse_date, same_day
 from workbench.text.money import (
     ZERO_WIDTH,
     MoneyMention,
@@ -236,7 +237,8 @@ def fold_word(token: str) -> str:
 def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     """Every place `answer` says `needle`, tolerant of case and spacing; amounts compared as
     money (whole numeric tokens, equal values, currencies that agree), a percentage as one
-    (`12.5%` is `12,5 %`). Non-overlapping, in order."""
+    (`12.5%` is `12,5 %`), a date as a day (`2025-03-12` is `12 March 2025`: `text.dates`).
+    Non-overlapping, in order."""
     money = parse_money(needle)
     if money is not None:
         return _amounts(answer, needle, money)
@@ -244,6 +246,11 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     if percent is not None:
         # a percentage however it is written (`12.5%`, `12,5 %`, `12.50 percent`), whole tokens
         return [Part(needle, True, m.text, (m.start, m.end)) for m in find_percents(answer) if m.agrees(percent)]
+    days = parse_date(needle)
+    if days is not None:
+        # a date however it is written (`2025-03-12`, `12 March 2025`, `March 12th, 2025`, `12/03/2025`)
+        return [Part(needle, True, answer[a:b], (a, b)) for found, a, b in find_dates(answer)
+                if same_day(days, found)]
     want = fold_needle(needle)
     if not want:
         return []
