@@ -33,10 +33,8 @@ from workbench.core.schema import JSONObject
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
 from workbench.text.dates import parse_date, same_day
 from workbench.text.money import (
-    PERCENT,
     currencies_agree,
-    find_money,
-    find_percents,
+    find_like,
     parse_money,
     parse_percent,
     parse_typed,
@@ -135,8 +133,7 @@ def _numeric_finder(case: Case, spec: MatcherSpec) -> Callable[[str, Any], list[
         value = _decimal(target, "expected value", case)
         limit = abs(value) * tol if relative else tol
         out = []
-        # (a percentage's target is looked for among the answer's percentages: `12,6 %`, not `12.6`)
-        for m in find_percents(answer) if want is not None and want.currency == PERCENT else find_money(answer):
+        for m in find_like(answer, want):   # (a percentage among the answer's percentages: `12,6 %`, not `12.6`)
             if want is not None and not currencies_agree(want.currency, m.currency):
                 continue
             if abs(m.value - value) <= limit:

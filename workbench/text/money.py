@@ -247,7 +247,7 @@ _PERCENT_WORDS = ("percent", "per cent", "per cento", "pourcent", "pour cent", "
                   "procent", "prozent", "prosent")
 
 
-def is_percent_like(text: str) -> bool:
+def _percent_like(text: str) -> bool:
     """Whether `text` may hold a percentage (a `%` or a word for it): the test before the search."""
     if "%" in text:
         return True
@@ -278,7 +278,7 @@ def _percent(m: re.Match[str], start: int, end: int, text: str) -> MoneyMention:
 
 def find_percents(text: str) -> list[MoneyMention]:
     """Every percentage in `text` (see `_percent_re`), its value in percent, its currency `PERCENT`."""
-    if not is_percent_like(text):
+    if not _percent_like(text):
         return []
     clean, index = _clean(text)
     return [_percent(m, index[m.start()], index[m.end() - 1] + 1, text) for m in _percent_re().finditer(clean)]
@@ -286,11 +286,17 @@ def find_percents(text: str) -> list[MoneyMention]:
 
 def parse_percent(text: str) -> MoneyMention | None:
     """`text` as one percentage (`12.5%`, `12,5 %`, `-3 percent`), or None if it is anything else."""
-    if not is_percent_like(text):
+    if not _percent_like(text):
         return None
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _percent_re().fullmatch(stripped)
     return _percent(m, 0, len(stripped), stripped) if m else None
+
+
+def find_like(text: str, want: MoneyMention | None) -> list[MoneyMention]:
+    """The mentions in `text` that can be compared with `want`: its percentages for a percentage,
+    else its amounts (`find_money`)."""
+    return find_percents(text) if want is not None and want.currency == PERCENT else find_money(text)
 
 
 def parse_typed(text: str) -> MoneyMention | None:

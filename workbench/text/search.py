@@ -20,8 +20,7 @@ from workbench.text.dates import find_dates, parse_date, same_day
 from workbench.text.money import (
     ZERO_WIDTH,
     MoneyMention,
-    find_money,
-    find_percents,
+    find_like,
     parse_money,
     parse_percent,
     spaced_groups,
@@ -239,13 +238,10 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     money (whole numeric tokens, equal values, currencies that agree), a percentage as one
     (`12.5%` is `12,5 %`), a date as a day (`2025-03-12` is `12 March 2025`: `text.dates`).
     Non-overlapping, in order."""
-    money = parse_money(needle)
-    if money is not None:
-        return _amounts(answer, needle, money)
-    percent = parse_percent(needle)
-    if percent is not None:
-        # a percentage however it is written (`12.5%`, `12,5 %`, `12.50 percent`), whole tokens
-        return [Part(needle, True, m.text, (m.start, m.end)) for m in find_percents(answer) if m.agrees(percent)]
+    # an amount, or a percentage (`12.5%` is `12,5 %`, `12.50 percent`), however it is written
+    value = parse_money(needle) or parse_percent(needle)
+    if value is not None:
+        return _amounts(answer, needle, value)
     days = parse_date(needle)
     if days is not None:
         # a date however it is written (`2025-03-12`, `12 March 2025`, `March 12th, 2025`, `12/03/2025`)
@@ -276,8 +272,8 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     return out
 
 
-def _amounts(text: str, needle: str, money: MoneyMention) -> list[Part]:
-    return [Part(needle, True, m.text, (m.start, m.end)) for m in find_money(text) if m.agrees(money)]
+def _amounts(text: str, needle: str, value: MoneyMention) -> list[Part]:
+    return [Part(needle, True, m.text, (m.start, m.end)) for m in find_like(text, value) if m.agrees(value)]
 
 
 def find_text(answer: str, needle: str, whole_word: bool = False) -> Part:
