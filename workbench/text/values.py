@@ -9,13 +9,9 @@ import json
 import re
 from typing import Any
 
+from workbench.text.dates import find_dates
 from workbench.text.money import find_money, spaced_groups
 
-_DATE = re.compile(
-    r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
-    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b",
-    re.IGNORECASE)
 _SECTION = re.compile(r"(?:\b(?:clause|section|article|schedule|annex|table|figure)\s+|§\s*)"
                       r"\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
 _IDENT = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
@@ -85,9 +81,10 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
     for m in _LABELLED.finditer(answer):
         if not any(c.isdigit() for c in m.group(1)):  # (a figure is taken as the figure it is, below)
             take(m.start(1), m.end(1))
-    for pattern in (_DATE, _SECTION):
-        for m in pattern.finditer(answer):
-            take(m.start(), m.end())
+    for _days, a, b in find_dates(answer):   # (as the grader reads a date: `text.dates`)
+        take(a, b)
+    for m in _SECTION.finditer(answer):
+        take(m.start(), m.end())
     for m in _PHONE.finditer(answer):
         if sum(c.isdigit() for c in m.group(0)) >= 9 and (" " in m.group(0) or m.group(0).startswith("+")):
             take(m.start(), m.end())
