@@ -64,7 +64,7 @@ def test_the_crop_is_of_the_first_page_that_prints_the_answer_and_later_pages_ar
     read = []
     pages = page_crop.trace_fitz_pages
     monkeypatch.setattr(page_crop, "trace_fitz_pages",
-                        lambda d, data: (read.append(pa.page) or pa for pa in pages(d, data)))
+                        lambda d, data, lists: (read.append(pa.page) or pa for pa in pages(d, data, lists)))
     crop = evidence_crop(case, pdf.read_bytes())
     assert crop.page == 1 and [b.kind for b in crop.boxes] == ["expected"] and crop.note == ""
     assert read == [0, 1]

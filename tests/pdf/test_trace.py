@@ -11,8 +11,8 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from tests.support import pdfs_forensics as F
-from tests.support.foreign_pdfs import pymupdf_turned
-from workbench.pdf.trace import WORD_GAP_EM, box_mapper, text_runs, trace_spans
+from tests.support.foreign_pdfs import inline_font_pdf, platypus_table, pymupdf_turned
+from workbench.pdf.trace import WORD_GAP_EM, box_mapper, text_runs, trace_and_list, trace_spans
 
 
 def first_page(data: bytes):
@@ -89,3 +89,22 @@ def test_text_runs_are_every_drawn_run_with_its_size_and_font():
     runs = text_runs(first_page(drawn("BT /F1 7 Tf 72 500 Td (   ) Tj ET", "BT /F1 7 Tf 72 480 Td (small) Tj ET")))
     assert [(t, size, font) for t, _box, size, font in runs] == [
         ("RED 1", 12.0, "Helvetica"), ("BLACK 2", 12.0, "Helvetica"), ("small", 7.0, "Helvetica")]
+
+
+@pytest.mark.parametrize("make", [F.words_by_position, F.clipped, F.covered, F.white_over_image, F.leaked_state,
+                                  F.zero_width_and_confusable, inline_font_pdf, platypus_table,
+                                  lambda: pymupdf_turned(90)])
+def test_the_trace_read_off_the_display_list_is_pymupdfs_own_and_the_list_renders_the_page(make):
+    """The report's crops read a page once (`trace_and_list`): the trace must be what
+    `get_texttrace` gives (reportlab, platypus, pymupdf, an inline font; a turned page keeps
+    pymupdf's own reading and has no list), and the list must draw the page's pixels."""
+    page = first_page(make())
+    trace, listed = trace_and_list(page)
+    assert trace == page.get_texttrace() and trace
+    if page.rotation:
+        assert listed is None
+        return
+    clip = pymupdf.Rect(0, 0, page.rect.width, page.rect.height / 2)
+    own = page.get_pixmap(dpi=72, clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
+    off = listed.get_pixmap(matrix=pymupdf.Matrix(1, 1), clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
+    assert off.samples == own.samples and min(off.samples) < 128   # the same ink, and some

@@ -12,6 +12,7 @@ with fixed settings), so the same PDF gives the same bytes. `checks.crops` makes
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pymupdf
 from PIL import Image
@@ -83,12 +84,15 @@ def evidence_crop(case: Case, data: bytes) -> PageCrop:
         # visibility analysis was four fifths of a crop's time). One opening for both.
         needles = evidence_needles(case)
         found: dict[int, list[CropBox]] = {}
-        for pa in trace_fitz_pages(doc, data):
+        drawn: dict[int, Any] = {}   # the display lists of the pages the crop may show
+        for pa in trace_fitz_pages(doc, data, drawn):
             for kind, needle in needles:
                 for hit in evidence_on_page(pa, needle):
                     found.setdefault(hit.page, []).extend(CropBox(kind, tuple(r)) for r in hit.boxes)
             if any(b.kind == "expected" for b in found.get(pa.page, ())):
                 break   # the first page that prints the key's answer: the pages after it are not read
+            if pa.page and pa.page not in found:
+                drawn.pop(pa.page, None)
         # That page; where no page prints it, the page with the most boxes, then the first.
         page = min(found, key=lambda p: (-sum(b.kind == "expected" for b in found[p]), -len(found[p]), p)) \
             if found else 0
@@ -103,7 +107,10 @@ def evidence_crop(case: Case, data: bytes) -> PageCrop:
         else:
             clip = (0.0, 0.0, w, min(h, MAX_H_PT))
             note = "no answer of the key found in the text layer (drawn only as pixels?): the top of page 1"
-        pix = fz.get_pixmap(dpi=CROP_DPI, clip=pymupdf.Rect(*clip), colorspace=pymupdf.csGRAY, alpha=False)
+        # (what fz.get_pixmap(dpi=...) does, off the display list the trace was read from)
+        pix = (drawn.get(page) or fz.get_displaylist()).get_pixmap(
+            matrix=pymupdf.Matrix(CROP_DPI / 72, CROP_DPI / 72), clip=pymupdf.Rect(*clip),
+            colorspace=pymupdf.csGRAY, alpha=False)
         png = _png(pix)
     finally:
         doc.close()

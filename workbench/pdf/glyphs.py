@@ -125,9 +125,10 @@ def _fonts_with_tounicode(doc, page) -> set[str]:
     return names
 
 
-def glyph_readings(doc, page, spans, trace: list | None = None) -> list[tuple[Any, str]]:
+def glyph_readings(doc, page, spans, trace: list | None = None, drawn=None) -> list[tuple[Any, str]]:
     """(span, what its glyphs read) for spans whose font map disagrees with the drawn digits.
-    `trace`: the page's text trace as the file has it, read already (else read here).
+    `trace`: the page's text trace as the file has it, read already (else read here); `drawn`:
+    its display list, made already (else made here at the first glyph to look at).
 
     Each glyph (font, glyph id) is judged once per page: it looks the same wherever it is drawn.
     """
@@ -140,7 +141,6 @@ def glyph_readings(doc, page, spans, trace: list | None = None) -> list[tuple[An
         return []
     memo: dict[tuple[str, int], str | None] = {}
     out = []
-    drawn = None   # the page's display list, made at the first glyph (as each page render would)
     for raw in page.get_texttrace() if trace is None else trace:
         font = str(raw.get("font", "")).split("+", 1)[-1]
         chars = raw.get("chars") or ()

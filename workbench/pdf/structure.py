@@ -255,13 +255,14 @@ def _overlap(a, b) -> bool:
 # ---- the hook ------------------------------------------------------------------------------------
 
 def apply_to_page(doc, index: int, data: bytes, spans: list[Span], edited: bool = True, page=None,
-                  trace: list | None = None) -> None:
+                  trace: list | None = None, display_list=None) -> None:
     """Mark `spans` (one page's, visibility already judged) and append the structure's own text,
     as spans. `edited`: the analysis removed the page's text from `doc`; else `page` is the page,
     loaded already (or None: it is loaded here). `trace`: the page's text trace as the file has
-    it (read before any edit), which the spans were made from; else it is read again here."""
+    it (read before any edit), which the spans were made from; else it is read again here.
+    `display_list`: the unedited page's, made already (`trace.trace_and_list`)."""
     if not edited:  # the page is as the file has it
-        _apply(doc, doc[index] if page is None else page, index, data, spans, trace)
+        _apply(doc, doc[index] if page is None else page, index, data, spans, trace, display_list)
         return
     # The span analysis has removed the text from its copy of the page (and redaction drops
     # annotations): look at the page as the file has it, in a copy opened once per file.
@@ -285,7 +286,8 @@ def _pristine(data: bytes):
         yield _PRISTINE[0][1]
 
 
-def _apply(doc, page, index: int, data: bytes, spans: list[Span], trace: list | None = None) -> None:
+def _apply(doc, page, index: int, data: bytes, spans: list[Span], trace: list | None = None,
+           display_list=None) -> None:
     if page.first_annot is not None or page.first_widget is not None:
         _rejudge_annotation_text(page, spans)
     drawn = [(s.text, s.bbox, s.size, s.font) for s in spans]
@@ -301,7 +303,7 @@ def _apply(doc, page, index: int, data: bytes, spans: list[Span], trace: list | 
             extra.append(_structure_span(index, f.value, f.bbox, [FIELD_VALUE]))
     for text, box, size in _actualtext_spans(page):
         extra.append(_structure_span(index, text, box, [ACTUALTEXT], size=size))
-    for span, seen in glyph_readings(doc, page, spans, trace):
+    for span, seen in glyph_readings(doc, page, spans, trace, display_list):
         span.visible = False
         if TOUNICODE not in span.reasons:
             span.reasons.append(TOUNICODE)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pymupdf
@@ -46,7 +47,7 @@ from workbench.pdf.spans import (
     check_dpi,
     layer_issues,
 )
-from workbench.pdf.trace import box_mapper, trace_spans
+from workbench.pdf.trace import box_mapper, trace_and_list, trace_spans
 
 # Glyphs whose em is shorter than this many pixels cannot be read at the DPI inspected.
 MIN_EM_PX = 6.0
@@ -357,14 +358,16 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
     return result
 
 
-def trace_fitz_pages(doc, data: bytes) -> Iterator[PageAnalysis]:
+def trace_fitz_pages(doc, data: bytes, lists: dict[int, Any] | None = None) -> Iterator[PageAnalysis]:
     """Each page's spans of the open pymupdf `doc` (the bytes `data`), one page at a time (a
     caller may stop early), with their positions (`trace_spans`) and the structure's own text
     (annotations, fields, layers, ActualText, remapped glyphs, as `analyze_document` adds them),
     without the pixel checks: drawn text counts as shown. For drawing boxes where the verdicts
     are not needed. Not cached; a page over a per-page limit has no spans, as in
     `analyze_document`. (dpi 0: nothing was rendered.) `doc` is left as it was (nothing is
-    removed for a bare render)."""
+    removed for a bare render). With `lists`, a caller that renders a page too: each page's
+    display list is put there as the page is read (`trace.trace_and_list`; None for a page that
+    has none), for the render; the caller drops those it does not want."""
     for i in range(doc.page_count):
         why = too_complex(doc, i)
         if why:
@@ -372,9 +375,11 @@ def trace_fitz_pages(doc, data: bytes) -> Iterator[PageAnalysis]:
             continue
         page = doc[i]
         rect = page.rect
-        trace = page.get_texttrace()
+        trace, drawn = (page.get_texttrace(), None) if lists is None else trace_and_list(page)
+        if lists is not None:
+            lists[i] = drawn
         spans = trace_spans(page, i, checks=False, trace=trace)
-        structure.apply_to_page(doc, i, data, spans, edited=False, page=page, trace=trace)
+        structure.apply_to_page(doc, i, data, spans, edited=False, page=page, trace=trace, display_list=drawn)
         yield PageAnalysis(i, rect.width, rect.height, 0, spans, [])
 
 
