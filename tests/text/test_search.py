@@ -82,6 +82,36 @@ def _first_chars(parsed) -> set[str]:
     return set()
 
 
+def _writings(parsed) -> list[str]:
+    """Every text a parsed pattern of literals, alternatives and `?` matches (\\b skipped)."""
+    out = [""]
+    for op, av in parsed:
+        if op is sre_parse.AT:
+            continue
+        if op is sre_parse.LITERAL:
+            choices = [chr(av)]
+        elif op is sre_parse.SUBPATTERN:
+            choices = _writings(av[-1])
+        elif op is sre_parse.BRANCH:
+            choices = [w for branch in av[1] for w in _writings(branch)]
+        elif op is sre_parse.MAX_REPEAT and av[0] == 0 and av[1] == 1:
+            choices = ["", *_writings(av[2])]
+        else:
+            raise AssertionError(f"a hedge with {op}: teach this test (and _HEDGE_WORDS) its writings")
+        out = [head + tail for head in out for tail in choices]
+    return out
+
+
+def test_every_writing_of_every_hedge_holds_a_word_the_search_looks_for_first():
+    """`find_hedge` runs its pattern only on an answer with one of `_HEDGE_WORDS` in it: a phrase
+    added to `_HEDGES` without its word would never be found."""
+    writings = [w for phrase in search._HEDGES for w in _writings(sre_parse.parse(phrase))]
+    assert len(writings) > 60 and "can not be 100% sure" in writings
+    for writing in writings:
+        assert any(word in writing for word in search._HEDGE_WORDS), writing
+        assert find_hedge(f"The total, {writing}, is $5") == writing
+
+
 def test_every_hedge_starts_with_a_character_the_search_skips_to():
     for phrase in search._HEDGES:
         assert _first_chars(sre_parse.parse(phrase)) <= set(search._HEDGE_FIRST), phrase

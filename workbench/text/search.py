@@ -307,6 +307,13 @@ _HEDGES = [
 # page-long answers). tests/text checks that every phrase above starts with one of them.
 _HEDGE_FIRST = "abcdhilmnpstu[?"
 _HEDGE = re.compile(f"(?=[{re.escape(_HEDGE_FIRST)}])(?:" + "|".join(_HEDGES) + ")")
+# Every phrase above holds one of these words: an answer (folded) with none has no hedge, and
+# `in` finds that at C speed before the pattern is run (an answer a page long costs the pattern
+# a tenth of a millisecond; five of six answers of a 1,276-case benchmark hold none of them).
+# tests/text checks that every writing of every phrase holds one.
+_HEDGE_WORDS = ("appear", "seem", "looks like", "probabl", "possibl", "perhaps", "likely", "might", "may be",
+                "think", "believe", "guess", "assume", "suspect", "sure", "certain", "clear", "fully",
+                "approximately", "read", "make out", "see", "tell", "discern", "legible", "blurry", "[?]", "??")
 
 
 @functools.cache
@@ -328,8 +335,11 @@ def find_refusal(answer: str) -> str | None:
 def find_hedge(answer: str, quoted: str = "") -> str | None:
     """The answer's first hedging phrase, or None. Phrases that `quoted` (the expected text) has
     itself are allowed as often as it has them: a verbatim "I reckon I might say" is no hedge."""
+    text = folded(answer)
+    if not any(word in text for word in _HEDGE_WORDS):
+        return None
     allowed = Counter(m.group(0) for m in _HEDGE.finditer(folded(quoted))) if quoted else Counter()
-    for m in _HEDGE.finditer(folded(answer)):
+    for m in _HEDGE.finditer(text):
         if allowed[m.group(0)] > 0:
             allowed[m.group(0)] -= 1
             continue
