@@ -87,7 +87,6 @@ def shows(screen, until: str) -> bool:
 def in_terminal(path: Path, until: str, out: Path, ahead: bool = True) -> None:
     """Run in this terminal; write the time of the first frame written to it that shows `until`
     to `out`, and exit."""
-    from workbench.core.pool import end_children
     from workbench.tui import firstpage
 
     first: list[float] = []
@@ -105,6 +104,8 @@ def in_terminal(path: Path, until: str, out: Path, ahead: bool = True) -> None:
         app._display = frame
         app.run()
     finally:
+        from workbench.core.pool import end_children  # (as the CLI: loaded by then if it ran)
+
         firstpage.stop()
         end_children()
     out.write_text(json.dumps({"first_frame_s": first[0] - started_at(), "first_frame_cpu_s": first[1]}))
