@@ -17,6 +17,7 @@ mirror.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
@@ -34,6 +35,7 @@ from workbench.checks.unprinted import (
     misread,
     printed_as_pixels,
 )
+from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.needles import contract_targets
@@ -369,9 +371,16 @@ def attribute(case: Case, data: bytes, answer: str, dpi: int = 150,
 
 
 def _attribute(doc: _Document, answer: str, max_values: int | None) -> list[Attribution]:
+    """The first `max_values` values traced (None: the `traced_values` limit's, said in one
+    line when the answer states more; a caller's own cap, the workbench pane's, says so itself)."""
     values = answer_values(answer)
-    if max_values is not None:
-        values = values[:max_values]
+    cap = int(limits.get("traced_values")) if max_values is None else max_values
+    if len(values) > cap:
+        if max_values is None:
+            logging.getLogger(__name__).warning("pdfworkbench: %s", limits.exceeded(
+                "traced_values", f"{doc.case.id}: an answer states {len(values):,} values; the first "
+                                 f"{cap:,} are traced"))
+        values = values[:cap]
     return [attribute_value(doc, text, a, b) for a, b, text in values]
 
 

@@ -91,6 +91,15 @@ _limit("agent_image_dpi", 300, "count",
        "the highest DPI page_image renders at (an A4 page at 300 dpi is 8.7 Mpx); asked for more, "
        "the page comes at this DPI and the agent is told")
 
+# --- Work per answer (a provider's: any length) ---------------------------------------------
+
+# Each value an answer states is traced to its source on the pages (`grade --explain` and
+# `--json`, `report --by source`): about a millisecond each. An answer of a few words states a
+# handful; a probe answer that is a whole page's text, up to some 250.
+_limit("traced_values", 1_000, "count",
+       "values of one answer traced to where they came from; the values after these are not "
+       "traced (an answer of 20,000 numbers took 40 s)")
+
 # --- Work per PDF page (inspection, lint, rendering) ----------------------------------------
 
 # Counted before the work, from the page's dictionary and content streams (pdf/budget.py): a
