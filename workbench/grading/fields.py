@@ -49,7 +49,7 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold, FieldSpec
-from workbench.core.schema import JSONObject
+from workbench.core.schema import JSONObject, parse_answer_json
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
 from workbench.text.dates import to_iso_date
@@ -63,28 +63,6 @@ _PUNCT = str.maketrans("", "", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" + "\u2018\u2
 
 
 # ---- reading the answer -------------------------------------------------------------------
-
-def parse_answer_json(text: str) -> Any | None:
-    """The JSON value an answer gives: a ```json block, else the first object or array in it.
-    None when there is none, or when one nests past what the decoder reads (about a thousand
-    levels: an answer is a model's text, which may be anything)."""
-    try:
-        for m in re.finditer(r"```(?:json)?\s*(.*?)```", text, re.S | re.I):
-            try:
-                return json.loads(m.group(1))
-            except json.JSONDecodeError:
-                continue
-        decoder = json.JSONDecoder()
-        for i, ch in enumerate(text):
-            if ch in "{[":
-                try:
-                    return decoder.raw_decode(text, i)[0]
-                except json.JSONDecodeError:
-                    continue
-    except RecursionError:
-        return None
-    return None
-
 
 def _records(parsed: Any, expected_is_list: bool, records_key: str | None) -> list[JSONObject]:
     if isinstance(parsed, dict) and expected_is_list:

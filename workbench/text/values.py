@@ -6,10 +6,10 @@ another form by its values."""
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from typing import Any
 
+from workbench.core.schema import parse_answer_json
 from workbench.text.dates import find_dates
 from workbench.text.money import find_money, spaced_groups
 
@@ -29,13 +29,12 @@ PHRASE_WORDS = 8
 
 
 def _json_leaves(answer: str) -> list[str]:
-    """The string and number values of a JSON object or array in the answer (not its keys)."""
-    start = min((i for i in (answer.find("{"), answer.find("[")) if i >= 0), default=-1)
-    if start < 0:
+    """The string and number values of the JSON object or array the answer gives, as the grader
+    reads it (`schema.parse_answer_json`; not its keys)."""
+    if "{" not in answer and "[" not in answer:
         return []
-    try:
-        data, _ = json.JSONDecoder().raw_decode(answer[start:])
-    except ValueError:
+    data = parse_answer_json(answer)
+    if not isinstance(data, dict | list):
         return []
     out: list[str] = []
 
