@@ -46,3 +46,19 @@ def test_a_finder_of_its_own_decides_what_matches():
     (hit,) = find_evidence(F.render_mode(), "anything", find=whole_word_hide)
     assert hit.text == "HIDE" and not hit.visible and hit.reasons == ["invisible-render-mode"]
     assert find_in_layers(F.render_mode(), "anything", find=whole_word_hide) == {"pypdf": [0], "pymupdf": [0]}
+
+
+def test_a_page_printing_an_amount_thousands_of_times_has_a_hit_for_each():
+    """A page from elsewhere may print one value 18,000 times (pymupdf writing directly, 4 pt):
+    each is one hit, in reading order, boxes apart (each place was compared with every one found
+    before it: 32 s for this page, now a bisection each)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=2000, height=3000)
+    for i in range(300):
+        page.insert_text((10, 10 + i * 9.5), "$5.00 " * 60, fontsize=4)
+    hits = find_evidence(doc.tobytes(), "5.00 USD")
+    assert len(hits) == 18_000 and all(h.visible and h.text == "$5.00" for h in hits)
+    tops = [round(h.boxes[0][1]) for h in hits]
+    assert tops == sorted(tops) and len({tuple(h.boxes[0]) for h in hits}) == 18_000

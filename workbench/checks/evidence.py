@@ -47,7 +47,7 @@ from workbench.pdf.pagedata import PageForensics
 from workbench.pdf.pages import Box
 from workbench.pdf.spans import Span
 from workbench.text.money import spaced_groups
-from workbench.text.search import Part, find_all, read_glyphs
+from workbench.text.search import Apart, Part, find_all, read_glyphs
 
 Finder = Callable[[str, str], list[Part]]
 
@@ -187,15 +187,13 @@ def page_reading(spans: list[Span], memo: dict | None = None, kind: str = "") ->
 
 def locate(reading: Reading, needle: str, find: Finder) -> list[tuple[int, int]]:
     """(start, end) indices into `reading.text` of every place `find` finds the needle."""
-    out: list[tuple[int, int]] = []
+    out = Apart()
     for variant, where in reading.variants:
         for part in find(variant, needle):
             if part.span is None or part.span[1] <= part.span[0]:
                 continue
-            a, b = where[part.span[0]], where[part.span[1] - 1] + 1
-            if not any(a < y and x < b for x, y in out):
-                out.append((a, b))
-    return sorted(out)
+            out.take(where[part.span[0]], where[part.span[1] - 1] + 1)
+    return list(out)
 
 
 def _hits_in(spans: list[Span], needle: str, find: Finder, page: int,

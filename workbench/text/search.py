@@ -9,6 +9,7 @@ the lint, evidence boxes, span analysis and the scan's drifted layer all use the
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -43,6 +44,28 @@ class Part:
     def to_json(self) -> dict[str, Any]:
         return {"expected": self.expected, "matched": self.matched, "found": self.found,
                 "span": list(self.span) if self.span else None}
+
+
+class Apart:
+    """Places in a text, `(start, end)`, none overlapping another: `take(a, b)` keeps one unless it
+    is empty or overlaps one kept. A bisection each, not a look at every one kept: an answer of
+    20,000 numbers, or a page printing an amount 18,000 times, took minutes that way."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def take(self, a: int, b: int) -> bool:
+        i = bisect.bisect_left(self.starts, a)
+        if b <= a or (i and self.ends[i - 1] > a) or (i < len(self.starts) and self.starts[i] < b):
+            return False   # (the kept are apart: only the neighbours of where it goes can overlap)
+        self.starts.insert(i, a)
+        self.ends.insert(i, b)
+        return True
+
+    def __iter__(self):
+        """The places kept, in order."""
+        return zip(self.starts, self.ends, strict=True)
 
 # Look-alike quotes and dashes, each made the plain one.
 UNIFY_MARKS = str.maketrans({

@@ -5,13 +5,13 @@ another form by its values."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Any
 
 from workbench.core.schema import parse_answer_json
 from workbench.text.dates import find_dates
 from workbench.text.money import find_money, spaced_groups
+from workbench.text.search import Apart
 
 _SECTION = re.compile(r"(?:\b(?:clause|section|article|schedule|annex|table|figure)\s+|§\s*)"
                       r"\d+(?:\.\d+)*[a-z]?\b", re.IGNORECASE)
@@ -56,21 +56,13 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
     """(start, end, text) of each value the answer states, in the answer's order. An amount
     typed with plain spaces between its groups (`13 537,01 €`) is one value, as the grader reads
     it (`money.spaced_groups`); `text.search.find_all` looks for such a value as the amount."""
-    starts: list[int] = []   # the values taken, apart and in order: where each starts and ends
-    ends: list[int] = []
+    taken = Apart()
     out: list[tuple[int, int, str]] = []
     read = spaced_groups(answer)   # (the same length: its indexes are the answer's)
 
     def take(a: int, b: int) -> None:
-        # Overlapping one taken already is seen beside where it would go (the taken are apart):
-        # an answer of 20,000 numbers (a provider's, so anything) costs a bisection each, where
-        # a look at every one taken cost minutes.
-        i = bisect.bisect_left(starts, a)
-        if b <= a or (i and ends[i - 1] > a) or (i < len(starts) and starts[i] < b):
-            return
-        starts.insert(i, a)
-        ends.insert(i, b)
-        out.append((a, b, answer[a:b]))
+        if taken.take(a, b):
+            out.append((a, b, answer[a:b]))
 
     leaves = _json_leaves(answer)
     if leaves:  # an extraction answer: each field's value is one value
