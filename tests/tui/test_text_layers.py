@@ -97,3 +97,10 @@ async def test_the_key_pane_and_the_lint_pane_say_what_they_hold():
         await pilot.pause()
         assert "✔ no findings: the trap is armed as its contract says" in screen_text(app)
         assert "This PDF has no answer key." in screen_text(app)
+
+
+def test_a_page_of_a_thousand_hidden_spans_of_one_text_marks_each_place_once():
+    """A page from elsewhere may hide one text 1,500 times: each place of it is styled once
+    (it was styled once per hidden span: 2,250,000 styles for the screen to draw)."""
+    text = mark_hidden("$5.00 " * 1500, ["$5.00"] * 1500)
+    assert len(text.spans) == 1500 and styled(text, HIDDEN_STYLE) == ["$5.00"] * 1500

@@ -36,6 +36,7 @@ from workbench.core.schema import JSONObject
 from workbench.core.threads import DaemonExecutor
 from workbench.pdf.pagedata import PageForensics
 from workbench.pdf.spans import check_dpi
+from workbench.text.search import Apart
 
 # Pages kept analysed. A page of dense text is ~1 MB of spans and character boxes; 32 keep a
 # reader paging back and forth served from memory while the process stays small.
@@ -188,7 +189,8 @@ def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "defa
             raise UserError(f"--pages {spec}: {part.strip()} is not a range of pages (they start at 1)")
         if lo > page_count:
             raise UserError(f"--pages {spec}: the PDF has {page_count} page(s)")
-        out.extend(i - 1 for i in range(lo, min(hi, page_count) + 1) if i - 1 not in out)
+        have = set(out)   # (`--pages 1-10000` looked through the list for each page)
+        out.extend(i - 1 for i in range(lo, min(hi, page_count) + 1) if i - 1 not in have)
     return out, ""
 
 
@@ -198,14 +200,17 @@ def hidden_stretches(text: str, hidden: list[tuple[str, str]]) -> list[tuple[int
     """(start, end, why) of every place `text` holds a hidden span's text, in order and apart;
     `hidden` is (span text, why it is hidden) pairs."""
     found: list[tuple[int, int, str]] = []
+    taken = Apart()   # (a page of 2,000 hidden spans of one text: 154 s compared each with each)
+    looked: set[str] = set()
     for needle, why in hidden:
         needle = needle.strip()
-        if not needle:
-            continue
+        if not needle or needle in looked:
+            continue   # (the same text again: every place of it is taken, with the first's why)
+        looked.add(needle)
         start = text.find(needle)
         while start != -1:
             end = start + len(needle)
-            if not any(s < end and start < e for s, e, _ in found):
+            if taken.take(start, end):
                 found.append((start, end, why))
             start = text.find(needle, end)
     return sorted(found)
