@@ -3,6 +3,8 @@ are a span's own ink, and the opaque boxes drawn over text, on pages reportlab w
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pymupdf
 import pytest
@@ -85,6 +87,10 @@ def test_pixel_boxes_at_once_are_the_pixels_of_one_at_a_time_clipped_to_the_page
     assert ink.px_boxes([], 1.0, 612, 792) == []
 
 
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
 def test_overlaps_areas_and_lightness():
     from workbench.pdf.spans import Span
 
@@ -92,9 +98,18 @@ def test_overlaps_areas_and_lightness():
         return Span(0, 0, "x", box, "Helvetica", 10.0, BLACK, 0, 1.0)
 
     spans = [span((0, 0, 10, 10)), span((5, 5, 15, 15)), span((10, 0, 20, 8)), span((30, 30, 40, 40))]
-    assert ink.overlaps(spans) == [[1], [0, 2], [1], []]   # touching edges do not overlap
-    assert ink.overlaps([]) == []
+    assert list(ink.overlaps(spans)) == [[1], [0, 2], [1], []]   # touching edges do not overlap
+    assert list(ink.overlaps([])) == []
     assert ink.area((0, 0, 4, 5)) == 20 and ink.area((5, 5, 0, 0)) == 0
+    # Past a block of spans: the same as each pair compared, a block at a time (a page of 24,000
+    # spans made 24,000 x 24,000 matrices: 1.3 GB)
+    rng = random.Random(7)
+    many = [span((x, y, x + rng.uniform(0, 30), y + rng.uniform(0, 12)))
+            for x, y in ((rng.uniform(0, 500), rng.uniform(0, 700)) for _ in range(2 * ink.Overlaps.BLOCK + 100))]
+    found = ink.overlaps(many)
+    assert list(found) == [[j for j, b in enumerate(many) if j != k and _overlap(a.bbox, b.bbox)]
+                           for k, a in enumerate(many)]
+    assert found._hit.shape == (100, len(many))   # (the last block's rows, no more)
     assert ink.intersect((0, 0, 10, 10), (5, 5, 15, 15)) == (5, 5, 10, 10)
     assert ink.luma(WHITE) == pytest.approx(255) and ink.luma(BLACK) == 0
     assert ink.luma((1.0, 0.0, 0.0)) == pytest.approx(0.299 * 255)

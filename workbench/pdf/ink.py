@@ -135,16 +135,38 @@ def measure_ink(full, bare, box_px, rgb, opacity: float, holes=(), blank: bool =
     return int(np.count_nonzero(own)), n, b  # the median of `b` only when it is needed
 
 
-def overlaps(spans: list[Span]):
-    """For each span, the indices of the other spans whose boxes overlap its box."""
-    if not spans:
-        return []
-    box = np.array([s.bbox for s in spans], dtype=np.float64)
-    x0, y0, x1, y1 = (box[:, i] for i in range(4))
-    hit = ((x0[:, None] < x1[None, :] - 0.5) & (x0[None, :] < x1[:, None] - 0.5)
-           & (y0[:, None] < y1[None, :] - 0.5) & (y0[None, :] < y1[:, None] - 0.5))
-    np.fill_diagonal(hit, False)
-    return [np.flatnonzero(row).tolist() for row in hit]
+class Overlaps:
+    """`overlaps[k]`: the indices of the other spans whose boxes overlap span k's box. Worked out
+    for a block of spans at a time, as they are asked for in order: a page of 24,000 spans (a
+    page's operators allow some 30,000) made four 24,000 x 24,000 matrices at once, 1.3 GB."""
+
+    BLOCK = 512
+
+    def __init__(self, spans: list[Span]) -> None:
+        box = np.array([s.bbox for s in spans], dtype=np.float64).reshape(-1, 4)
+        self._x0, self._y0, self._x1, self._y1 = (box[:, i] for i in range(4))
+        self._base, self._hit = -1, None
+
+    def __len__(self) -> int:
+        return len(self._x0)
+
+    def __getitem__(self, k: int) -> list[int]:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        base = k - k % self.BLOCK
+        if base != self._base:
+            x0, y0, x1, y1 = self._x0, self._y0, self._x1, self._y1
+            r = slice(base, base + self.BLOCK)
+            self._hit = ((x0[r, None] < x1[None, :] - 0.5) & (x0[None, :] < x1[r, None] - 0.5)
+                         & (y0[r, None] < y1[None, :] - 0.5) & (y0[None, :] < y1[r, None] - 0.5))
+            self._base = base
+        found = np.flatnonzero(self._hit[k - base])
+        return found[found != k].tolist()
+
+
+def overlaps(spans: list[Span]) -> Overlaps:
+    """For each span, the indices of the other spans whose boxes overlap its box (`Overlaps`)."""
+    return Overlaps(spans)
 
 
 def opaque_covers(drawings) -> list[tuple[int, tuple[float, float, float, float]]]:
