@@ -24,6 +24,7 @@ API:
 
 from __future__ import annotations
 
+import math
 import threading
 import unicodedata
 from contextlib import contextmanager
@@ -61,6 +62,34 @@ def _norm(text: str) -> str:
 
 def _same_box(a, b, tol: float = 1.5) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+
+
+class _Near:
+    """Things with a text and a box, found by text and place: `same(text, box)` is every one of
+    that text whose box is `_same_box` as `box`, in the order given, looked for in the grid cells
+    around the box's corner only (a page of thousands of runs of one text: no pass over all)."""
+
+    CELL = 3.0   # at least the tolerance of `_same_box`: a match is in a neighbouring cell
+
+    def __init__(self, items) -> None:
+        self._cells: dict[tuple, list[tuple[int, Any, Any]]] = {}
+        for n, (text, box, thing) in enumerate(items):
+            cell = self._cell(box)
+            if cell is not None:   # (a box not on any plane is the same as none)
+                self._cells.setdefault((text, *cell), []).append((n, box, thing))
+
+    def _cell(self, box) -> tuple[int, int] | None:
+        x, y = box[0] / self.CELL, box[1] / self.CELL
+        return (math.floor(x), math.floor(y)) if math.isfinite(x) and math.isfinite(y) else None
+
+    def same(self, text: str, box) -> list:
+        cell = self._cell(box)
+        if cell is None:
+            return []
+        cx, cy = cell
+        found = [(n, thing) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                 for n, b, thing in self._cells.get((text, cx + dx, cy + dy), ()) if _same_box(b, box)]
+        return [thing for _, thing in sorted(found, key=lambda e: e[0])]
 
 
 def _inside(inner, outer, slack: float = 2.0) -> bool:
@@ -318,19 +347,23 @@ def _mark_superseded(data: bytes, index: int, spans: list[Span], extra: list[Spa
     if not traces:
         return
     final = traces[-1][2][index] if index < len(traces[-1][2]) else []
+    # Each old run is compared with the spans and runs of its text near its place only (a page
+    # of 6,000 runs, updated once, compared each with each: a minute).
+    spans_near = _Near((s.text, s.bbox, s) for s in spans)
+    final_near = _Near((t, b, b) for t, b, *_ in final)
     seen_old: set[tuple] = set()
     for _end, _objects, pages, _images in traces[:-1]:
         for text, box, size, font in pages[index] if index < len(pages) else ():
             if (text, tuple(round(v) for v in box)) in seen_old:
                 continue
             seen_old.add((text, tuple(round(v) for v in box)))
-            now = [s for s in spans if s.text == text and _same_box(s.bbox, box)]
+            now = spans_near.same(text, box)
             if now:
                 for s in now:
                     if not s.visible and SUPERSEDED not in s.reasons:
                         s.reasons.append(SUPERSEDED)
                 continue
-            if any(t == text and _same_box(b, box) for t, b, *_ in final):
+            if final_near.same(text, box):
                 continue
             extra.append(_structure_span(index, text, box, [SUPERSEDED], size=size, font=font))
 
