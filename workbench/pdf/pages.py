@@ -179,6 +179,7 @@ def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "defa
     if spec.strip().lower() == "all":
         return list(range(page_count)), ""
     out: list[int] = []
+    have: set[int] = set()
     for part in spec.split(","):
         m = _RANGE.match(part)
         if not m:
@@ -189,8 +190,10 @@ def parse_pages(spec: str | None, page_count: int, cap: int | None | str = "defa
             raise UserError(f"--pages {spec}: {part.strip()} is not a range of pages (they start at 1)")
         if lo > page_count:
             raise UserError(f"--pages {spec}: the PDF has {page_count} page(s)")
-        have = set(out)   # (`--pages 1-10000` looked through the list for each page)
-        out.extend(i - 1 for i in range(lo, min(hi, page_count) + 1) if i - 1 not in have)
+        for i in range(lo - 1, min(hi, page_count)):
+            if i not in have:   # (a set: `--pages 1-10000` looked through the list for each page)
+                have.add(i)
+                out.append(i)
     return out, ""
 
 

@@ -67,6 +67,7 @@ class Apart:
         """The places kept, in order."""
         return zip(self.starts, self.ends, strict=True)
 
+
 # Look-alike quotes and dashes, each made the plain one.
 UNIFY_MARKS = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"',
