@@ -48,7 +48,7 @@ def test_an_answer_nesting_json_past_the_decoders_depth_states_its_other_values(
 
 
 def test_a_json_answer_is_read_as_the_grader_reads_it_after_a_bracket_that_is_none():
-    """The fields' JSON is the grader's (`schema.parse_answer_json`): a bracket before it that
+    """The fields' JSON is the grader's (`answer_json.parse_answer_json`): a bracket before it that
     starts no JSON ([see page 2]) does not hide it; a ```json block wins over the text around it."""
     assert values('Totals [see page 2]: {"total": "$1,234.56", "vendor": "Acme Ltd"}') == ["$1,234.56", "Acme Ltd"]
     assert values('{"x": "no"} ```json\n{"total": "$9.00"}\n```') == ["$9.00"]

@@ -7,7 +7,6 @@ character, short enough for a file name). Where a path a file names may lead: `c
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import re
@@ -77,34 +76,6 @@ def depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
 
 def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
-
-
-# Places an answer's JSON is looked for from, at most (each `{` or `[`, in order): a start that
-# fails may be read to the answer's end (`[ [ [ 1,1,1,...`), so reading every one made an answer
-# of 800 KB cost 6.5 s; a model's answer names a few brackets before its JSON, if any.
-ANSWER_JSON_STARTS = 32
-
-
-def parse_answer_json(text: str) -> Any | None:
-    """The JSON value an answer gives (the grader's fields, attribution's values): a ```json
-    block, else the first object or array in it (from its first `ANSWER_JSON_STARTS` brackets).
-    None when there is none, or when one nests past what the decoder reads (about a thousand
-    levels: an answer is a model's text, which may be anything)."""
-    try:
-        for m in re.finditer(r"```(?:json)?\s*(.*?)```", text, re.S | re.I):
-            try:
-                return json.loads(m.group(1))
-            except json.JSONDecodeError:
-                continue
-        decoder = json.JSONDecoder()
-        for start in itertools.islice(re.finditer(r"[{\[]", text), ANSWER_JSON_STARTS):
-            try:
-                return decoder.raw_decode(text, start.start())[0]
-            except json.JSONDecodeError:
-                continue
-    except RecursionError:
-        return None
-    return None
 
 
 def parse_json(text: str | bytes, source: str, what: str) -> Any:

@@ -49,9 +49,10 @@ from typing import Any
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.extraction import ExtractionGold, FieldSpec
-from workbench.core.schema import JSONObject, parse_answer_json
+from workbench.core.schema import JSONObject
 from workbench.core.words import counted
 from workbench.grading.verdict import Verdict
+from workbench.text.answer_json import parse_answer_json
 from workbench.text.dates import to_iso_date
 from workbench.text.money import parse_money, parse_percent, spaced_groups
 from workbench.text.search import Part, find_refusal, find_text

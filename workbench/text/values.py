@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.core.schema import parse_answer_json
+from workbench.text.answer_json import parse_answer_json
 from workbench.text.dates import find_dates
 from workbench.text.money import find_money, spaced_groups
 from workbench.text.search import Apart
@@ -30,7 +30,7 @@ PHRASE_WORDS = 8
 
 def _json_leaves(answer: str) -> list[str]:
     """The string and number values of the JSON object or array the answer gives, as the grader
-    reads it (`schema.parse_answer_json`; not its keys)."""
+    reads it (`answer_json.parse_answer_json`; not its keys)."""
     if "{" not in answer and "[" not in answer:
         return []
     data = parse_answer_json(answer)
