@@ -288,11 +288,9 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
         # A key typed as a person writes the amount, plain spaces between its groups (`13 537,01 €`,
         # an adopted French invoice's): the amount however it is written, and these very
         # characters, which a page's text layer keeps as two numbers (`money.spaced_groups`).
-        taken = sorted(out + _amounts(answer, needle, typed), key=lambda p: p.span or (0, 0))
-        out = []
-        for part in taken:
-            if not out or part.span[0] >= out[-1].span[1]:
-                out.append(part)
+        apart = Apart()   # (each part found has a span: the first of those that overlap is kept)
+        out = [p for p in sorted(out + _amounts(answer, needle, typed), key=lambda p: p.span)
+               if apart.take(*p.span)]
     return out
 
 
