@@ -1,8 +1,8 @@
 """Run by tests/tui/test_firstpage.py in a fresh interpreter (a fork needs a process with one
 thread, which a pytest process that has run the workbench is not). Starts as `pdfworkbench open
 PATH` does, headless, and prints JSON: what the page pane shows once the first page is on screen,
-whether the picture drawn by the first page's process was used, and whether the first frame of the
-Inspect screen had the page in it.
+whether the picture drawn by the first page's process was used, and in which of the Inspect
+screen's frames the page was first (1: the first).
 
     python tests/support/firstpage_probe.py PATH [--no-ahead] [--kill] [--touch] [--settled]
 
@@ -46,12 +46,12 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) 
     from workbench.tui.widgets.page_view import PageView
 
     app = WorkbenchApp(source)
-    first_frame: list[bool] = []  # whether the Inspect screen's first frame had the page in it
+    frames: list[bool] = []  # the Inspect screen's frames up to the first with the page: whether each had it
     display = app._display
 
     def frame(screen, update) -> None:  # (headless, Textual makes each frame and writes it nowhere)
-        if update is not None and not first_frame and isinstance(screen, InspectScreen):
-            first_frame.append(screen.query_one(PageView).rendered_page is not None)
+        if update is not None and not any(frames) and isinstance(screen, InspectScreen):
+            frames.append(screen.query_one(PageView).rendered_page is not None)
         display(screen, update)
 
     app._display = frame
@@ -68,7 +68,7 @@ async def main(path: Path, ahead: bool, kill: bool, touch: bool, settled: bool) 
         out = {"lines": lines, "page_count": view.page_count, "started": first is not None,
                "source": [source.kind, source.title, [c.id for c in source.cases], source.problems],
                "used": first is not None and first.data is None and first._got.get("picture") is not None,
-               "in_first_frame": first_frame == [True]}
+               "page_in_frame": len(frames) if any(frames) else None}
         app.exit()
     return out, app.executor
 

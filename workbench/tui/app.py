@@ -45,6 +45,35 @@ HANGUP_POLL_S = 1.0
 HANGUP_EXIT = 129
 
 
+class _GoneTerminal:
+    """The terminal Textual's output thread writes to, whose writes are dropped once one fails
+    (the terminal closed: EIO). Textual's thread ends at that error, and the next 30 frames fill
+    its queue: the UI thread then waits for ever to write the 31st, before the hang-up watch
+    (`_leave_on_hangup`) can end the app; the frames drawn after the first page made that
+    likely."""
+
+    def __init__(self, file) -> None:
+        self._file = file
+        self._gone = False
+
+    def write(self, text: str) -> None:
+        if not self._gone:
+            try:
+                self._file.write(text)
+            except OSError:
+                self._gone = True
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._file.flush()
+            except OSError:
+                self._gone = True
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)   # (fileno, isatty, encoding: the terminal's own)
+
+
 class WorkbenchApp(App):
     CSS_PATH = str(STYLESHEET)
     TITLE = "pdfworkbench"
@@ -159,6 +188,24 @@ class WorkbenchApp(App):
                 self.exit(return_code=HANGUP_EXIT)
 
         self.set_interval(HANGUP_POLL_S, check, name="hangup-watch")
+
+    def get_driver_class(self):
+        """Textual's driver for this terminal; on Linux and macOS one whose writes end quietly
+        when the terminal is gone (`_GoneTerminal`)."""
+        driver = super().get_driver_class()
+        if os.name != "posix":
+            return driver
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if not issubclass(driver, LinuxDriver):
+            return driver   # (headless, web, or one given in the environment)
+
+        class Driver(driver):  # type: ignore[misc, valid-type]
+            def __init__(self, *args, **kwargs) -> None:
+                super().__init__(*args, **kwargs)
+                self._file = _GoneTerminal(self._file)
+
+        return Driver
 
     def watch_theme(self, theme: str) -> None:
         if theme and theme != self.settings.theme:

@@ -40,7 +40,12 @@ from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
 from workbench.tui.screens.inspect_answers import AnswersFlow
 from workbench.tui.screens.inspect_marks import Marks
 from workbench.tui.screens.inspect_pages import CasePages
-from workbench.tui.screens.inspect_startup import FIRST_PAGE_WAIT, StartUp, opened_from_first
+from workbench.tui.screens.inspect_startup import (
+    FIRST_PAGE_WAIT,
+    PAGE_FRAME,
+    StartUp,
+    opened_from_first,
+)
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.footer import KeyFooter
 from workbench.tui.widgets.hint import FirstRunHint
@@ -169,13 +174,23 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
             self.query_one(KeyFooter).release()
         else:
             # The case the list selects (its first) opens now, not when the list's cursor lands on
-            # it after the screen's first frame: its page can be in that frame.
+            # it after the screen's first frame: its page can be in the frame after it.
             self._open(self.source.cases[0], first=True)
         self.call_after_refresh(self._after_first_frame)
 
-    async def _after_first_frame(self) -> None:
+    def _after_first_frame(self) -> None:
+        """The first page, drawn ahead, goes on screen in the frame after the first (the case
+        list), and the side panes after that (`_mount_side`): their modules would hold it back."""
+        if self.query_one(PageView).show_drawn_ahead():
+            # (a callback after the next refresh may run before the page's own repaint is asked
+            # for: its pane asks when idle; Textual draws a frame at most every 1/60 s)
+            self.set_timer(PAGE_FRAME, self._mount_side)
+        else:
+            self.call_after_refresh(self._mount_side)
+
+    async def _mount_side(self) -> None:
         """The side panes go in, and the work on the case and the runs starts: sooner, they
-        would hold the interpreter while the first frame is made."""
+        would hold the interpreter while the first frame and page are made."""
         collector.resume()
         # The panes' modules (the layers' extractors, the answers' tracing, the revisions) too.
         from workbench.tui.widgets.side_panes import SidePanes
@@ -193,7 +208,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         if self.current is not None:
             self._fill(self.current, self._opened_first)
             if self.query_one(PageView).rendered_page is not None:
-                self.after_first_page()   # the page was in the first frame
+                self.after_first_page()   # the page is on screen already
         self._opened_first = None
         self._index_runs(self._run_paths())
 

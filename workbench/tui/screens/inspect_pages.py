@@ -45,7 +45,7 @@ class CasePages:
 
     def on_page_view_page_shown(self, event: PageView.PageShown) -> None:
         self._first_shown.set()
-        if self._side is not None:   # (the first page may be in the first frame, before them)
+        if self._side is not None:   # (the first page may be on screen before them)
             self.after_first_page()
         if self.data is not None:
             self._prefetch_after(self.data, event.page)

@@ -1,8 +1,8 @@
 """Inspect's start-up choreography: what the screen's first frame shows and what waits for it.
 
 1. The first case opens at mount from the bytes the process started with the workbench checked
-   (`tui/firstpage.py`), before the screen's first layout, so its page can be in the first frame
-   (`opened_from_first`).
+   (`tui/firstpage.py`), before the screen's first layout, so its page can be in the frame after
+   the first (`opened_from_first`); the first frame itself, the case list, loads no imaging.
 2. The side panes (layers, key, lint, answers, revisions: `widgets/side_panes.py`) are mounted
    just after the first frame, and the workers that read the case and the runs start then: they
    would hold the interpreter while the first frame is made.
@@ -30,15 +30,18 @@ FIRST_PAGE_WAIT = 1.0
 # this size, about 20 ms of reading: a larger file would hold the screen's first frame back longer
 # than the render of the whole screen it saves, and is read by the worker.
 AT_ONCE_MAX_BYTES = 32 * 1024 * 1024
+# The side panes wait this long after the first page drawn ahead is put in its pane, so the frame
+# with it is drawn before their modules load (two of Textual's frames at 60 per second).
+PAGE_FRAME = 2 / 60
 
 
 def opened_from_first(case: Case, dpi: int, wait: bool) -> CaseData | None:
     """`case` opened from the bytes the process started with the workbench checked (its first
     case), or None when the PDF is to be read and checked here. Without `wait`, None unless that
     process has answered already and the file is small (`AT_ONCE_MAX_BYTES`): the screen's mount
-    opens the first case this way, before the screen's first layout, so the page is drawn as its
-    pane gets its size and is in the first frame (from the worker, it came one whole render of the
-    screen later)."""
+    opens the first case this way, before the screen's first layout, so the page is drawn (scaled
+    from the picture that process drew) on the pane's first Resize, in the frame after the first
+    one: from the worker, it came a whole render of the screen later."""
     started = firstpage.started()
     if started is None:
         return None

@@ -6,8 +6,9 @@ is one pixel of the reader's raster, so the print is exactly as legible as it wa
 Evidence boxes and hidden spans are drawn over it, each layer toggled by a key. The rendering is
 `page_render.py`'s (in a worker), the half-cells `halfcell.py`'s.
 
-The page's drawing (PIL) is loaded with the first page drawn: a first frame without the page
-loads no imaging.
+The page's drawing (PIL) is loaded with the first page drawn, never for the screen's first frame:
+that frame shows the case list and an empty pane, and the page follows in the next (drawn ahead by
+the process started with the workbench, only scaled here, on the Resize event after that frame).
 
 The page keys are screen keys (`PAGE_BINDINGS`, handled by `PageKeys`), so they work whatever
 pane has focus.
@@ -254,16 +255,15 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def watch_show_hidden(self) -> None:
         self.refresh_page()
 
-    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
-        # Textual sets a widget's size here, in the layout, and composes the screen's frame right
-        # after; the Resize event comes after that frame. The workbench's first page, drawn ahead
-        # by another process, is put in the pane now, so it is in the first frame (a full render of
-        # the screen sooner). Textual's ScrollView extends this method the same way.
-        resized = super()._size_updated(size, virtual_size, container_size, layout)
-        if (resized and self.rendered_page is None and self.pdf is not None and self.size.width > 0
+    def show_drawn_ahead(self) -> bool:
+        """The workbench's first page, if the process started with it has drawn it: on screen
+        in the next frame (only scaled here), before the Resize event that would draw it, which
+        comes after the work queued behind the first frame. Whether it was."""
+        if (self.rendered_page is None and self.pdf is not None and self.size.width > 0
                 and self._drawn_ahead(self._request(self.pdf, []))):
             self.refresh_page()
-        return resized
+            return True
+        return False
 
     def _drawn_ahead(self, req: PageRequest) -> bool:
         """Whether the process started with the workbench has drawn the page `req` asks for."""
@@ -282,7 +282,7 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
     def on_resize(self) -> None:
         asked = self._asked
         if asked is not None and asked.pdf is self.pdf and (asked.cols, asked.rows) == tuple(self.size):
-            return  # drawn for this size already (as the size was set: `_size_updated`)
+            return  # drawn for this size already
         self.refresh_page()
 
     def set_zoom(self, level: int) -> None:
