@@ -183,6 +183,13 @@ class FirstPage:
         self.data = data
         return data, verdict.page_count
 
+    def drawing(self, pdf: bytes | None = None) -> bool:
+        """Whether the child may still send its picture: of `pdf`, the bytes it checked; with
+        None, before the caller has taken them, whether it is still checking the file."""
+        if pdf is None:
+            return self.verdict(timeout=0) is None and not self._done
+        return pdf is self.data and self._read("picture", timeout=0) is None and not self._done
+
     def ready(self, pdf: bytes, page: int, dpi_for: Callable[[float, float], int]) -> bool:
         """Whether `picture` has page `page` of `pdf` at the DPI asked for, without waiting."""
         return (page == 0 and pdf is self.data and dpi_for(*self._got["verdict"].page_size) == FIT_DPI

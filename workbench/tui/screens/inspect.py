@@ -41,6 +41,7 @@ from workbench.tui.screens.inspect_answers import AnswersFlow
 from workbench.tui.screens.inspect_marks import Marks
 from workbench.tui.screens.inspect_pages import CasePages
 from workbench.tui.screens.inspect_startup import (
+    AHEAD_POLL,
     FIRST_PAGE_WAIT,
     PAGE_FRAME,
     StartUp,
@@ -178,12 +179,25 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
             self._open(self.source.cases[0], first=True)
         self.call_after_refresh(self._after_first_frame)
 
-    def _after_first_frame(self) -> None:
+    def _after_first_frame(self, waited: float = 0.0) -> None:
         """The first page, drawn ahead, goes on screen in the frame after the first (the case
-        list), and the side panes after that (`_mount_side`): their modules would hold it back."""
-        if self.query_one(PageView).show_drawn_ahead():
-            # (a callback after the next refresh may run before the page's own repaint is asked
-            # for: its pane asks when idle; Textual draws a frame at most every 1/60 s)
+        list), and the side panes after that (`_mount_side`): their modules would hold it back
+        (and hold back the page's own render while the process drawing it is not done)."""
+        view = self.query_one(PageView)
+        first = self.source.cases[0] if self.source.cases else None
+        if view.pdf is None and self.current is first is not None:
+            # (the process drawing it had not checked the file yet at mount: `_open`)
+            self._opened_first = opened_from_first(first, self.settings.dpi, wait=False)
+            if self._opened_first is not None:
+                self._first_shown.clear()
+                view.show_pdf(self._opened_first.pdf, self._opened_first.page_count, [])
+        if (not view.show_drawn_ahead() and self.current is first is not None and view.drawing_ahead()
+                and waited < FIRST_PAGE_WAIT):
+            self.set_timer(AHEAD_POLL, lambda: self._after_first_frame(waited + AHEAD_POLL))
+            return
+        if view.rendered_page is not None:
+            # (not after the next refresh: the page's pane asks for its repaint only when it is
+            # next idle, and that callback could run first; Textual draws at most 60 frames a second)
             self.set_timer(PAGE_FRAME, self._mount_side)
         else:
             self.call_after_refresh(self._mount_side)

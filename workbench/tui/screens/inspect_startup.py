@@ -26,13 +26,16 @@ from workbench.tui.widgets.footer import KeyFooter
 # At most this long, a case's first page waits for its image to be on screen before it is
 # analysed: the analysis holds the interpreter (pymupdf keeps the GIL) and would slow the drawing.
 FIRST_PAGE_WAIT = 1.0
+# How often the screen looks whether that process has drawn the first page, after the first
+# frame, before the side panes load.
+AHEAD_POLL = 0.01
 # The first case's PDF is read (and its checksum compared) on the UI thread at mount only up to
 # this size, about 20 ms of reading: a larger file would hold the screen's first frame back longer
 # than the render of the whole screen it saves, and is read by the worker.
 AT_ONCE_MAX_BYTES = 32 * 1024 * 1024
 # The side panes wait this long after the first page drawn ahead is put in its pane, so the frame
-# with it is drawn before their modules load (two of Textual's frames at 60 per second).
-PAGE_FRAME = 2 / 60
+# with it is drawn before their modules load (three of Textual's frames at 60 a second).
+PAGE_FRAME = 3 / 60
 
 
 def opened_from_first(case: Case, dpi: int, wait: bool) -> CaseData | None:

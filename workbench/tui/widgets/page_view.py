@@ -265,6 +265,13 @@ The page as a vision reader gets it: rendered at the reader's DPI, then fitted t
             return True
         return False
 
+    def drawing_ahead(self) -> bool:
+        """Whether the process started with the workbench is drawing the page to show now (the
+        first case's, before it is opened here too)."""
+        first = firstpage.started()
+        return (self.rendered_page is None and first is not None and self.graphics != "hires"
+                and first.drawing(self.pdf))
+
     def _drawn_ahead(self, req: PageRequest) -> bool:
         """Whether the process started with the workbench has drawn the page `req` asks for."""
         first = firstpage.started()
