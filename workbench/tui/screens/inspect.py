@@ -183,6 +183,8 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         """The first page, drawn ahead, goes on screen in the frame after the first (the case
         list), and the side panes after that (`_mount_side`): their modules would hold it back
         (and hold back the page's own render while the process drawing it is not done)."""
+        if self.app.return_code is not None:
+            return  # quit meanwhile
         view = self.query_one(PageView)
         first = self.source.cases[0] if self.source.cases else None
         if view.pdf is None and self.current is first is not None:

@@ -42,9 +42,9 @@ def opened_from_first(case: Case, dpi: int, wait: bool) -> CaseData | None:
     """`case` opened from the bytes the process started with the workbench checked (its first
     case), or None when the PDF is to be read and checked here. Without `wait`, None unless that
     process has answered already and the file is small (`AT_ONCE_MAX_BYTES`): the screen's mount
-    opens the first case this way, before the screen's first layout, so the page is drawn (scaled
-    from the picture that process drew) on the pane's first Resize, in the frame after the first
-    one: from the worker, it came a whole render of the screen later."""
+    opens the first case this way, before the screen's first layout (else just after its first
+    frame), so the page is drawn (scaled from the picture that process drew) in the frame after
+    the first one: from the worker, it came a whole render of the screen later."""
     started = firstpage.started()
     if started is None:
         return None

@@ -8,7 +8,7 @@ Evidence boxes and hidden spans are drawn over it, each layer toggled by a key. 
 
 The page's drawing (PIL) is loaded with the first page drawn, never for the screen's first frame:
 that frame shows the case list and an empty pane, and the page follows in the next (drawn ahead by
-the process started with the workbench, only scaled here, on the Resize event after that frame).
+the process started with the workbench, only scaled here: `show_drawn_ahead`, just after it).
 
 The page keys are screen keys (`PAGE_BINDINGS`, handled by `PageKeys`), so they work whatever
 pane has focus.
