@@ -5,6 +5,8 @@ answer with its reader, and an answer asked here highlighted and found by the Ru
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from textual.widgets import OptionList, TabbedContent
 
@@ -62,6 +64,28 @@ async def test_answer_values_are_traced_and_a_chosen_value_shows_its_box(tmp_pat
         layer = app.screen.query_one("#text-pymupdf", TextLayerView)
         assert layer.pointer == "€53,919.68" and layer.pointed_line is not None
         assert layer.plain.splitlines()[layer.pointed_line - 1].strip() == "€53,919.68"
+
+
+@pytest.mark.slow
+async def test_an_answer_stating_more_values_than_listed_says_so(tmp_path):
+    """The pane lists an answer's first 60 values, and says the answer states more when it does
+    (a probe's answer to a long page, or a provider's list of numbers)."""
+    suite = mini_copy(tmp_path, runs=True)
+    for run in (suite / "runs").glob("probe-*.jsonl"):
+        lines = run.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            record = json.loads(line)
+            if record.get("case_id") == "hidden_ocr_mismatch-0001":
+                record["answer"] = "; ".join(f"€{n},000.50" for n in range(1, 71)) + "\n" + record["answer"]
+                lines[i] = json.dumps(record)
+        run.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = WorkbenchApp(open_source(suite))
+    async with app.run_test(size=(160, 48)) as pilot:
+        answers = await answers_tab(app, pilot, traced=True)
+        assert answers.answers[answers.shown][0].record.answer.startswith("€1,000.50; €2,000.50")
+        values = answers.query_one("#value-list", OptionList)
+        assert str(values.get_option_at_index(0).prompt).startswith("the first 60 values, more in the answer")
+        assert values.option_count == 61   # the summary and 60 values
 
 
 @pytest.mark.slow

@@ -258,10 +258,13 @@ whether it read the page its answer's value came from. **Enter** on a call's lin
         if not found:
             values.add_option(Option(Text("no values in this answer to trace", style="dim"), disabled=True))
             return
+        more = len(found) > TRACE_MAX_VALUES
+        found = found[:TRACE_MAX_VALUES]
         counts: dict[str, int] = {}
         for a in found:
             counts[a.source] = counts.get(a.source, 0) + 1
-        summary = Text(f"{len(found)} value(s): ", style="dim")
+        summary = Text(f"the first {len(found)} values, more in the answer (`grade --explain`): " if more
+                       else f"{len(found)} value(s): ", style="dim")
         for k, (source, n) in enumerate(sorted(counts.items(), key=lambda kv: kv[0] in ORDINARY)):
             summary.append_text(Text.assemble(", " if k else "", (f"{n} ", "dim"), source_text(source)))
         values.add_option(Option(summary, disabled=True))
@@ -298,7 +301,8 @@ whether it read the page its answer's value came from. **Enter** on a call's lin
             # pymupdf (which the tracing loads) with the first answer traced, not the first frame
             from workbench.checks.attribution import attribute
 
-            found = attribute(case, pdf, answer[:SHOWN_ANSWER_CHARS], dpi, max_values=TRACE_MAX_VALUES)
+            # (one value more than are listed: whether the answer states more)
+            found = attribute(case, pdf, answer[:SHOWN_ANSWER_CHARS], dpi, max_values=TRACE_MAX_VALUES + 1)
             self.post_message(self.Traced(key, found))
         except UserError as exc:
             self.post_message(self.Traced(key, None, str(exc)))
