@@ -98,15 +98,15 @@ def test_overlaps_areas_and_lightness():
         return Span(0, 0, "x", box, "Helvetica", 10.0, BLACK, 0, 1.0)
 
     spans = [span((0, 0, 10, 10)), span((5, 5, 15, 15)), span((10, 0, 20, 8)), span((30, 30, 40, 40))]
-    assert list(ink.overlaps(spans)) == [[1], [0, 2], [1], []]   # touching edges do not overlap
-    assert list(ink.overlaps([])) == []
+    assert list(ink.Overlaps(spans)) == [[1], [0, 2], [1], []]   # touching edges do not overlap
+    assert list(ink.Overlaps([])) == []
     assert ink.area((0, 0, 4, 5)) == 20 and ink.area((5, 5, 0, 0)) == 0
     # Past a block of spans: the same as each pair compared, a block at a time (a page of 24,000
     # spans made 24,000 x 24,000 matrices: 1.3 GB)
     rng = random.Random(7)
     many = [span((x, y, x + rng.uniform(0, 30), y + rng.uniform(0, 12)))
             for x, y in ((rng.uniform(0, 500), rng.uniform(0, 700)) for _ in range(2 * ink.Overlaps.BLOCK + 100))]
-    found = ink.overlaps(many)
+    found = ink.Overlaps(many)
     assert list(found) == [[j for j, b in enumerate(many) if j != k and _overlap(a.bbox, b.bbox)]
                            for k, a in enumerate(many)]
     assert found._hit.shape == (100, len(many))   # (the last block's rows, no more)

@@ -164,11 +164,6 @@ class Overlaps:
         return found[found != k].tolist()
 
 
-def overlaps(spans: list[Span]) -> Overlaps:
-    """For each span, the indices of the other spans whose boxes overlap its box (`Overlaps`)."""
-    return Overlaps(spans)
-
-
 def opaque_covers(drawings) -> list[tuple[int, tuple[float, float, float, float]]]:
     """(seqno, rect) of opaque filled rectangles: what can hide text drawn before them."""
     out = []

@@ -127,7 +127,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                 x0, y0, x1, y1 = ink.to_px(rect, scale, w_px, h_px)
                 if x1 > x0 and y1 > y0 and (bare[y0:y1, x0:x1].min() < 160):
                     ink_boxes.append(rect)
-        overlaps = ink.overlaps(spans)
+        overlaps = ink.Overlaps(spans)
         spans_px = ink.px_boxes([s.bbox for s in spans], dpi / 72, w_px, h_px)
         for k, span in enumerate(spans):
             reasons = _operator_reasons(span, covers, width, height, dpi)

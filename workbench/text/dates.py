@@ -51,14 +51,20 @@ _WEEKDAYS = frozenset(
     "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag the".split())   # (and "the 12th")
 
 
+def _without_weekday(text: str) -> str:
+    """`text` without a weekday, then a "the", before its date: "Wednesday, the 12th of March
+    2025" -> "12th of March 2025"."""
+    for _ in range(2):
+        words = text.split(None, 1)
+        if len(words) == 2 and words[0].rstrip(".,").lower() in _WEEKDAYS:
+            text = words[1]
+    return text
+
+
 def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
     """`value` as `YYYY-MM-DD`, or None if it is not a date this reads."""
     s = value.strip().lower().replace(",", " ")
-    s = re.sub(r"(\d)(st|nd|rd|th|er)\b", r"\1", s)   # (1st, 1er)
-    for _ in range(2):   # a weekday, then "the": "Wednesday, the 12th of March 2025"
-        words = s.split(None, 1)
-        if len(words) == 2 and words[0].rstrip(".") in _WEEKDAYS:
-            s = words[1]
+    s = _without_weekday(re.sub(r"(\d)(st|nd|rd|th|er)\b", r"\1", s))   # (1st, 1er)
     y = mo = d = None
     if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t.*)?", s):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
@@ -81,7 +87,6 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
         return None
 
 
-
 def _days(text: str) -> frozenset[str]:
     """The days `text` (one date) may mean: a numeric date with both numbers at most 12 is read
     both ways; any other one way."""
@@ -94,11 +99,7 @@ def parse_date(text: str) -> frozenset[str] | None:
     sort code `28-11-58` or an id is no date), or None (see the module docstring)."""
     if len(text) > 60 or not _two_digits(text):
         return None
-    text = text.strip().rstrip(".")
-    for _ in range(2):   # a weekday, then "the", as `to_iso_date` reads them
-        words = text.split(None, 1)
-        if len(words) == 2 and words[0].rstrip(".,").lower() in _WEEKDAYS:
-            text = words[1]
+    text = _without_weekday(text.strip().rstrip("."))
     return (_days(text) or None) if _date_re().fullmatch(text) else None
 
 
