@@ -110,7 +110,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self._reader_shown: str | None = None   # see `reader`
         self._page_timer: Timer | None = None
         self._side: SidePanes | None = None   # mounted just after the first frame
-        self._opened_first: CaseData | None = None   # the first case, opened at mount
+        self._opened_first: CaseData | None = None   # the first case, opened just after the first frame
         # start-up (inspect_startup.py)
         self._first_shown = threading.Event()   # set when a page's image is on screen
         self._extras_for: CaseData | None = None  # opened, its revisions and trace not started
@@ -174,9 +174,9 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         if not self.source.cases:  # no page to wait for
             self.query_one(KeyFooter).release()
         else:
-            # The case the list selects (its first) opens now, not when the list's cursor lands on
-            # it after the screen's first frame: its page can be in the frame after it.
-            self._open(self.source.cases[0], first=True)
+            # The case the list selects (its first) is chosen now, not when the list's cursor lands
+            # on it after the screen's first frame; it is opened just after that frame.
+            self._open(self.source.cases[0])
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self, waited: float = 0.0) -> None:
@@ -188,7 +188,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         view = self.query_one(PageView)
         first = self.source.cases[0] if self.source.cases else None
         if view.pdf is None and self.current is first is not None:
-            # (the process drawing it had not checked the file yet at mount: `_open`)
+            # from the bytes the process drawing it checked, once it has (`opened_from_first`)
             self._opened_first = opened_from_first(first, self.settings.dpi, wait=False)
             if self._opened_first is not None:
                 self._first_shown.clear()
@@ -213,20 +213,23 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
 
         if self.app.return_code is not None:
             return  # quit at the first frame
-        release = self.workbench.hold_quit()   # a quit now waits for the panes to be in
+        # A quit now waits for the panes to be in and filled: one let through between would close
+        # the screen under the tabs being added (MountError: a terminal closed as the panes went in).
+        release = self.workbench.hold_quit()
         try:
             await self.query_one("#side").remove()
             side = SidePanes(id="side")
             await self.query_one("#body", PaneRow).mount(side)
+            self._side = side
+            if self.current is not None:
+                self._fill(self.current, self._opened_first)
+                if self.query_one(PageView).rendered_page is not None:
+                    self.after_first_page()   # the page is on screen already
         finally:
             release()
-        self._side = side
-        if self.current is not None:
-            self._fill(self.current, self._opened_first)
-            if self.query_one(PageView).rendered_page is not None:
-                self.after_first_page()   # the page is on screen already
         self._opened_first = None
-        self._index_runs(self._run_paths())
+        if self.app.return_code is None:   # (not quitting: see above)
+            self._index_runs(self._run_paths())
 
     def _sub_title(self) -> str:
         """What is open, by its path (a shipped sample opens from its copy in the data folder)."""
@@ -247,9 +250,9 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
     def case_selected(self, event: CaseList.Selected) -> None:
         self._open(event.case)
 
-    def _open(self, case: Case, first: bool = False) -> None:
-        """Show `case`: its key and answers now, its page and layers as a worker reads them.
-        `first`: the workbench's first case, shown at once when it can be (`opened_from_first`)."""
+    def _open(self, case: Case) -> None:
+        """Show `case`: its key and answers now, its page and layers as a worker reads them
+        (the workbench's first case, before the side panes: `_after_first_frame`)."""
         # The list's first highlight finds the first case opened at mount; a case whose PDF could
         # not be opened is read again only when chosen again.
         if self.current is case:
@@ -258,14 +261,10 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.data = None
         page = self.query_one(PageView)
         page.border_title = escape(case.id)   # (a PDF opened by name: its name is no markup)
-        opened = opened_from_first(case, self.settings.dpi, wait=False) if first else None
-        if opened is not None:
-            self._first_shown.clear()
-            page.show_pdf(opened.pdf, opened.page_count, [])
-        if self._side is None:   # the first frame: the rest follows it (_after_first_frame)
-            self._opened_first = opened
+        if self._side is None:   # before the side panes: the rest follows (_after_first_frame)
+            self._opened_first = None   # (another case than the first, chosen meanwhile)
             return
-        self._fill(case, opened)
+        self._fill(case, None)
 
     def _fill(self, case: Case, opened: CaseData | None) -> None:
         """The side panes of the case chosen, and its load started (`opened`: open already)."""

@@ -1,8 +1,8 @@
 """Inspect's start-up choreography: what the screen's first frame shows and what waits for it.
 
-1. The first case opens at mount from the bytes the process started with the workbench checked
-   (`tui/firstpage.py`), before the screen's first layout, so its page can be in the frame after
-   the first (`opened_from_first`); the first frame itself, the case list, loads no imaging.
+1. The first frame shows the case list (and loads no imaging). Just after it, the first case opens
+   from the bytes the process started with the workbench checked (`tui/firstpage.py`,
+   `opened_from_first`), so its page, drawn by that process, is in the next frame.
 2. The side panes (layers, key, lint, answers, revisions: `widgets/side_panes.py`) are mounted
    just after the first frame, and the workers that read the case and the runs start then: they
    would hold the interpreter while the first frame is made.
@@ -29,9 +29,9 @@ FIRST_PAGE_WAIT = 1.0
 # How often the screen looks whether that process has drawn the first page, after the first
 # frame, before the side panes load.
 AHEAD_POLL = 0.01
-# The first case's PDF is read (and its checksum compared) on the UI thread at mount only up to
-# this size, about 20 ms of reading: a larger file would hold the screen's first frame back longer
-# than the render of the whole screen it saves, and is read by the worker.
+# The first case's PDF is read (and its checksum compared) on the UI thread just after the first
+# frame only up to this size, about 20 ms of reading: a larger file would hold the screen back
+# longer than the render of the whole screen it saves, and is read by the worker.
 AT_ONCE_MAX_BYTES = 32 * 1024 * 1024
 # The side panes wait this long after the first page drawn ahead is put in its pane, so the frame
 # with it is drawn before their modules load (three of Textual's frames at 60 a second).
@@ -41,10 +41,9 @@ PAGE_FRAME = 3 / 60
 def opened_from_first(case: Case, dpi: int, wait: bool) -> CaseData | None:
     """`case` opened from the bytes the process started with the workbench checked (its first
     case), or None when the PDF is to be read and checked here. Without `wait`, None unless that
-    process has answered already and the file is small (`AT_ONCE_MAX_BYTES`): the screen's mount
-    opens the first case this way, before the screen's first layout (else just after its first
-    frame), so the page is drawn (scaled from the picture that process drew) in the frame after
-    the first one: from the worker, it came a whole render of the screen later."""
+    process has answered already and the file is small (`AT_ONCE_MAX_BYTES`): the screen opens the
+    first case this way just after its first frame, so the page is drawn (scaled from the picture
+    that process drew) in the next one: from the worker, it came a whole render of the screen later."""
     started = firstpage.started()
     if started is None:
         return None
