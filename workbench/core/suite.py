@@ -6,7 +6,6 @@ describes suites; building, adding to and verifying them is `workbench.build.sui
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,10 +74,8 @@ def case_entry(case: Case, pdf: bytes) -> JSONObject:
 def suite_hash(entries: list[JSONObject]) -> str:
     """Hash of the content: each case's id, PDF bytes hash and canonical answer key hash.
     (Build and verify hash the entries they make; every other command asks `content_hash`.)"""
-    h = hashlib.sha256()
-    for e in sorted(entries, key=lambda e: e["id"]):
-        h.update(f"{e['id']}\x1f{e['sha256']}\x1f{e['key_sha256']}\n".encode())
-    return h.hexdigest()
+    return sha256_hex("".join(f"{e['id']}\x1f{e['sha256']}\x1f{e['key_sha256']}\n"
+                              for e in sorted(entries, key=lambda e: e["id"])).encode())
 
 
 def load_suite(folder: Path) -> Suite:

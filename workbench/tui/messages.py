@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from workbench.core.case import Case
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.grading.outcome import Outcome
-from workbench.tui.case_data import CaseData, PageData
+
+if TYPE_CHECKING:  # (the case's data loads after the first frame, with the case)
+    from workbench.tui.case_data import CaseData, PageData
 
 
 @dataclass

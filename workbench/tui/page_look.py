@@ -7,9 +7,12 @@ loads no imaging.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from workbench.pdf.pages import Box
 from workbench.tui import firstpage
+
+if TYPE_CHECKING:
+    from workbench.pdf.pages import Box
 
 
 @dataclass

@@ -34,7 +34,6 @@ from workbench.core.errors import UserError
 from workbench.core.layout import run_files
 from workbench.core.runindex import RunIndex
 from workbench.core.source import Source
-from workbench.tui.case_data import CaseData, finish_case_data, open_case_data
 from workbench.tui.host import Workbench, workbench
 from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
 from workbench.tui.screens.inspect_answers import AnswersFlow
@@ -53,7 +52,8 @@ from workbench.tui.widgets.hint import FirstRunHint
 from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 
-if TYPE_CHECKING:  # mounted after the first frame, and loaded then
+if TYPE_CHECKING:  # mounted (or opened) after the first frame, and loaded then
+    from workbench.tui.case_data import CaseData
     from workbench.tui.widgets.side_panes import SidePanes
 
 
@@ -280,6 +280,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         """Open `case` (unless `opened` is it, on screen already) and analyse its first page."""
         # pymupdf (which pdf.document loads) is loaded by this worker, after the first frame.
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
+        from workbench.tui.case_data import finish_case_data, open_case_data
 
         try:
             data = opened

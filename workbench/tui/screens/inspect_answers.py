@@ -19,7 +19,6 @@ from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runindex import SavedAnswer
 from workbench.grading.outcome import outcome_of
-from workbench.pdf.pages import Box
 from workbench.tui.messages import AnswerArrived
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.page_view import PageView
@@ -101,6 +100,8 @@ class AnswersFlow:
     def value_selected(self, a: Attribution) -> None:
         """A value of the answer was chosen: the page shows the box it came from and the text
         layers point at it."""
+        from workbench.pdf.pages import Box  # (loaded with the case by now)
+
         view = self.query_one(PageView)
         if a.page is not None and a.box is not None:
             self.side.point_at(a.value, on_page=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import SystemCommand
@@ -19,10 +20,12 @@ from textual.worker import get_current_worker
 from workbench.core.case import Case
 from workbench.core.runindex import RunIndex
 from workbench.grading.outcome import Outcome, outcome_of
-from workbench.tui.case_data import CaseData
 from workbench.tui.messages import LintMarks, MarksGraded, RunsIndexed
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.marks import lint_status
+
+if TYPE_CHECKING:
+    from workbench.tui.case_data import CaseData
 
 # Suites of more cases than this are linted for their marks in other processes.
 LINT_IN_PROCESSES = 100

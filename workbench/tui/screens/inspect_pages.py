@@ -5,12 +5,16 @@ on screen; the overlays and the DPI the page is shown at. The mixin's state live
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 
 from workbench.core.errors import UserError
-from workbench.tui.case_data import CaseData, PageData, load_page
 from workbench.tui.messages import LoadFailed, PageLoaded
 from workbench.tui.widgets.page_view import PageView
+
+if TYPE_CHECKING:
+    from workbench.tui.case_data import CaseData, PageData
 
 # Seconds a page must stay shown before it is analysed (its image is on screen before that).
 PAGE_SETTLE = 0.06
@@ -64,6 +68,8 @@ class CasePages:
 
     @work(thread=True, group="page-load", exit_on_error=False)
     def _load_page(self, data: CaseData, page: int) -> None:
+        from workbench.tui.case_data import load_page  # (loaded with the case by now)
+
         try:
             self.post_message(PageLoaded(data, load_page(data, page, prefetch=False)))
         except UserError as exc:

@@ -15,13 +15,17 @@ The mixin's state lives on the screen (`InspectScreen.__init__`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.tui import firstpage
-from workbench.tui.case_data import CaseData, open_case_data
 from workbench.tui.widgets.footer import KeyFooter
+
+if TYPE_CHECKING:
+    from workbench.tui.case_data import CaseData
 
 # At most this long, a case's first page waits for its image to be on screen before it is
 # analysed: the analysis holds the interpreter (pymupdf keeps the GIL) and would slow the drawing.
@@ -58,6 +62,9 @@ def opened_from_first(case: Case, dpi: int, wait: bool) -> CaseData | None:
     known = started.read_checked(pdf)
     if known is None:
         return None
+    # (the case's data, its evidence and the page's types: after the first frame, about 10 ms)
+    from workbench.tui.case_data import open_case_data
+
     return open_case_data(case, known[0], dpi, pdf.name, checked=True, page_count=known[1])
 
 

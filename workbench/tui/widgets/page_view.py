@@ -17,6 +17,7 @@ pane has focus.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -28,7 +29,6 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from workbench.pdf.pages import Box
 from workbench.tui import firstpage
 from workbench.tui.page_look import (
     PageLook,
@@ -40,6 +40,9 @@ from workbench.tui.page_look import (
 )
 from workbench.tui.widgets.go_to_page import GoToPageScreen
 from workbench.tui.widgets.layout import update_in_place
+
+if TYPE_CHECKING:  # (the boxes come with a case's data, loaded after the first frame)
+    from workbench.pdf.pages import Box
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 ACTUAL = len(ZOOMS)  # the zoom level after the last factor: 1:1, one half-cell per reader pixel
