@@ -187,6 +187,12 @@ async def test_failures_only_and_text_filter(suite_copy):
         await pilot.press("escape")
         await settle(pilot)
         assert len(cases.visible_cases()) == 3
+        # The box goes in at the first `/` (not before the first frame); the next `/` brings it back.
+        assert not app.screen.query_one("#filter").display
+        await pilot.press("slash", *"0001", "enter")
+        await settle(pilot)
+        assert len(app.screen.query("#filter")) == 1 and app.screen.query_one("#filter").display
+        assert [c.id for c in cases.visible_cases()] == ["hidden_ocr_mismatch-0001"]
 
 
 async def test_palette_offers_the_screens_commands(suite_copy):

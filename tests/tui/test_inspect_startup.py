@@ -24,7 +24,13 @@ from workbench.tui.themes import DEFAULT_THEME, THEMES
 # Loaded after the first frame, never for it.
 AFTER = ("fitz", "pymupdf", "pypdf", "numpy", "reportlab", "httpx",
          "workbench.pdf.document", "workbench.pdf.render", "workbench.pdf.forensics",
-         "workbench.providers", "workbench.build", "workbench.gold")
+         "workbench.providers", "workbench.build", "workbench.gold",
+         # the case's data (its evidence, spans and boxes) comes with the first case, after the
+         # frame; the grading and its text search with the first answer graded
+         "workbench.tui.case_data", "workbench.checks", "workbench.pdf.spans", "workbench.pdf.pages",
+         "workbench.grading.matchers", "workbench.text.search",
+         # Rich's emoji table (a string label read as markup) and OpenSSL's hashes
+         "rich._emoji_codes", "hashlib")
 
 # `pdfworkbench` (no path: the sample) run headless by its own `open` command; the modules loaded
 # when the first frame with the case list in it is made, and whether the page was in it.

@@ -15,7 +15,6 @@ from typing import Any, Literal, get_args
 
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
-from workbench.text.money import parse_money
 
 MatcherKind = Literal["contains", "tokens_all", "keywords_all", "exact", "numeric", "fields"]
 MATCHERS: tuple[MatcherKind, ...] = get_args(MatcherKind)
@@ -47,6 +46,10 @@ def _flag(name: str, v: Any) -> bool:
 def _number(name: str, v: Any) -> Scalar:
     """A tolerance: a number, or text that reads as one (`"0.01"`, `"$0.50"`)."""
     v = _scalar(name, v)
+    # (the money reader, with the text search it loads, only for a case that gives its tolerance
+    # as text: a suite's cases are read before the workbench's first frame)
+    from workbench.text.money import parse_money
+
     if isinstance(v, str) and parse_money(v) is None:
         try:
             Decimal(v.strip())

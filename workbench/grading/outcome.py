@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from workbench.core.case import Case
-from workbench.grading.matchers import grade_record
 from workbench.grading.verdict import Verdict, execution_state, is_truncated
 
 if TYPE_CHECKING:
@@ -122,6 +121,10 @@ def outcome_of(record: RunRecord, case: Case | None) -> Outcome:
         # The author asked their own question: the key answers another one.
         return Outcome("no_key", execution, complete, None, note=OWN_QUESTION_REASON)
     assert case is not None
+    # (the matchers and the text search they load, here: the workbench's first frame imports
+    # this module for its words, and grades nothing before it)
+    from workbench.grading.matchers import grade_record
+
     verdict = grade_record(case, record)
     assert verdict is not None   # a finished call is always graded
     return Outcome(verdict.outcome if complete else "truncated", execution, complete, verdict)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from workbench.core.schema import JSONObject
-from workbench.text.search import Part
+
+if TYPE_CHECKING:
+    from workbench.text.search import Part
 
 
 @dataclass

@@ -134,8 +134,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         if self.settings.first_run_hint:
             yield FirstRunHint(id="first-run-hint")
         with PaneRow(id="body"):
-            with Vertical(id="left"):
-                yield Input(placeholder="filter: text in id, family or question", id="filter")
+            with Vertical(id="left"):   # (the filter's box goes in above the list when first asked for)
                 yield CaseList(self.source.cases, id="cases")
             yield PageView(graphics=self.workbench.graphics, id="page")
             # The side panes' place, as wide as they will be (the page is drawn at the size it
@@ -167,7 +166,6 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.title = "pdfworkbench"
         self.sub_title = self._sub_title()
         self.query_one(PageView).dpi = self.settings.dpi
-        self.query_one("#filter", Input).display = False
         for problem in self.source.problems:
             self.notify(problem, severity="warning", timeout=8)
         self.query_one(CaseList).focus()
@@ -379,8 +377,15 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         """[ and ]: the side pane's previous or next tab, round."""
         self.side.step_tab(step)
 
+    def filter_box(self) -> Input | None:
+        """The filter's box, once `/` has put it in (an Input is about 3 ms of the first frame)."""
+        return next(iter(self.query("#filter").results(Input)), None)
+
     def action_filter(self) -> None:
-        box = self.query_one("#filter", Input)
+        box = self.filter_box()
+        if box is None:
+            box = Input(placeholder="filter: text in id, family or question", id="filter")
+            self.query_one("#left").mount(box, before=self.query_one(CaseList))
         box.display = True
         box.focus()
 
@@ -395,7 +400,9 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self._close_filter(clear=False)
 
     def _close_filter(self, clear: bool) -> None:
-        box = self.query_one("#filter", Input)
+        box = self.filter_box()
+        if box is None:
+            return
         if clear:
             box.value = ""
         box.display = bool(box.value)

@@ -260,5 +260,5 @@ class AnswersFlow:
             self.workers.cancel_group(self, "ask")
         elif self.leave_values():
             pass
-        elif self.query_one("#filter").display:
+        elif (box := self.filter_box()) is not None and box.display:
             self._close_filter(clear=True)
