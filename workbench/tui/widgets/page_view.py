@@ -38,7 +38,6 @@ from workbench.tui.page_look import (
     page_points,
     render_dpi_for,
 )
-from workbench.tui.widgets.go_to_page import GoToPageScreen
 from workbench.tui.widgets.layout import update_in_place
 
 if TYPE_CHECKING:  # (the boxes come with a case's data, loaded after the first frame)
@@ -95,6 +94,9 @@ class PageKeys:
         def went(page: int | None) -> None:
             if page is not None:
                 view.go_to(page)
+
+        # (a dialog: loaded when opened)
+        from workbench.tui.widgets.go_to_page import GoToPageScreen
 
         self.app.push_screen(GoToPageScreen(view.page, view.page_count), went)  # type: ignore[attr-defined]
 
