@@ -7,8 +7,9 @@ answer's values, comparing two (`inspect_answers.py`). Here: choosing and loadin
 page it shows, filters, tabs and the screens opened from it.
 
 Imports inside functions are the screens and dialogs opened on a key (Runs, Triage, Dispute, a
-password, the key editor), loaded when first opened; the side panes, after the first frame; and
-pymupdf (pdf.document), by the worker that reads a case.
+password, the key editor), loaded when first opened; the side panes, after the first frame; the
+case's data (`case_data`: its evidence, spans and boxes) with the first case opened, after it too;
+and pymupdf (pdf.document), by the worker that reads a case.
 """
 
 from __future__ import annotations
