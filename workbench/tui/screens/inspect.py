@@ -379,7 +379,8 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.side.step_tab(step)
 
     def filter_box(self) -> Input | None:
-        """The filter's box, once `/` has put it in (an Input is about 3 ms of the first frame)."""
+        """The filter's box, once `/` has put it in (mounted hidden, its stylesheet and widgets were
+        part of the first frame's work)."""
         return next(iter(self.query("#filter").results(Input)), None)
 
     def action_filter(self) -> None:

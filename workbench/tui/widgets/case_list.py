@@ -72,8 +72,8 @@ A scanned case's tier shows under the list while it is highlighted. The tiers:
             return self.case_list
 
     def __init__(self, cases: list[Case], **kwargs) -> None:
-        # (a Text: a string label is read as Rich markup, which loads Rich's emoji table, 4 ms
-        # of the first frame)
+        # (a Text: a string label is read as Rich markup, which loads Rich's emoji table, about
+        # 3 ms of the first frame)
         super().__init__(Text("cases"), **kwargs)
         self.show_root = False
         self.guide_depth = 2
