@@ -46,8 +46,8 @@ def _flag(name: str, v: Any) -> bool:
 def _number(name: str, v: Any) -> Scalar:
     """A tolerance: a number, or text that reads as one (`"0.01"`, `"$0.50"`)."""
     v = _scalar(name, v)
-    # (the money reader, with the text search it loads, only for a case that gives its tolerance
-    # as text: a suite's cases are read before the workbench's first frame)
+    # (the money reader, with its patterns, only for a case that gives its tolerance as text: a
+    # suite's cases are read before the workbench's first frame)
     from workbench.text.money import parse_money
 
     if isinstance(v, str) and parse_money(v) is None:
