@@ -120,3 +120,24 @@ def test_the_limit_flag_moves_the_line(make, limit, under, over, cli, tmp_path):
     first = json.loads(out)["pages"][0]
     assert code == 0 and "skipped" not in first, first.get("skipped")
     assert [s["text"] for s in first["spans"] if s["text"] == "Total: $1.00"] == ["Total: $1.00"]
+
+
+def test_a_document_over_the_page_limit_is_refused_before_its_pages_are_analysed(cli, tmp_path):
+    """`forensic_pages` (pages analysed whole at once, every span's visibility): a longer case is
+    refused in one line that says how to raise it, by `grade --explain` as by `lint` (which used
+    to analyse all 10,000 pages of the hostile corpus's document, 12 s, before saying so), and is
+    analysed once the limit is raised."""
+    from tests.support.hostile_corpus import ANSWER, case_dict, many_pages_pdf
+
+    (tmp_path / "long.pdf").write_bytes(many_pages_pdf(12))
+    case = tmp_path / "long.json"
+    case.write_text(json.dumps(case_dict("long", "long.pdf")))
+    said = "12 pages, too many to analyse at once (over the forensic_pages limit of 10"
+    code, out, err = cli("grade", case, "--answer", ANSWER, "--explain", "--limit", "forensic_pages=10")
+    assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
+    code, out, err = cli("lint", case, "--limit", "forensic_pages=10")
+    assert code == 1 and f"pdf-unreadable: long: {said}" in out, out
+    code, out, err = cli("grade", case, "--answer", ANSWER, "--explain", "--limit", "forensic_pages=12")
+    assert code == 0 and "printed on page 1" in out, out + err
+    code, out, err = cli("lint", case, "--limit", "forensic_pages=12")
+    assert "pdf-unreadable" not in out, out

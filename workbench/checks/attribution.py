@@ -406,13 +406,13 @@ def _trace_case(job: _CaseJob) -> list[tuple[str | None, list]] | None:
         data = read_pdf_bytes(case.pdf_file)
         if max_pages is not None and _page_count(data, case.id) > max_pages:
             return None
-    except UserError:
+        doc = _Document(case, data, dpi)
+        out = []
+        for answer in answers:
+            found = _attribute(doc, answer, max_values)
+            out.append((wrong_answer_source(found), [a.to_json() for a in found]))
+    except UserError:   # (or too long to analyse: the `forensic_pages` limit)
         return None
-    doc = _Document(case, data, dpi)
-    out = []
-    for answer in answers:
-        found = _attribute(doc, answer, max_values)
-        out.append((wrong_answer_source(found), [a.to_json() for a in found]))
     return out
 
 

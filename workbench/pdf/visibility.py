@@ -4,7 +4,8 @@ API (the TUI calls these from a worker; all take the PDF bytes):
 
 - `analyze_page(data, page=0, dpi=150) -> list[Span]`: the spans of page `page` (0-based).
 - `analyze_document(data, dpi=150) -> DocumentAnalysis`: every page (cached for the last few PDFs,
-  so `inspect`, `lint` and evidence search on one case share the work).
+  so `inspect`, `lint` and evidence search on one case share the work); a document of more pages
+  than the `forensic_pages` limit is refused (a PdfError saying how to raise it).
 - `analyze_fitz_page(doc, index, dpi, data)`: one page of an open document (`pdf.forensics`
   analyses page by page with it).
 - `trace_fitz_pages(doc, data)`: each page's spans with their positions, one page at a time,
@@ -37,7 +38,7 @@ from workbench.core import limits
 from workbench.core.errors import UserError
 from workbench.pdf import ink, ocr, scanned, structure
 from workbench.pdf.budget import PageClock, page_size, too_complex
-from workbench.pdf.document import open_fitz
+from workbench.pdf.document import check_page_budget, open_fitz
 from workbench.pdf.ink import MIN_INK_FRACTION, MIN_INK_PIXELS
 from workbench.pdf.spans import (
     NOT_IN_SCAN,
@@ -348,6 +349,9 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
         return hit
     doc = open_fitz(data, name)
     try:
+        # Counted before any page is analysed: a document over the limit is refused at once, not
+        # after its first 500 pages' work (lint of 10,000 pages took 12 s to say so).
+        check_page_budget(doc.page_count, name)
         pages = [analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
     finally:
         doc.close()

@@ -49,7 +49,11 @@ class MutationTargets:
     @work(thread=True, exclusive=True, group="author-target", exit_on_error=False)
     def _next_target(self, base: Case, current: Target | None) -> None:
         needle = base.expected_answer or (base.expected_tokens[0] if base.expected_tokens else "")
-        places = [Target(h.page, h.box, h.text) for h in locate_all(read_pdf_bytes(base.pdf_file), needle, base.id)]
+        try:
+            places = [Target(h.page, h.box, h.text) for h in locate_all(read_pdf_bytes(base.pdf_file), needle, base.id)]
+        except UserError as exc:   # (a PDF too long to analyse whole: the `forensic_pages` limit)
+            self.notify(str(exc), severity="error")
+            return
         if not places:
             self.notify(f"{needle!r} is printed nowhere else", severity="warning")
             return
