@@ -29,6 +29,8 @@ AFTER = ("fitz", "pymupdf", "pypdf", "numpy", "reportlab", "httpx",
          # frame; the grading and its text search with the first answer graded
          "workbench.tui.case_data", "workbench.checks", "workbench.pdf.spans", "workbench.pdf.pages",
          "workbench.grading.matchers", "workbench.text.search",
+         # the saved answers: the suite's run files are read just after the frame
+         "workbench.core.runs", "workbench.core.runindex",
          # Rich's emoji table (a string label read as markup) and OpenSSL's hashes
          "rich._emoji_codes", "hashlib")
 

@@ -22,7 +22,6 @@ from workbench.core.layout import (
     require_suite_folder,
     suite_of_run,
 )
-from workbench.core.runs import iter_records
 from workbench.core.schema import JSONObject, check_suite, plain_id
 
 SUITE_FORMAT = "pdfworkbench-suite/1"
@@ -169,6 +168,9 @@ def run_suite_folder(run: Path) -> Path | None:
     found = suite_of_run(run)
     if found is not None:
         return found
+    # (here: the suite's loading, at the workbench's start, reads no run file)
+    from workbench.core.runs import iter_records
+
     first = next(iter_records(run), None)
     extra = first.extra if first is not None else {}
     path, digest = extra.get("suite_path"), extra.get("suite_hash")

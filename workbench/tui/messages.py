@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from workbench.core.case import Case
-from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.grading.outcome import Outcome
 
-if TYPE_CHECKING:  # (the case's data loads after the first frame, with the case)
+if TYPE_CHECKING:  # (the case's data and the saved answers load after the first frame)
+    from workbench.core.runindex import RunIndex, SavedAnswer
     from workbench.tui.case_data import CaseData, PageData
 
 

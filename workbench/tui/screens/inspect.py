@@ -33,7 +33,6 @@ from workbench.core import collector
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.layout import run_files
-from workbench.core.runindex import RunIndex
 from workbench.core.source import Source
 from workbench.tui.host import Workbench, workbench
 from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
@@ -54,6 +53,7 @@ from workbench.tui.widgets.layout import PaneRow
 from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 
 if TYPE_CHECKING:  # mounted (or opened) after the first frame, and loaded then
+    from workbench.core.runindex import RunIndex
     from workbench.tui.case_data import CaseData
     from workbench.tui.widgets.side_panes import SidePanes
 
@@ -107,7 +107,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.source = source
         self.current: Case | None = None
         self.data: CaseData | None = None
-        self.index = RunIndex()
+        self._index: RunIndex | None = None   # see `index`
         self._reader_shown: str | None = None   # see `reader`
         self._page_timer: Timer | None = None
         self._side: SidePanes | None = None   # mounted just after the first frame
@@ -127,6 +127,20 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.asking = False
         self._pending_answer: tuple[str, Path, int] | None = None
         self._last_choice = None  # the Ask dialog's last choice (AskChoice), this session
+
+    @property
+    def index(self) -> RunIndex:
+        """The saved answers of the suite's runs: empty until the run files are read, just after
+        the first frame (`_index_runs`), which therefore loads none of the run modules."""
+        if self._index is None:
+            from workbench.core.runindex import RunIndex
+
+            self._index = RunIndex()
+        return self._index
+
+    @index.setter
+    def index(self, value: RunIndex) -> None:
+        self._index = value
 
     # ---- layout -------------------------------------------------------------------------
 

@@ -17,7 +17,6 @@ from textual.widgets import OptionList
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
-from workbench.core.runindex import SavedAnswer
 from workbench.grading.outcome import outcome_of
 from workbench.tui.messages import AnswerArrived
 from workbench.tui.widgets.case_list import CaseList
@@ -27,6 +26,7 @@ from workbench.tui.widgets.page_view import PageView
 # (its tracing and the report's code) with the side panes, after the first frame.
 if TYPE_CHECKING:
     from workbench.checks.sources import Attribution
+    from workbench.core.runindex import SavedAnswer
     from workbench.tui.screens.ask import AskChoice
     from workbench.tui.screens.runs import AnswerRef
     from workbench.tui.widgets.answers import AnswersView

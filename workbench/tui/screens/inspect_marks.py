@@ -18,13 +18,13 @@ from textual.app import SystemCommand
 from textual.worker import get_current_worker
 
 from workbench.core.case import Case
-from workbench.core.runindex import RunIndex
 from workbench.grading.outcome import Outcome, outcome_of
 from workbench.tui.messages import LintMarks, MarksGraded, RunsIndexed
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.marks import lint_status
 
 if TYPE_CHECKING:
+    from workbench.core.runindex import RunIndex
     from workbench.tui.case_data import CaseData
 
 # Suites of more cases than this are linted for their marks in other processes.
@@ -87,6 +87,8 @@ class Marks:
 
     @work(thread=True, exclusive=True, group="runs-index", exit_on_error=False)
     def _index_runs(self, paths: list[Path]) -> None:
+        from workbench.core.runindex import RunIndex
+
         self.post_message(RunsIndexed(RunIndex.load(paths)))
 
     def on_runs_indexed(self, message: RunsIndexed) -> None:
