@@ -112,3 +112,38 @@ async def test_a_probe_answer_shows_no_trace(agent_suite):
         answers = await open_answer(pilot, app, SPLIT, "probe:pypdf")
         assert not answers.query_one("#trace-list", OptionList).display
         assert "pages opened as text" not in screen_text(app)
+
+
+async def test_a_document_too_long_to_trace_here_says_the_command_that_traces_it(tmp_path):
+    """An answer to a case of more pages than the pane traces (and than `forensic_pages`): the
+    values list says so, with the `grade --explain` command and the limit that lets it run."""
+    import json
+
+    from textual.widgets import TabbedContent
+
+    from tests.support.fixtures import graded_record, write_run
+    from tests.support.hostile_corpus import case_dict, many_pages_pdf
+    from workbench.core import limits
+    from workbench.core.case import load_case
+    from workbench.tui.widgets.answers import TRACE_MAX_PAGES, AnswersView
+
+    pages = TRACE_MAX_PAGES + 5
+    suite = tmp_path / "long"
+    suite.mkdir()
+    (suite / "long.pdf").write_bytes(many_pages_pdf(pages))
+    (suite / "long.json").write_text(json.dumps(case_dict("long", "long.pdf")))
+    write_run(suite / "runs" / "model.jsonl", [graded_record(load_case(suite / "long.json"), answer="$2.00")])
+    limits.set_overrides({"forensic_pages": pages - 1}, export=False)
+    try:
+        app = WorkbenchApp(open_source(suite))
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(pilot)
+            app.screen.query_one(TabbedContent).active = "tab-answers"
+            answers = app.screen.query_one(AnswersView)
+            answers.query_one("#answer-list").highlighted = 0
+            await settle(pilot)
+            shown = pane_text(app, answers)
+    finally:
+        limits._overrides.pop("forensic_pages", None)
+    assert f"the document has {pages:,} pages (over {TRACE_MAX_PAGES})" in shown, shown
+    assert f"--explain --limit forensic_pages={pages}` traces them" in shown, shown

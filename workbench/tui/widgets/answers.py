@@ -22,6 +22,7 @@ from workbench.checks.agent_trace import (
     step_line,
     trace_summary,
 )
+from workbench.core import limits
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.runindex import SavedAnswer
@@ -245,9 +246,13 @@ whether it read the page its answer's value came from. **Enter** on a call's lin
         if not saved.record.answer:
             return
         if found is None and self.pdf_pages > TRACE_MAX_PAGES:
+            # (past the `forensic_pages` limit, --explain must be given a higher one to analyse it)
+            over = self.pdf_pages > limits.get("forensic_pages")
+            raise_it = f" --limit forensic_pages={self.pdf_pages}" if over else ""
             values.add_option(Option(Text(
                 f"values not traced here: the document has {self.pdf_pages:,} pages (over {TRACE_MAX_PAGES}); "
-                "`pdfworkbench grade CASE --answer-file F --explain` traces them", style="dim"), disabled=True))
+                f"`pdfworkbench grade CASE --answer-file F --explain{raise_it}` traces them", style="dim"),
+                disabled=True))
             return
         if found is None:
             values.add_option(Option(Text("tracing each value to the document…", style="dim italic"), disabled=True))
