@@ -349,8 +349,8 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
         return hit
     doc = open_fitz(data, name)
     try:
-        # Counted before any page is analysed: a document over the limit is refused at once, not
-        # after its first 500 pages' work (lint of 10,000 pages took 12 s to say so).
+        # Counted before any page is analysed: a document over the limit is refused at once (the
+        # text layers' reading refused it after this had analysed all 10,000 pages: lint, 12 s).
         check_page_budget(doc.page_count, name)
         pages = [analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
     finally:
