@@ -137,7 +137,18 @@ def test_a_document_over_the_page_limit_is_refused_before_its_pages_are_analysed
     assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
     code, out, err = cli("lint", case, "--limit", "forensic_pages=10")
     assert code == 1 and f"pdf-unreadable: long: {said}" in out, out
+    # `report --by source` writes the report, the answer to that case said not traced
+    from tests.support.fixtures import graded_record, write_run
+    from workbench.core.case import load_case
+
+    run = write_run(tmp_path / "runs" / "model.jsonl", [graded_record(load_case(case), answer="$2.00")])
+    code, out, err = cli("report", run, "--suite", tmp_path, "--by", "source", "--jobs", "1",
+                         "--limit", "forensic_pages=10")
+    assert code == 0 and "where from  none traced" in out and "not traced 1 wrong answer: the PDF" in out, out + err
     code, out, err = cli("grade", case, "--answer", ANSWER, "--explain", "--limit", "forensic_pages=12")
     assert code == 0 and "printed on page 1" in out, out + err
     code, out, err = cli("lint", case, "--limit", "forensic_pages=12")
     assert "pdf-unreadable" not in out, out
+    code, out, err = cli("report", run, "--suite", tmp_path, "--by", "source", "--jobs", "1",
+                         "--limit", "forensic_pages=12")
+    assert code == 0 and "where from  of 1 wrong answer, 1 from" in out and "not traced" not in out, out

@@ -168,6 +168,12 @@ class SourceTally:
         return {"group": self.group, "wrong": self.wrong, "sources": out}
 
 
+def untraced(rows: Sequence[Row]) -> int:
+    """Wrong answers with an answer that were not traced (`--by source`: their PDF could not be
+    read, or has more pages than the `forensic_pages` limit): not in `source_tallies`."""
+    return sum(1 for r in rows if r.outcome in WRONG_ANSWERS and r.answer and r.source is None)
+
+
 def source_tallies(rows: Sequence[Row], by: str | None = None) -> list[SourceTally]:
     """Wrong answers by source: one tally for all rows, or one per family or reader (`by`)."""
     tallies: dict[str, SourceTally] = {}
@@ -286,6 +292,7 @@ class RunReport:
                 "overall": [t.to_json() for t in source_tallies(self.rows)],
                 "by_family": [t.to_json() for t in source_tallies(self.rows, "family")],
                 "by_reader": [t.to_json() for t in source_tallies(self.rows, "reader")],
+                "untraced": untraced(self.rows),
             }
         return out
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.core.words import counted
-from workbench.grading.report import Report, Row, SourceTally, source_tallies
+from workbench.grading.report import Report, Row, SourceTally, source_tallies, untraced
 from workbench.grading.stats import rate, wilson
 from workbench.grading.verdict import AGENT_EXECUTION
 
@@ -43,9 +43,12 @@ def _source_sentence(t: SourceTally) -> str:
 def render_sources(rows: Sequence[Row]) -> list[str]:
     """Where the wrong answers came from: overall, then by family and by reader."""
     overall = source_tallies(rows)
+    left = untraced(rows)
+    not_traced = [f"    not traced {counted(left, 'wrong answer')}: the PDF could not be read, or has more "
+                  "pages than the forensic_pages limit (--limit forensic_pages=N)"] if left else []
     if not overall:
-        return ["", "  where from  no wrong answers to trace"]
-    lines = ["", f"  where from  {_source_sentence(overall[0])}"]
+        return ["", "  where from  " + ("none traced" if left else "no wrong answers to trace"), *not_traced]
+    lines = ["", f"  where from  {_source_sentence(overall[0])}", *not_traced]
     for src, n in sorted(overall[0].sources.items(), key=lambda kv: (-kv[1], kv[0])):
         lo, hi = wilson(n, overall[0].wrong)
         lines.append(f"    {src:<13} {n:4d}  {_pct(n / overall[0].wrong)}  [95% CI {_ci((lo, hi))}]")
@@ -113,7 +116,7 @@ def render_report_text(report: Report, max_rows: int = 25) -> str:
         lines.extend(run.tokens.lines())
         if run.key_changed:
             lines.append(f"  note        {run.key_changed} record(s) were made against a different answer key")
-        if any(r.source for r in run.rows):
+        if any(r.source for r in run.rows) or (report.by == "source" and untraced(run.rows)):
             lines.extend(render_sources(run.rows))
         if run.groups:
             width = max(12, *(len(g.group) for g in run.groups))
