@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from workbench.core import limits
 from workbench.core.words import counted
 from workbench.grading.report import Report, Row, SourceTally, source_tallies, untraced
 from workbench.grading.stats import rate, wilson
@@ -45,7 +46,7 @@ def render_sources(rows: Sequence[Row]) -> list[str]:
     overall = source_tallies(rows)
     left = untraced(rows)
     not_traced = [f"    not traced {counted(left, 'wrong answer')}: the PDF could not be read, or has more "
-                  "pages than the forensic_pages limit (--limit forensic_pages=N)"] if left else []
+                  f"pages than the forensic_pages limit ({limits.flag('forensic_pages')})"] if left else []
     if not overall:
         return ["", "  where from  " + ("none traced" if left else "no wrong answers to trace"), *not_traced]
     lines = ["", f"  where from  {_source_sentence(overall[0])}", *not_traced]
