@@ -100,6 +100,29 @@ def platypus_table(rotation: int = 0) -> bytes:
     return out.getvalue()
 
 
+def platypus_statement() -> bytes:
+    """A statement of profit or loss as reportlab platypus typesets one: two year columns, the
+    negatives in brackets (`(12,806.40)`, `($1,234.56)`), as accountants print them."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    buf = io.BytesIO()
+    styles = getSampleStyleSheet()
+    rows = [["", "2024", "2023"], ["Revenue", "$18,240.00", "$15,930.00"],
+            ["Cost of sales", "(12,806.40)", "(11,020.75)"], ["Operating expenses", "(6,668.16)", "(4,102.10)"],
+            ["Net income (loss)", "($1,234.56)", "$807.15"]]
+    table = Table(rows, colWidths=[200, 100, 100])
+    table.setStyle(TableStyle([("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                               ("LINEABOVE", (0, -1), (-1, -1), 0.8, colors.black)]))
+    story = [Paragraph("Harbour Lane Cafe Ltd - Statement of profit or loss", styles["Title"]),
+             Paragraph("For the year ended 31 December 2024. Amounts in brackets are negative.", styles["Normal"]),
+             Spacer(1, 12), table]
+    SimpleDocTemplate(buf, pagesize=letter, invariant=True).build(story)
+    return buf.getvalue()
+
+
 def cropped(data: bytes) -> bytes:
     """`data` with a crop box that does not start at the media box's corner (30 pt in from the
     left, 20 from the bottom, 10 from the right, 40 from the top), as pypdf writes it."""

@@ -102,6 +102,39 @@ def test_a_mention_is_a_whole_token_never_a_piece_of_a_larger_one():
         (Decimal("1234.56"), "EUR", "1,2\u200b34.56 EUR")
 
 
+@pytest.mark.parametrize("written, value, currency, text", [
+    ("Net loss ($1,234.56) for the year", "-1234.56", "USD", "($1,234.56)"),
+    ("Cost of sales\t(12,806.40)\n", "-12806.40", None, "(12,806.40)"),
+    ("total $(1,234.56).", "-1234.56", "USD", "$(1,234.56)"),
+    ("(1.234,56 €)", "-1234.56", "EUR", "(1.234,56 €)"),
+    ("($12)", "-12", "USD", "($12)"),
+    ("(1,234)", "-1234", None, "(1,234)"),
+])
+def test_an_amount_in_brackets_is_an_accounting_negative(written, value, currency, text):
+    (mention,) = find_money(written)
+    assert (mention.value, mention.currency, mention.text) == (Decimal(value), currency, text)
+    assert parse_money(text).value == Decimal(value)   # a key written so is that value
+    assert parse_money(text).agrees(parse_money(f"-{text.strip('()$')}"))
+
+
+def test_a_statement_row_reads_each_bracketed_column_negative():
+    assert [m.value for m in find_money("Operating income 4,120.00 (310.50) (2,345.67)")] == \
+        [Decimal("4120.00"), Decimal("-310.50"), Decimal("-2345.67")]
+    assert [m.value for m in find_money("$1,000 ($1,234.56)")] == [Decimal(1000), Decimal("-1234.56")]
+
+
+@pytest.mark.parametrize("written, values", [
+    ("Smith (2019) and note (3)", ["2019", "3"]),        # a year, a note's mark: whole numbers in prose
+    ("€1,000 ($1,234.56)", ["1000", "1234.56"]),        # the amount converted, after one in another currency
+    ("EUR 1,000 (USD 1,234.56)", ["1000", "1234.56"]),
+    ("f(1.5) = x(2.50)y", ["1.5", "2.50"]),               # brackets glued to a word
+    ("(-5.00)", ["-5.00"]),                               # a sign written: not negated twice
+    ("(see 1,234.56)", ["1234.56"]),                      # not the amount alone in them
+])
+def test_brackets_that_do_not_make_an_amount_negative(written, values):
+    assert [m.value for m in find_money(written)] == [Decimal(v) for v in values]
+
+
 @pytest.mark.parametrize("typed, value, currency", [
     ("13 537,01 €", "13537.01", "EUR"), ("€ 13 537,01", "13537.01", "EUR"), ("EUR 13 537", "13537", "EUR"),
     ("13 537 EUR", "13537", "EUR"), ("1 234 567.89", "1234567.89", None), ("US$1 234", "1234", "USD"),

@@ -19,6 +19,14 @@ French and SI amounts. In a page's text layer a space between digits may stand b
 table cells (`12 500,00`: a quantity and a price), so `find_money` reads a page strictly; the
 evidence search (`checks.evidence`) reads it so again where the space is printed inside one
 span. `2023 500` stays two numbers everywhere.
+
+An amount written alone in brackets is negative, as financial statements print a loss or a
+credit: `($1,234.56)`, `(1,234.56)`, `$(1,234.56)`, `(1.234,56 €)` are -1,234.56, in a page's
+text, an answer and a key alike (`_bracketed`). Brackets read so only around what is an amount
+beyond doubt: a currency marker, digit groups or a decimal part (`(3)` is a note's mark, `(2019)`
+a year), not glued to a word (`f(1.5)`), and not right after an amount in another currency
+(`€1,000 ($1,234.56)` converts it; `1,234.00 (567.00)`, after one in the same or none, is the next
+column of a statement's row).
 """
 
 from __future__ import annotations
@@ -195,13 +203,15 @@ def _clean(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _mention(m: re.Match[str], start: int, end: int, text: str) -> MoneyMention | None:
-    """The amount `m` matched, said by `text[start:end]` (`m` may be of a cleaned copy)."""
+def _mention(m: re.Match[str], start: int, end: int, text: str, bracket: _Bracket | None = None) -> MoneyMention | None:
+    """The amount `m` matched, said by `text[start:end]` (`m` may be of a cleaned copy); negative
+    when it is written in brackets (`bracket`, with the marker before them if one is)."""
     sign1, prefix, prefix2, sign2, number, suffix = m.group("sign1", "prefix", "prefix2", "sign2", "number", "suffix")
+    outer = bracket[2] if bracket is not None else None
     # A letter code glued to a word ("ABCUSD5") is not a currency; the lookbehind covers prefixes.
     currency = None
-    if prefix or suffix:
-        codes = {_CODES[x.upper()] for x in (prefix, prefix2, suffix) if x}
+    if prefix or suffix or outer:
+        codes = {_CODES[x.upper()] for x in (prefix, prefix2, suffix, outer) if x}
         if len(codes) > 1:
             return None  # "$5 EUR" contradicts itself
         currency = codes.pop()
@@ -209,9 +219,51 @@ def _mention(m: re.Match[str], start: int, end: int, text: str) -> MoneyMention 
         value = number_value(number)
     except InvalidOperation:  # pragma: no cover - the pattern admits only digits
         return None
-    if sign1 or sign2:
+    if sign1 or sign2 or bracket is not None:
         value = -value
     return MoneyMention(value, currency, start, end, text[start:end])
+
+
+# ---- accounting negatives: the amount in brackets ------------------------------------------------
+
+# Where an amount written in brackets stands in the cleaned text, brackets (and a marker before
+# them) included: (start, end, the marker before them: `$` of `$(1,234.56)`, or None). (A tuple:
+# a dataclass is a millisecond of every `grade`'s start.)
+_Bracket = tuple[int, int, str | None]
+
+
+# A currency marker just before the opening bracket (`$(1,234.56)`, `USD (1,234.56)`).
+_MARKER_BEFORE = re.compile(rf"(?<![^\W\d_])(?:{_CUR}) ?\Z")
+
+
+def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | None) -> _Bracket | None:
+    """Where `m` is an accounting negative, `(1,234.56)`, `($1,234.56)`, `$(1,234.56)`, as financial
+    statements print a loss or a credit; else None. Not a sign already written; not a bare whole
+    number, which brackets in prose (`(3)` a note's mark, `(2019)` a year); not brackets glued to
+    a word (`f(1.5)`); and not an amount in brackets right after one in another currency,
+    `€1,000 ($1,234.56)`, which converts it (after one in the same currency or none, it is the next
+    column of a statement's row: `1,234.00 (567.00)`). `before` is the last amount before `m` (where it
+    ended, its currency)."""
+    start, end = m.span()
+    if (start == 0 or end >= len(clean) or clean[start - 1] != "(" or clean[end] != ")"
+            or m.group("sign1") or m.group("sign2")):
+        return None
+    own = m.group("prefix") or m.group("suffix")
+    at = start - 1
+    outer = None if own else _MARKER_BEFORE.search(clean, max(0, at - 5), at)
+    if not (own or outer or not m.group("number").isdigit()):
+        return None
+    if outer is not None:
+        at = outer.start()
+    if (at and clean[at - 1].isalnum()) or (end + 1 < len(clean) and clean[end + 1].isalnum()):
+        return None   # glued to a word: `f(1.5)`, `x(2.50)y`
+    if before is not None and before[1] is not None:
+        # What lies between the amount before and this one: only spaces when it is restated.
+        gap = clean[before[0]:at]
+        mine = _CODES[(own or outer.group().strip()).upper()] if (own or outer) else None
+        if not gap.strip() and mine is not None and not currencies_agree(mine, before[1]):
+            return None
+    return at, end + 1, outer.group().strip() if outer is not None else None
 
 
 def find_money(text: str) -> list[MoneyMention]:
@@ -223,10 +275,15 @@ def find_money(text: str) -> list[MoneyMention]:
 def _find_money(text: str) -> tuple[MoneyMention, ...]:
     clean, index = _clean(text)
     out = []
+    before: tuple[int, str | None] | None = None   # the last amount: where it ended, its currency
+    brackets = "(" in clean   # (most text has none: no look around each match)
     for m in _MONEY_RE.finditer(clean):
-        mention = _mention(m, index[m.start()], index[m.end() - 1] + 1, text)
+        bracket = _bracketed(clean, m, before) if brackets else None
+        start, end = bracket[:2] if bracket is not None else m.span()
+        mention = _mention(m, index[start], index[end - 1] + 1, text, bracket)
         if mention is not None:
             out.append(mention)
+            before = (end, mention.currency)
     return tuple(out)
 
 
@@ -236,7 +293,13 @@ def parse_money(text: str) -> MoneyMention | None:
     typed as one amount (`13 537,01 €`), `parse_money(spaced_groups(text))`."""
     stripped = _clean(text)[0].strip().rstrip(".").strip()
     m = _MONEY_RE.fullmatch(stripped)
-    return _mention(m, 0, len(stripped), stripped) if m else None
+    if m:
+        return _mention(m, 0, len(stripped), stripped)
+    if stripped.endswith(")"):   # an accounting negative, `($1,234.56)`: the whole text, brackets and all
+        found = _find_money(stripped)
+        if len(found) == 1 and (found[0].start, found[0].end) == (0, len(stripped)):
+            return found[0]
+    return None
 
 
 # ---- percentages ---------------------------------------------------------------------------------
