@@ -145,6 +145,14 @@ def test_a_document_over_the_page_limit_is_refused_before_its_pages_are_analysed
     code, out, err = cli("report", run, "--suite", tmp_path, "--by", "source", "--jobs", "1",
                          "--limit", "forensic_pages=10")
     assert code == 0 and "where from  none traced" in out and "not traced 1 wrong answer: the PDF" in out, out + err
+    # ... and so do its JSON (`sources` given, though none was traced) and its HTML page
+    code, out, err = cli("report", run, "--suite", tmp_path, "--by", "source", "--jobs", "1", "--json",
+                         "--limit", "forensic_pages=10")
+    assert code == 0 and json.loads(out)["runs"][0]["sources"]["untraced"] == 1, out + err
+    code, out, err = cli("report", run, "--suite", tmp_path, "--by", "source", "--jobs", "1", "--html",
+                         tmp_path / "r.html", "--limit", "forensic_pages=10")
+    page = (tmp_path / "r.html").read_text()
+    assert code == 0 and "Not traced: 1 wrong answer of model:" in page and "Give <code>--by source" not in page, err
     code, out, err = cli("grade", case, "--answer", ANSWER, "--explain", "--limit", "forensic_pages=12")
     assert code == 0 and "printed on page 1" in out, out + err
     code, out, err = cli("lint", case, "--limit", "forensic_pages=12")

@@ -278,7 +278,9 @@ class RunReport:
         """The last record of each case (a case called twice shows its latest answer)."""
         return {r.case_id: r for r in self.rows}
 
-    def to_json(self) -> JSONObject:
+    def to_json(self, traced: bool = False) -> JSONObject:
+        """`traced`: the wrong answers were traced (`--by source`), so `sources` is given even when
+        none could be (its `untraced` count)."""
         out = {
             "label": self.label, "readers": self.readers, "modalities": self.modalities,
             "dpis": self.dpis, "provenance": self.provenance, "key_changed": self.key_changed,
@@ -287,7 +289,7 @@ class RunReport:
             "shards": self.shards.to_json() if self.shards else None,
             "hashes": self.hashes,
         }
-        if any(r.source for r in self.rows):
+        if traced or any(r.source for r in self.rows):
             out["sources"] = {
                 "overall": [t.to_json() for t in source_tallies(self.rows)],
                 "by_family": [t.to_json() for t in source_tallies(self.rows, "family")],
@@ -350,7 +352,7 @@ class Report:
         return {
             "format": REPORT_FORMAT, "by": self.by, "suite": self.suite.to_json() if self.suite else None,
             "gold": self.gold,
-            "runs": [r.to_json() for r in self.runs],
+            "runs": [r.to_json(traced=self.by == "source") for r in self.runs],
             "differences": [d.to_json() for d in self.differences],
             "unknown_cases": self.unknown_cases,
         }

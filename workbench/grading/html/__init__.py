@@ -17,14 +17,22 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict
 
-from workbench.core import atomic
+from workbench.core import atomic, limits
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
 from workbench.grading.cost import kilo, money
 from workbench.grading.html import charts
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.grading.outcome import NOT_SCORED, OUTCOMES, WRONG_ANSWERS
-from workbench.grading.report import Report, Row, RunReport, Stats, SuiteRef, source_tallies
+from workbench.grading.report import (
+    Report,
+    Row,
+    RunReport,
+    Stats,
+    SuiteRef,
+    source_tallies,
+    untraced,
+)
 from workbench.grading.stats import wilson
 
 __all__ = ["CropBox", "PageCrop", "compare_html", "report_charts", "report_html", "write_compare_html",
@@ -151,6 +159,11 @@ def _source_rows(runs: Sequence[RunReport]) -> tuple[list[JSONObject], list[str]
                 totals[src] = totals.get(src, 0) + n
     order = sorted(totals, key=lambda s: (-totals[s], s))
     return rows, order
+
+
+def _untraced(runs: Sequence[RunReport]) -> list[JSONObject]:
+    """Each reader's wrong answers `--by source` could not trace (`report.untraced`), where any."""
+    return [{"reader": run.label, "count": n} for run in runs if (n := untraced(run.rows))]
 
 
 # A wrong answer's card, as the template reads it (and `report_context` reads back).
@@ -293,6 +306,8 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
         "any_tokens": any(run.tokens.reported for run in runs),
         **(report_charts(report) if drawn is None else drawn),
         "attributed": report.by == "source",
+        "untraced": _untraced(runs) if report.by == "source" else [],
+        "untraced_flag": limits.flag("forensic_pages"),
         "cards": cards, "answers": answers,
         "filters": {"family": families, "reader": [r.label for r in runs],
                     "verdict": [k for k in WRONG_ANSWERS if k in outcomes_seen]},
