@@ -24,7 +24,41 @@ def test_a_date_is_the_days_it_may_mean(text, days):
     assert found[0] == days and line[found[1]:found[2]] == text.removeprefix("Wednesday, ").removeprefix("the ")
 
 
-@pytest.mark.parametrize("text", ["March 2025", "2025", "31 February 2025", "INV-357946", "12 foo 2025", "Acme", "1.2.3",
+@pytest.mark.parametrize("text, month", [
+    ("March 2025", "2025-03"), ("Mar. 2025", "2025-03"), ("March, 2025", "2025-03"), ("2025-03", "2025-03"),
+    ("03/2025", "2025-03"), ("9/2025", "2025-09"), ("marzo de 2025", "2025-03"), ("Oktober 2025", "2025-10"),
+    ("mai 2025", "2025-05"), ("Sept. 2025", "2025-09"),
+])
+def test_a_month_written_alone_is_that_month(text, month):
+    assert parse_date(text) == {month}
+    line = f"Billing period {text}; paid."
+    assert [(found, line[a:b]) for found, a, b in find_dates(line)] == [({month}, text)]
+
+
+@pytest.mark.parametrize("text", ["data set 2025", "Year 2025", "2025-13", "13/2025", "INV-03/2025", "1.2345",
+                                  "03/2025/7", "Mars 1850"])
+def test_what_is_not_a_month(text):
+    assert parse_date(text) is None and find_dates(f"x {text} y") == []
+
+
+def test_a_month_key_is_found_in_any_writing_of_it_and_in_a_day_of_it_but_not_in_exact():
+    from workbench.core.case import Case
+    from workbench.core.matcher import MatcherSpec
+    from workbench.grading import grade
+    from workbench.text.search import find_all
+
+    said = {a: [p.found for p in find_all(a, "March 2025")] for a in
+            ("Mar 2025", "2025-03", "03/2025", "on 12 March 2025", "March 12, 2025", "April 2025", "03/12/2025")}
+    assert said == {"Mar 2025": ["Mar 2025"], "2025-03": ["2025-03"], "03/2025": ["03/2025"],
+                    "on 12 March 2025": ["12 March 2025"], "March 12, 2025": ["March 12, 2025"],
+                    "April 2025": [], "03/12/2025": []}   # (the last may be the 3rd of December)
+    assert find_all("March 2025", "2025-03-12") == []   # a month does not say which day
+    case = Case(id="m", trap_family="f", seed=1, question="Which month?", expected_answer="March 2025",
+                matcher=MatcherSpec("exact"))
+    assert grade(case, "Mar. 2025").correct and not grade(case, "12 March 2025").correct
+
+
+@pytest.mark.parametrize("text", ["2025", "31 February 2025", "INV-357946", "12 foo 2025", "Acme", "1.2.3",
                                   "28-11-58", "12-03-2025 x"])
 def test_what_is_not_one_date_is_none(text):
     assert parse_date(text) is None
@@ -41,6 +75,14 @@ def test_a_key_that_is_a_date_is_found_on_a_page_that_prints_it_otherwise():
     assert [h.text for h in find_evidence(data, "2025-09-08")] == ["8 September 2025"]
     assert [h.text for h in find_evidence(data, "October 8, 2025")] == ["08/10/2025"]
     assert find_evidence(data, "2025-09-09") == []
+
+
+def test_a_key_that_is_a_month_is_found_on_a_page_that_prints_it_otherwise():
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Statement period: March 2025   Issued: 08/04/2025", fontname="helv")
+    data = doc.tobytes()
+    assert [h.text for h in find_evidence(data, "03/2025")] == ["March 2025"]
+    assert find_evidence(data, "April 2025") == []   # 08/04/2025 may be the 4th of August
 
 
 def test_a_key_that_may_mean_two_days_is_found_only_where_the_writing_leaves_both_open():

@@ -1,16 +1,19 @@
 """Dates in free text, compared as days: `2025-03-12` is `12 March 2025`, `March 12th, 2025`,
-`12/03/2025`, `12. März 2025` and `Wednesday, 12 de marzo de 2025`.
+`12/03/2025`, `12. März 2025` and `Wednesday, 12 de marzo de 2025`; and months: `March 2025` is
+`Mar. 2025`, `2025-03`, `03/2025` and `marzo de 2025` (a statement's period, a billing month).
 
 API:
 
 - `to_iso_date(value, dayfirst=False)`: one date as `YYYY-MM-DD` (None if it is not one this reads):
   ISO, day-month-year and month-day-year with the month's name in English, French, German,
   Spanish, Italian, Portuguese or Dutch (long or short), a weekday or "the" before it, and
-  numeric `12/03/2025` (month first unless `dayfirst`, or the first number is over 12).
+  numeric `12/03/2025` (month first unless `dayfirst`, or the first number is over 12); a month
+  alone as `YYYY-MM` (its name and a four-digit year, `2025-03`, `03/2025`).
 - `parse_date(text)`: the days a text that is wholly one date may mean (two for `03/12/2025`,
-  which is the 12th of March in the US and the 3rd of December elsewhere), or None.
-- `find_dates(text)`: every date written in a text, with the days it may mean and where it is;
-  `same_day(key, found)` whether one is a key's day.
+  which is the 12th of March in the US and the 3rd of December elsewhere), or the month, or None.
+- `find_dates(text)`: every date written in a text, with the days (or month) it may mean and where
+  it is; `same_day(key, found)` whether one is a key's day or month (`within`: or a day of the
+  key's month, as `contains` reads `12 March 2025` to say March 2025).
 
 The grader's `contains` and `exact` compare a key that is a date so (`text.search.find_all`), and
 the extraction track's `date` normaliser uses `to_iso_date`.
@@ -42,6 +45,10 @@ for _i, _names in enumerate((
         "novembre noviembre novembro",
         "décembre decembre déc dezember dez diciembre dic dicembre dezembro december"), 1):
     _MONTHS.update(dict.fromkeys(_names.split(), _i))
+# Three-letter names a month alone is written with (`Mar 2025`, `mai 2025`): the English short
+# forms and the whole names; the other languages' short forms are words too (a day beside them
+# says they are a month: `12 set 2025`).
+_MONTH_WORDS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec mai mei".split())
 # The words a date may start with: a weekday ("Wednesday, March 12, 2025"), in the same languages.
 _WEEKDAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
@@ -75,6 +82,11 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
     elif m := re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})", s):
         a, b, y = int(m[1]), int(m[2]), int(m[3])
         mo, d = (b, a) if dayfirst or a > 12 else (a, b)
+    elif m := re.fullmatch(r"(\d{4})[-/](\d{1,2})|(\d{1,2})[-/](\d{4})|([^\W\d_]+)\.?\s+(?:de\s+)?(\d{4})", s):
+        name = m[5]
+        # (not a short form that is a word too: `set`, `out`, `ago`, `gen`, "data set 2025")
+        month = int(m[2] or m[3]) if name is None else _MONTHS.get(name) if len(name) > 3 or name in _MONTH_WORDS else None
+        return _month(int(m[1] or m[4] or m[6]), month)
     if y is None or mo is None or d is None:
         return None
     if y < 100:
@@ -85,6 +97,12 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
         return dt.date(y, mo, d).isoformat()
     except ValueError:
         return None
+
+
+def _month(year: int, month: int | None) -> str | None:
+    """`YYYY-MM` of a month written alone, or None where it is none (`2011-12` is a fiscal year too,
+    and `1.2345` no month of the year 2345: years of 1900 to 2099 only)."""
+    return f"{year:04d}-{month:02d}" if month is not None and 1 <= month <= 12 and 1900 <= year < 2100 else None
 
 
 def _days(text: str) -> frozenset[str]:
@@ -103,11 +121,16 @@ def parse_date(text: str) -> frozenset[str] | None:
     return (_days(text) or None) if _date_re().fullmatch(text) else None
 
 
-def same_day(key: frozenset[str], found: frozenset[str]) -> bool:
-    """Whether a date found means the day a key's date means. A key of one day is found in any
-    writing that may mean it (`12/03/2025` may be the 12th of March); a key that may mean two
-    (`03/12/2025`) only in a writing as open (`3.12.2025`), never in one that settles it either way."""
-    return found == key or (len(key) == 1 and key <= found)
+def same_day(key: frozenset[str], found: frozenset[str], within: bool = False) -> bool:
+    """Whether a date found means the day (or month) a key's date means. A key of one day is found
+    in any writing that may mean it (`12/03/2025` may be the 12th of March); a key that may mean
+    two (`03/12/2025`) only in a writing as open (`3.12.2025`), never in one that settles it either
+    way. A month is the same month, not a day of it, unless `within`: then a key that is a month
+    (`2025-03`) is found in a day that can only be in it (`12 March 2025`)."""
+    if found == key or (len(key) == 1 and key <= found):
+        return True
+    month = next(iter(key)) if within and len(key) == 1 else ""
+    return len(month) == 7 and all(day[:7] == month for day in found)
 
 
 def _two_digits(text: str) -> bool:
@@ -124,7 +147,7 @@ def _pair() -> re.Pattern[str]:
 def _date_re() -> re.Pattern[str]:
     """A date written in free text (the forms `to_iso_date` reads, a weekday aside). Compiled when
     first needed (a key that is a date), not by every `grade`."""
-    word = r"[^\W\d_]{3,10}\.?"
+    word = r"[^\W\d_]{3,10}+\.?"   # (possessive: a longer word is none, without trying each shorter part)
     day = r"\d{1,2}(?:st|nd|rd|th|er|\.)?"
     year = r"\d{4}(?!\d)"
     return re.compile(
@@ -134,6 +157,10 @@ def _date_re() -> re.Pattern[str]:
         rf"|{day},?\s+(?:of\s+|de\s+)?{word},?\s+(?:de\s+)?{year}"           # 12 March 2025, 12 de marzo de 2025
         rf"|{word}\s+{day},?\s+{year}"                                        # March 12, 2025
         rf"|\d{{1,2}}-{word}-(?:\d{{4}}|\d{{2}})(?![\d-])"                        # 12-Mar-25
+        # a month: after the days, so a day's month is read with its day
+        r"|\d{4}[-/]\d{1,2}(?![\d./-])|\d{1,2}[-/]\d{4}(?![\d./-])"                # 2025-03, 03/2025
+        # (the year not the start of a date: "Dated 2025-03-12" is no month "Dated 2025")
+        rf"|{word},?\s+(?:de\s+)?{year}(?![-/.]\d)"                              # March 2025, marzo de 2025
         r")", re.I)
 
 

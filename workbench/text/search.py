@@ -260,8 +260,9 @@ def fold_word(token: str) -> str:
 def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     """Every place `answer` says `needle`, tolerant of case and spacing; amounts compared as
     money (whole numeric tokens, equal values, currencies that agree), a percentage as one
-    (`12.5%` is `12,5 %`), a date as a day (`2025-03-12` is `12 March 2025`: `text.dates`).
-    Non-overlapping, in order."""
+    (`12.5%` is `12,5 %`), a date as a day (`2025-03-12` is `12 March 2025`: `text.dates`), a
+    month as a month (`March 2025` is `03/2025`, and any day of it says it). Non-overlapping, in
+    order."""
     # an amount, or a percentage (`12.5%` is `12,5 %`, `12.50 percent`), however it is written
     value = parse_money(needle) or parse_percent(needle)
     if value is not None:
@@ -270,7 +271,7 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
     if days is not None:
         # a date however it is written (`2025-03-12`, `12 March 2025`, `March 12th, 2025`, `12/03/2025`)
         return [Part(needle, True, answer[a:b], (a, b)) for found, a, b in find_dates(answer)
-                if same_day(days, found)]
+                if same_day(days, found, within=True)]
     want = fold_needle(needle)
     if not want:
         return []
