@@ -82,7 +82,7 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
     elif m := re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})", s):
         a, b, y = int(m[1]), int(m[2]), int(m[3])
         mo, d = (b, a) if dayfirst or a > 12 else (a, b)
-    elif m := re.fullmatch(r"(\d{4})[-/](\d{1,2})|(\d{1,2})[-/](\d{4})|([^\W\d_]+)\.?\s+(?:de\s+)?(\d{4})", s):
+    elif m := re.fullmatch(r"(\d{4})[-/](\d{1,2})|(\d{1,2})/(\d{4})|([^\W\d_]+)\.?\s+(?:de\s+)?(\d{4})", s):
         name = m[5]
         # (not a short form that is a word too: `set`, `out`, `ago`, `gen`, "data set 2025")
         month = int(m[2] or m[3]) if name is None else _MONTHS.get(name) if len(name) > 3 or name in _MONTH_WORDS else None
@@ -100,8 +100,8 @@ def to_iso_date(value: str, dayfirst: bool = False) -> str | None:
 
 
 def _month(year: int, month: int | None) -> str | None:
-    """`YYYY-MM` of a month written alone, or None where it is none (`2011-12` is a fiscal year too,
-    and `1.2345` no month of the year 2345: years of 1900 to 2099 only)."""
+    """`YYYY-MM` of a month written alone, or None where it is none: no month 20 in the fiscal
+    year `2019-20` (`2011-12` is read as December 2011), and years of 1900 to 2099 only."""
     return f"{year:04d}-{month:02d}" if month is not None and 1 <= month <= 12 and 1900 <= year < 2100 else None
 
 
@@ -158,7 +158,7 @@ def _date_re() -> re.Pattern[str]:
         rf"|{word}\s+{day},?\s+{year}"                                        # March 12, 2025
         rf"|\d{{1,2}}-{word}-(?:\d{{4}}|\d{{2}})(?![\d-])"                        # 12-Mar-25
         # a month: after the days, so a day's month is read with its day
-        r"|\d{4}[-/]\d{1,2}(?![\d./-])|\d{1,2}[-/]\d{4}(?![\d./-])"                # 2025-03, 03/2025
+        r"|\d{4}[-/]\d{1,2}(?![\d./-])|\d{1,2}/\d{4}(?![\d./-])"                  # 2025-03, 03/2025 (not 3-2025, a number)
         # (the year not the start of a date: "Dated 2025-03-12" is no month "Dated 2025")
         rf"|{word},?\s+(?:de\s+)?{year}(?![-/.]\d)"                              # March 2025, marzo de 2025
         r")", re.I)

@@ -257,13 +257,12 @@ def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | No
         at = outer.start()
     if (at and clean[at - 1].isalnum()) or (end + 1 < len(clean) and clean[end + 1].isalnum()):
         return None   # glued to a word: `f(1.5)`, `x(2.50)y`
-    if before is not None and before[1] is not None:
-        # What lies between the amount before and this one: only spaces when it is restated.
-        gap = clean[before[0]:at]
-        mine = _CODES[(own or outer.group().strip()).upper()] if (own or outer) else None
-        if not gap.strip() and mine is not None and not currencies_agree(mine, before[1]):
+    marker = outer.group().strip() if outer is not None else None
+    if before is not None and before[1] is not None and (own or marker):
+        # Only spaces between the amount before and this one: this one converts it.
+        if not clean[before[0]:at].strip() and not currencies_agree(_CODES[(own or marker).upper()], before[1]):
             return None
-    return at, end + 1, outer.group().strip() if outer is not None else None
+    return at, end + 1, marker
 
 
 def find_money(text: str) -> list[MoneyMention]:
