@@ -46,3 +46,21 @@ def test_a_key_in_brackets_grades_a_profit_of_the_same_figure_wrong(command, wor
     assert case["expected_answer"] == "($1,234.56)"
     code, out, _ = command("grade", "suite/pl.json", "--answer", "1,234.56")
     assert code == 1 and out.startswith("FAIL")
+
+
+def test_a_credit_printed_with_its_minus_after_it_as_erp_systems_print_it(command, work):
+    """A credit note as an ERP system prints it, written by pymupdf directly: `1.234,56-`."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for y, line in ((72, "Gutschrift Nr. 4471"), (100, "Rechnung 2291 vom 03.02.2025   1.480,00"),
+                    (120, "Gutschriftsbetrag   1.234,56- EUR"), (140, "Restbetrag   245,44 EUR")):
+        page.insert_text((72, y), line, fontname="helv", fontsize=10)
+    doc.save(work / "gs.pdf")
+    code, out, err = command("adopt", "gs.pdf", "--into", "suite", "--question", "Wie hoch ist die Gutschrift?",
+                             "--expected", "-1.234,56 EUR")
+    assert code == 0 and "located '1.234,56-' on page 1" in out, out + err
+    for answer, correct in (("1.234,56-", True), ("-1.234,56 EUR", True), ("EUR 1.234,56", False)):
+        code, out, _ = command("grade", "suite/gs.json", "--answer", answer)
+        assert (code == 0) is correct, (answer, out)

@@ -117,6 +117,25 @@ def test_an_amount_in_brackets_is_an_accounting_negative(written, value, currenc
     assert parse_money(text).agrees(parse_money(f"-{text.strip('()$')}"))
 
 
+@pytest.mark.parametrize("written, value, currency, text", [
+    ("Gutschrift 1.234,56-", "-1234.56", None, "1.234,56-"),        # an ERP system's credit
+    ("EUR 1.234,56- offen", "-1234.56", "EUR", "EUR 1.234,56-"),
+    ("Total: 12.50-.", "-12.50", None, "12.50-"),
+])
+def test_an_amount_with_its_minus_after_it_is_negative(written, value, currency, text):
+    (mention,) = find_money(written)
+    assert (mention.value, mention.currency, mention.text) == (Decimal(value), currency, text)
+    assert parse_money(text).value == Decimal(value)
+
+
+@pytest.mark.parametrize("written, values", [
+    ("1,000.00-2,000.00", ["1000.00", "2000.00"]), ("$1.00-$2.00", ["1.00", "2.00"]),   # ranges
+    ("10- to 20-year bonds", ["10", "20"]), ("INV 12.50-A", ["12.50"]), ("-5.00-", ["-5.00"]),
+])
+def test_a_minus_after_a_number_that_is_no_credit(written, values):
+    assert [m.value for m in find_money(written)] == [Decimal(v) for v in values]
+
+
 def test_a_statement_row_reads_each_bracketed_column_negative():
     assert [m.value for m in find_money("Operating income 4,120.00 (310.50) (2,345.67)")] == \
         [Decimal("4120.00"), Decimal("-310.50"), Decimal("-2345.67")]

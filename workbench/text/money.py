@@ -26,7 +26,8 @@ text, an answer and a key alike (`_bracketed`). Brackets read so only around wha
 beyond doubt: a currency marker, digit groups or a decimal part (`(3)` is a note's mark, `(2019)`
 a year), not glued to a word (`f(1.5)`), and not right after an amount in another currency
 (`€1,000 ($1,234.56)` converts it; `1,234.00 (567.00)`, after one in the same or none, is the next
-column of a statement's row).
+column of a statement's row). So is one with its minus after it, as ERP systems print a credit
+(`1.234,56-`), followed by a space, punctuation or nothing (`_minus_after`).
 """
 
 from __future__ import annotations
@@ -265,6 +266,22 @@ def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | No
     return at, end + 1, marker
 
 
+_AFTER_MINUS = frozenset(" \t\n\r\u00a0.,;:)]|")
+
+
+def _minus_after(clean: str, m: re.Match[str]) -> _Bracket | None:
+    """Where `m` is a negative written with its minus after it, as ERP systems print a credit
+    (`1.234,56-`, `EUR 1.234,56-`), or None: only an amount beyond doubt (as in brackets), with no
+    sign before it and nothing but a space or punctuation after the minus (`1,000.00-2,000.00`,
+    `$1-$2` and `10- to 20-year` are no such thing)."""
+    end = m.end()
+    if (end >= len(clean) or clean[end] not in "-\u2212" or m.group("sign1") or m.group("sign2")
+            or (end + 1 < len(clean) and clean[end + 1] not in _AFTER_MINUS)
+            or not (m.group("prefix") or m.group("suffix") or not m.group("number").isdigit())):
+        return None
+    return m.start(), end + 1, None
+
+
 def find_money(text: str) -> list[MoneyMention]:
     """Every numeric token in `text`, with its currency if one is written beside it."""
     return list(_find_money(text))
@@ -277,7 +294,7 @@ def _find_money(text: str) -> tuple[MoneyMention, ...]:
     before: tuple[int, str | None] | None = None   # the last amount: where it ended, its currency
     brackets = "(" in clean   # (most text has none: no look around each match)
     for m in _MONEY_RE.finditer(clean):
-        bracket = _bracketed(clean, m, before) if brackets else None
+        bracket = (_bracketed(clean, m, before) if brackets else None) or _minus_after(clean, m)
         start, end = bracket[:2] if bracket is not None else m.span()
         mention = _mention(m, index[start], index[end - 1] + 1, text, bracket)
         if mention is not None:
@@ -294,7 +311,7 @@ def parse_money(text: str) -> MoneyMention | None:
     m = _MONEY_RE.fullmatch(stripped)
     if m:
         return _mention(m, 0, len(stripped), stripped)
-    if stripped.endswith(")"):   # an accounting negative, `($1,234.56)`: the whole text, brackets and all
+    if stripped.endswith((")", "-", "\u2212")):   # `($1,234.56)`, `1.234,56-`: the whole text, sign and all
         found = _find_money(stripped)
         if len(found) == 1 and (found[0].start, found[0].end) == (0, len(stripped)):
             return found[0]
