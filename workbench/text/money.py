@@ -27,7 +27,8 @@ beyond doubt: a currency marker, digit groups or a decimal part (`(3)` is a note
 a year), not glued to a word (`f(1.5)`), and not right after an amount in another currency
 (`€1,000 ($1,234.56)` converts it; `1,234.00 (567.00)`, after one in the same or none, is the next
 column of a statement's row). So is one with its minus after it, as ERP systems print a credit
-(`1.234,56-`), followed by a space, punctuation or nothing (`_minus_after`).
+(`1.234,56-`), followed by a space, punctuation or nothing (`_minus_after`); both only where it is
+an amount beyond doubt (`_beyond_doubt`).
 """
 
 from __future__ import annotations
@@ -204,11 +205,12 @@ def _clean(text: str) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _mention(m: re.Match[str], start: int, end: int, text: str, bracket: _Bracket | None = None) -> MoneyMention | None:
+def _mention(m: re.Match[str], start: int, end: int, text: str, negative: _Negative | None = None) -> MoneyMention | None:
     """The amount `m` matched, said by `text[start:end]` (`m` may be of a cleaned copy); negative
-    when it is written in brackets (`bracket`, with the marker before them if one is)."""
+    where `negative` says it is written so (in brackets, with the marker before them if one is, or
+    with its minus after it)."""
     sign1, prefix, prefix2, sign2, number, suffix = m.group("sign1", "prefix", "prefix2", "sign2", "number", "suffix")
-    outer = bracket[2] if bracket is not None else None
+    outer = negative[2] if negative is not None else None
     # A letter code glued to a word ("ABCUSD5") is not a currency; the lookbehind covers prefixes.
     currency = None
     if prefix or suffix or outer:
@@ -220,24 +222,32 @@ def _mention(m: re.Match[str], start: int, end: int, text: str, bracket: _Bracke
         value = number_value(number)
     except InvalidOperation:  # pragma: no cover - the pattern admits only digits
         return None
-    if sign1 or sign2 or bracket is not None:
+    if sign1 or sign2 or negative is not None:
         value = -value
     return MoneyMention(value, currency, start, end, text[start:end])
 
 
-# ---- accounting negatives: the amount in brackets ------------------------------------------------
+# ---- accounting negatives: the amount in brackets, or its minus after it ------------------------
 
-# Where an amount written in brackets stands in the cleaned text, brackets (and a marker before
-# them) included: (start, end, the marker before them: `$` of `$(1,234.56)`, or None). (A tuple:
-# a dataclass is a millisecond of every `grade`'s start.)
-_Bracket = tuple[int, int, str | None]
+# Where an amount written negative so stands in the cleaned text, brackets (and a marker before
+# them) or the minus included: (start, end, the marker before the brackets: `$` of `$(1,234.56)`,
+# or None). (A tuple: a dataclass is a millisecond of every `grade`'s start.)
+_Negative = tuple[int, int, str | None]
+
+
+def _beyond_doubt(m: re.Match[str]) -> bool:
+    """Whether `m` is an amount beyond doubt, which brackets or a minus after it make negative: a
+    currency marker, digit groups or a decimal part, and no sign written (`(3)` is a note's mark,
+    `(2019)` a year, `10-` half of `10- to 20-year`)."""
+    return (bool(m.group("prefix") or m.group("suffix")) or not m.group("number").isdigit()) \
+        and not (m.group("sign1") or m.group("sign2"))
 
 
 # A currency marker just before the opening bracket (`$(1,234.56)`, `USD (1,234.56)`).
 _MARKER_BEFORE = re.compile(rf"(?<![^\W\d_])(?:{_CUR}) ?\Z")
 
 
-def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | None) -> _Bracket | None:
+def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | None) -> _Negative | None:
     """Where `m` is an accounting negative, `(1,234.56)`, `($1,234.56)`, `$(1,234.56)`, as financial
     statements print a loss or a credit; else None. Not a sign already written; not a bare whole
     number, which brackets in prose (`(3)` a note's mark, `(2019)` a year); not brackets glued to
@@ -246,13 +256,12 @@ def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | No
     column of a statement's row: `1,234.00 (567.00)`). `before` is the last amount before `m` (where it
     ended, its currency)."""
     start, end = m.span()
-    if (start == 0 or end >= len(clean) or clean[start - 1] != "(" or clean[end] != ")"
-            or m.group("sign1") or m.group("sign2")):
+    if start == 0 or end >= len(clean) or clean[start - 1] != "(" or clean[end] != ")":
         return None
     own = m.group("prefix") or m.group("suffix")
     at = start - 1
     outer = None if own else _MARKER_BEFORE.search(clean, max(0, at - 5), at)
-    if not (own or outer or not m.group("number").isdigit()):
+    if m.group("sign1") or m.group("sign2") or not (outer or _beyond_doubt(m)):
         return None
     if outer is not None:
         at = outer.start()
@@ -266,18 +275,17 @@ def _bracketed(clean: str, m: re.Match[str], before: tuple[int, str | None] | No
     return at, end + 1, marker
 
 
-_AFTER_MINUS = frozenset(" \t\n\r\u00a0.,;:)]|")
+_MINUSES = "-\u2212"
+_AFTER_MINUS = frozenset(" \t\n\r\u00a0.,;:)]|")   # (what may follow a minus after an amount)
 
 
-def _minus_after(clean: str, m: re.Match[str]) -> _Bracket | None:
+def _minus_after(clean: str, m: re.Match[str]) -> _Negative | None:
     """Where `m` is a negative written with its minus after it, as ERP systems print a credit
-    (`1.234,56-`, `EUR 1.234,56-`), or None: only an amount beyond doubt (as in brackets), with no
-    sign before it and nothing but a space or punctuation after the minus (`1,000.00-2,000.00`,
-    `$1-$2` and `10- to 20-year` are no such thing)."""
+    (`1.234,56-`, `EUR 1.234,56-`), or None: only an amount beyond doubt, with nothing but a space
+    or punctuation after the minus (`1,000.00-2,000.00`, `$1-$2` are no such thing). The caller
+    has seen the minus."""
     end = m.end()
-    if (end >= len(clean) or clean[end] not in "-\u2212" or m.group("sign1") or m.group("sign2")
-            or (end + 1 < len(clean) and clean[end + 1] not in _AFTER_MINUS)
-            or not (m.group("prefix") or m.group("suffix") or not m.group("number").isdigit())):
+    if (end + 1 < len(clean) and clean[end + 1] not in _AFTER_MINUS) or not _beyond_doubt(m):
         return None
     return m.start(), end + 1, None
 
@@ -294,9 +302,11 @@ def _find_money(text: str) -> tuple[MoneyMention, ...]:
     before: tuple[int, str | None] | None = None   # the last amount: where it ended, its currency
     brackets = "(" in clean   # (most text has none: no look around each match)
     for m in _MONEY_RE.finditer(clean):
-        bracket = (_bracketed(clean, m, before) if brackets else None) or _minus_after(clean, m)
-        start, end = bracket[:2] if bracket is not None else m.span()
-        mention = _mention(m, index[start], index[end - 1] + 1, text, bracket)
+        negative = _bracketed(clean, m, before) if brackets else None
+        if negative is None and m.end() < len(clean) and clean[m.end()] in _MINUSES:
+            negative = _minus_after(clean, m)
+        start, end = negative[:2] if negative is not None else m.span()
+        mention = _mention(m, index[start], index[end - 1] + 1, text, negative)
         if mention is not None:
             out.append(mention)
             before = (end, mention.currency)
@@ -311,7 +321,7 @@ def parse_money(text: str) -> MoneyMention | None:
     m = _MONEY_RE.fullmatch(stripped)
     if m:
         return _mention(m, 0, len(stripped), stripped)
-    if stripped.endswith((")", "-", "\u2212")):   # `($1,234.56)`, `1.234,56-`: the whole text, sign and all
+    if stripped.endswith((")", *_MINUSES)):   # `($1,234.56)`, `1.234,56-`: the whole text, sign and all
         found = _find_money(stripped)
         if len(found) == 1 and (found[0].start, found[0].end) == (0, len(stripped)):
             return found[0]
