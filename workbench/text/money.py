@@ -300,12 +300,16 @@ def _find_money(text: str) -> tuple[MoneyMention, ...]:
     clean, index = _clean(text)
     out = []
     before: tuple[int, str | None] | None = None   # the last amount: where it ended, its currency
-    brackets = "(" in clean   # (most text has none: no look around each match)
     for m in _MONEY_RE.finditer(clean):
-        negative = _bracketed(clean, m, before) if brackets else None
-        if negative is None and m.end() < len(clean) and clean[m.end()] in _MINUSES:
+        # (looked at here, not in a call for each amount: a page-long text holds hundreds)
+        start, end = m.span()
+        negative = None
+        if start and clean[start - 1] == "(":
+            negative = _bracketed(clean, m, before)
+        if negative is None and end < len(clean) and clean[end] in _MINUSES:
             negative = _minus_after(clean, m)
-        start, end = negative[:2] if negative is not None else m.span()
+        if negative is not None:
+            start, end = negative[:2]
         mention = _mention(m, index[start], index[end - 1] + 1, text, negative)
         if mention is not None:
             out.append(mention)
