@@ -168,6 +168,11 @@ class SourceTally:
         return {"group": self.group, "wrong": self.wrong, "sources": out}
 
 
+# Why a wrong answer was left untraced, as the text and the HTML reports say it (with the flag
+# that raises the limit, `limits.flag("forensic_pages")`).
+UNTRACED_WHY = "the PDF could not be read, or has more pages than the forensic_pages limit"
+
+
 def untraced(rows: Sequence[Row]) -> int:
     """Wrong answers with an answer that were not traced (`--by source`: their PDF could not be
     read, or has more pages than the `forensic_pages` limit): not in `source_tallies`."""

@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 from workbench.core import limits
 from workbench.core.words import counted
-from workbench.grading.report import Report, Row, SourceTally, source_tallies, untraced
+from workbench.grading.report import (
+    UNTRACED_WHY,
+    Report,
+    Row,
+    SourceTally,
+    source_tallies,
+    untraced,
+)
 from workbench.grading.stats import rate, wilson
 from workbench.grading.verdict import AGENT_EXECUTION
 
@@ -45,8 +52,8 @@ def render_sources(rows: Sequence[Row]) -> list[str]:
     """Where the wrong answers came from: overall, then by family and by reader."""
     overall = source_tallies(rows)
     left = untraced(rows)
-    not_traced = [f"    not traced {counted(left, 'wrong answer')}: the PDF could not be read, or has more "
-                  f"pages than the forensic_pages limit ({limits.flag('forensic_pages')})"] if left else []
+    not_traced = [f"    not traced {counted(left, 'wrong answer')}: {UNTRACED_WHY} ({limits.flag('forensic_pages')})"
+                  ] if left else []
     if not overall:
         return ["", "  where from  " + ("none traced" if left else "no wrong answers to trace"), *not_traced]
     lines = ["", f"  where from  {_source_sentence(overall[0])}", *not_traced]

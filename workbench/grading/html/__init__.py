@@ -25,6 +25,7 @@ from workbench.grading.html import charts
 from workbench.grading.html.crop import CropBox, PageCrop
 from workbench.grading.outcome import NOT_SCORED, OUTCOMES, WRONG_ANSWERS
 from workbench.grading.report import (
+    UNTRACED_WHY,
     Report,
     Row,
     RunReport,
@@ -307,7 +308,7 @@ def report_context(report: Report, crops: Mapping[str, PageCrop | None],
         **(report_charts(report) if drawn is None else drawn),
         "attributed": report.by == "source",
         "untraced": _untraced(runs) if report.by == "source" else [],
-        "untraced_flag": limits.flag("forensic_pages"),
+        "untraced_why": UNTRACED_WHY, "untraced_flag": limits.flag("forensic_pages"),
         "cards": cards, "answers": answers,
         "filters": {"family": families, "reader": [r.label for r in runs],
                     "verdict": [k for k in WRONG_ANSWERS if k in outcomes_seen]},
