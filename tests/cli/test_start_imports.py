@@ -54,13 +54,15 @@ def test_version_and_help_load_no_command_code():
 
 
 def test_grade_explain_loads_the_pdf_but_no_report_provider_or_tui():
-    """--explain reads the PDF (pymupdf, numpy for the spans' ink); the report's code (its
-    tables, price files) is not what attributes one answer, nor is the process pool that traces
-    a report's rows, and a value found on the page needs no text layer read by pypdf (with
-    Pillow and its crypto, a third of --explain's start)."""
+    """--explain reads the PDF (pymupdf); the report's code (its tables, price files) is not what
+    attributes one answer, nor is the process pool that traces a report's rows, and a value
+    found on the page needs no text layer read by pypdf (with Pillow and its crypto, a third of
+    --explain's start). Nor numpy: this page's text lies on white paper or on a filled box, where
+    MuPDF's pixels are counted as bytes (`pdf.ink.PagePixels`; numpy's import was a third of
+    --explain's CPU beyond pymupdf's)."""
     case = SAMPLE / "actualtext_override-0001.json"
     key = json.loads(case.read_text(encoding="utf-8"))["expected_answer"]
     not_needed = ("workbench.grading.report", "workbench.grading.cost", "tomllib", "textual", "httpx",
                   "workbench.providers", "workbench.tui", "pypdf", "PIL", "workbench.pdf.textlayer",
-                  "workbench.core.pool", "multiprocessing", "concurrent.futures.process", "socket")
+                  "workbench.core.pool", "multiprocessing", "concurrent.futures.process", "socket", "numpy")
     assert _loaded("grade", str(case), "--answer", key, "--explain", heavy=not_needed) == (0, [])

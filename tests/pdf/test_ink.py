@@ -27,8 +27,10 @@ def covered():
     doc = pymupdf.open(stream=F.covered())
     page = doc[0]
     boxes, drawings = spans_of(page), page.get_drawings()
-    full, bare, _keep = ink.page_arrays(page, 72)
+    pixels = ink.PagePixels(page, 72, white=False)   # (kept while its arrays are read: they are views)
+    full, bare = pixels.arrays()
     yield boxes, drawings, full, bare
+    del pixels
     doc.close()
 
 
@@ -68,10 +70,24 @@ def test_only_the_filled_box_counts_as_a_cover_and_only_over_what_was_drawn_befo
     assert covers.hide(hidden, seq - 1, 0.9 * ink.area(hidden))
     assert not covers.hide(hidden, seq, 0.9 * ink.area(hidden))          # drawn before the text
     assert not covers.hide(boxes["SHOW 602"], seq - 1, 1.0)              # elsewhere on the page
-    assert covers.over(hidden, seq - 1).tolist() == [[66.0, 176.0, 186.0, 198.0]]
+    assert covers.over(hidden, seq - 1) == [(66.0, 176.0, 186.0, 198.0)]
     assert covers.over(boxes["SHOW 602"], seq - 1) is None and covers.over(hidden, seq) is None
     assert ink.share(hidden, covers.over(hidden, seq - 1)) == 1.0
     assert ink.Covers([]).over(hidden, 0) is None and not ink.Covers([]).hide(hidden, 0, 1.0)
+    # A page of many covers is asked as arrays: the same answers.
+    many = ink.Covers(found + [(seq + 1 + i, (0.0, 700.0 + i / 10, 10.0, 710.0)) for i in range(ink.Covers.ARRAYS_FROM)])
+    assert many._arrays is not None and covers._arrays is None
+    for box in (hidden, boxes["SHOW 602"], (0.0, 705.0, 5.0, 706.0)):
+        for after in (seq - 1, seq, seq + 10):
+            for least in (1.0, 0.9 * ink.area(box)):
+                assert many.hide(box, after, least) == ink.Covers(many._covers[:]).hide(box, after, least)
+            assert many.over(box, after) == _over_by_hand(many._covers, box, after)
+    assert many.over(hidden, seq - 1)[0] == (66.0, 176.0, 186.0, 198.0)
+
+
+def _over_by_hand(covers, box, after):
+    found = [r for q, r in covers if q > after and ink.area(ink.intersect(r, box)) > 0]
+    return found or None
 
 
 def test_pixel_boxes_at_once_are_the_pixels_of_one_at_a_time_clipped_to_the_page():
@@ -101,15 +117,22 @@ def test_overlaps_areas_and_lightness():
     assert list(ink.Overlaps(spans)) == [[1], [0, 2], [1], []]   # touching edges do not overlap
     assert list(ink.Overlaps([])) == []
     assert ink.area((0, 0, 4, 5)) == 20 and ink.area((5, 5, 0, 0)) == 0
-    # Past a block of spans: the same as each pair compared, a block at a time (a page of 24,000
-    # spans made 24,000 x 24,000 matrices: 1.3 GB)
+    # Spans over a page, swept: the same as each pair compared.
     rng = random.Random(7)
     many = [span((x, y, x + rng.uniform(0, 30), y + rng.uniform(0, 12)))
             for x, y in ((rng.uniform(0, 500), rng.uniform(0, 700)) for _ in range(2 * ink.Overlaps.BLOCK + 100))]
     found = ink.Overlaps(many)
+    assert found._found is not None
     assert list(found) == [[j for j, b in enumerate(many) if j != k and _overlap(a.bbox, b.bbox)]
                            for k, a in enumerate(many)]
-    assert found._hit.shape == (100, len(many))   # (the last block's rows, no more)
+    # A pile of spans in one place: past a block of them, the same, a block at a time (a page of
+    # 24,000 spans made 24,000 x 24,000 matrices: 1.3 GB)
+    pile = [span((x, y, x + rng.uniform(0, 30), y + rng.uniform(0, 12)))
+            for x, y in ((rng.uniform(0, 50), rng.uniform(0, 10)) for _ in range(2 * ink.Overlaps.BLOCK + 100))]
+    found = ink.Overlaps(pile)
+    assert list(found) == [[j for j, b in enumerate(pile) if j != k and _overlap(a.bbox, b.bbox)]
+                           for k, a in enumerate(pile)]
+    assert found._found is None and found._hit.shape == (100, len(pile))   # (the last block's rows, no more)
     assert ink.intersect((0, 0, 10, 10), (5, 5, 15, 15)) == (5, 5, 10, 10)
     assert ink.luma(WHITE) == pytest.approx(255) and ink.luma(BLACK) == 0
     assert ink.luma((1.0, 0.0, 0.0)) == pytest.approx(0.299 * 255)
@@ -122,3 +145,49 @@ def test_a_translucent_span_is_judged_against_what_is_under_it():
     assert ink.measure_ink(full, bare, (0, 0, 10, 10), BLACK, 0.5)[:2] == (36, 100)
     assert ink.measure_ink(full, bare, (0, 0, 10, 10), BLACK, 0.02)[0] == 0   # so faint it cannot show
     assert ink.measure_ink(full, bare, (5, 5, 5, 5), BLACK, 1.0)[:2] == (0, 0)
+
+
+def _page_of_kind(name: str) -> tuple[bytes, bool]:
+    """A PDF with a page of this kind, and whether that page is nothing but text: text on white
+    paper, text under and over filled boxes, white text over a picture, a table's rules turned
+    on its page, a statement's shaded rows."""
+    from tests.support import foreign_pdfs as FP
+
+    return {"text only": lambda: (FP.pymupdf_turned(0), True), "covered": lambda: (F.covered(), False),
+            "grey on grey": lambda: (F.grey_on_grey(), False), "over a picture": lambda: (F.white_over_image(), False),
+            "table turned": lambda: (FP.platypus_table(90), False),
+            "statement": lambda: (FP.platypus_statement(), False)}[name]()
+
+
+@pytest.mark.parametrize("name", ["text only", "covered", "grey on grey", "over a picture", "table turned", "statement"])
+def test_a_box_counted_as_bytes_is_measured_as_the_arrays_measure_it(name):
+    """`PagePixels` counts a box's bytes where the page without its text is one shade there, and
+    reads arrays elsewhere: every span's box, each character's, with the text overlapping it left
+    out, in several colours and opacities, gives the same ink, pixels looked at, shade under it
+    and darkness as `measure_ink` on the page's arrays."""
+    data, text_only = _page_of_kind(name)
+    checked = 0
+    for white in ((True, False) if text_only else (False,)):
+        doc = pymupdf.open(stream=data)
+        page = doc[0]
+        boxes = [s["bbox"] for b in page.get_text("rawdict")["blocks"] for line in b.get("lines", ())
+                 for s in line["spans"]]
+        boxes += [c["bbox"] for b in page.get_text("rawdict")["blocks"] for line in b.get("lines", ())
+                  for s in line["spans"] for c in s["chars"]][:200]
+        pixels = ink.PagePixels(page, 150, white)
+        full, bare = pixels.arrays()
+        px = ink.px_boxes(boxes, 150 / 72, pixels.width, pixels.height)
+        px += [(pixels.width - 5, 0, pixels.width, 40), (10, 10, 10, 30)]   # (at the page's edge; empty)
+        for k, box in enumerate(px):
+            holes = [h for h in px if h != box and ink.area(ink.intersect(h, box)) > 0][:10]
+            holes.append((box[0], box[1], (box[0] + box[2]) // 2, box[3]))
+            for rgb, opacity in ((BLACK, 1.0), ((0.5, 0.5, 0.5), 1.0), (BLACK, 0.5), (WHITE, 1.0), ((1.0, 0.0, 0.0), 0.3)):
+                for some in ((), holes[-1:], holes):
+                    want = ink.measure_ink(full, bare, box, rgb, opacity, some, white)
+                    assert pixels.measure(box, rgb, opacity, some) == want[:2], (name, k, box, rgb, opacity, some)
+                    checked += 1
+            under = bare[box[1]:box[3], box[0]:box[2]]
+            assert pixels.under(box) == (float(np.median(under)) if under.size else 255.0)
+            assert pixels.dark_without_text(box, 160) == bool(under.size and under.min() < 160)
+        doc.close()
+    assert checked > 200

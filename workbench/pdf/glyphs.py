@@ -10,11 +10,13 @@ carry a ToUnicode map, and not on rotated pages.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pymupdf
 import reportlab
+
+if TYPE_CHECKING:  # (numpy is loaded where a glyph is judged: most pages have none to judge)
+    import numpy as np
 
 # Glyph check: the reference grid, and how much better another digit must match than the mapped one.
 # The reference grid, and how much better another digit must match than the mapped one.
@@ -34,6 +36,8 @@ _REFERENCE_FONTS: tuple[tuple[str, str | None], ...] = (
 
 def _normalise(ink):
     """An ink array (1 = ink) scaled to the grid height, centred in the grid's width."""
+    import numpy as np
+
     ys, xs = np.nonzero(ink > 0.25)
     if len(ys) == 0:
         return None
@@ -50,6 +54,8 @@ def _normalise(ink):
 
 
 def _ink(pix):
+    import numpy as np
+
     arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, 0]
     return (255.0 - arr.astype(float)) / 255.0
 
@@ -83,6 +89,8 @@ def _references() -> dict[str, list[np.ndarray]]:
 
 def _reference_matrix():
     """Every reference grid as a unit row vector, and the digit each row draws."""
+    import numpy as np
+
     global _MATRIX
     if _MATRIX is None:
         rows, labels = [], []
@@ -101,6 +109,8 @@ _MATRIX: tuple[Any, list[str]] | None = None
 def read_digit(ink) -> tuple[str | None, dict[str, float]]:
     """The digit a glyph's ink looks like (None if it looks like none) and each digit's score
     (the best cosine similarity with that digit in any reference font)."""
+    import numpy as np
+
     grid = _normalise(ink)
     if grid is None:
         return None, {}

@@ -11,7 +11,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pymupdf
 
 from workbench.core.case import sha256_hex
@@ -91,6 +90,8 @@ def _read(page: Any, dpi: int, clip: tuple[float, float, float, float] | None = 
 def _read_pixmap(ocr: Any, pix: Any, used: int, clip: tuple[float, float, float, float] | None = None,
                  flip: str = "", upright: bool = False) -> list[OcrLine]:
     """`_read` of a page rendered (`pix`, at `used` DPI) by the engine `ocr`."""
+    import numpy as np
+
     img = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3)
     if flip == "left-right":  # (a top-bottom mirror is this turned 180°, which the engine undoes)
         img = img[:, ::-1]

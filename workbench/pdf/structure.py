@@ -31,7 +31,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pymupdf
 
 from workbench.core.schema import JSONObject
@@ -200,6 +199,8 @@ def _rejudge_annotation_text(page, spans) -> None:
     todo = [s for s in spans if s.reasons == ["no-ink"] and any(_inside(s.bbox, r) for r in rects)]
     if not todo:
         return
+
+    import numpy as np
 
     def gray(annots: bool):
         pix = page.get_pixmap(dpi=_ANNOT_DPI, colorspace=pymupdf.csGRAY, alpha=False, annots=annots)

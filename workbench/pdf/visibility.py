@@ -31,7 +31,6 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pymupdf
 
 from workbench.core import limits
@@ -113,21 +112,15 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
             span.visible = not span.reasons
     elif spans or log:
         scale = pymupdf.Matrix(dpi / 72, dpi / 72)
-        if page.first_annot is None and page.first_widget is None and all(
-                kind in _NO_INK_WITHOUT_TEXT for kind, _ in log):
-            # Nothing but text: without it the page is blank paper, no need to remove and redraw.
-            full, keep = ink.gray(page, dpi)
-            # (white paper as a read-only view of one value: no page-sized array to fill per page)
-            bare, _keep, blank = np.broadcast_to(np.uint8(255), full.shape), (keep,), True
-        else:
-            full, bare, _keep = ink.page_arrays(page, dpi)
-            edited, blank = True, False
-        h_px, w_px = full.shape[0], full.shape[1]
+        # Nothing but text: without it the page is white paper, no need to remove it and redraw.
+        white = page.first_annot is None and page.first_widget is None and all(
+            kind in _NO_INK_WITHOUT_TEXT for kind, _ in log)
+        pixels = ink.PagePixels(page, dpi, white)
+        edited = not white
+        w_px, h_px = pixels.width, pixels.height
         for kind, rect in log:
-            if kind in ("fill-image", "fill-imgmask", "fill-image-mask", "fill-shade", "fill-path"):
-                x0, y0, x1, y1 = ink.to_px(rect, scale, w_px, h_px)
-                if x1 > x0 and y1 > y0 and (bare[y0:y1, x0:x1].min() < 160):
-                    ink_boxes.append(rect)
+            if kind in _FILL_KINDS and pixels.dark_without_text(ink.to_px(rect, scale, w_px, h_px), 160):
+                ink_boxes.append(rect)
         overlaps = ink.Overlaps(spans)
         spans_px = ink.px_boxes([s.bbox for s in spans], dpi / 72, w_px, h_px)
         for k, span in enumerate(spans):
@@ -138,15 +131,14 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                     "spans were not checked (visibility from the drawing operators)")
             if not reasons and not skipped:  # the operators draw it: do the pixels agree?
                 holes = [spans_px[j] for j in overlaps[k]]
-                own, n, under = ink.measure_ink(full, bare, spans_px[k], span.color, span.opacity, holes, blank)
+                own, n = pixels.measure(spans_px[k], span.color, span.opacity, holes)
                 span.ink = own
                 if n == 0 or own < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n):
-                    reasons.append(_why_no_ink(data, span, log, float(np.median(under))))
+                    reasons.append(_why_no_ink(data, span, log, pixels.under(spans_px[k])))
             span.reasons = reasons
             span.visible = not reasons
             if span.visible and not skipped:
-                pixels = (full, bare, blank, [spans_px[j] for j in overlaps[k]], dpi / 72)
-                partly[k] = _hidden_chars(span, fills, covers, pixels)
+                partly[k] = _hidden_chars(span, fills, covers, (pixels, [spans_px[j] for j in overlaps[k]], dpi / 72))
     if skipped:
         for k, span in enumerate(spans):
             if span.visible:
@@ -180,8 +172,9 @@ def _hidden_chars(span: Span, fills: ink.Covers, covers: ink.Covers, pixels) -> 
     that character is hidden (None: none is, or the span has no boxes per character).
 
     A character is hidden where a later fill (a box, an image, a shading) covers COVER_SHARE of
-    its box and the pixels show none of its own ink there (`pixels`: the page's arrays, or None
-    when they were not checked: then only an opaque box over 0.9 of it hides it). Spaces go with
+    its box and the pixels show none of its own ink there (`pixels`: the page's `ink.PagePixels`,
+    the pixel boxes of the text overlapping the span and the scale, or None when they were not
+    checked: then only an opaque box over 0.9 of it hides it). Spaces go with
     their neighbours, so a value under a box is hidden whole and the label beside it is not."""
     if not span.char_boxes or len(span.char_boxes) != len(span.text):
         return None
@@ -199,9 +192,9 @@ def _hidden_chars(span: Span, fills: ink.Covers, covers: ink.Covers, pixels) -> 
         if ink.share(box, over) < COVER_SHARE:
             flags.append(False)
             continue
-        full, bare, blank, holes, scale = pixels
-        box_px = ink.px_boxes([box], scale, full.shape[1], full.shape[0])[0]
-        own, n, _under = ink.measure_ink(full, bare, box_px, span.color, span.opacity, holes, blank)
+        page_pixels, holes, scale = pixels
+        box_px = ink.px_boxes([box], scale, page_pixels.width, page_pixels.height)[0]
+        own, n = page_pixels.measure(box_px, span.color, span.opacity, holes)
         flags.append(n == 0 or own < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n))
     known = [f for f in flags if f is not None]
     if not any(known):
