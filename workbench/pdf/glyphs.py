@@ -18,7 +18,6 @@ import reportlab
 if TYPE_CHECKING:  # (numpy is loaded where a glyph is judged: most pages have none to judge)
     import numpy as np
 
-# Glyph check: the reference grid, and how much better another digit must match than the mapped one.
 # The reference grid, and how much better another digit must match than the mapped one.
 _GRID_H, _GRID_W = 32, 32
 _GLYPH_MARGIN = 0.05
