@@ -83,11 +83,11 @@ _OWN_RANGES: dict[float, tuple[int, int] | None] = {}
 
 
 def _own_range(target: float) -> tuple[int, int] | None:
-    """The values `a` of a pixel that is this span's ink on white paper (`_is_own(a, 255,
-    target)`), as (lo, hi) (hi < lo: none): the pixels that moved toward `target` by a visible
-    step form one range (None if they ever did not: then the arrays' table is used)."""
+    """The values of a pixel that is an opaque span's ink on white paper (those `_not_own` leaves),
+    as (lo, hi) (hi < lo: none): the pixels that moved toward `target` by a visible step form one
+    range (None if they ever did not: then the arrays' table is used)."""
     if target not in _OWN_RANGES:
-        hits = [a for a in range(256) if _is_own(a, 255, target)]
+        hits = sorted(set(range(256)).difference(_not_own(target, 1.0, 255)))
         found = (hits[0], hits[-1]) if hits else (1, 0)
         if hits and len(hits) != found[1] - found[0] + 1:
             found = None
@@ -234,11 +234,7 @@ class PagePixels:
 
     def dark_without_text(self, box_px, below: int) -> bool:
         """Whether the page without its text has a pixel darker than `below` in the box."""
-        return bool(self._under(box_px).translate(None, _LIGHTER[below]))
-
-
-# The values of `below` and up, for `PagePixels.dark_without_text`.
-_LIGHTER = [bytes(range(below, 256)) for below in range(257)]
+        return bool(self._under(box_px).translate(None, bytes(range(below, 256))))
 
 
 def _box_bytes(pix, box_px) -> bytes:
