@@ -58,13 +58,9 @@ def _quiet_open(data: bytes):
             return None
 
 
-def _traces_of(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
-    """(end, objects listed, texttrace per page) for each revision that opens on its own."""
-    ends = _revision_ends(data)
-    if len(ends) < 2:
-        return []
-    out = []
-    start = 0
+def _standalone(data: bytes, ends: list[int]):
+    """(end, the revision opened) of each revision that opens on its own, in file order; each
+    closed when the caller goes on to the next."""
     for end in ends:
         doc = _quiet_open(data[:end])
         if doc is None or doc.is_repaired:
@@ -73,23 +69,48 @@ def _traces_of(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
             if doc is not None:
                 doc.close()
             continue
-        try:  # (a page over a count of work is read as empty in every revision)
-            drawn = [i for i in range(doc.page_count) if not too_complex(doc, i)]
-            pages = [text_runs(doc[i]) if i in drawn else [] for i in range(doc.page_count)]
-            images = [len(doc[i].get_image_info()) if i in drawn else 0 for i in range(doc.page_count)]
+        try:
+            yield end, doc
         finally:
             doc.close()
-        out.append((end, len(_XREF_ROW.findall(data[start:end])), pages, images))
+
+
+def _drawn(doc) -> set[int]:
+    """The pages within the per-page limits (a page over one is read as empty in every revision)."""
+    return {i for i in range(doc.page_count) if not too_complex(doc, i)}
+
+
+def _traces_of(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
+    """(end, objects listed, text runs per page) for each revision that opens on its own."""
+    ends = _revision_ends(data)
+    if len(ends) < 2:
+        return []
+    out = []
+    start = 0
+    for end, doc in _standalone(data, ends):
+        drawn = _drawn(doc)
+        pages = [text_runs(doc[i]) if i in drawn else [] for i in range(doc.page_count)]
+        out.append((end, len(_XREF_ROW.findall(data[start:end])), pages))
         start = end
     return out if len(out) > 1 else []
+
+
+def _images_of(data: bytes, ends: list[int]) -> dict[int, list[int]]:
+    """end -> images drawn on each page, for the revisions of these ends (read only for
+    `revisions`: what the text checks compare is the text)."""
+    out = {}
+    for end, doc in _standalone(data, ends):
+        drawn = _drawn(doc)
+        out[end] = [len(doc[i].get_image_info()) if i in drawn else 0 for i in range(doc.page_count)]
+    return out
 
 
 _REV_CACHE: OrderedDict[bytes, list] = OrderedDict()
 
 
 def revision_traces(data: bytes) -> list[tuple[int, int, list[list[tuple]]]]:
-    """(end, objects listed, text runs per page, images per page) of each revision that opens on
-    its own (empty for a file written once), worked out once per file."""
+    """(end, objects listed, text runs per page) of each revision that opens on its own (empty
+    for a file written once), worked out once per file."""
     facts = file_facts(data)
     if "revisions" not in facts:  # hashing a long file for each of its pages costs: once per bytes
         facts["revisions"] = _revisions_by_content(data)
@@ -108,10 +129,12 @@ def _revisions_by_content(data: bytes) -> list[tuple[int, int, list[list[tuple]]
 def revisions(data: bytes) -> list[Revision]:
     """Every revision of the file and what it changed (empty for a file written once)."""
     traces = revision_traces(data)
+    drawn_images = _images_of(data, [end for end, _, _ in traces])
     out: list[Revision] = []
     prev: list[list[tuple]] | None = None
     prev_images: list[int] = []
-    for n, (end, objects, pages, images) in enumerate(traces, 1):
+    for n, (end, objects, pages) in enumerate(traces, 1):
+        images = drawn_images.get(end, [])
         rev = Revision(n, end, objects)
         if prev is not None:
             for i in range(max(len(pages), len(prev))):

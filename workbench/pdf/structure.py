@@ -353,7 +353,7 @@ def _mark_superseded(data: bytes, index: int, spans: list[Span], extra: list[Spa
     spans_near = _Near((s.text, s.bbox, s) for s in spans)
     final_near = _Near((t, b, b) for t, b, *_ in final)
     seen_old: set[tuple] = set()
-    for _end, _objects, pages, _images in traces[:-1]:
+    for _end, _objects, pages in traces[:-1]:
         for text, box, size, font in pages[index] if index < len(pages) else ():
             if (text, tuple(round(v) for v in box)) in seen_old:
                 continue
