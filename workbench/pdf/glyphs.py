@@ -71,14 +71,15 @@ def _references() -> dict[str, list[np.ndarray]]:
             path = os.path.join(fonts_dir, file) if file else None
             if path and not os.path.exists(path):
                 continue
+            shape = page.new_shape()   # (one per font: `page.insert_text` makes one per digit)
             for j, d in enumerate("0123456789"):
-                page.insert_text((i * 80 + 10, j * 80 + 60), d, fontname=font, fontfile=path,
-                                 fontsize=_GLYPH_EM_PX)
+                shape.insert_text((i * 80 + 10, j * 80 + 60), d, fontname=font, fontfile=path,
+                                  fontsize=_GLYPH_EM_PX)
+            shape.commit()
+        ink = _ink(page.get_pixmap(colorspace=pymupdf.csGRAY, alpha=False))   # (each cell cut from one render)
         for i, _font in enumerate(_REFERENCE_FONTS):
             for j, d in enumerate("0123456789"):
-                pix = page.get_pixmap(clip=pymupdf.Rect(i * 80, j * 80, i * 80 + 80, j * 80 + 80),
-                                      colorspace=pymupdf.csGRAY, alpha=False)
-                grid = _normalise(_ink(pix))
+                grid = _normalise(ink[j * 80:j * 80 + 80, i * 80:i * 80 + 80])
                 if grid is not None:
                     refs[d].append(grid)
         doc.close()
