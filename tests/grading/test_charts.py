@@ -1,11 +1,15 @@
 """The HTML report's charts (workbench/grading/html/charts.py): Vega-Lite rendered offline to SVG
 that scales with the page, the same data giving the same bytes however many charts were drawn
-before, ids of their own per chart, and one line naming the extra when vl-convert is missing."""
+before, ids of their own per chart, one line naming the extra when vl-convert is missing, and the
+same bytes from the engine's own process."""
 
 from __future__ import annotations
 
 import builtins
+import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -48,3 +52,25 @@ def test_without_vl_convert_a_chart_is_one_line_naming_the_extra(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_vl_convert)
     with pytest.raises(UserError, match=r"pip install 'pdfworkbench\[report\]'"):
         charts.pass_rate_chart(ROWS)
+
+
+def test_charts_drawn_by_the_engines_process_are_the_bytes_drawn_here_and_it_ends_with_its_block():
+    """`report --html` draws its charts in a process forked at its start (`engine_process`), which
+    loads the engine while the report reads its inputs: the same bytes, nothing of the engine
+    loaded here, no process left after; and one that dies is drawn for here. (In a process of its
+    own: under pytest-xdist this one runs threads, so none would be forked.)"""
+    probe = ("import json, multiprocessing, os, signal, sys\n"
+             "from workbench.grading.html import charts\n"
+             f"rows = {ROWS!r}\n"
+             "with charts.engine_process():\n"
+             "    forked = charts._ENGINE is not None\n"
+             "    there = charts.pass_rate_chart(rows)\n"
+             "    loaded = 'vl_convert' in sys.modules\n"
+             "    os.kill(charts._ENGINE._process.pid, signal.SIGKILL)\n"
+             "    charts._ENGINE._process.join(5)\n"
+             "    after_death = charts.pass_rate_chart(rows)\n"
+             "left = len(multiprocessing.active_children())\n"
+             "here = charts.pass_rate_chart(rows)\n"
+             "print(json.dumps([forked, loaded, there == here, after_death == here, left]))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [True, False, True, True, 0]

@@ -9,8 +9,9 @@ marks use colours that read on both.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from workbench.core.errors import UserError
 from workbench.core.schema import JSONObject
@@ -58,14 +59,24 @@ def _own_ids(svg: str, name: str) -> str:
     return svg
 
 
-def _svg(spec: JSONObject, name: str) -> str:
+def _vegalite_svg(full: JSONObject) -> str:
+    """The SVG vl-convert draws of a whole Vega-Lite spec: by the engine's process while one
+    runs (`engine_process`), else here."""
+    if _ENGINE is not None:
+        svg = _ENGINE.draw(full)
+        if svg is not None:
+            return svg
     try:
         import vl_convert
     except ImportError:
         raise UserError("the HTML report draws its charts with vl-convert: "
                         "pip install 'pdfworkbench[report]'") from None
+    return vl_convert.vegalite_to_svg(full, vl_version=VEGA_LITE, allowed_base_urls=[])
+
+
+def _svg(spec: JSONObject, name: str) -> str:
     full = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "config": _CONFIG, **spec}
-    svg = _own_ids(vl_convert.vegalite_to_svg(full, vl_version=VEGA_LITE, allowed_base_urls=[]), name)
+    svg = _own_ids(_vegalite_svg(full), name)
     # Scale with the page: the drawn size becomes the viewBox's, the width the container's.
     return re.sub(r'^<svg ([^>]*?)width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"',
                   lambda m: f'<svg {m.group(1)}role="img" style="max-width:{m.group(2)}px" '
@@ -139,3 +150,102 @@ def stacked_bar(rows: Sequence[JSONObject], order: Sequence[str], colours: Seque
             "order": {"field": "order", "type": "quantitative"},
         },
     }, name)
+
+
+# ---- the engine in a process of its own -----------------------------------------------------------
+
+# The longest the engine's process may take over one chart (its start included: some 0.3 s)
+# before the chart is drawn here instead.
+DRAW_WAIT_S = 30.0
+
+
+class _Engine:
+    """vl-convert in a forked process, drawing the specs sent over a pipe. Its first chart loads
+    the engine (some 0.3 s of CPU, the interpreter's lock held throughout), which it does as soon
+    as it starts: while `report --html` reads its runs and cases on one core, the other does that,
+    not this process later beside the crops' workers. No thread here (a pool's would make the
+    crops' workers, forked next, spawn instead)."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self._conn, child = ctx.Pipe()
+        self._process = ctx.Process(target=_serve, args=(child, self._conn), name="chart-engine", daemon=True)
+        try:
+            self._process.start()
+        finally:
+            child.close()
+
+    def draw(self, full: JSONObject) -> str | None:
+        """The spec's SVG, or None when the process cannot draw it (gone; or the engine refused
+        the spec, which the caller then draws itself, to say why)."""
+        try:
+            self._conn.send(full)
+            if self._conn.poll(DRAW_WAIT_S):
+                return self._conn.recv()
+            self._conn.close()   # (stuck: its answer must not be read as the next chart's)
+        except (EOFError, OSError, ValueError):
+            pass
+        return None
+
+    def close(self) -> None:
+        from workbench.core.pool import end_within
+
+        self._conn.close()   # (the process reads the end of its input, and ends)
+        end_within([self._process], 1.0)
+
+
+def _serve(conn, parent_end) -> None:
+    """The engine's process: load the engine, then draw each spec sent (None for one it
+    refuses) until the parent closes its end or is gone. Ctrl-C is the parent's to handle."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent_end.close()   # (its copy here would keep the pipe open once the parent has gone)
+    try:
+        import vl_convert
+
+        vl_convert.vegalite_to_svg({"mark": "point", "config": _CONFIG}, vl_version=VEGA_LITE, allowed_base_urls=[])
+    except Exception:  # (the parent draws each chart itself, and says what is wrong)
+        return
+    while True:
+        try:
+            full = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            svg = vl_convert.vegalite_to_svg(full, vl_version=VEGA_LITE, allowed_base_urls=[])
+        except Exception:
+            svg = None
+        try:
+            conn.send(svg)
+        except OSError:   # (the parent stopped waiting)
+            return
+
+
+_ENGINE: _Engine | None = None
+
+
+@contextlib.contextmanager
+def engine_process() -> Iterator[None]:
+    """Charts drawn inside this block are drawn by a process started at its start, which loads
+    the engine meanwhile (see `_Engine`). Where this process cannot fork (it runs threads, or is
+    not on Linux), or no process can start, they are drawn here as before."""
+    from workbench.core.pool import start_context
+
+    global _ENGINE
+    if _ENGINE is not None or start_context().get_start_method() != "fork":
+        yield
+        return
+    try:
+        engine = _Engine()
+    except (OSError, RuntimeError, ValueError):
+        yield
+        return
+    _ENGINE = engine
+    try:
+        yield
+    finally:
+        _ENGINE = None
+        engine.close()
