@@ -37,6 +37,11 @@ def test_a_value_one_character_off_a_printed_one_is_a_misreading_named_as_ocr_s_
     assert misread(doc, "$1,284.56") == (1, "'$1,234.56' read as '$1,284.56' (3→8; a typical OCR confusion)", 0)
     assert misread(doc, "$1,234.5") == (1, "'$1,234.56' read as '$1,234.5' (6→∅)", 0)
     assert misread(doc, "$9,999.99") is None
+    # A page's `10` (an invoice number) is no misreading of `-$1.00`, one digit and a point off.
+    numbered = Printed(doc.case, [(0, "Faktura 10"), (0, "10"), (0, "1,01")])
+    assert misread(numbered, "-$1.00") == (1, "'1,01' read as '-$1.00' (1→0)", 0)
+    assert misread(Printed(doc.case, [(0, "10")]), "-$1.00") is None
+    assert misread(Printed(doc.case, [(0, "10")]), "100") == (1, "'10' read as '100' (∅→0)", 0)
 
 
 def test_an_amount_in_a_currency_that_contradicts_the_printed_one_is_found_on_its_page():

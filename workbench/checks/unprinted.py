@@ -53,11 +53,21 @@ def document_values(doc: PrintedValues) -> list[tuple[int, str]]:
     return doc.values
 
 
+def _has_fraction(text: str) -> bool | None:
+    """Whether an amount is written with a decimal part (`1.00`, `1.234,5`), or None where `text`
+    is no amount."""
+    m = parse_money(text)
+    return None if m is None else m.value.as_tuple().exponent < 0
+
+
 def misread(doc: PrintedValues, value: str) -> tuple[int, str, int | None] | None:
-    """(edits, detail, page) of the printed value nearest to `value`, if one or two off."""
+    """(edits, detail, page) of the printed value nearest to `value`, if one or two off. An
+    amount with a decimal part is no misreading of one without (`10` is not read as `1.00`: the
+    characters compared are letters and digits, and a misreading does not add the point too)."""
     want = _digits_key(value)
     if len(want) < 3:
         return None
+    fraction = _has_fraction(value)
     best: tuple[int, str, int | None] | None = None
     candidates: list[tuple[int | None, str]] = list(document_values(doc))
     if printed_as_pixels(doc.case) and doc.case.expected_answer.strip():
@@ -65,7 +75,7 @@ def misread(doc: PrintedValues, value: str) -> tuple[int, str, int | None] | Non
     for page, printed in candidates:
         have = _digits_key(printed)
         edits = _edits(have, want)
-        if edits is None:
+        if edits is None or (fraction is not None and _has_fraction(printed) not in (None, fraction)):
             continue
         typical = all(frozenset((x, y)) in OCR_CONFUSIONS for x, y in edits if x and y) and all(x and y for x, y in edits)
         said = ", ".join(f"{x or '∅'}→{y or '∅'}" for x, y in edits)
