@@ -60,3 +60,13 @@ def test_a_sum_a_product_and_a_run_of_line_items_are_named_with_their_page():
     assert arithmetic(doc, "$4,704.00") == "$640.00 × $7.35, printed on page 2"
     assert arithmetic(doc, "$120.60") == "the sum of the 3 figures $12.10 + $7.35 + $101.15, printed on page 2"
     assert arithmetic(doc, "$251.60") == ""
+
+
+def test_a_small_whole_amount_is_arithmetic_of_numbers_near_each_other_only_and_of_cents_where_it_has_them():
+    case = _invoice().case
+    far = Printed(case, [(0, "25"), (23, "24")])            # two invoice numbers 23 pages apart
+    assert arithmetic(far, "1") == "" and arithmetic(far, "-$1.00") == ""
+    near = Printed(case, [(1, "3"), (2, "2")])
+    assert arithmetic(near, "1") == "3 - 2, printed on pages 2, 3"
+    assert arithmetic(near, "-$1.00") == ""                 # no cents on either side of it
+    assert arithmetic(Printed(case, [(0, "$3.00"), (0, "2")]), "$1.00") == "$3.00 - 2, printed on page 1"
