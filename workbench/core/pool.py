@@ -275,6 +275,19 @@ class HelperProcess:
                              name="helper-end", daemon=True).start()
 
 
+def piped_process(ctx: Any, serve: Callable[[Any, Any], None], name: str) -> tuple[Any, Any]:
+    """(this end of a pipe, a started daemon process running `serve(its end, this end)`), from
+    the multiprocessing context `ctx`. `serve` closes the second argument, its copy of this end,
+    so it reads the end of its input once this process has gone; its own end is closed here."""
+    here, child = ctx.Pipe()
+    process = ctx.Process(target=serve, args=(child, here), name=name, daemon=True)
+    try:
+        process.start()
+    finally:
+        child.close()
+    return here, process
+
+
 def end_within(processes: list[Any], grace: float = CLOSE_GRACE_S) -> None:
     """Wait up to `grace` seconds in all for `processes` to end; kill and reap those still alive."""
     deadline = time.monotonic() + grace

@@ -169,13 +169,9 @@ class _Engine:
     def __init__(self) -> None:
         import multiprocessing
 
-        ctx = multiprocessing.get_context("fork")
-        self._conn, child = ctx.Pipe()
-        self._process = ctx.Process(target=_serve, args=(child, self._conn), name="chart-engine", daemon=True)
-        try:
-            self._process.start()
-        finally:
-            child.close()
+        from workbench.core.pool import piped_process
+
+        self._conn, self._process = piped_process(multiprocessing.get_context("fork"), _serve, "chart-engine")
 
     def draw(self, full: JSONObject) -> str | None:
         """The spec's SVG, or None when the process cannot draw it (gone; or the engine refused

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.errors import UserError
-from workbench.core.pool import end_within, start_context
+from workbench.core.pool import end_within, piped_process, start_context
 from workbench.providers.agent.tools import DocumentFacts, read_document, read_texts
 
 Texts = list[str] | UserError
@@ -34,13 +34,7 @@ class DocumentProcess:
     BrokenExecutor, and the caller reads the document itself."""
 
     def __init__(self) -> None:
-        ctx = start_context()
-        self._conn, child = ctx.Pipe()
-        self._process = ctx.Process(target=_serve, args=(child, self._conn), name="agent-documents", daemon=True)
-        try:
-            self._process.start()
-        finally:
-            child.close()
+        self._conn, self._process = piped_process(start_context(), _serve, "agent-documents")
         self._ids = itertools.count()
         self._waiting: dict[int, tuple[asyncio.Future[DocumentFacts], asyncio.Future[Texts]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
