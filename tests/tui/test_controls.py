@@ -108,7 +108,8 @@ async def test_an_answer_holding_markup_is_a_row_of_the_runs_table_as_it_is(tmp_
     shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
     answer = "oops [/] the total is [@click=app.quit]here[/]"
     preds = tmp_path / "preds.jsonl"
-    preds.write_text(json.dumps({"id": "hidden_ocr_mismatch-0001", "prediction": answer}) + "\n")
+    # (a case of printed text: on a scan the answer's source is looked for by OCR, 3-9 s here)
+    preds.write_text(json.dumps({"id": "footnote_override-0001", "prediction": answer}) + "\n")
     code, _, err = cli("import-run", preds, "--suite", suite, "--reader", "evil:markup",
                        "--out", suite / "runs" / "evil.jsonl")
     assert code == 0, err
