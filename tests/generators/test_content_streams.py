@@ -26,7 +26,8 @@ from workbench.pdf.textlayer import text_pymupdf, text_pypdf
 BUILTIN = tuple(n for n in registry().names() if registry().get(n).origin == "builtin")
 SEEDS = (1, 2)
 
-# Families whose page is pixels only (a scan without a text layer): no words to compare.
+# Families whose page is pixels only (a scan without a text layer): no words to compare, so they
+# are not drawn here (book_scan_passage's two pages a value took 3 of this file's 13 s).
 PIXELS_ONLY = {"book_scan_passage"}
 
 _EDGES = ".,;:()[]{}\"'*\u2020\u2021\u00a7"  # punctuation and footnote markers around a word
@@ -129,6 +130,8 @@ def _unrelated(name: str, param: str, words: set[str], exclude: set[str]) -> set
 
 def _pairs():
     for name in BUILTIN:
+        if name in PIXELS_ONLY:
+            continue
         for p in registry().get(name).params:
             yield pytest.param(name, p.name, id=f"{name}:{p.name}")
 
@@ -143,8 +146,7 @@ def test_a_parameter_changes_only_its_own_content(name, param):
             words, own = _content(name, param, base, seed)
         except GenerationError:
             continue
-        if name not in PIXELS_ONLY:
-            assert words, f"{name} seed {seed}: no words on the page to compare"
+        assert words, f"{name} seed {seed}: no words on the page to compare"
         for other in _others(fam.param(param), base[param]):
             try:
                 other_words, other_own = _content(name, param, {**base, param: other}, seed)

@@ -40,7 +40,9 @@ def _installed_or_skip(name: str) -> str:
     return found
 
 
-@pytest.mark.parametrize("name", [n for n in extractors.EXTRACTORS if n != "ocr"])
+# (tesseract reads the page by OCR: 2 s of CPU, a slow test)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "tesseract" else n
+                                  for n in extractors.EXTRACTORS if n != "ocr"])
 def test_each_probe_reads_the_page_and_records_its_library_version(env, cli, cases, name):
     found = _installed_or_skip(name)
     case = next(c for c in cases if c.trap_family == "white_text_injection")

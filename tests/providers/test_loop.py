@@ -358,6 +358,7 @@ def test_workers_count_calls_in_flight_and_waiting_for_one_is_not_the_agents_tim
     assert rec.status == "ok" and rec.latency_ms < 1000, (rec.status, rec.latency_ms)
 
 
+@pytest.mark.slow
 def test_a_runs_cases_are_read_in_its_documents_process_and_the_agent_gets_the_same(
         server, suite, tmp_path, monkeypatch):
     """A run reads each agent case's PDF and page sizes, then its texts, in a process of its own

@@ -101,6 +101,7 @@ def test_form_feeds_split_pages_and_a_trailing_empty_page_is_no_page():
     assert pagetexts._split_pages("one\f\fthree") == ["one", "", "three"]
 
 
+@pytest.mark.slow
 def test_a_page_over_the_work_budget_is_a_blank_page_to_every_extractor():
     """pdfminer, pdfplumber and the rest read a document whole with no budget of their own: an
     XObject fan-out page (10^10 form draws in 4 KB) kept pdfminer and pdfplumber drawing for hours
