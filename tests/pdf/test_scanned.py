@@ -159,3 +159,41 @@ def test_ocr_of_a_page_without_text_is_an_empty_result_and_says_nothing_on_stder
                           cwd=Path(__file__).resolve().parents[2], timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "[]", proc.stderr
     assert "RapidOCR" not in proc.stderr and "detection result" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.slow
+def test_what_ocr_read_on_a_page_is_kept_and_read_back_without_the_engine(monkeypatch, tmp_path):
+    """What OCR read on a page (`ocr_page_lines`: attribution's look at a scan for a value no text
+    layer holds, a second or more a region) is kept in the cache folder: a process that has not
+    read the page gets the same lines without OCR (here: its memory and engines let go). An entry
+    made into anything else, torn JSON, lines of another shape, a link to a file of the user's, is
+    read again by OCR and replaced; the linked file is left as it was."""
+    from workbench.pdf import ocr
+
+    scan = foreign_scan([])
+    read = ocr.ocr_page_lines(scan, 0, 72, "scan.pdf")
+    assert any("4,711.00" in line.text for line in read)
+    (entry,) = [p for p in ocr.ocr_cache().rglob("*.json")]
+
+    def again(engines: bool = True) -> list:
+        """The page read again by a process that has not read it (and has no engine loaded)."""
+        monkeypatch.setattr(ocr, "_CACHE", type(ocr._CACHE)())
+        if not engines:
+            monkeypatch.setattr(ocr, "_engines", {})
+        return ocr.ocr_page_lines(scan, 0, 72, "scan.pdf")
+
+    assert again(engines=False) == read and ocr._engines == {}      # from the cache, no engine
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({**json.loads(entry.read_text()), "lines": [["$1.00", [0, 0, 1, 1]]]}))
+    for damaged in ("{torn", json.dumps({"key": entry.stem, "lines": [["x", [1, 2]]]}), mine):
+        entry.unlink()
+        if isinstance(damaged, str):
+            entry.write_text(damaged)
+        else:
+            entry.symlink_to(damaged)
+        assert again() == read, damaged                                  # read again by OCR,
+        assert not entry.is_symlink() and json.loads(entry.read_text())["key"] == entry.stem   # and kept
+    assert json.loads(mine.read_text())["lines"] == [["$1.00", [0, 0, 1, 1]]]
+    # A region of the page is an entry of its own.
+    ocr.ocr_page_lines(scan, 0, 72, "scan.pdf", clip=(60.0, 80.0, 400.0, 200.0))
+    assert len(list(ocr.ocr_cache().rglob("*.json"))) == 2

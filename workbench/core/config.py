@@ -38,7 +38,7 @@ def config_dir() -> Path:
 
 def cache_dir() -> Path:
     """The answer cache: `PDFWORKBENCH_CACHE_DIR`, else the user cache folder (the extracted texts,
-    the HTML report's page crops and the case list's lint findings are kept inside it). Here, not with the providers, so that a
+    the HTML report's page crops, the case list's lint findings and what OCR read are kept inside it). Here, not with the providers, so that a
     report finds its crops without loading the readers."""
     env = os.environ.get("PDFWORKBENCH_CACHE_DIR")
     if env:

@@ -4,24 +4,27 @@ attribution (a value printed only in a page's pixels)."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pymupdf
 
+from workbench.core.cache import code_fingerprint, key_of, read_entry, write_entry
 from workbench.core.case import sha256_hex
+from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
 from workbench.pdf.budget import too_complex
 from workbench.pdf.document import open_fitz, render_dpi
 
 _engines: dict[str, Any] = {}
 _lock = threading.Lock()
-# (sha1 of the PDF, page, dpi, region, flip, upright) -> lines: a page is read once however many
+# (digest of the PDF, page, dpi, region, flip, upright) -> lines: a page is read once however many
 # answers ask about it; a scan's check by what was read: (SCAN, digest of the rendered pixels, ...).
+# `ocr_page_lines` keeps what it read in the cache folder as well (`_kept`).
 _CACHE: OrderedDict[tuple[Any, ...], list[OcrLine]] = OrderedDict()
 CACHE_PAGES = 64
 
@@ -111,23 +114,58 @@ def _read_pixmap(ocr: Any, pix: Any, used: int, clip: tuple[float, float, float,
     return lines
 
 
+# ---- the OCR cache (`core.cache`) -------------------------------------------------------------
+
+# What `ocr_page_lines` reads depends on the PDF's bytes and its arguments, the code that renders
+# and reads the page (this package; core's limits: a page over the work budget reads as nothing),
+# and the libraries that draw and read it: all are in the key. Kept in `ocr/` in the cache folder,
+# so a page is read once across commands (a second or more a region, as drawn and mirrored):
+# `grade --explain` once per answer, the Runs screen opened again, `report --by source`.
+CACHE_FORMAT = 1
+_CODE = ("pdf", "core")
+_LIBRARIES = ("pymupdf", "rapidocr", "onnxruntime", "numpy", "opencv-python", "opencv-python-headless")
+
+
+def ocr_cache() -> Path:
+    """The OCR cache's folder: `ocr/` in the cache folder (`PDFWORKBENCH_CACHE_DIR`)."""
+    return cache_dir() / "ocr"
+
+
+def _kept(key: str) -> list[OcrLine] | None:
+    """The lines the cache holds under `key`, or None (missing, or not an entry of ours)."""
+    entry = read_entry(ocr_cache(), key, "OCR cache entry")
+    if entry is None:
+        return None
+    try:
+        lines = [OcrLine(text, tuple(float(v) for v in box)) for text, box in entry["lines"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if any(not isinstance(ln.text, str) or len(ln.box) != 4 for ln in lines):
+        return None
+    return lines
+
+
 def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
                    clip: tuple[float, float, float, float] | None = None, flip: str = "",
                    upright: bool = False) -> list[OcrLine]:
     """What OCR reads on page `page` (0-based), or in `clip` on it, as drawn or mirrored (`flip`,
-    one of FLIPS), line by line with boxes in the page's points (cached per page and region).
-    `upright`: the lines are known to stand upright (see `_read`)."""
-    key = (hashlib.sha1(pdf).digest(), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip,
-           upright)
+    one of FLIPS), line by line with boxes in the page's points (kept per page and region, in
+    this process and in the OCR cache). `upright`: the lines are known to stand upright (see
+    `_read`)."""
+    key = (sha256_hex(pdf), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip, upright)
     with _lock:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    doc = open_fitz(pdf, name)
-    try:
-        lines = [] if too_complex(doc, page) else _read(doc[page], dpi, clip, flip, upright)
-    finally:
-        doc.close()
+    kept = key_of(CACHE_FORMAT, code_fingerprint(_CODE, _LIBRARIES), *key)
+    lines = _kept(kept)
+    if lines is None:
+        doc = open_fitz(pdf, name)
+        try:
+            lines = [] if too_complex(doc, page) else _read(doc[page], dpi, clip, flip, upright)
+        finally:
+            doc.close()
+        write_entry(ocr_cache(), kept, {"lines": [[ln.text, list(ln.box)] for ln in lines]}, sync=False)
     with _lock:
         _CACHE[key] = lines
         while len(_CACHE) > CACHE_PAGES:
