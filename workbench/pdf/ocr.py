@@ -114,6 +114,24 @@ def _read_pixmap(ocr: Any, pix: Any, used: int, clip: tuple[float, float, float,
     return lines
 
 
+def _recall(key: tuple[Any, ...]) -> list[OcrLine] | None:
+    """The lines this process read under `key` (`_CACHE`), or None."""
+    with _lock:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    return None
+
+
+def _remember(key: tuple[Any, ...], lines: list[OcrLine]) -> list[OcrLine]:
+    """Keep `lines` under `key` in this process (the CACHE_PAGES last read), and give them back."""
+    with _lock:
+        _CACHE[key] = lines
+        while len(_CACHE) > CACHE_PAGES:
+            _CACHE.popitem(last=False)
+    return lines
+
+
 # ---- the OCR cache (`core.cache`) -------------------------------------------------------------
 
 # What `ocr_page_lines` reads depends on the PDF's bytes and its arguments, the code that renders
@@ -153,10 +171,9 @@ def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
     this process and in the OCR cache). `upright`: the lines are known to stand upright (see
     `_read`)."""
     key = (sha256_hex(pdf), page, dpi, tuple(round(v, 1) for v in clip) if clip else None, flip, upright)
-    with _lock:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
+    recalled = _recall(key)
+    if recalled is not None:
+        return recalled
     kept = key_of(CACHE_FORMAT, code_fingerprint(_CODE, _LIBRARIES), *key)
     lines = _kept(kept)
     if lines is None:
@@ -166,11 +183,7 @@ def ocr_page_lines(pdf: bytes, page: int, dpi: int = 150, name: str = "PDF",
         finally:
             doc.close()
         write_entry(ocr_cache(), kept, {"lines": [[ln.text, list(ln.box)] for ln in lines]}, sync=False)
-    with _lock:
-        _CACHE[key] = lines
-        while len(_CACHE) > CACHE_PAGES:
-            _CACHE.popitem(last=False)
-    return lines
+    return _remember(key, lines)
 
 
 def scan_page_lines(page: Any, dpi: int = 150, upright: bool = False) -> list[OcrLine]:
@@ -180,16 +193,11 @@ def scan_page_lines(page: Any, dpi: int = 150, upright: bool = False) -> list[Oc
     used = render_dpi(page, dpi)
     pix = page.get_pixmap(dpi=used, alpha=False)
     key = (SCAN, sha256_hex(pix.samples_mv), pix.width, pix.height, used, upright)
-    with _lock:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
+    recalled = _recall(key)
+    if recalled is not None:
+        return recalled
     lines = _read_pixmap(engine(SCAN), pix, used, upright=upright)
-    with _lock:
-        _CACHE[key] = lines
-        while len(_CACHE) > CACHE_PAGES:
-            _CACHE.popitem(last=False)
-    return lines
+    return _remember(key, lines)
 
 
 def rows(lines: list[OcrLine]) -> list[OcrLine]:
