@@ -96,3 +96,66 @@ def test_config_edit_runs_the_editor_and_checks_the_result(home, tmp_path):
     assert proc.returncode == 2 and "config.json" in proc.stderr and proc.stderr.count("\n") == 1
     proc = run("config", "edit", "--readers", env={"EDITOR": f"{sys.executable} {breaker}", "VISUAL": ""})
     assert proc.returncode == 2 and "not valid TOML" in proc.stderr
+
+
+def test_config_cache_counts_and_clears_only_its_own_entries(command, work, tmp_path):
+    """`config cache` on a cache folder that holds, besides real entries of every part, what a
+    folder from elsewhere may: a linked part folder, an entry-named link to a file of the user's,
+    a FIFO where an entry goes, files of other names, a write's temporary file. Clearing removes
+    the entries (a link itself, never what it points to; a FIFO without opening it), leaves the
+    rest, and keeps the answers unless they are named."""
+    from workbench.core.cache import entry_path, key_of, part_folder, read_entry, write_entry
+
+    keys = {part: key_of("test", part) for part in ("answers", "extracted", "lint", "crops")}
+    for part, key in keys.items():
+        write_entry(part_folder(part), key, {"part": part}, sync=False)
+    crops = part_folder("crops")
+    tmp_key = key_of("a write cut short")
+    temp = crops / tmp_key[:2] / f".{tmp_key}.json.host-1.abc123.tmp"
+    temp.parent.mkdir(parents=True, exist_ok=True)
+    temp.write_text("{")
+    (crops / keys["crops"][:2] / "notes.txt").write_text("mine")
+    (crops / "README").write_text("mine")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    precious = outside / "precious.json"
+    precious.write_text("the user's")
+    linked_key = key_of("a link")
+    link = entry_path(part_folder("lint"), linked_key)
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(precious)
+    fifo_key = key_of("a fifo")
+    fifo = entry_path(part_folder("extracted"), fifo_key)
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)
+    held = entry_path(outside, key_of("held elsewhere"))
+    held.parent.mkdir(parents=True)
+    held.write_text("{}")
+    part_folder("ocr").symlink_to(outside, target_is_directory=True)
+
+    shown = {p["part"]: p for p in printed_json(command("config", "cache", "--json"))["parts"]}
+    assert {k: (v["entries"], v["others"]) for k, v in shown.items()} == {
+        "answers": (1, 0), "extracted": (2, 0), "lint": (2, 0), "crops": (2, 2), "ocr": (0, 0)}
+    assert "left alone" in shown["ocr"]["note"] and shown["crops"]["bytes"] > 0
+    code, out, _ = command("config", "cache")
+    assert code == 0 and "entries" in out and "2 other files or folders left alone" in out
+    assert next(line for line in out.splitlines() if "answers " in line).split()[:3] == ["answers", "1", "0.0"]
+
+    cleared = printed_json(command("config", "cache", "--clear", "--json"))
+    assert cleared["cleared"] and [p["part"] for p in cleared["parts"]] == ["extracted", "lint", "crops", "ocr"]
+    assert sum(p["entries"] for p in cleared["parts"]) == 6
+    assert not link.is_symlink() and precious.read_text() == "the user's"   # the link, not its target
+    assert not os.path.lexists(fifo) and not temp.exists()
+    assert (crops / keys["crops"][:2] / "notes.txt").read_text() == "mine" and (crops / "README").exists()
+    assert held.read_text() == "{}" and part_folder("ocr").is_symlink()     # a linked part is not entered
+    assert not (part_folder("lint") / linked_key[:2]).exists()             # emptied subfolders go
+    assert read_entry(part_folder("answers"), keys["answers"]) is not None  # answers stay unless named
+    assert read_entry(part_folder("crops"), keys["crops"]) is None
+    write_entry(part_folder("lint"), keys["lint"], {"again": True}, sync=False)   # made again as before
+    assert read_entry(part_folder("lint"), keys["lint"])["again"] is True
+
+    code, out, _ = command("config", "cache", "--clear", "answers")
+    assert code == 0 and "removed" in out and out.splitlines()[2].split()[:2] == ["answers", "1"]
+    assert read_entry(part_folder("answers"), keys["answers"]) is None
+    assert read_entry(part_folder("lint"), keys["lint"]) is not None         # only what was named
+    refused(command("config", "cache", "--clear", "nosuch"), "invalid choice: 'nosuch'")

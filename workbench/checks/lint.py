@@ -86,7 +86,6 @@ from workbench.checks.findings import SEVERITIES, Finding, page_list, short
 from workbench.core import cache as cache_store
 from workbench.core import files, limits
 from workbench.core.case import Case, load_case, sha256_hex
-from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.core.suite import load_suite
@@ -316,7 +315,7 @@ _LIBRARIES = ("pymupdf", "pypdf", "reportlab", "numpy", "pillow", "rapidocr", "o
 
 def lint_cache() -> Path:
     """The lint cache's folder: `lint/` in the cache folder (`PDFWORKBENCH_CACHE_DIR`)."""
-    return cache_dir() / "lint"
+    return cache_store.part_folder("lint")
 
 
 def lint_key(case, pdf_bytes: bytes, dpi: int) -> str | None:

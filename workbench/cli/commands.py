@@ -107,7 +107,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("config", "show, locate and edit the settings (config.json, readers.toml)", f"{_APP}:config",
             {"show": "workbench.cli.config:cmd_show", "path": "workbench.cli.config:cmd_path",
              "edit": "workbench.cli.config:cmd_edit", "keys": "workbench.cli.config:cmd_keys",
-             "limits": "workbench.cli.config:cmd_limits"}),
+             "limits": "workbench.cli.config:cmd_limits", "cache": "workbench.cli.config:cmd_cache"}),
     Command("completion", "print the shell completion script for bash, zsh or fish", f"{_APP}:completion",
             "workbench.cli.completion:cmd_completion"),
 )

@@ -69,7 +69,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         shown = f["problem"] or ("" if f["exists"] else missing)
         print(f"{label}   {f['path']}" + (f"  ({shown})" if shown else ""))
     print(f"families/      {state['families']}")
-    print(f"answer cache   {state['answer_cache']}")
+    print(f"cache folder   {state['answer_cache']}  (what it holds: pdfworkbench config cache)")
     print("\nsettings (config.json):")
     for key, value in state["settings"].items():
         print(f"  {key:<12} {value!r}")
@@ -152,4 +152,29 @@ def cmd_limits(args: argparse.Namespace) -> int:
         shown = limits.show(value, lim.unit)
         print(f"{lim.name:<{width}}  {shown:>12}  {lim.why}")
     print('\nraise one with --limit NAME=N on any command, or {"limits": {"NAME": N}} in config.json')
+    return 0
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    """What the cache folder holds, part by part; with --clear, the named parts' entries removed
+    (none named: all but the answers)."""
+    from workbench.core import cache
+
+    if args.clear is None:
+        rows = [cache.usage(name) for name in cache.PARTS]
+    else:
+        rows = [cache.clear(name) for name in dict.fromkeys(args.clear or cache.REMADE)]
+    if args.json:
+        print_json({"folder": str(cache_dir()), "cleared": args.clear is not None, "parts": rows})
+        return 0
+    print(f"cache folder  {cache_dir()}  (PDFWORKBENCH_CACHE_DIR moves it)")
+    print(f"  {'part':<10} {'removed' if args.clear is not None else 'entries':>9} {'MB':>8}  what")
+    for row in rows:
+        line = f"  {row['part']:<10} {row['entries']:>9,} {row['bytes'] / 1e6:>8.1f}  {row['what']}"
+        extra = [row["note"]] if row["note"] else []
+        if row["others"]:
+            extra.append(f"{row['others']:,} other files or folders left alone")
+        print(line + (f"  ({'; '.join(extra)})" if extra else ""))
+    if args.clear is None:
+        print("\nclear with: pdfworkbench config cache --clear [PART ...] (no PART: all but the answers)")
     return 0

@@ -56,13 +56,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         return _report(args, None)
     # (for --html alone; the PDF libraries load only in the workers, for crops the cache lacks)
     from workbench.checks.crops import CropMaker
-    from workbench.core.config import cache_dir
+    from workbench.core.cache import part_folder
     from workbench.grading.html.charts import engine_process
 
     # The charts' engine starts loading in a process of its own, then the crops' workers start
     # (both forked before this process has a thread), and make the crops of the wrong answers as
     # the grading finds them.
-    with engine_process(), CropMaker(args.jobs, None if args.no_cache else cache_dir() / "crops") as crops:
+    with engine_process(), CropMaker(args.jobs, None if args.no_cache else part_folder("crops")) as crops:
         return _report(args, crops)
 
 

@@ -11,6 +11,11 @@ written only makes the next look slower.
 A key covers everything its value depends on: the inputs, and `code_fingerprint` of the code
 that made it (its source and the libraries it runs on), so an entry is never one that today's
 code would make differently.
+
+The folder's parts (`PARTS`): the model answers in the folder itself, and in subfolders what is
+made again from the PDFs whenever it is missing. `usage` counts a part's entries and `clear`
+removes them (`pdfworkbench config cache`): only what is named as an entry is, a file of another
+name or a linked part folder is left alone, and nothing is followed through a link.
 """
 
 from __future__ import annotations
@@ -24,10 +29,29 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import atomic, files, limits
+from workbench.core.config import cache_dir
 from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
 
 _PACKAGE = Path(__file__).resolve().parents[1]
+
+
+# The cache folder's parts: name -> (its subfolder, '' for the folder itself; what it holds).
+PARTS = {
+    "answers": ("", "model answers (asking again costs money: cleared only when named)"),
+    "extracted": ("extracted", "the extractors' text layers (exposure)"),
+    "lint": ("lint", "lint findings (the case list's marks)"),
+    "crops": ("crops", "the HTML report's page crops"),
+    "ocr": ("ocr", "what OCR read where attribution looked"),
+}
+# The parts `clear` removes when none is named: all but the answers, which cost money to ask again.
+REMADE = tuple(name for name in PARTS if name != "answers")
+
+
+def part_folder(name: str) -> Path:
+    """The folder of the cache's part `name` (a key of `PARTS`)."""
+    sub = PARTS[name][0]
+    return cache_dir() / sub if sub else cache_dir()
 
 
 def entry_path(folder: Path, key: str) -> Path:
@@ -105,3 +129,91 @@ def key_of(*parts: Any) -> str:
     """A key made of JSON-able parts."""
     return sha256_hex(json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8"))
 
+
+
+# ---- a part's entries: counted and cleared -------------------------------------------------------
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_key(name: str) -> bool:
+    return len(name) == 64 and _HEX.issuperset(name)
+
+
+def _scan(folder: Path) -> tuple[list[tuple[str, int]], int, str]:
+    """(the entries in `folder`: path and bytes; how many other files and folders it holds; why
+    it was not read, or ''). An entry is `XX/KEY.json` as `entry_path` names it, where `XX` is a
+    folder (not a link) and `KEY.json` anything but a folder (a link or FIFO is one, as
+    `write_entry` replaces it); a temporary file of a write is one too. Nothing is followed."""
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        return [], 0, ""
+    except OSError as exc:
+        return [], 0, f"cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISDIR(mode) and folder != cache_dir():   # (the folder itself may be linked: the user's)
+        return [], 0, "is a link or a file, not a folder of ours: left alone"
+    entries: list[tuple[str, int]] = []
+    others = 0
+    try:
+        subs = list(os.scandir(folder))
+    except OSError as exc:
+        return [], 0, f"cannot be read ({exc.strerror or exc})"
+    for sub in subs:
+        if len(sub.name) != 2 or not _HEX.issuperset(sub.name) or not sub.is_dir(follow_symlinks=False):
+            others += sub.name not in PARTS or folder != cache_dir()   # (the answers' folder holds the others)
+            continue
+        try:
+            inside = list(os.scandir(sub.path))
+        except OSError:
+            others += 1
+            continue
+        for item in inside:
+            name = item.name
+            # (a write's temporary file: `.KEY.json.<host>-<pid>.<random>.tmp`, atomic.temp_prefix)
+            temp = name.startswith(".") and name.endswith(".tmp")
+            stem = name[1:].split(".json.", 1)[0] if temp else name.removesuffix(".json")
+            if not (name.endswith(".json") or temp) or not _is_key(stem) or stem[:2] != sub.name \
+                    or item.is_dir(follow_symlinks=False):
+                others += 1
+                continue
+            try:
+                st = item.stat(follow_symlinks=False)
+            except OSError:
+                continue   # (gone meanwhile)
+            entries.append((item.path, st.st_size if stat.S_ISREG(st.st_mode) else 0))
+    return entries, others, ""
+
+
+def usage(name: str) -> dict[str, Any]:
+    """What the part `name` holds: its folder, entries, bytes, other files left alone, and a
+    note where it was not read."""
+    folder = part_folder(name)
+    entries, others, note = _scan(folder)
+    return {"part": name, "folder": str(folder), "what": PARTS[name][1], "entries": len(entries),
+            "bytes": sum(size for _, size in entries), "others": others, "note": note}
+
+
+def clear(name: str) -> dict[str, Any]:
+    """Remove the entries of the part `name` (see `_scan`; a link is removed, never what it
+    points to) and the subfolders they leave empty; what was removed, as `usage` counts it. A
+    write or read meanwhile only misses: an entry is made again where one is wanted."""
+    folder = part_folder(name)
+    entries, others, note = _scan(folder)
+    removed, size = 0, 0
+    for path, nbytes in entries:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise UserError(f"{path}: cannot be removed ({exc.strerror or exc}); nothing else was changed "
+                            f"after it ({removed} entries of {name} removed)") from None
+        removed, size = removed + 1, size + nbytes
+    for sub in {os.path.dirname(path) for path, _ in entries}:
+        try:
+            os.rmdir(sub)
+        except OSError:
+            pass   # not empty: another file, or a write meanwhile
+    return {"part": name, "folder": str(folder), "what": PARTS[name][1], "entries": removed, "bytes": size,
+            "others": others, "note": note}

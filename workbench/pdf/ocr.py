@@ -13,9 +13,8 @@ from typing import Any
 
 import pymupdf
 
-from workbench.core.cache import code_fingerprint, key_of, read_entry, write_entry
+from workbench.core.cache import code_fingerprint, key_of, part_folder, read_entry, write_entry
 from workbench.core.case import sha256_hex
-from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
 from workbench.pdf.budget import too_complex
 from workbench.pdf.document import open_fitz, render_dpi
@@ -146,7 +145,7 @@ _LIBRARIES = ("pymupdf", "rapidocr", "onnxruntime", "numpy", "opencv-python", "o
 
 def ocr_cache() -> Path:
     """The OCR cache's folder: `ocr/` in the cache folder (`PDFWORKBENCH_CACHE_DIR`)."""
-    return cache_dir() / "ocr"
+    return part_folder("ocr")
 
 
 def _kept(key: str) -> list[OcrLine] | None:

@@ -17,9 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.cache import key_of, limits_in_force, read_entry, write_entry
+from workbench.core.cache import key_of, limits_in_force, part_folder, read_entry, write_entry
 from workbench.core.case import Case, sha256_hex
-from workbench.core.config import cache_dir
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.grading.matchers import forbidden_needles, needle_finder
@@ -64,7 +63,7 @@ def extracted_text(pdf: bytes, name: str, use_cache: bool = True) -> str:
     this PDF was read by this version of the library before (`extracted/` in the cache folder,
     kept as `core.cache` keeps entries: a FIFO, a link or a torn entry there is a miss)."""
     version = extractors.version(name) or ""
-    folder = cache_dir() / "extracted"
+    folder = part_folder("extracted")
     # (with the limits: a page over a budget reaches the extractor emptied, so a --limit that
     # lets it through reads it anew)
     key = key_of(CACHE_FORMAT, sha256_hex(pdf), name, version, limits_in_force())

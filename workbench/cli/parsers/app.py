@@ -55,6 +55,14 @@ def config(p: argparse.ArgumentParser) -> None:
     q = csub.add_parser("limits", help="the budgets and size caps on untrusted input, and how to raise one")
     q.add_argument("--json", action="store_true")
 
+    from workbench.core.cache import PARTS as CACHE_PARTS  # (here: only `config` reads them)
+
+    q = csub.add_parser("cache", help="what the cache folder holds, part by part; --clear removes a part's entries")
+    q.add_argument("--clear", nargs="*", metavar="PART", choices=list(CACHE_PARTS),
+                   help="remove these parts' entries (" + ", ".join(CACHE_PARTS) + "); with no PART, every "
+                        "part but the answers, which are cleared only when named (asking again costs money)")
+    q.add_argument("--json", action="store_true")
+
 
 def completion(p: argparse.ArgumentParser) -> None:
     p.description = ("Completes commands, options, family names, readers and suite "
