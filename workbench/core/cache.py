@@ -130,7 +130,6 @@ def key_of(*parts: Any) -> str:
     return sha256_hex(json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8"))
 
 
-
 # ---- a part's entries: counted and cleared -------------------------------------------------------
 
 _HEX = frozenset("0123456789abcdef")
@@ -190,8 +189,12 @@ def usage(name: str) -> dict[str, Any]:
     note where it was not read."""
     folder = part_folder(name)
     entries, others, note = _scan(folder)
-    return {"part": name, "folder": str(folder), "what": PARTS[name][1], "entries": len(entries),
-            "bytes": sum(size for _, size in entries), "others": others, "note": note}
+    return _row(name, folder, len(entries), sum(size for _, size in entries), others, note)
+
+
+def _row(name: str, folder: Path, entries: int, size: int, others: int, note: str) -> dict[str, Any]:
+    return {"part": name, "folder": str(folder), "what": PARTS[name][1], "entries": entries, "bytes": size,
+            "others": others, "note": note}
 
 
 def clear(name: str) -> dict[str, Any]:
@@ -215,5 +218,4 @@ def clear(name: str) -> dict[str, Any]:
             os.rmdir(sub)
         except OSError:
             pass   # not empty: another file, or a write meanwhile
-    return {"part": name, "folder": str(folder), "what": PARTS[name][1], "entries": removed, "bytes": size,
-            "others": others, "note": note}
+    return _row(name, folder, removed, size, others, note)

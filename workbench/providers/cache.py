@@ -1,8 +1,8 @@
 """The answer cache: re-asking an unchanged question of an unchanged PDF costs nothing.
 
 Keyed by (PDF hash, reader, modality, DPI, prompt, options, endpoint); one JSON file per answer
-under `config.cache_dir()`. Only finished answers are kept (ok, blocked, truncated, refused), never
-errors or timeouts, and never a key: records hold none.
+in the cache folder itself (`core.cache.PARTS`'s "answers"). Only finished answers are kept (ok,
+blocked, truncated, refused), never errors or timeouts, and never a key: records hold none.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from workbench.core.cache import read_entry, write_entry
-from workbench.core.config import cache_dir
+from workbench.core.cache import part_folder, read_entry, write_entry
 from workbench.core.runs import RunRecord
 from workbench.core.schema import JSONObject
 
@@ -30,7 +29,7 @@ def cache_key(case_sha256: str | None, reader: str, modality: str, dpi: int | No
 
 class AnswerCache:
     def __init__(self, folder: Path | None = None) -> None:
-        self.folder = Path(folder) if folder else cache_dir()
+        self.folder = Path(folder) if folder else part_folder("answers")
 
     def get(self, key: str) -> RunRecord | None:
         """The answer kept under `key`, or None: missing, or not a whole entry of this key (a
