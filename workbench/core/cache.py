@@ -150,7 +150,8 @@ def _scan(folder: Path) -> tuple[list[tuple[str, int]], int, str]:
         return [], 0, ""
     except OSError as exc:
         return [], 0, f"cannot be read ({exc.strerror or exc})"
-    if not stat.S_ISDIR(mode) and folder != cache_dir():   # (the folder itself may be linked: the user's)
+    root = folder == cache_dir()   # the answers' folder: the other parts are in it
+    if not stat.S_ISDIR(mode) and not root:   # (the folder itself may be linked: the user's)
         return [], 0, "is a link or a file, not a folder of ours: left alone"
     entries: list[tuple[str, int]] = []
     others = 0
@@ -160,7 +161,7 @@ def _scan(folder: Path) -> tuple[list[tuple[str, int]], int, str]:
         return [], 0, f"cannot be read ({exc.strerror or exc})"
     for sub in subs:
         if len(sub.name) != 2 or not _HEX.issuperset(sub.name) or not sub.is_dir(follow_symlinks=False):
-            others += sub.name not in PARTS or folder != cache_dir()   # (the answers' folder holds the others)
+            others += not (root and sub.name in PARTS)
             continue
         try:
             inside = list(os.scandir(sub.path))
