@@ -19,7 +19,10 @@ HEAVY = ("fitz", "pymupdf", "pypdf", "numpy", "PIL", "textual", "httpx", "report
          "hashlib", "_hashlib", "difflib", "datetime", "logging", "shutil",
          # inspect's own imports (dataclasses imports it only to write a missing docstring:
          # `workbench.cli._defer_inspect`), and the run records (grade reads no run)
-         "ast", "dis", "tokenize", "workbench.core.runs") + \
+         "ast", "dis", "tokenize", "workbench.core.runs",
+         # argparse's words looked up in the system's message catalogues, the first lookup loading
+         # locale (`workbench.cli._argparse_untranslated`)
+         "locale") + \
     (("platformdirs", "tempfile") if sys.platform == "linux" else ())
 
 PROBE = """

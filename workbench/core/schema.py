@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -29,11 +28,14 @@ MAX_SEEDS = 100_000
 # change how the text around them is shown without showing themselves: bidirectional overrides
 # and isolates (U+202E turned "case-1\u202e9-ecnaive" into "case-1evidence-9" on the screen) and
 # zero-width ones (two ids that look the same). An id is a file name and what a person reads.
-_HIDDEN = "\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
-_ID_BAD = re.compile(f"[/\\\\{_HIDDEN}]")
+# (Sets, not a character class: compiling one with these ranges was a millisecond of every
+# `grade`'s start, 2% of it.)
+_HIDDEN = frozenset(map(chr, (*range(0x00, 0x20), *range(0x7F, 0xA0), 0x061C, *range(0x200B, 0x2010),
+                               *range(0x202A, 0x202F), *range(0x2060, 0x206A), 0xFEFF)))
+_ID_BAD = _HIDDEN | {"/", "\\"}
 # A name that is not a file name but is shown beside ids (a run record's reader) keeps to the
 # same: no control, bidirectional or zero-width character.
-_NAME_BAD = re.compile(f"[{_HIDDEN}]")
+_NAME_BAD = _HIDDEN
 
 
 def plain_id(value: Any, field: str = "id", source: str = "") -> str:
@@ -41,7 +43,7 @@ def plain_id(value: Any, field: str = "id", source: str = "") -> str:
     where = f"{source}: " if source else ""
     if not isinstance(value, str) or not value.strip():
         raise UserError(f"{where}{field} must be a non-empty string; got {_show(value)}")
-    if _ID_BAD.search(value) or value.startswith(".") or len(value.encode("utf-8", "replace")) > MAX_ID_LENGTH:
+    if not _ID_BAD.isdisjoint(value) or value.startswith(".") or len(value.encode("utf-8", "replace")) > MAX_ID_LENGTH:
         raise UserError(f"{where}{field} {value[:60]!r} is not a plain name: use letters, digits, '-', "
                         f"'_' and '.', no '/' or '\\', not starting with '.', at most {MAX_ID_LENGTH} bytes")
     return value
@@ -366,7 +368,7 @@ def check_suite(raw: Any, source: str) -> JSONObject:
 def check_record(raw: Any, source: str) -> JSONObject:
     check_shape(raw, RUN_RECORD, source, "run record")
     reader = raw.get("reader")
-    if isinstance(reader, str) and _NAME_BAD.search(reader):
+    if isinstance(reader, str) and not _NAME_BAD.isdisjoint(reader):
         raise UserError(f"{source}: field 'reader' {reader[:60]!r} holds a control, bidirectional or zero-width "
                         "character, which would show it as another reader's name")
     return raw
