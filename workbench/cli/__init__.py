@@ -268,8 +268,8 @@ def _argparse_untranslated() -> None:
     """argparse's own words (`usage:`, `options`, its errors) as written, in English like every
     other line the workbench prints. It looks each one up in the system's message catalogues
     (gettext's default domain, which no catalogue of argparse's fills) at every use, the first
-    importing `locale`: 2 ms of a `grade`'s 49, 4% of it. (Its module-level names, which
-    its methods read at each call; a Python that names them otherwise keeps its own.)"""
+    importing `locale`: 2 ms of a `grade`'s 49, 4% of it. (Its methods read the module's names
+    `_` and `ngettext` at each call; an argparse without those names is left as it is.)"""
     if hasattr(argparse, "_") and hasattr(argparse, "ngettext"):
         argparse._ = lambda message: message
         argparse.ngettext = lambda singular, plural, n: singular if n == 1 else plural
