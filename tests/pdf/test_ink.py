@@ -164,9 +164,11 @@ def test_a_box_counted_as_bytes_is_measured_as_the_arrays_measure_it(name):
     """`PagePixels` counts a box's bytes where the page without its text is one shade there, and
     reads arrays elsewhere: every span's box, each character's, with the text overlapping it left
     out, in several colours and opacities, gives the same ink, pixels looked at, shade under it
-    and darkness as `measure_ink` on the page's arrays."""
+    and darkness as `measure_ink` on the page's arrays; and the same verdict, seen or not, when
+    only its middle band is counted first (boxes stretched up to four times their height, the
+    text in their bottom quarter, show ink that is not in their middle band)."""
     data, text_only = _page_of_kind(name)
-    checked = 0
+    checked = seen_outside_the_band = 0
     for white in ((True, False) if text_only else (False,)):
         doc = pymupdf.open(stream=data)
         page = doc[0]
@@ -178,6 +180,7 @@ def test_a_box_counted_as_bytes_is_measured_as_the_arrays_measure_it(name):
         full, bare = pixels.arrays()
         px = ink.px_boxes(boxes, 150 / 72, pixels.width, pixels.height)
         px += [(pixels.width - 5, 0, pixels.width, 40), (10, 10, 10, 30)]   # (at the page's edge; empty)
+        px += [(b[0], max(0, b[1] - 3 * (b[3] - b[1])), b[2], b[3]) for b in px[:20]]   # (stretched up)
         for k, box in enumerate(px):
             holes = [h for h in px if h != box and ink.area(ink.intersect(h, box)) > 0][:10]
             holes.append((box[0], box[1], (box[0] + box[2]) // 2, box[3]))
@@ -185,9 +188,16 @@ def test_a_box_counted_as_bytes_is_measured_as_the_arrays_measure_it(name):
                 for some in ((), holes[-1:], holes):
                     want = ink.measure_ink(full, bare, box, rgb, opacity, some, white)
                     assert pixels.measure(box, rgb, opacity, some) == want[:2], (name, k, box, rgb, opacity, some)
+                    seen = ink.enough_ink(*want[:2])
+                    assert pixels.shows_ink(box, rgb, opacity, some) == seen, (name, k, box, rgb, opacity, some)
+                    if seen and not some and box[3] - box[1] >= 5:
+                        top = box[1] + 2 * (box[3] - box[1]) // 5
+                        band = (box[0], top, box[2], top + (box[3] - box[1]) // 5)
+                        seen_outside_the_band += not ink.enough_ink(ink.measure_ink(full, bare, band, rgb, opacity,
+                                                                                    (), white)[0], ink.area(box))
                     checked += 1
             under = bare[box[1]:box[3], box[0]:box[2]]
             assert pixels.under(box) == (float(np.median(under)) if under.size else 255.0)
             assert pixels.dark_without_text(box, 160) == bool(under.size and under.min() < 160)
         doc.close()
-    assert checked > 200
+    assert checked > 200 and seen_outside_the_band > 0

@@ -135,6 +135,11 @@ def measure_ink(full, bare, box_px, rgb, opacity: float, holes=(), blank: bool =
     return int(np.count_nonzero(own)), n, b  # the median of `b` only when it is needed
 
 
+def enough_ink(own: int, n: int) -> bool:
+    """Whether `own` ink pixels of a span's own in a box of `n` pixels make it visible."""
+    return n > 0 and own >= max(MIN_INK_PIXELS, MIN_INK_FRACTION * n)
+
+
 def _least_left(n: int) -> float:
     """Pixels of a box of `n` that must be left outside the holes for them to be left out."""
     return max(MIN_INK_PIXELS * 4, 0.05 * n)
@@ -221,6 +226,23 @@ class PagePixels:
                 own -= sum(len(_box_bytes(self._full, c).translate(None, not_own)) for c in cut)
                 n = left
         return own, n
+
+    def shows_ink(self, box_px, rgb, opacity: float, holes=()) -> bool:
+        """Whether the box shows enough of a span's own ink to be seen (`enough_ink` of `measure`).
+
+        Where nothing overlaps the box and the page without its text is one shade in it, a band
+        across the box's middle fifth, where a line's letters all are, is counted first: its ink
+        is part of the box's, so enough there is enough (a fifth of the bytes for most text); only
+        otherwise is the whole box counted."""
+        x0, y0, x1, y1 = box_px
+        if not holes and x1 > x0 and y1 - y0 >= 5:
+            under = 255 if self._bare is None else _uniform(self._under(box_px))
+            if under is not None:
+                top = y0 + 2 * (y1 - y0) // 5
+                band = _box_bytes(self._full, (x0, top, x1, top + (y1 - y0) // 5))
+                if enough_ink(len(band.translate(None, _not_own(luma(rgb), opacity, under))), (x1 - x0) * (y1 - y0)):
+                    return True
+        return enough_ink(*self.measure(box_px, rgb, opacity, holes))
 
     def under(self, box_px) -> float:
         """The median luminance of the box without the text (255 for an empty box): what a span's

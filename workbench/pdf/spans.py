@@ -111,7 +111,6 @@ class Span:
     visible: bool = True
     reasons: list[str] = field(default_factory=list)
     layer_issues: list[str] = field(default_factory=list)
-    ink: int = 0                                # ink pixels of its own measured in its box
     direction: tuple[float, float] = (1.0, 0.0)  # the baseline's unit vector (y down)
     mirrored: bool = False                      # drawn as in a mirror (a flipped matrix)
     char_boxes: list[tuple[float, float, float, float]] = field(default_factory=list, repr=False)

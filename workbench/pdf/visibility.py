@@ -38,7 +38,6 @@ from workbench.core.errors import UserError
 from workbench.pdf import ink, ocr, scanned, structure
 from workbench.pdf.budget import PageClock, page_size, too_complex
 from workbench.pdf.document import check_page_budget, open_fitz
-from workbench.pdf.ink import MIN_INK_FRACTION, MIN_INK_PIXELS
 from workbench.pdf.spans import (
     NOT_IN_SCAN,
     DocumentAnalysis,
@@ -131,9 +130,7 @@ def analyze_fitz_page(doc, index: int, dpi: int, data: bytes, page=None) -> Page
                     "spans were not checked (visibility from the drawing operators)")
             if not reasons and not skipped:  # the operators draw it: do the pixels agree?
                 holes = [spans_px[j] for j in overlaps[k]]
-                own, n = pixels.measure(spans_px[k], span.color, span.opacity, holes)
-                span.ink = own
-                if n == 0 or own < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n):
+                if not pixels.shows_ink(spans_px[k], span.color, span.opacity, holes):
                     reasons.append(_why_no_ink(data, span, log, pixels.under(spans_px[k])))
             span.reasons = reasons
             span.visible = not reasons
@@ -194,8 +191,7 @@ def _hidden_chars(span: Span, fills: ink.Covers, covers: ink.Covers, pixels) -> 
             continue
         page_pixels, holes, scale = pixels
         box_px = ink.px_boxes([box], scale, page_pixels.width, page_pixels.height)[0]
-        own, n = page_pixels.measure(box_px, span.color, span.opacity, holes)
-        flags.append(n == 0 or own < max(MIN_INK_PIXELS, MIN_INK_FRACTION * n))
+        flags.append(not page_pixels.shows_ink(box_px, span.color, span.opacity, holes))
     known = [f for f in flags if f is not None]
     if not any(known):
         return None
@@ -239,7 +235,7 @@ def _split_partly_hidden(spans: list[Span], partly: dict[int, list[bool] | None]
                          opacity=span.opacity, visible=not flags[start],
                          reasons=list(why) if flags[start] else list(span.reasons),
                          layer_issues=layer_issues(text, [b[2] - b[0] for b in boxes], span.size),
-                         ink=0 if flags[start] else span.ink, direction=span.direction, char_boxes=boxes)
+                         direction=span.direction, char_boxes=boxes)
             if text.strip() or piece.layer_issues:
                 out.append(piece)
             start = end
