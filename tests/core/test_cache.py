@@ -39,6 +39,18 @@ def test_an_entry_is_read_back_under_its_own_key_only(folder):
     _written(folder)
 
 
+def test_an_entry_has_the_permissions_the_umask_gives_and_leaves_no_temporary_file(folder):
+    old = os.umask(0o027)
+    try:
+        cache.write_entry(folder, KEY, {"value": 1})
+        cache.write_entry(folder, KEY, {"value": 2})   # (replaced: the new file's permissions too)
+    finally:
+        os.umask(old)
+    _written(folder)
+    assert oct(cache.entry_path(folder, KEY).stat().st_mode & 0o777) == oct(0o640)
+    assert sorted(p.name for p in folder.rglob("*")) == ["ab", f"{KEY}.json"]
+
+
 @pytest.mark.parametrize("damage", ["torn", "not-an-object", "deep", "not-utf8", "empty"])
 def test_a_damaged_entry_is_a_miss_and_is_written_again(folder, damage):
     cache.write_entry(folder, KEY, {"value": 1})

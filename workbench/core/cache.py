@@ -78,7 +78,11 @@ def write_entry(folder: Path, key: str, entry: dict[str, Any], sync: bool = True
         # A link, FIFO or file where the subfolder goes; a link, FIFO or socket where the entry
         # goes (a regular file is replaced by the rename; a folder is left, and the write fails).
         for step, keep in ((path.parent, stat.S_ISDIR), (path, lambda m: stat.S_ISDIR(m) or stat.S_ISREG(m))):
-            if os.path.lexists(step) and not keep(os.lstat(step).st_mode):
+            try:
+                mode = os.lstat(step).st_mode
+            except FileNotFoundError:
+                break   # (nothing there: nor below it)
+            if not keep(mode):
                 os.unlink(step)   # the link itself, never what it points to
         atomic.write_json(path, {**entry, "key": key}, within=folder, sync=sync)
     except (OSError, UserError):

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from workbench.core import collector
 from workbench.core.errors import UserError
 from workbench.core.process import only_thread
 
@@ -72,13 +73,15 @@ def start_context():
 
 def _orphan_watch(parent: int, initializer: Callable[..., Any] | None, initargs: tuple) -> None:
     """A worker's first step: it ends itself once its parent is gone (a parent killed with
-    SIGKILL cannot stop its pool, and its workers would otherwise wait for work for ever)."""
+    SIGKILL cannot stop its pool, and its workers would otherwise wait for work for ever); and it
+    works through a batch to its end (`collector.settle`)."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(ORPHAN_POLL_S)
         os._exit(1)
 
     threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+    collector.settle()
     if initializer is not None:
         initializer(*initargs)
 

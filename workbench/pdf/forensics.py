@@ -22,6 +22,7 @@ from typing import Any
 
 from pypdf import PdfReader
 
+from workbench.core import collector
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.pdf.budget import page_rotation, too_complex
@@ -166,18 +167,13 @@ class _Worker:
 
 _WORKER = _Worker()
 
-# The garbage collector's first threshold while pages are streamed (Python's default is 700). A
-# page's text trace is some 50,000 tuples that live until the page is done: at 700 the collector
-# walked them dozens of times a page, 6% of the instructions of `inspect` (counted).
-STREAM_GC_THRESHOLD = 20_000
-
 
 def _open_in_worker(data: bytes, name: str, dpi: int) -> None:
     if _WORKER.engine is not None:
         _WORKER.engine.close()
     if _WORKER.gc is None:
         _WORKER.gc = gc.get_threshold()
-    gc.set_threshold(STREAM_GC_THRESHOLD, *_WORKER.gc[1:])
+    gc.set_threshold(collector.BATCH_THRESHOLD, *_WORKER.gc[1:])   # (a batch's: `core.collector`)
     # A worker reads each page once, in order: nothing to cache.
     _WORKER.engine = PageEngine(data, name, dpi, checked=False)
 
