@@ -25,10 +25,6 @@ from workbench.core.files import WriteError
 NAME_MAX = 255  # bytes in one file name on every common file system
 
 
-
-
-
-
 def ensure_folder(folder: Path, flag: str = "") -> Path:
     """Create `folder` (and parents) or say in one line why it cannot be."""
     folder = Path(folder)
@@ -68,7 +64,7 @@ def _create_temp(path: Path) -> tuple[int, str]:
     """A new temporary file beside `path` (`temp_prefix`, a random part, `.tmp`), open for
     writing, with the permissions the umask gives a new file (0o666 less the umask, which the
     system applies: a case file is no secret). What tempfile.mkstemp and a chmod after it did, in
-    one call: the cache's writes are a tenth of a report's crop workers' time."""
+    one call: the cache's writes were about a tenth of a report's crop workers' time."""
     prefix = os.path.join(path.parent, temp_prefix(path.name))
     for _ in range(100):
         tmp = f"{prefix}{os.urandom(6).hex()}.tmp"

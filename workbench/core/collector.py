@@ -10,12 +10,12 @@ Textual pauses it the same way while it scrolls (`App.PAUSE_GC_ON_SCROLL`). A li
 (`workbench.cli.commands.Command.light`) makes no garbage either while its modules load (the
 collector's walks were about 2 ms of `grade`'s 60): it runs again before the command does.
 
-A process that works through a batch from some point to its end (a pool's worker, `report`
-grading thousands of answers) is `settle`d there: what exists then (the modules, the cases read)
-is taken out of the collector's walks, and the young objects are collected at `BATCH_THRESHOLD`,
-not Python's 700. A page's text trace is some 50,000 tuples that live until the page is done: at
+A process that works through a batch from some point to its end (a pool's worker: the report's
+crops, `lint`, `build`) is `settle`d there: what exists then (the modules it inherited) is taken
+out of the collector's walks, and the young objects are collected at `BATCH_THRESHOLD`, not
+Python's 700. A page's text trace is some 50,000 tuples that live until the page is done: at
 700 the collector walked them dozens of times a page, 6% of the instructions of `inspect`
-(counted); in the report's crop workers the collections were 6% of their CPU time, 2% after.
+(counted); in the report's crop workers the collections were 6% of their CPU time, 1% after.
 """
 
 from __future__ import annotations
