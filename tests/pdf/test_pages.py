@@ -73,6 +73,27 @@ def test_bare_pdf_stops_at_the_cap_and_says_so(cli, tmp_path):
     assert len(json.loads(out)["pages"]) == 5
 
 
+def test_a_case_stops_at_the_cap_as_a_bare_pdf_does(cli, tmp_path):
+    """A case whose PDF is long (adopted from a 10,000-page file, say) is inspected as the bare
+    PDF is: the first `inspect_pages` pages, a line saying what was left out, --pages for more."""
+    import hashlib
+
+    pdf = tmp_path / "long.pdf"
+    reportlab_pages(pdf, 5, hidden_on=4)
+    case = json.loads((SAMPLE / "white_text_injection-0001.json").read_text(encoding="utf-8"))
+    case.update(pdf_path=pdf.name, sha256=hashlib.sha256(pdf.read_bytes()).hexdigest())
+    case_json = tmp_path / "long.json"
+    case_json.write_text(json.dumps(case), encoding="utf-8")
+    code, out, err = cli("inspect", case_json, "--json", "--limit", "inspect_pages=3", "--jobs", "1")
+    report = json.loads(out)
+    assert code == 0 and report["case_id"] == "white_text_injection-0001"
+    assert [p["number"] for p in report["pages"]] == [1, 2, 3] and "first 3 pages of 5" in err
+    code, out, err = cli("inspect", case_json, "--limit", "inspect_pages=3", "--jobs", "1")
+    assert "5 page(s) (stopped at the first 3 pages of 5;" in out and "=== page 4" not in out
+    code, out, _ = cli("inspect", case_json, "--pages", "all", "--limit", "inspect_pages=3", "--jobs", "1")
+    assert "=== page 5" in out and "SECRET INSTRUCTION" in out
+
+
 def test_pages_with_a_key_or_a_suite_is_one_line(cli):
     code, _, err = cli("lint", SAMPLE, "--pages", "1")
     assert code == 2 and "--pages goes with a bare PDF" in err

@@ -81,7 +81,7 @@ def inspect(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--dpi", type=int, default=150, help="DPI for the visibility checks")
     p.add_argument("--pages", metavar="LIST",
-                   help="pages to inspect, as 1-5,12 or all (default: a bare PDF's first 1000)")
+                   help="pages to inspect, as 1-5,12 or all (default: the first 1000)")
     p.add_argument("--password", help="password of an encrypted PDF")
     add_jobs_option(p, "analysing the pages")
 
