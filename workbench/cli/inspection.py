@@ -35,7 +35,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     with PdfPages(data, name, args.dpi, cache_pages=1) as doc:
         count = doc.page_count
     # A case's PDF as a bare one: the first `inspect_pages` pages unless --pages says otherwise (a
-    # case adopted from a 10,000-page PDF printed every page, 9.5 s; `lint` stops there too).
+    # case adopted from a 10,000-page PDF printed every page, 9.5 s).
     chosen, left_out = parse_pages(args.pages, count)
     needles = evidence_needles(case) if case is not None else []
     # --json: each page's text is made where the page is analysed (see `inspect_stream`)

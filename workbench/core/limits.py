@@ -136,7 +136,7 @@ _limit("scan_ocr_pages", 20, "count",
 _limit("forensic_pages", 500, "count",
        "pages analysed whole at once (every span's visibility, about 0.1 s a page)")
 _limit("inspect_pages", 1000, "count",
-       "pages `inspect` and `lint` read of a bare PDF unless --pages says otherwise")
+       "pages `inspect` reads of a PDF or a case's, and `lint` of a bare PDF, unless --pages says otherwise")
 _limit("page_tree_nodes", 1_000_000, "count",
        "nodes of a page tree counted from its kids when its /Count is wrong")
 
