@@ -90,6 +90,7 @@ def test_a_case_stops_at_the_cap_as_a_bare_pdf_does(cli, tmp_path):
     assert [p["number"] for p in report["pages"]] == [1, 2, 3] and "first 3 pages of 5" in err
     code, out, err = cli("inspect", case_json, "--limit", "inspect_pages=3", "--jobs", "1")
     assert "5 page(s) (stopped at the first 3 pages of 5;" in out and "=== page 4" not in out
+    assert "stopped at" not in err   # (said once: the output's first line)
     code, out, _ = cli("inspect", case_json, "--pages", "all", "--limit", "inspect_pages=3", "--jobs", "1")
     assert "=== page 5" in out and "SECRET INSTRUCTION" in out
 

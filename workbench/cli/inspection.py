@@ -48,9 +48,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         unread[line] = unread.get(line, 0) + 1
 
     pages = inspect_stream(data, chosen, name, args.dpi, needles, args.jobs, encode, warn)
-    if left_out:
-        note(f"pdfworkbench: {name}: {left_out}")
     if args.json:
+        if left_out:  # (the text output says it in its first line, once)
+            note(f"pdfworkbench: {name}: {left_out}")
         head = {"page_count": count, "dpi": args.dpi}
         if left_out:
             head["pages_left_out"] = left_out
