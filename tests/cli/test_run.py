@@ -3,6 +3,8 @@ writes nothing. The reader is the offline pypdf probe (its answer is the text la
 
 from __future__ import annotations
 
+import json
+
 from tests.support.cli import printed_json, refused
 
 
@@ -24,3 +26,21 @@ def test_run_refuses_bad_input_in_one_line_writing_nothing(command, suite, work)
     refused(command("run", suite, "--reader", "openai:gpt-4o", "--out", "r.jsonl", "--json"), "OPENAI_API_KEY")
     refused(command("run", suite, "--reader", "probe:pypdf", "--shard", "0/2", "--out", "r.jsonl", "--json"), "shard")
     assert not (work / "r.jsonl").exists()
+
+
+def test_a_pdf_swapped_since_the_suite_was_made_is_not_asked(command, suite, work):
+    """A case whose PDF is not the file its JSON records (swapped or edited since the suite was
+    made) is recorded as bad input and never sent to the reader: its answer would be credited to
+    the suite's hash, about another document. The other case is asked as usual."""
+    from tests.support.fixtures import INVOICE, TOTAL, reportlab_pages
+
+    reportlab_pages(suite / f"{TOTAL}.pdf", 1, line="Total due: $1.00")   # another document, same name
+    report = printed_json(command("run", suite, "--reader", "probe:pypdf", "--out", "run.jsonl", "-q", "--json",
+                                  "--jobs", "1"), code=1)
+    records = {r["case_id"]: r for r in map(json.loads, (work / "run.jsonl").read_text().splitlines())}
+    assert records[TOTAL]["status"] == "error" and records[TOTAL]["answer"] is None
+    assert records[TOTAL]["error"]["type"] == "bad_input"
+    assert f"{TOTAL}.pdf is not the PDF its JSON records" in records[TOTAL]["error"]["message"]
+    assert records[INVOICE]["status"] == "ok" and report["runs"]
+    code, out, err = command("ask", suite / f"{TOTAL}.json", "--reader", "probe:pypdf")
+    assert code == 2 and "is not the PDF its JSON records" in err and "$1.00" not in out

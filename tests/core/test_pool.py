@@ -104,3 +104,32 @@ def test_run_local_work_on_processes_records_the_same_answers(cli, tmp_path, job
     for r in records[:5]:
         text = "\n".join(text_pymupdf(by_id[r["case_id"]].pdf_file.read_bytes()))
         assert r["status"] == "ok" and r["answer"].strip()[:20] in text
+
+
+class _Unpicklable(Exception):
+    """An error holding what pickle cannot take (as MuPDF's hold their SWIG objects)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.handle = lambda: None
+
+
+def _fails_on_two(n: int) -> int:
+    if n == 2:
+        raise _Unpicklable("code=7: object is not a stream")
+    return n
+
+
+def test_a_workers_error_that_cannot_be_pickled_comes_back_as_its_text():
+    """A worker's error that pickle cannot take came back as "cannot pickle ..." (a truncated PDF's
+    MuPDF error through `inspect --jobs 2`: a traceback, not the one line the same error gives
+    with one job). It comes back as a `WorkerError` with its message and its type's module, which
+    the CLI's safety net judges as it would the error itself."""
+    from workbench.core.pool import WorkerError, map_ordered
+    from workbench.pdf.document import is_pdf_error
+
+    with pytest.raises(WorkerError) as raised:
+        list(map_ordered(_fails_on_two, [1, 2, 3, 4], 2))
+    assert str(raised.value) == "code=7: object is not a stream"
+    assert raised.value.origin == __name__ and is_pdf_error(raised.value)   # (its "code=7:")
+    assert list(map_ordered(_fails_on_two, [1, 3], 2)) == [1, 3]

@@ -45,6 +45,21 @@ def truncated_pdf() -> bytes:
     return data[: len(data) // 2]
 
 
+def cut_after_first_page_pdf() -> bytes:
+    """A two-page table written by reportlab's platypus, cut in half: MuPDF repairs the file and
+    reads page 1, but page 2's content stream is gone ("object is not a stream")."""
+    import io
+
+    from reportlab.lib.pagesizes import letter
+    from reportlab.platypus import SimpleDocTemplate, Table
+
+    rows = [["Item", "Qty", "Amount"]] + [[f"Widget {i}", str(i), f"${i * 10}.00"] for i in range(1, 70)]
+    buf = io.BytesIO()
+    SimpleDocTemplate(buf, pagesize=letter, invariant=1).build([Table(rows, repeatRows=1)])
+    data = buf.getvalue()
+    return data[: len(data) // 2]
+
+
 def broken_xref_pdf() -> bytes:
     data = plain_pdf()
     i = data.rfind(b"startxref")
@@ -301,6 +316,7 @@ HOSTILE_PDFS = {
     "zero-byte": lambda: b"",
     "not-a-pdf": lambda: b"<html><body>this is not a PDF</body></html>\n",
     "truncated": truncated_pdf,
+    "cut-after-first-page": cut_after_first_page_pdf,
     "broken-xref": broken_xref_pdf,
     "garbage-xref": garbage_xref_pdf,
     "user-password": lambda: encrypted_pdf(USER_PASSWORD),

@@ -21,7 +21,7 @@ from workbench.checks.evidence import evidence_needles, evidence_on_page
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.html.crop import CropBox, PageCrop
-from workbench.pdf.document import open_fitz
+from workbench.pdf.document import broken_pdf_errors, open_fitz
 from workbench.pdf.visibility import trace_fitz_pages
 
 # The crop's resolution: at 72 DPI text of 9 pt and up stays legible, and a report of a thousand
@@ -77,7 +77,13 @@ def _png(pix) -> bytes:
 
 
 def evidence_crop(case: Case, data: bytes) -> PageCrop:
-    """The crop of `case`'s page around its evidence (see the module docstring)."""
+    """The crop of `case`'s page around its evidence (see the module docstring); a PDF the library
+    cannot read past its opening (a file cut short) is a `PdfError`, as one it cannot open is."""
+    with broken_pdf_errors(case.id):
+        return _evidence_crop(case, data)
+
+
+def _evidence_crop(case: Case, data: bytes) -> PageCrop:
     doc = open_fitz(data, case.id)
     try:
         # Positions only: the boxes need where the answers are drawn, not whether they show (the

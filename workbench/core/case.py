@@ -148,6 +148,20 @@ class Case:
         raise UserError(f"{self.json_path or self.id}: pdf_path {name[:80]!r} points outside {root}; "
                         "a case may only name a PDF inside its suite folder")
 
+    def recorded_pdf_bytes(self) -> bytes:
+        """The PDF file's bytes, refused (a UserError) when it is missing or is not the PDF the case
+        records (its `sha256`, where it has one): a run, an export or a batch of a file swapped or
+        edited since the suite was made would credit the suite with answers about another
+        document. Read as it is (an encrypted file is not decrypted here)."""
+        path = self.pdf_file
+        if not path.exists():
+            raise UserError(f"{self.id}: PDF {path} is missing; rebuild the suite or remove the case")
+        data = files.read_bytes(path, "PDF", "pdf_file_bytes")
+        if self.sha256 and sha256_hex(data) != self.sha256:
+            raise UserError(f"{self.id}: {path.name} is not the PDF its JSON records (its sha256 differs); "
+                            "run pdfworkbench verify")
+        return data
+
     @property
     def answer_schema(self) -> JSONObject | None:
         """The JSON Schema an extraction case's answer follows (`gold.schema` of a `fields` case),

@@ -158,6 +158,30 @@ class _Capture(logging.Handler):
         self.records.append(record)
 
 
+class WorkerError(Exception):
+    """An error a worker process raised that could not be sent back as it was (an exception
+    holding a library's own objects, MuPDF's among them, cannot be pickled: the pool would report
+    that pickling failed instead): its message, and the module of its type as `origin`."""
+
+    def __init__(self, message: str, origin: str = "") -> None:
+        super().__init__(message, origin)
+        self.origin = origin
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _sendable(exc: Exception) -> Exception:
+    """`exc`, or a `WorkerError` of its text where it cannot be pickled."""
+    import pickle
+
+    try:
+        pickle.dumps(exc)
+        return exc
+    except Exception:
+        return WorkerError(str(exc) or type(exc).__name__, type(exc).__module__ or "")
+
+
 def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> tuple[list[R], list[logging.LogRecord]]:
     capture = _Capture()
     loggers = [logging.getLogger()] + [logging.getLogger(n) for n in ("workbench",)]
@@ -165,7 +189,13 @@ def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> tuple[list[R], list[logg
     for lg in loggers:
         lg.handlers = [capture]
     try:
-        return [fn(x) for x in chunk], capture.records
+        try:
+            return [fn(x) for x in chunk], capture.records
+        except Exception as exc:
+            sent = _sendable(exc)
+            if sent is exc:
+                raise
+            raise sent from exc   # (the remote traceback's text keeps where it came from)
     finally:
         for lg, handlers in zip(loggers, saved, strict=True):
             lg.handlers = handlers

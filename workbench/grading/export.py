@@ -35,7 +35,7 @@ from typing import Any
 import pymupdf
 
 from workbench.core import files
-from workbench.core.case import Case, sha256_hex
+from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.core.prompt import default_prompt
 from workbench.core.schema import JSONObject
@@ -102,13 +102,8 @@ def export_suite(suite_dir: Path, to: str, out: Path, license_id: str = DEFAULT_
 
 def _checked_pdf(case: Case) -> Path:
     """The case's PDF, refused when it is missing or is not the PDF its JSON records."""
-    path = case.pdf_file
-    if not path.exists():
-        raise UserError(f"{case.id}: PDF {path} is missing; rebuild the suite or remove the case")
-    data = files.read_bytes(path, "PDF", "pdf_file_bytes")
-    if case.sha256 and sha256_hex(data) != case.sha256:
-        raise UserError(f"{case.id}: {path.name} is not the PDF its JSON records; run pdfworkbench verify")
-    return path
+    case.recorded_pdf_bytes()
+    return case.pdf_file
 
 
 def _key_fields(case: Case) -> JSONObject:

@@ -33,6 +33,7 @@ from workbench.core.schema import JSONObject
 
 if TYPE_CHECKING:  # (an adopted PDF's record: `grade --explain` reads a case's PDF without it)
     from workbench.core.adoption import Encryption
+    from workbench.core.case import Case
 
 
 class PdfError(UserError):
@@ -56,6 +57,12 @@ def read_pdf(path: Path, password: str | None = None) -> tuple[bytes, Encryption
 
 def _file_bytes(path: Path) -> bytes:
     return files.read_bytes(path, "PDF", "pdf_file_bytes")  # a regular file, capped: never a FIFO
+
+
+def read_case_pdf(case: Case, password: str | None = None) -> bytes:
+    """The PDF a reader is asked about for `case`: the file the case records (`Case.recorded_pdf_bytes`:
+    refused when swapped or edited since), checked to open as `read_pdf_bytes` does."""
+    return readable_pdf_bytes(case.recorded_pdf_bytes(), str(case.pdf_file), password)
 
 
 def readable_pdf_bytes(data: bytes, name: str = "PDF", password: str | None = None) -> bytes:
@@ -335,9 +342,27 @@ def _recount_from_kids(doc: Any, data: bytes, name: str, said: int) -> bool:
 
 def is_pdf_error(exc: BaseException) -> bool:
     """Whether `exc` comes from a PDF library complaining about a file (the CLI's safety net turns
-    it into one line; anything else is a bug and keeps its traceback)."""
-    mod = type(exc).__module__ or ""
+    it into one line; anything else is a bug and keeps its traceback). A worker process's error
+    that came back as its text (`core.pool.WorkerError`) is judged by the type it had there."""
+    mod = getattr(exc, "origin", None) or type(exc).__module__ or ""
     return mod.startswith(("pymupdf", "fitz", "pypdf")) or "code=7:" in str(exc)[:20]
+
+
+@contextlib.contextmanager
+def broken_pdf_errors(name: str, page: int | None = None) -> Iterator[None]:
+    """A PDF library's complaint about the file inside the block (MuPDF finding an object that is
+    not a stream in a file cut short, past the opening's checks) as a `PdfError` naming the file,
+    and the page (0-based) where one is given: one line for the user, and an error a worker
+    process can send back (MuPDF's own cannot be pickled). Anything else passes unchanged."""
+    try:
+        yield
+    except PdfError:
+        raise
+    except Exception as exc:
+        if not is_pdf_error(exc):
+            raise
+        where = name if page is None else f"{name}, page {page + 1}"
+        raise PdfError(f"{where}: broken PDF ({_short(exc)}); regenerate it or check the file") from None
 
 
 _FACTS: list[tuple[bytes, JSONObject]] = []

@@ -26,7 +26,7 @@ from workbench.core import collector
 from workbench.core.errors import UserError
 from workbench.core.pool import map_ordered
 from workbench.pdf.budget import page_rotation, too_complex
-from workbench.pdf.document import open_fitz
+from workbench.pdf.document import broken_pdf_errors, open_fitz
 from workbench.pdf.layers import diff_page
 from workbench.pdf.pagedata import EXTRACTORS, PageForensics, PageInfo
 from workbench.pdf.textlayer import pypdf_page_text, read_pypdf_page
@@ -60,7 +60,12 @@ class PageEngine:
         self._doc.close()
 
     def compute(self, index: int, layers: bool = True) -> PageForensics:
-        """Page `index` (0-based); with `layers`, each extractor's text and the layer differences too."""
+        """Page `index` (0-based); with `layers`, each extractor's text and the layer differences
+        too. A page the PDF library cannot read is a `PdfError` naming the file and the page."""
+        with broken_pdf_errors(self.name, index):
+            return self._compute(index, layers)
+
+    def _compute(self, index: int, layers: bool) -> PageForensics:
         t0 = time.perf_counter()
         if index in self._edited or self._edits >= REOPEN_AFTER_EDITS:
             self._reopen()

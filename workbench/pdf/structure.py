@@ -35,7 +35,7 @@ import pymupdf
 
 from workbench.core.schema import JSONObject
 from workbench.pdf.budget import too_complex
-from workbench.pdf.document import file_facts, open_fitz
+from workbench.pdf.document import broken_pdf_errors, file_facts, open_fitz
 from workbench.pdf.glyphs import glyph_readings
 from workbench.pdf.revisions import Revision, revision_traces, revisions
 from workbench.pdf.spans import (
@@ -383,6 +383,11 @@ class StructureReport:
 
 def structure_report(data: bytes, name: str = "PDF") -> StructureReport:
     """The file's revisions and form fields (see the module docstring)."""
+    with broken_pdf_errors(name):
+        return _structure_report(data, name)
+
+
+def _structure_report(data: bytes, name: str) -> StructureReport:
     doc = open_fitz(data, name)
     try:
         fields: list[FormField] = []

@@ -37,7 +37,7 @@ from workbench.core import limits
 from workbench.core.errors import UserError
 from workbench.pdf import ink, ocr, scanned, structure
 from workbench.pdf.budget import PageClock, page_size, too_complex
-from workbench.pdf.document import check_page_budget, open_fitz
+from workbench.pdf.document import broken_pdf_errors, check_page_budget, open_fitz
 from workbench.pdf.spans import (
     NOT_IN_SCAN,
     DocumentAnalysis,
@@ -341,7 +341,10 @@ def analyze_document(data: bytes, dpi: int = 150, name: str = "PDF") -> Document
         # Counted before any page is analysed: a document over the limit is refused at once (the
         # text layers' reading refused it after this had analysed all 10,000 pages: lint, 12 s).
         check_page_budget(doc.page_count, name)
-        pages = [analyze_fitz_page(doc, i, dpi, data) for i in range(doc.page_count)]
+        pages = []
+        for i in range(doc.page_count):
+            with broken_pdf_errors(name, i):   # (a page the library cannot read: one line naming it)
+                pages.append(analyze_fitz_page(doc, i, dpi, data))
     finally:
         doc.close()
     result = DocumentAnalysis(dpi, pages)

@@ -18,7 +18,7 @@ from workbench.core.layout import ask_run, holds_suite
 from workbench.core.prompt import default_prompt
 from workbench.core.runs import RunRecord, RunWriter
 from workbench.core.suite import Suite, load_suite, run_marks
-from workbench.pdf.document import read_pdf_bytes
+from workbench.pdf.document import read_case_pdf
 from workbench.providers.adapters import default_modality
 from workbench.providers.base import ReaderSpec
 from workbench.providers.reading import DEFAULT_DPI, read
@@ -54,7 +54,7 @@ async def ask(case: Case, reader: str | ReaderSpec, modality: str | None = None,
         prompt = default_prompt(replace(case, question=question))
     pdf = None
     if password:  # an encrypted PDF is sent decrypted (`read` opens the PDF without a password)
-        pdf = await asyncio.to_thread(read_pdf_bytes, case.pdf_file, password)
+        pdf = await asyncio.to_thread(read_case_pdf, case, password)
     record = await read(case, pdf, reader, modality or default_modality(reader), dpi, prompt, options,
                         cache, base_url=base_url)
     if own:

@@ -19,7 +19,7 @@ from workbench.core.errors import UserError
 from workbench.core.prompt import default_prompt
 from workbench.core.runs import MODALITIES, CallError, RunRecord, utc_now
 from workbench.core.schema import JSONObject
-from workbench.pdf.document import open_fitz, read_pdf_bytes, render_dpi
+from workbench.pdf.document import open_fitz, read_case_pdf, render_dpi
 from workbench.pdf.render import check_renderable
 from workbench.pdf.textlayer import text_pymupdf
 from workbench.providers import config, extractors
@@ -297,7 +297,7 @@ async def _read_agent(case: Case, pdf: bytes, spec: ReaderSpec, prompt: str | No
 
 
 def _read_pdf(case: Case) -> bytes:
-    return read_pdf_bytes(case.pdf_file)
+    return read_case_pdf(case)
 
 
 def from_cache(hit: RunRecord, case: Case, prompt: str, started_at: str) -> RunRecord:

@@ -36,7 +36,7 @@ from workbench.core.runs import (
 )
 from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, content_hash, load_suite, run_marks
-from workbench.pdf.document import read_pdf_bytes
+from workbench.pdf.document import read_case_pdf
 from workbench.providers import config, extractors
 from workbench.providers.adapters import adapter, check_options
 from workbench.providers.agent.documents import DocumentProcess
@@ -238,6 +238,7 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
                 try:
                     facts = None
                     if plan.reader.is_agent:
+                        await asyncio.to_thread(case.recorded_pdf_bytes)   # (the file the case records)
                         facts = await _read_document(case, plan, documents)
                         pdf = facts.pdf
                     else:
@@ -277,7 +278,7 @@ async def run_cases(cases: list[Case], plan: RunPlan, writer: RunWriter, progres
 
 
 def _read_pdf(case: Case, password: str | None = None) -> bytes:
-    return read_pdf_bytes(case.pdf_file, password)
+    return read_case_pdf(case, password)
 
 
 async def _read_document(case: Case, plan: RunPlan, documents: DocumentProcess | None) -> DocumentFacts:

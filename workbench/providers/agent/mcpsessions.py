@@ -28,7 +28,7 @@ from workbench.core.layout import run_file_path
 from workbench.core.runs import CallError, RunRecord, RunWriter, iter_records, run_identity, utc_now
 from workbench.core.schema import JSONObject
 from workbench.core.suite import Suite, content_hash, run_marks
-from workbench.pdf.document import read_pdf_bytes
+from workbench.pdf.document import read_case_pdf
 from workbench.providers.agent import tools as tools_mod
 from workbench.providers.agent.loop import AGENT_MODALITY, AgentTurn, hashes, tool_specs
 from workbench.providers.agent.tools import DocumentTools
@@ -91,7 +91,7 @@ class McpCase:
         self.deadline_s = deadline_s
         self.client_version = client_version
         self.transport = transport
-        self.pdf = read_pdf_bytes(case.pdf_file)
+        self.pdf = read_case_pdf(case)
         self.tools = DocumentTools(case, self.pdf, extractor)
         self.started_at = utc_now()
         self.t_start = time.monotonic()

@@ -13,7 +13,7 @@ from workbench.core.errors import UserError
 from workbench.core.prompt import default_prompt
 from workbench.core.runs import RunRecord, RunWriter, utc_now
 from workbench.core.suite import load_suite, run_marks
-from workbench.pdf.document import read_pdf_bytes
+from workbench.pdf.document import read_case_pdf
 from workbench.providers import config
 from workbench.providers.adapters import adapter
 from workbench.providers.base import ReaderOptions, ReaderSpec
@@ -90,7 +90,7 @@ def prepare(state: BatchState, cases: list[Case], plan: RunPlan, key: str | None
             kept += size
 
     for n, case in enumerate(cases):
-        pdf = read_pdf_bytes(case.pdf_file, password)
+        pdf = read_case_pdf(case, password)
         prompt = plan.prompt or default_prompt(case)
         ckey = cache_key(sha256_hex(pdf), state.reader, state.modality, state.dpi, prompt,
                          cache_options(case, mod, state.options), state.base_url) if store else None
