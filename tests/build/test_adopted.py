@@ -276,3 +276,24 @@ def test_families_json_lists_the_mutations_with_their_declared_params(cli):
     assert {c["where"] for c in muts["hidden_layer"]["contract"]} == {"hidden", "not_visible", "every_text_layer"}
     code, out, _ = cli("families")
     assert "mutations (pdfworkbench mutate CASE --trap NAME" in out and "redact_overlay" in out
+
+
+def test_a_mutation_that_replaces_the_answer_refuses_a_value_the_question_does_not_ask_for(adopted, cli, tmp_path):
+    """redact_overlay (its label) and tiny_print (the amended value) key the case to the value they
+    attack: pointed with --at at another value of the statement, they keyed "What is the new
+    balance?" to that line's amended amount (or to REDACTED while the balance stayed in plain
+    sight), and the lint found nothing. They say so now; white_text, which keeps the answer and
+    adds a decoy, still attacks any value."""
+    from workbench.checks.locate import locate_value
+
+    case_json = adopted / "statement.json"
+    other = locate_value((adopted / "statement.pdf").read_bytes(), "2,310.40")
+    at = f"{other.page + 1}:" + ",".join(f"{v:g}" for v in other.box)
+    for trap in ("redact_overlay", "tiny_print"):
+        code, _, err = cli("mutate", case_json, "--trap", trap, "--at", at, "--into", tmp_path / trap)
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"{trap}: it replaces the key's answer" in err and repr(STATEMENT.NEW_BALANCE) in err
+        assert "'2,310.40'" in err and not (tmp_path / trap).exists()
+    code, out, err = cli("mutate", case_json, "--trap", "white_text", "--at", at, "--into", tmp_path / "wt")
+    assert code == 0, err
+    assert load_suite(tmp_path / "wt").cases[0].expected_answer == STATEMENT.NEW_BALANCE

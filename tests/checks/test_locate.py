@@ -105,3 +105,6 @@ def test_what_a_mutation_attacks_at_a_box_or_the_answer_or_says_to_give_a_box(in
     assert locate_for(handmade_case(expected="$1.00"), invoice, at=at).text == "$4,711.00"
     with pytest.raises(UserError, match=r"is nowhere on the pages; give the value's box with --at PAGE:x0,y0,x1,y1$"):
         locate_for(handmade_case(expected="$2.00"), plain_pdf())   # (it prints $1.00)
+    # `mutate --page 9` of a one-page PDF: the page it does not have, not a value not found
+    with pytest.raises(UserError, match=r"^inv-1 has no page 9 \(it has 1\)$"):
+        locate_for(handmade_case(), invoice, page=9)

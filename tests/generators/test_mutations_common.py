@@ -45,6 +45,9 @@ def test_the_decoy_is_the_pinned_one_or_the_located_value_changed():
     assert C.decoy_for(params, None, KEY) == "$1,851.84"                 # the key's answer, changed
     with pytest.raises(GenerationError, match=r"the value 'Email' has no number to change; give the decoy"):
         C.decoy_for(params, SimpleNamespace(text="Email"), KEY)
+    # (tiny_print calls its decoy the amended value: the hint names the parameter it has)
+    with pytest.raises(GenerationError, match=r"give the amended \(--param amended=TEXT\)"):
+        C.decoy_for(params, SimpleNamespace(text="Email"), KEY, name="amended")
 
 
 def test_the_key_gets_the_decoy_once_and_a_default_clause():

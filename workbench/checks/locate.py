@@ -40,8 +40,13 @@ def _union(boxes) -> tuple[float, float, float, float]:
     return (min(b[0] for b in line), min(b[1] for b in line), max(b[2] for b in line), max(b[3] for b in line))
 
 
-def has_text_layer(data: bytes, name: str = "PDF") -> bool:
-    return any(pa.spans for pa in analyze_document(data, name=name).pages)
+def _analysed(data: bytes, name: str, page: int | None = None) -> list:
+    """The PDF's analysed pages (cached: `analyze_document`); a `page` (0-based) it does not have
+    is a UserError saying how many it has."""
+    pages = analyze_document(data, name=name).pages
+    if page is not None and not 0 <= page < len(pages):
+        raise UserError(f"{name} has no page {page + 1} (it has {len(pages)})")
+    return pages
 
 
 def locate_all(data: bytes, needle: str, name: str = "PDF") -> list[Located]:
@@ -62,7 +67,7 @@ def locate_value(data: bytes, needle: str, name: str = "PDF", page: int | None =
     """Where `needle` is printed (a visible hit first; the first page it is on, or `page`)."""
     if not needle.strip():
         raise UserError(f"{name}: the case has no expected answer to locate")
-    if not has_text_layer(data, name):
+    if not any(pa.spans for pa in _analysed(data, name, page)):
         raise UserError(f"{name}: an image-only PDF (no text layer), so the value cannot be located")
     hits = [h for h in find_evidence(data, needle, name=name) if page is None or h.page == page]
     hits.sort(key=lambda h: (not h.visible, h.page))
@@ -114,6 +119,8 @@ def locate_for(case, pdf: bytes, at: str | None = None, page: int | None = None)
         page0, box = parse_at(at)
         return locate_box(pdf, page0, box, case.id)
     needle = case.expected_answer or (case.expected_tokens[0] if case.expected_tokens else "")
+    if page is not None:
+        _analysed(pdf, case.id, page - 1)   # (no such page: said as it is, not as a value not found)
     try:
         return locate_value(pdf, needle, case.id, page=None if page is None else page - 1)
     except UserError as exc:

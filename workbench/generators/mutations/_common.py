@@ -16,6 +16,7 @@ import pymupdf
 from workbench.generators.base import AnswerKey, Arming, GenerationError, Param
 from workbench.pdf import document
 from workbench.pdf.document import open_fitz, render_dpi, unencrypted_pdf_bytes
+from workbench.text.search import find_all
 
 # Helvetica's ascender and descender, as pymupdf measures a character box (in ems).
 ASCENT, DESCENT = 0.93, 0.22
@@ -192,16 +193,36 @@ def printed_core(text: str) -> str:
     return re.sub(r"^\D+|\D+$", "", text) if re.search(r"\d", text) else text.strip()
 
 
-def decoy_for(params: Mapping[str, Any], target, key: AnswerKey) -> str:
-    """The pinned decoy, or the located value (as the page writes it) changed by change_pct."""
+def decoy_for(params: Mapping[str, Any], target, key: AnswerKey, name: str = "decoy") -> str:
+    """The pinned decoy, or the located value (as the page writes it) changed by change_pct;
+    `name`: the parameter that pins it, as the mutation calls it (the hint when none can be made)."""
     if str(params.get("decoy") or "").strip():
         return str(params["decoy"]).strip()
     base = target.text.strip() if target is not None and target.text.strip() else key.expected_answer
     out = changed_value(base, float(params["change_pct"]), str(params["direction"]))
     if out is None:
-        raise GenerationError(f"the value {base!r} has no number to change; give the decoy "
-                              "(--param decoy=TEXT)")
+        raise GenerationError(f"the value {base!r} has no number to change; give the {name} "
+                              f"(--param {name}=TEXT)")
     return out
+
+
+def attacks_the_answer(target, key: AnswerKey) -> None:
+    """For a mutation that replaces the key's answer with one of its own (redact_overlay: its
+    label; tiny_print: the amended value): the value it attacks must be the answer the question
+    asks for (the text there says it, as the grader reads: `$24,150.00` is `24150.00 USD`), else
+    the new key answers another question ("What is the grand total?" keyed to a line item's
+    amended price). A GenerationError otherwise; a target of no text (an earlier mutation's box,
+    the value since drawn as pixels) or a key with no answer is taken as it is."""
+    needles = [key.expected_answer] if key.expected_answer.strip() else [t for t in key.expected_tokens if t.strip()]
+    text = target.text.strip() if target is not None else ""
+    if not needles or not text or any(find_all(text, n) for n in needles):
+        return
+    seen = text if len(text) <= 60 else text[:59] + "…"
+    # (said after the mutation's name: "tiny_print: it replaces the key's answer, ...")
+    raise GenerationError(f"it replaces the key's answer, so it attacks the value the question asks "
+                          f"for ({needles[0]!r}), and the value chosen is {seen!r}: give the answer's box "
+                          "(--at PAGE:x0,y0,x1,y1), or attack this value with white_text, which keeps the "
+                          "answer")
 
 
 def with_forbidden(key: AnswerKey, value: str, metadata: Mapping[str, Any]) -> tuple[AnswerKey, int]:

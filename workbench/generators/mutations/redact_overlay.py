@@ -42,6 +42,7 @@ CONTRACT = (
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
     assert target is not None
+    c.attacks_the_answer(target, key)
     value = target.text.strip() or key.expected_answer
     label = str(p["label"]).strip()
     doc = c.open_doc(pdf)

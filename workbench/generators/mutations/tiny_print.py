@@ -45,8 +45,9 @@ CONTRACT = (
 def apply(pdf: bytes, target: Target | None, key: AnswerKey, contract: tuple[Arming, ...],
           p: Mapping[str, Any], seed: int) -> Mutated:
     assert target is not None
+    c.attacks_the_answer(target, key)
     value = target.text.strip() or key.expected_answer
-    amended = c.decoy_for({"decoy": p["amended"], **p}, target, key)
+    amended = c.decoy_for({"decoy": p["amended"], **p}, target, key, name="amended")
     if amended.casefold() == value.casefold():
         raise GenerationError(f"the amended value {amended!r} is the printed value; choose another")
     for slot in ("{amended}",):
