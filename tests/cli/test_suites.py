@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from tests.support.cli import one_line_error
+from tests.support.fixtures import reportlab_pages
 from workbench.core.case import load_case
 
 FAMILY = "hidden_ocr_mismatch"
@@ -75,6 +76,9 @@ def test_build_errors(cli, tmp_path):
 
 def test_verify_of_a_folder_without_cases(cli, tmp_path):
     one_line_error(*cli("verify", tmp_path), "no cases found")
+    # a folder of PDFs alone: the ways forward (open one, or adopt them)
+    reportlab_pages(tmp_path / "a.pdf", 1)
+    one_line_error(*cli("verify", tmp_path), f"its PDFs have no keys: open one (`pdfworkbench open {tmp_path / 'a.pdf'}`)")
 
 
 TWO_SEEDS = 'name = "tiny"\n[[families]]\nname = "hidden_ocr_mismatch"\nseeds = [1, 2]\n'

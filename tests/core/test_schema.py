@@ -43,9 +43,13 @@ def test_an_id_that_could_leave_its_folder_is_refused_naming_the_file_and_field(
 
 @pytest.mark.parametrize("text, message", [
     ('{"id": ', r"^c\.json: malformed case at column 8: Expecting value$"),
-    ('{\n"id": 1,\n}', r"^c\.json: malformed case at line 3: "),   # a file of many lines: which line
+    ('{\n"id": 1,\n}', r"^c\.json: malformed case at line 3, column 1: "),   # a file of many lines: which line
+    ('\n{"id": 1,}', r"^c\.json: malformed case at line 2, column 10: "),   # (not the first line's column)
+    ('{"id": "a\tb"}', r"^c\.json: malformed case at column 10: Invalid control character$"),
     ('{"x": NaN}', r"^c\.json: malformed case: NaN is not a JSON number$"),
     (b'{"x": "\xff"}', r"^c\.json: case is not UTF-8 text \(byte 7\); save it as UTF-8$"),
+    # a PDF given where a case goes (`grade PDF --answer X`): named as one, with the way to a case
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", r"^c\.json: a PDF, not a case; give the case \(`pdfworkbench adopt PDF "),
     ("[" * 65 + "]" * 65, r"^c\.json: case nests deeper than 64 levels; not a case$"),
     ("[" * 5000 + "]" * 5000, r"^c\.json: case nests deeper than 64 levels; not a case$"),
 ])

@@ -124,7 +124,7 @@ def test_evidence_is_checked_against_the_pdf(tmp_path):
 
 def test_a_quote_that_is_not_on_its_page_is_refused_with_the_nearest_text(tmp_path):
     suite = suite_copy(tmp_path)
-    with pytest.raises(UserError, match=r"--quote 'TOTL DUE' is not on page 1; the nearest text there is 'TOTAL DUE"):
+    with pytest.raises(UserError, match=r"the quote 'TOTL DUE' is not on page 1; the nearest text there is 'TOTAL DUE"):
         add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, quote="TOTL DUE")
     assert load_disputes(suite) == []  # nothing written
     d = add_dispute(suite, TOTAL, "expected_answer", "€1.00", "why", page=1, quote="total   due")

@@ -28,7 +28,7 @@ from typing import Any
 
 from workbench.core import limits
 from workbench.core.errors import UserError
-from workbench.core.schema import parse_json
+from workbench.core.schema import not_text, parse_json
 
 # os.O_NOFOLLOW and O_NONBLOCK are POSIX; elsewhere `check_own`'s lstat walk stands alone.
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -246,7 +246,7 @@ def decode(data: bytes, path: Path | str, what: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: {what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+        raise not_text(data, str(path), what, exc) from None
     return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark, as some editors write
 
 

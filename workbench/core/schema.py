@@ -80,20 +80,32 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def not_text(data: bytes, source: str, what: str, exc: UnicodeDecodeError) -> UserError:
+    """The one line for bytes that should have been a text file (`what`) and are not UTF-8: a
+    PDF given where a case or a run file goes is named as one."""
+    if data.lstrip()[:5] == b"%PDF-":
+        adopt = " (`pdfworkbench adopt PDF --question Q --expected A` makes one of a PDF)" if "case" in what else ""
+        return UserError(f"{source}: a PDF, not a {what}; give the {what}{adopt}")
+    return UserError(f"{source}: {what} is not UTF-8 text (byte {exc.start}); save it as UTF-8")
+
+
 def parse_json(text: str | bytes, source: str, what: str) -> Any:
     """JSON text -> value, or one line naming `source` (malformed, too deep, NaN, non-UTF-8)."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise UserError(f"{source}: {what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+            raise not_text(text, source, what, exc) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark, as some editors write
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno}" if "\n" in text.strip() else f"column {exc.colno}"  # one line: say where in it
-        raise UserError(f"{source}: malformed {what} at {where}: {exc.msg}") from None
+        # A text of one line (a run file's record, named by its line already): the column; else the
+        # line and the column. (json's "Invalid control character at" ends where its position went.)
+        where = f"line {exc.lineno}, column {exc.colno}" if "\n" in text.rstrip() else f"column {exc.colno}"
+        msg = exc.msg.removesuffix(" at")
+        raise UserError(f"{source}: malformed {what} at {where}: {msg}") from None
     except RecursionError:
         raise UserError(f"{source}: {what} nests deeper than {MAX_DEPTH} levels; not a {what}") from None
     except ValueError as exc:

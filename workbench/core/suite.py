@@ -107,7 +107,10 @@ def load_suite(folder: Path) -> Suite:
         except UserError as exc:
             problems.append(str(exc))
     if not cases:
-        raise UserError(f"{folder}: no cases found (expected <id>.json beside <id>.pdf)")
+        pdfs = sorted(p.name for p in folder.glob("*.pdf"))[:1] if not problems else []
+        hint = (f"; its PDFs have no keys: open one (`pdfworkbench open {folder / pdfs[0]}`) or make "
+                "cases of them (`pdfworkbench adopt PDF --into DIR --question Q --expected A`)") if pdfs else ""
+        raise UserError(f"{folder}: no cases found (expected <id>.json beside <id>.pdf){hint}")
     return Suite(folder, folder.name, "1", cases, False, None, problems)
 
 

@@ -89,8 +89,9 @@ def _check_quote(case: Case, page: int, quote: str) -> None:
     words, n = text.split(), len(quote.split())
     windows = {" ".join(words[i:i + k]) for k in range(max(1, n - 1), n + 2) for i in range(len(words))}
     near = max(windows, key=lambda w: difflib.SequenceMatcher(None, _squash(w), _squash(quote)).ratio())
-    raise UserError(f"--quote {quote!r} is not on page {page}; the nearest text there is {near!r}: "
-                    "quote the page as printed, or leave --quote out")
+    # (worded for `gold dispute --quote` and the workbench's dispute form's quote box alike)
+    raise UserError(f"the quote {quote!r} is not on page {page}; the nearest text there is {near!r}: "
+                    "quote the page as printed, or leave the quote out")
 
 
 def _pages_of(case: Case, page: int) -> tuple[int, tuple[float, float] | None] | None:
