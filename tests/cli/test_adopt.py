@@ -33,3 +33,18 @@ def test_adopt_and_mutate_refuse_bad_input_in_one_line_writing_nothing(command, 
     before = files_under(work / "mine")
     refused(command("mutate", "mine/st.json", "--trap", "no_such_trap", "--json"), "unknown mutation 'no_such_trap'")
     assert files_under(work / "mine") == before
+
+
+def test_a_case_id_is_made_from_any_file_name(command, work):
+    """Accents are folded (`Rechnung März` was `Rechnung-M-rz`); a name with no Latin letter or
+    digit (Japanese, an emoji) gets `adopted-` and a hash of it, so two such files are two cases
+    (both were `adopted`, and the second was refused: "case 'adopted' already exists")."""
+    import shutil
+
+    ids = []
+    for name in ("Rechnung März 2024.pdf", "日本語 請求書.pdf", "😀.pdf"):
+        shutil.copy(STATEMENT, work / name)
+        ids.append(printed_json(command("adopt", work / name, "--into", "mine", "--question", "Q",
+                                        "--expected", TOTAL, "--json"))["id"])
+    assert ids[0] == "Rechnung-Marz-2024"
+    assert all(i.startswith("adopted-") for i in ids[1:]) and len(set(ids)) == 3

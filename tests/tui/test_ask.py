@@ -129,3 +129,17 @@ async def test_a_question_or_dpi_missing_keeps_the_dialog_open_and_cancel_asks_n
         await pilot.click("#ask-cancel")
         await pilot.pause()
         assert app.results == [None]
+
+
+async def test_a_long_question_is_shown_from_its_start():
+    """At 100x30 the box showed the end of a case's long question ("d with only the amount
+    including currency symbol, no other text."), its start out of sight."""
+    from tests.support.fixtures import screen_text
+
+    question = ("What is the total amount due on this invoice? Answer with only the amount including "
+                "currency symbol, no other text.")
+    app = ask_dialog(question=question)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "What is the total amount due" in shown and "no other text." not in shown

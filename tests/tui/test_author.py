@@ -96,6 +96,21 @@ async def test_start_from_the_case_open_in_inspect():
         assert screen.query_one("#seed", Input).value == str(case.seed)
 
 
+async def test_w_on_a_pdf_without_a_key_says_why_author_starts_a_new_case(tmp_path):
+    """A PDF opened bare has no family and no key: Author opened on hidden_ocr_mismatch without a
+    word. It says why, and how to arm a trap in that PDF (adopt it first)."""
+    from tests.support.fixtures import reportlab_pages
+
+    app = WorkbenchApp(open_source(reportlab_pages(tmp_path / "two.pdf", 2)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, 1, AUTHOR_DEBOUNCE)
+        await pilot.press("w")
+        await settle(pilot, 2, AUTHOR_DEBOUNCE)
+        assert isinstance(app.screen, AuthorScreen)
+        said = " ".join(n.message for n in app._notifications)
+        assert "this PDF has no answer key" in said and "adopt it first" in said
+
+
 async def test_four_quick_changes_make_one_regeneration():
     seen: list[AuthorScreen.Regenerating] = []
 

@@ -134,6 +134,13 @@ async def test_a_filter_to_a_few_cases_lists_them_all_expanded():
         await pilot.pause()
         assert lines(tree) == [x for f in FAMILIES for x in (f"{f} (1)", f"·  {f}-0007")]
         assert tree.border_title == f"Cases (3/{3 * PER_FAMILY})"
+        # A filter that matches nothing says so (the list was empty, not a word), and how to widen it
+        tree.filter_text = "zzzz"
+        tree.failures_only = True
+        tree.rebuild()
+        await pilot.pause()
+        assert lines(tree) == ["no case matches the filter:", "/ changes the text", "f shows every verdict"]
+        assert tree.border_title == f"Cases (0/{3 * PER_FAMILY})"
 
 
 @pytest.mark.slow

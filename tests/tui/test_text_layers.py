@@ -97,6 +97,10 @@ async def test_the_key_pane_and_the_lint_pane_say_what_they_hold():
         await pilot.pause()
         assert "✔ no findings: the trap is armed as its contract says" in screen_text(app)
         assert "This PDF has no answer key." in screen_text(app)
+        lint.show([], keyed=False)   # a bare PDF's: no trap to call armed
+        await pilot.pause()
+        assert "no hidden text or structure (this PDF has no answer key: no trap to check)" in screen_text(app)
+        assert "armed" not in screen_text(app)
 
 
 def test_a_page_of_a_thousand_hidden_spans_of_one_text_marks_each_place_once():

@@ -229,3 +229,8 @@ async def test_a_suite_without_disputes_says_so_in_the_queue_and_the_page_pane(t
         shown = screen_text(app)
         assert "no disputes: open one from Inspect" in shown
         assert "no dispute to show" in shown and "loading..." not in shown
+        # A decision key with nothing to decide says so (it said "the queue is still loading")
+        await pilot.press("ctrl+a")
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert "no dispute to decide: open one from Inspect (D)" in said and not any("loading" in m for m in said)

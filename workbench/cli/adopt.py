@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import unicodedata
 from pathlib import Path
 
 from workbench.build.adopted import adopt_pdf, mutated_case, mutation, read_source
@@ -12,6 +13,7 @@ from workbench.checks.locate import locate_for, located_answer
 from workbench.cli.saving import add_into_suite
 from workbench.core.adoption import MutationStep
 from workbench.core.case import Case, load_case
+from workbench.core.digest import sha256_hex
 from workbench.core.errors import UserError
 from workbench.core.matcher import MATCHERS, MatcherSpec
 from workbench.generators.mutations import Target
@@ -19,7 +21,13 @@ from workbench.pdf.document import read_pdf, read_pdf_bytes
 
 
 def _plain_id(stem: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._")[:100] or "adopted"
+    """A case id from a file's name: letters (accents folded: `Rechnung März` is `Rechnung-Marz`),
+    digits, '.', '_' and '-'; a name with none of these (`日本語 請求書`, an emoji) is `adopted-`
+    and a hash of it, so that two such files are two cases (both were `adopted`, and the second
+    was refused as existing)."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", stem) if not unicodedata.combining(ch))
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", folded).strip("-._")[:100]
+    return plain or f"adopted-{sha256_hex(stem.encode('utf-8', 'surrogatepass'))[:8]}"
 
 
 def _matcher(args: argparse.Namespace) -> MatcherSpec | None:

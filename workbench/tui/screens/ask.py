@@ -108,6 +108,9 @@ URL, the modality (the file itself, page images or the text layer) and the DPI o
 
     def on_mount(self) -> None:
         self._show_provider()
+        # The question from its start (a box shows the end of what it is given: at 100x30 a long
+        # question read "d with only the amount including currency symbol, no other text.").
+        self.query_one("#ask-question", Input).cursor_position = 0
         self.query_one("#ask-question" if not self.choice.question else "#ask-reader").focus()
 
     def _reader(self) -> str:

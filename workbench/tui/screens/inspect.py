@@ -428,7 +428,10 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         cases = self.query_one(CaseList)
         cases.failures_only = not cases.failures_only
         cases.rebuild()
-        self.notify("showing failures only" if cases.failures_only else "showing every case", timeout=2)
+        said = "showing failures only" if cases.failures_only else "showing every verdict"
+        if cases.filter_text:   # (not "every case": the text filter still holds the list to its matches)
+            said += f" of the cases matching {cases.filter_text!r}"
+        self.notify(said, timeout=2)
 
     def jump_to_family(self, family: str | None) -> None:
         cases = self.query_one(CaseList)
@@ -492,6 +495,15 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self._load(new, self.settings.dpi)   # the lint of the new key, and its evidence boxes
 
     def action_author(self) -> None:
+        from workbench.grading.outcome import has_key
+
+        if self.current is not None and not has_key(self.current):
+            # (a PDF opened bare has no family to start from nor a key a mutation could keep)
+            self.notify("this PDF has no answer key, so no trap of its own to edit: Author starts a new case "
+                        "of a family (its form picks another); to arm a trap in this PDF, adopt it first "
+                        "(pdfworkbench adopt PDF --into SUITE --question Q --expected A)", timeout=10)
+            self.workbench.open_author(None)
+            return
         self.workbench.open_author(self.current)
 
     # ---- command palette ------------------------------------------------------------------

@@ -103,6 +103,7 @@ shown at the top.
         self.current: Any = None
         self.warnings: list[str] = []   # what accepting the dispute shown would do (shown in place)
         self.load_error: str | None = None   # why the queue could not be read (shown in place)
+        self.loaded = False   # the queue has been read (it may be empty)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -165,7 +166,7 @@ shown at the top.
                   Text(""), Text("Fix the line it names, then open Triage again (escape: back).", style="dim")))
 
     def _show_queue(self, queue: list[Any], prog: Any, select: str | None) -> None:
-        self.queue, self.load_error = queue, None
+        self.queue, self.load_error, self.loaded = queue, None, True
         label = self.query_one("#triage-progress-label", Label)
         label.update(f"deciding as {escape(self.who)} · decided {prog.accepted + prog.rejected} of {prog.total} · "
                      f"open {prog.open} · deferred {prog.deferred} · accepted {prog.accepted} · rejected {prog.rejected}")
@@ -285,7 +286,9 @@ shown at the top.
 
     def action_decide(self, decision: str) -> None:
         if self.current is None:
-            self.notify(self.load_error or "the queue is still loading", severity="warning", timeout=2)
+            why = self.load_error or ("no dispute to decide: open one from Inspect (D)" if self.loaded
+                                      else "the queue is still loading")
+            self.notify(why, severity="warning", timeout=2)
             return
         box = self.query_one("#triage-rationale", Input)
         rationale = box.value.strip()

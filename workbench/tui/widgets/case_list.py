@@ -139,6 +139,12 @@ A scanned case's tier shows under the list while it is highlighted. The tiers:
         shown = len(cases)
         total = len(self._cases)
         self.border_title = f"Cases ({shown}/{total})" if shown != total else f"Cases ({total})"
+        if total and not shown:   # (an empty list said nothing; the page shows the case last chosen)
+            ways = [f"({self.family} only)"] if self.family else []
+            ways += ["/ changes the text"] if self.filter_text else []
+            ways += ["f shows every verdict"] if self.failures_only else []
+            for line in ["no case matches the filter:", *ways]:   # (a line each: the list is narrow)
+                self.root.add_leaf(Text(line, style="dim italic"))
         if not self._case_nodes:
             return
         target = self._case_nodes.get(current or "") or next(iter(self._case_nodes.values()))

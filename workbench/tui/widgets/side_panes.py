@@ -16,6 +16,7 @@ from textual.widgets import Tab, TabbedContent, TabPane, Tabs
 
 from workbench.core.case import Case
 from workbench.core.errors import UserError
+from workbench.grading.outcome import has_key
 from workbench.pdf.revisions import Revision, revisions
 from workbench.providers.exposure import extracted_text, key_spans
 from workbench.providers.extractors import EXTRACTORS as ALL_EXTRACTORS
@@ -102,7 +103,7 @@ class SidePanes(TabbedContent):
         for name in EXTRACTORS:
             self.layer_view(name).show(data.layers[name], data.hidden_texts, page, unread=data.unread[name],
                                   skipped=data.skipped)
-        self.query_one(LintView).show(data.findings)
+        self.query_one(LintView).show(data.findings, keyed=has_key(data.case))
         self.fill_layer_tab()
 
     def show_failed(self, error: str) -> None:

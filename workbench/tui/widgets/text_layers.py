@@ -208,10 +208,14 @@ that looks at the page cannot answer it, or the trap is not there.
     def compose(self):
         yield Static(id="lint")
 
-    def show(self, findings: list[Any]) -> None:
+    def show(self, findings: list[Any], keyed: bool = True) -> None:
+        """The lint's findings; `keyed`: the case has an answer key (a bare PDF has no trap whose
+        arming could be checked, only its hidden text and structure)."""
         rows: list[Text] = []
         if not findings:
-            rows.append(Text("✔ no findings: the trap is armed as its contract says", style="green"))
+            rows.append(Text("✔ no findings: the trap is armed as its contract says" if keyed else
+                             "✔ no findings: no hidden text or structure (this PDF has no answer key: no trap "
+                             "to check)", style="green"))
         for f in findings:
             rows.append(Text.assemble((f"{f.severity:<8}", SEVERITY_STYLES.get(f.severity, "")),
                                       (f"{f.code}", "bold"), "  ", f.message))
