@@ -17,7 +17,7 @@ from workbench.cli.logs import note
 from workbench.cli.output import print_json
 from workbench.cli.parsers.grading import threshold
 from workbench.core import atomic, files
-from workbench.core.case import Case
+from workbench.core.case import NO_KEY_FAMILY, Case
 from workbench.core.errors import UserError
 from workbench.core.layout import SUITE_FILE
 from workbench.core.suite import Suite, content_hash
@@ -86,7 +86,9 @@ def _report(args: argparse.Namespace, crops: CropMaker | None) -> int:
     recorded_hashes = {str((r.extra or {}).get("suite_hash")) for r in all_records if (r.extra or {}).get("suite_hash")}
     recorded_hash = recorded_hashes.pop() if len(recorded_hashes) == 1 else None
     if not folders:
-        if not all_records or any(source_verdict(r) is None for r in all_records if r.status == "ok"):
+        # (answers about PDFs asked bare, `ask PDF`, have no key anywhere: reported as such)
+        if not all_records or any(source_verdict(r) is None and r.trap_family != NO_KEY_FAMILY
+                                  for r in all_records if r.status == "ok"):
             raise UserError(f"no suite found for {args.runs[0]}: give --suite DIR (the folder with the cases)")
         if args.gold != "latest":
             raise UserError(f"--gold {args.gold}: no suite found for {args.runs[0]}, so no gold to choose; "

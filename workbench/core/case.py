@@ -28,6 +28,9 @@ PDFHELL_FIELDS = (
 )
 T = TypeVar("T")
 KEY_FIELDS = ("question", "expected_answer", "expected_tokens", "forbidden_answers", "matcher", "gold")
+# The family of a PDF opened or asked about without an answer key (`core.source.bare_pdf_case`):
+# its answers, in a run file beside the PDF, have no key to be graded against anywhere.
+NO_KEY_FAMILY = "(no key)"
 
 
 def default_case_id(family: str, seed: int, pinned: Mapping[str, Any], degrade: Mapping[str, Any] | None) -> str:

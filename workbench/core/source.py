@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.core import files
-from workbench.core.case import Case, load_case
+from workbench.core.case import NO_KEY_FAMILY, Case, load_case
 from workbench.core.errors import UserError
 from workbench.core.layout import run_files
 from workbench.core.suite import Suite, load_suite, run_suite_folder
@@ -28,7 +28,7 @@ class Source:
 
 def bare_pdf_case(path: Path) -> Case:
     """A stand-in case for a PDF with no answer key, so it can be viewed like any other."""
-    case = Case(id=path.stem, trap_family="(no key)", seed=0, question="", expected_answer="",
+    case = Case(id=path.stem, trap_family=NO_KEY_FAMILY, seed=0, question="", expected_answer="",
                 pdf_path=path.name)
     case.json_path = path.with_suffix(".json")
     case.root = path  # the PDF the user named is all the case holds: a link there is theirs

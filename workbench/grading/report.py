@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.core.case import Case
+from workbench.core.case import NO_KEY_FAMILY, Case
 from workbench.core.runs import RunRecord
 from workbench.core.schema import JSONObject
 from workbench.grading.cost import PriceTable, TokenTotals, usage_totals
@@ -135,6 +135,8 @@ class Row:
     @property
     def reason(self) -> str:
         if self.outcome == "no_key":
+            if self.record.trap_family == NO_KEY_FAMILY:   # (`ask PDF`: no suite holds a key for it)
+                return f"{NO_KEY_REASON}: a PDF asked without one (adopt it into a suite to key it)"
             return f"{NO_KEY_REASON} (give --suite)"
         return self.result.reason
 
