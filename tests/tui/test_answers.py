@@ -147,3 +147,17 @@ async def test_a_document_too_long_to_trace_here_says_the_command_that_traces_it
         limits._overrides.pop("forensic_pages", None)
     assert f"the document has {pages:,} pages (over {TRACE_MAX_PAGES})" in shown, shown
     assert f"--explain --limit forensic_pages={pages}` traces them" in shown, shown
+
+
+def test_a_probes_pages_are_lines_of_their_own_and_its_highlights_stay_on_the_value():
+    """A text probe joins each page's layer with a form feed, which the screen drops: the tab
+    showed "$4,711.00Page 2: ..." as one run. A page break is a line break there, one character
+    for one, so the verdict's highlight still covers the value."""
+    from tests.support.invoices import handmade_case
+    from workbench.grading import grade
+    from workbench.tui.widgets.answers import highlighted_answer
+
+    answer = "Page 1: TOTAL DUE $4,711.00\fPage 2: nothing more"
+    shown = highlighted_answer(answer, grade(handmade_case(), answer))
+    assert shown.plain.split("\n") == ["Page 1: TOTAL DUE $4,711.00", "Page 2: nothing more"]
+    assert any(shown.plain[s.start:s.end] == "$4,711.00" and "green" in str(s.style) for s in shown.spans)

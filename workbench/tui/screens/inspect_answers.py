@@ -248,7 +248,8 @@ class AnswersFlow:
             self.workbench.remember()
             self.sub_title = self._sub_title()
         outcome = outcome_of(record, self._graded(message.case))
-        shown = (record.answer or "")[:80] if outcome.kind == "no_key" else outcome.reason
+        # (a text probe's pages, joined by form feeds the screen drops, apart in one line)
+        shown = (record.answer or "")[:80].replace("\f", " · ") if outcome.kind == "no_key" else outcome.reason
         self.notify(f"{record.reader}: {shown}", timeout=6)
         self._refresh_verdict_marks()
         if self.current is message.case:  # the answer that came is the one highlighted

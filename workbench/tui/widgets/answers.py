@@ -38,7 +38,10 @@ def highlighted_answer(answer: str, verdict: Verdict | None, attributions: list 
     value traced to the document underlined in its source's colour (the first SHOWN_ANSWER_CHARS
     of it: a huge answer must not freeze the screen)."""
     more = len(answer) - SHOWN_ANSWER_CHARS
-    text = Text(answer[:SHOWN_ANSWER_CHARS])
+    # A page break (a text probe's answer is each page's layer, joined by form feeds) as a line
+    # break: the screen drops a control character, and "$1,234.56Page 2" ran the pages together.
+    # (One character for one: the verdict's and the values' offsets still hold.)
+    text = Text(answer[:SHOWN_ANSWER_CHARS].replace("\f", "\n"))
     if more > 0:
         text.append(f" … ({more:,} more characters not shown)", style="dim")
     for a in attributions or []:
