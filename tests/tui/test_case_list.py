@@ -193,3 +193,19 @@ async def test_a_narrow_list_clips_long_names_without_a_scrollbar_row_over_the_c
         assert tree.virtual_size.width > tree.size.width  # the names are longer than the list is wide
         assert not tree.show_horizontal_scrollbar
         assert tree.size.height == 12  # every row lists cases
+
+
+async def test_case_files_not_read_are_counted_in_the_title_for_good(tmp_path):
+    """A folder of cases some of which could not be read (malformed JSON) said so only in toasts
+    that go: the list said "Cases (33)" as if that were all. Its title keeps the count."""
+    from tests.support.fixtures import mini_copy
+
+    suite = mini_copy(tmp_path)
+    (suite / "suite.json").unlink()   # (a folder of case files: one that cannot be read is skipped)
+    broken = sorted(suite.glob("*-0001.json"))[0]
+    broken.write_text('{"id": "x", "question": "a\tb"}', encoding="utf-8")
+    source = open_source(suite)
+    app = WorkbenchApp(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(CaseList).border_title == f"Cases ({len(source.cases)}) · 1 not read"

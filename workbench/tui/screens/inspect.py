@@ -150,7 +150,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
             yield FirstRunHint(id="first-run-hint")
         with PaneRow(id="body"):
             with Vertical(id="left"):   # (the filter's box goes in above the list when first asked for)
-                yield CaseList(self.source.cases, id="cases")
+                yield CaseList(self.source.cases, unread=len(self.source.problems), id="cases")
             yield PageView(graphics=self.workbench.graphics, id="page")
             # The side panes' place, as wide as they will be (the page is drawn at the size it
             # keeps): they replace it just after the first frame (_after_first_frame).
@@ -181,7 +181,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         self.title = "pdfworkbench"
         self.sub_title = self._sub_title()
         self.query_one(PageView).dpi = self.settings.dpi
-        for problem in self.source.problems:
+        for problem in self.source.problems:   # (the list's title keeps their count; lint names them)
             self.notify(problem, severity="warning", timeout=8)
         self.query_one(CaseList).focus()
         if not self.source.cases:  # no page to wait for

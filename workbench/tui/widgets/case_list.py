@@ -71,13 +71,14 @@ A scanned case's tier shows under the list while it is highlighted. The tiers:
         def control(self) -> CaseList:
             return self.case_list
 
-    def __init__(self, cases: list[Case], **kwargs) -> None:
+    def __init__(self, cases: list[Case], unread: int = 0, **kwargs) -> None:
         # (a Text: a string label is read as Rich markup, which loads Rich's emoji table, about
         # 3 ms of the first frame)
         super().__init__(Text("cases"), **kwargs)
         self.show_root = False
         self.guide_depth = 2
         self._cases = cases
+        self.unread = unread   # files of the folder not read as cases (said in the title for good)
         self._case_nodes: dict[str, TreeNode[Case]] = {}
         # Collapsed families whose cases are not in the tree yet (COLLAPSE_FROM), by node id.
         self._unlisted: dict[int, tuple[TreeNode[Case], list[Case]]] = {}
@@ -138,7 +139,8 @@ A scanned case's tier shows under the list while it is highlighted. The tiers:
                 self._case_nodes[case.id] = branch.add_leaf(self._label(case), data=case)
         shown = len(cases)
         total = len(self._cases)
-        self.border_title = f"Cases ({shown}/{total})" if shown != total else f"Cases ({total})"
+        self.border_title = (f"Cases ({shown}/{total})" if shown != total else f"Cases ({total})") + \
+            (f" · {self.unread} not read" if self.unread else "")
         if total and not shown:   # (an empty list said nothing; the page shows the case last chosen)
             ways = [f"({self.family} only)"] if self.family else []
             ways += ["/ changes the text"] if self.filter_text else []
