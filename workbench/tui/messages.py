@@ -1,4 +1,7 @@
-"""App-wide messages. Widget-specific messages live on the widgets that post them."""
+"""App-wide messages. Widget-specific messages live on the widgets that post them.
+
+They are posted by workers, after the first frame: a module that posts one imports it where it
+does (its handlers go by name, `on_case_loaded`), so the first frame builds none of these classes."""
 
 from __future__ import annotations
 
@@ -7,11 +10,10 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from workbench.core.case import Case
-from workbench.grading.outcome import Outcome
-
 if TYPE_CHECKING:  # (the case's data and the saved answers load after the first frame)
+    from workbench.core.case import Case
     from workbench.core.runindex import RunIndex, SavedAnswer
+    from workbench.grading.outcome import Outcome
     from workbench.tui.case_data import CaseData, PageData
 
 

@@ -35,7 +35,6 @@ from workbench.core.errors import UserError
 from workbench.core.layout import run_files
 from workbench.core.source import Source
 from workbench.tui.host import Workbench, workbench
-from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
 from workbench.tui.screens.inspect_answers import AnswersFlow
 from workbench.tui.screens.inspect_marks import Marks
 from workbench.tui.screens.inspect_pages import CasePages
@@ -55,6 +54,7 @@ from workbench.tui.widgets.page_view import PAGE_BINDINGS, PageKeys, PageView
 if TYPE_CHECKING:  # mounted (or opened) after the first frame, and loaded then
     from workbench.core.runindex import RunIndex
     from workbench.tui.case_data import CaseData
+    from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
     from workbench.tui.widgets.side_panes import SidePanes
 
 
@@ -294,6 +294,7 @@ class InspectScreen(StartUp, CasePages, Marks, AnswersFlow, PageKeys, Screen):
         # pymupdf (which pdf.document loads) is loaded by this worker, after the first frame.
         from workbench.pdf.document import PdfEncrypted, read_pdf_bytes
         from workbench.tui.case_data import finish_case_data, open_case_data
+        from workbench.tui.messages import CaseLoaded, CaseOpened, LoadFailed
 
         try:
             data = opened

@@ -18,7 +18,6 @@ from textual.widgets import OptionList
 from workbench.core.case import Case
 from workbench.core.errors import UserError
 from workbench.grading.outcome import outcome_of
-from workbench.tui.messages import AnswerArrived
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.page_view import PageView
 
@@ -27,6 +26,7 @@ from workbench.tui.widgets.page_view import PageView
 if TYPE_CHECKING:
     from workbench.checks.sources import Attribution
     from workbench.core.runindex import SavedAnswer
+    from workbench.tui.messages import AnswerArrived
     from workbench.tui.screens.ask import AskChoice
     from workbench.tui.screens.runs import AnswerRef
     from workbench.tui.widgets.answers import AnswersView
@@ -206,6 +206,7 @@ class AnswersFlow:
     async def _ask(self, case: Case, choice: AskChoice) -> None:
         # httpx and the readers, with the first call
         from workbench.providers.asking import ask
+        from workbench.tui.messages import AnswerArrived
 
         self.asking = True
         self.side.active = "tab-answers"

@@ -19,13 +19,13 @@ from textual.worker import get_current_worker
 
 from workbench.core.case import Case
 from workbench.grading.outcome import Outcome, outcome_of
-from workbench.tui.messages import LintMarks, MarksGraded, RunsIndexed
 from workbench.tui.widgets.case_list import CaseList
 from workbench.tui.widgets.marks import lint_status
 
 if TYPE_CHECKING:
     from workbench.core.runindex import RunIndex
     from workbench.tui.case_data import CaseData
+    from workbench.tui.messages import LintMarks, MarksGraded, RunsIndexed
 
 # Suites of more cases than this are linted for their marks in other processes.
 LINT_IN_PROCESSES = 100
@@ -59,6 +59,7 @@ class Marks:
         # so is the process pool (multiprocessing), which nothing before the first frame uses.
         from workbench.checks.lint import lint_cache, lint_case_file
         from workbench.core.pool import cores, map_ordered
+        from workbench.tui.messages import LintMarks
 
         worker = get_current_worker()
         todo = [c for c in cases if c.question]
@@ -88,6 +89,7 @@ class Marks:
     @work(thread=True, exclusive=True, group="runs-index", exit_on_error=False)
     def _index_runs(self, paths: list[Path]) -> None:
         from workbench.core.runindex import RunIndex
+        from workbench.tui.messages import RunsIndexed
 
         self.post_message(RunsIndexed(RunIndex.load(paths)))
 
@@ -147,6 +149,8 @@ class Marks:
 
     @work(thread=True, exclusive=True, group="verdict-marks", exit_on_error=False)
     def _grade_marks(self, index: RunIndex, reader: str, made: int) -> None:
+        from workbench.tui.messages import MarksGraded
+
         self.post_message(MarksGraded(self._outcomes(index, reader), made))
 
     def on_marks_graded(self, message: MarksGraded) -> None:

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from textual import work
 
 from workbench.core.errors import UserError
-from workbench.tui.messages import LoadFailed, PageLoaded
 from workbench.tui.widgets.page_view import PageView
 
 if TYPE_CHECKING:
     from workbench.tui.case_data import CaseData, PageData
+    from workbench.tui.messages import PageLoaded
 
 # Seconds a page must stay shown before it is analysed (its image is on screen before that).
 PAGE_SETTLE = 0.06
@@ -69,6 +69,7 @@ class CasePages:
     @work(thread=True, group="page-load", exit_on_error=False)
     def _load_page(self, data: CaseData, page: int) -> None:
         from workbench.tui.case_data import load_page  # (loaded with the case by now)
+        from workbench.tui.messages import LoadFailed, PageLoaded
 
         try:
             self.post_message(PageLoaded(data, load_page(data, page, prefetch=False)))

@@ -129,6 +129,56 @@ An agent's answer (`agent:` and `mcp:` readers) also shows its trace: one line p
 whether it read the page its answer's value came from. **Enter** on a call's line shows that page.
 """
 
+    # Its rules, here rather than in app.tcss: the pane is mounted after the first frame, and a
+    # stylesheet's rules are parsed before it (these were two fifths of app.tcss). Not scoped: the
+    # narrow layout's rules start at the screen's #body.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    AnswersView {
+        height: 1fr;
+    }
+    AnswersView > #ask-status {
+        display: none;
+        height: 1;
+        padding: 0 1;
+    }
+    AnswersView > #answer-list {
+        height: auto;
+        max-height: 10;
+        border: none;
+    }
+    AnswersView > #answer-detail-scroll {
+        height: 1fr;
+        padding: 0 1;
+        border-top: solid $panel;
+    }
+    AnswersView > #value-list {
+        height: auto;
+        max-height: 8;
+        border: none;
+        border-top: solid $panel;
+    }
+    AnswersView > #trace-list {
+        height: auto;
+        max-height: 8;
+        padding: 0;
+        border: none;
+        border-top: solid $panel;
+        scrollbar-size-vertical: 1;
+    }
+    /* At 100x30 the trace takes a few lines until it has focus (then the values' place), so the answer's
+       detail keeps room. */
+    #body.-narrow AnswersView > #trace-list {
+        max-height: 4;
+    }
+    #body.-narrow AnswersView.-tracing > #trace-list {
+        max-height: 12;
+    }
+    #body.-narrow AnswersView.-tracing > #value-list {
+        display: none;
+    }
+    """
+
     BINDINGS = [
         Binding("space", "mark", "Mark", id="mark_answer", tooltip="Mark this answer for comparison"),
         Binding("c", "compare", "Compare", id="compare_answers", tooltip="Compare the two marked answers"),
