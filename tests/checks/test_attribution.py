@@ -137,6 +137,18 @@ def test_a_visible_value_carries_its_page_and_box_and_the_json_shape():
     assert "page 1" in out["detail"]
 
 
+def test_a_text_probes_answer_names_the_page_each_value_is_stated_for():
+    # "2025" is printed on both pages of the table; a text probe's answer gives each page's text
+    # after a form feed, so its first "2025" is page 1's and its second page 2's (both were page
+    # 2's, the question's page, and the Answers tab listed two rows that said the same).
+    case, data = _case("split_table_across_pages-0001")
+    paged = attribute(case, data, "FY 2025\fFY 2025")
+    assert [(a.value, a.page, a.detail) for a in paged] == [
+        ("2025", 0, "printed on page 1"), ("2025", 1, "printed on page 2")]
+    # without page breaks the answer says no page: the value is the question's page's
+    assert [a.page for a in attribute(case, data, "FY 2025\nFY 2025")] == [1, 1]
+
+
 def test_misread_names_the_nearest_printed_value_and_the_edit():
     case, data = _case("merged_table_cells-0001")
     (a,) = attribute(case, data, "$5,930.71")

@@ -269,10 +269,14 @@ def _is_expected(case: Case, value: str) -> bool:
     return bool(expected) and bool(find_all(expected, value) or find_all(value, expected))
 
 
-def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribution:
-    """The source of one value (see the module docstring for the order)."""
+def attribute_value(doc: _Document, value: str, start: int, end: int, page: int | None = None) -> Attribution:
+    """The source of one value (see the module docstring for the order). `page`: the page the
+    answer states it for (a text probe's answer, each page's text after a form feed), where a
+    value printed on it and on others is named: that page's place, not the first page's."""
     case = doc.case
     hits = doc.hits(value)
+    if page is not None:
+        hits = sorted(hits, key=lambda h: h.page != page)   # (stable: the others in their order)
     shown = [h for h in hits if h.visible]
     hidden = [h for h in hits if not h.visible]
     anywhere = (shown or hidden or [None])[0]
@@ -287,7 +291,8 @@ def attribute_value(doc: _Document, value: str, start: int, end: int) -> Attribu
         note("injected", "in the instruction the document plants", anywhere)
     if find_all(case.question, value):
         note("question", "echoed from the question", anywhere)
-    on_question_page = [h for h in shown if not doc.question_pages or h.page in doc.question_pages]
+    on_question_page = [h for h in shown if h.page == page] or [
+        h for h in shown if not doc.question_pages or h.page in doc.question_pages]
     for h in on_question_page or shown:
         odd = doc.printed_oddly(h)
         if odd:
@@ -381,7 +386,8 @@ def _attribute(doc: _Document, answer: str, max_values: int | None) -> list[Attr
                 "traced_values", f"{doc.case.id}: an answer states {len(values):,} values; the first "
                                  f"{cap:,} are traced"))
         values = values[:cap]
-    return [attribute_value(doc, text, a, b) for a, b, text in values]
+    paged = "\f" in answer   # a text probe's answer: the page each value is stated for
+    return [attribute_value(doc, text, a, b, answer.count("\f", 0, a) if paged else None) for a, b, text in values]
 
 
 def _page_count(data: bytes, name: str) -> int:
