@@ -6,9 +6,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 import zipfile
 
+import pytest
+
 from tests.support.fixtures import graded_record, mixed_run
+from workbench.core.errors import UserError
+from workbench.core.suite import load_suite
 from workbench.grading.auditpack import build_audit_pack, write_audit_pack
 from workbench.grading.report import build_report
 
@@ -54,3 +59,22 @@ def test_runs_of_one_name_keep_apart_a_missing_pdf_is_named_and_the_pack_is_writ
     assert zf.read("report.txt").decode().startswith("run gpt 4o/pixels")
     assert b"pdfworkbench report records/*.jsonl --suite cases" in zf.read("README.txt")
     assert [p.name for p in (tmp_path / "pack").iterdir()] == ["audit.zip"]   # written atomically: nothing else left
+
+
+def test_a_pdf_swapped_since_the_suite_was_made_is_refused_and_no_pack_is_written(graded_suite, tmp_path):
+    # The pack is the evidence of what the answers were about: with another PDF in the case's
+    # place, it would hold a document the records never saw (it packed it, and the manifest
+    # vouched for its hash).
+    folder = tmp_path / "suite"
+    shutil.copytree(graded_suite[0], folder)
+    cases = load_suite(folder).cases
+    swapped = cases[1].pdf_file
+    swapped.write_bytes(cases[2].pdf_file.read_bytes())
+    by_id = {c.id: c for c in cases}
+    runs = {"mixed": mixed_run(cases)}
+    out = tmp_path / "pack" / "audit.zip"
+    with pytest.raises(UserError) as caught:
+        write_audit_pack(build_report(runs, by_id), runs, by_id, out, None, "s")
+    assert str(caught.value) == (f"{cases[1].id}: {swapped.name} is not the PDF its JSON records (its sha256 "
+                                 "differs); run pdfworkbench verify")
+    assert not out.exists()

@@ -64,19 +64,20 @@ def build_audit_pack(
     suite_json: bytes | None = None,
     suite_name: str | None = None,
 ) -> bytes:
-    """The zip's bytes. Reads the cases' PDFs from disk; writes nothing."""
+    """The zip's bytes. Reads the cases' PDFs from disk (a UserError where one is not the file its
+    case records: swapped or edited since the suite was made); writes nothing."""
     members: dict[str, bytes] = {}
     used = sorted({str(r.case_id) for recs in records_by_run.values() for r in recs} & set(cases_by_id))
     missing = []
     for cid in used:
         case = cases_by_id[cid]
         members[f"cases/{cid}.json"] = _case_json(case)
-        path = case.pdf_file
-        if not path.exists():
+        if not case.pdf_file.exists():
             missing.append(cid)
             continue
-        pdf = files.read_bytes(path, "PDF", "pdf_file_bytes")
-        members[f"cases/{cid}.pdf"] = pdf
+        # Refused when it is not the PDF the case records: the pack would be the evidence that
+        # the records' answers were about a document they were not about.
+        members[f"cases/{cid}.pdf"] = case.recorded_pdf_bytes()
     if suite_json is not None:
         members["suite.json"] = suite_json
     seen: set[str] = set()
