@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, Static
 
 from workbench.checks.attribution import attribute_rows
+from workbench.checks.findings import short
 from workbench.core.errors import UserError
 from workbench.core.runindex import RunIndex, SavedAnswer
 from workbench.core.runs import SHOWN_ANSWER_CHARS
@@ -276,7 +277,7 @@ intervals.
             cells = {"case": Text(r.case_id), "reader": Text(r.reader), "status": Text(r.status),
                      "family": Text(cases[r.case_id].trap_family if r.case_id in cases else "?"),
                      "verdict": mark_text(outcome), "source": source_text(source) if source else Text(""),
-                     "reason": Text(outcome.reason[:80])}
+                     "reason": Text(short(outcome.reason, 80))}
             table.add_row(*(cells[c] for c in self.columns), key=f"{saved.run}:{saved.line}")
         source = f" · source: {self.source_filter.replace('_', ' ')}" if self.source_filter else ""
         self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}{source}"
