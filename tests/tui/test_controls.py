@@ -120,5 +120,6 @@ async def test_an_answer_holding_markup_is_a_row_of_the_runs_table_as_it_is(tmp_
         await settle(pilot)
         table = app.screen.query_one("#runs-table", DataTable)
         reasons = [str(cell) for row in table.rows for cell in [table.get_row(row)[-1]]]
-        assert any("oops [/] the total is [@click=app.quit]" in r for r in reasons), reasons
+        # (the reason is cut to the width the other columns leave: the markup shows as written)
+        assert any("oops [/] the total is [@click=app." in r for r in reasons), reasons
         assert app.is_running

@@ -50,6 +50,8 @@ AnswerRef = tuple[str, Path, int]
 # (the case id starts with its family, the run's reader is in the report, a call that did not
 # finish says so in its verdict), so the verdict, source and reason stay on screen at 100x30.
 COLUMNS = ("case", "family", "reader", "status", "verdict", "source", "reason")
+# The reason's characters: what the other columns leave, within these.
+REASON_MIN, REASON_MAX = 24, 80
 NARROW_COLUMNS = ("case", "verdict", "source", "reason")
 
 
@@ -120,6 +122,7 @@ intervals.
         self.rows: list[tuple[SavedAnswer, Outcome]] = []
         self.sources: dict[int, str] = {}   # id(record) -> where its wrong answer came from
         self.columns: tuple[str, ...] = ()  # the records table's, as wide as the screen allows
+        self._filled_width = 0              # the screen's width when the rows were last filled
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -246,16 +249,20 @@ intervals.
         return ("case", "reader", *NARROW_COLUMNS[1:]) if len(readers) > 1 else NARROW_COLUMNS
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit_columns()
+        if not self._fit_columns() and self.rows and event.size.width != self._filled_width:
+            self._fill()   # (the reason's width)
 
-    def _fit_columns(self) -> None:
+    def _fit_columns(self) -> bool:
+        """Whether the table's columns changed with the width (its rows filled again)."""
         columns = self._columns_for(self.size.width or self.app.size.width)
-        if columns != self.columns:
-            self.columns = columns
-            table = self.query_one(DataTable)
-            table.clear(columns=True)
-            table.add_columns(*columns)
-            self._fill()
+        if columns == self.columns:
+            return False
+        self.columns = columns
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns(*columns)
+        self._fill()
+        return True
 
     def visible_rows(self) -> list[tuple[SavedAnswer, Outcome]]:
         keep = KEEP[self.filter]
@@ -269,6 +276,7 @@ intervals.
             cases = NewestGold(self.source.suite).cases()
         else:
             cases = {c.id: c for c in self.source.cases}
+        rows = []
         for saved, outcome in self.visible_rows():
             r = saved.record
             source = self.sources.get(id(r))
@@ -276,8 +284,15 @@ intervals.
             # answer (a model's, or a PDF's text for a probe): "[/]" in one crashed the screen.
             cells = {"case": Text(r.case_id), "reader": Text(r.reader), "status": Text(r.status),
                      "family": Text(cases[r.case_id].trap_family if r.case_id in cases else "?"),
-                     "verdict": mark_text(outcome), "source": source_text(source) if source else Text(""),
-                     "reason": Text(short(outcome.reason, 80))}
+                     "verdict": mark_text(outcome), "source": source_text(source) if source else Text("")}
+            rows.append((saved, outcome, cells))
+        # The reason takes the width the other columns leave (each with a cell's padding, 2), cut
+        # with an ellipsis; past the screen's edge it was cut without one.
+        others = sum(2 + max([len(c)] + [r[2][c].cell_len for r in rows]) for c in self.columns if c != "reason")
+        self._filled_width = self.size.width or self.app.size.width
+        room = min(REASON_MAX, max(REASON_MIN, self._filled_width - others - 6))   # (borders, scrollbar)
+        for saved, outcome, cells in rows:
+            cells["reason"] = Text(short(outcome.reason, room))
             table.add_row(*(cells[c] for c in self.columns), key=f"{saved.run}:{saved.line}")
         source = f" · source: {self.source_filter.replace('_', ' ')}" if self.source_filter else ""
         self.query_one(DataTable).border_title = f"{len(table.rows)} records · filter: {self.filter}{source}"
