@@ -34,4 +34,10 @@ async def test_f1_and_f2_lead_the_footer_on_every_screen_at_100x30(tmp_path, key
         keys = [k for k in app.screen.query(FooterKey) if "-command-palette" not in k.classes]
         assert [k.key for k in keys[:2]] == ["f1", "f2"]
         assert all(k.region.right <= 100 and k.region.width > 0 for k in keys[:4]), [k.region for k in keys[:4]]
+        # a key is shown whole or not at all: none runs under the palette's key ("t T" of
+        # "t Triage" was drawn cut there); F1 lists the ones left out
+        palette = app.screen.query_one("FooterKey.-command-palette", FooterKey)
+        shown = [k for k in keys if k.display]
+        assert shown == keys[:len(shown)] and all(k.region.right <= palette.region.x for k in shown), \
+            [(k.key, k.region) for k in keys]
 

@@ -6,8 +6,9 @@ times before the first page was on screen, and the rebuilds took a fifth of the 
 one compares what it would show (each key, its label, whether it is enabled) with what it shows,
 and rebuilds once per refresh, only if they differ. What it draws is Textual's own keys, the
 app's (F1 help, F2 page) first: a narrow terminal cuts the footer at its right end, and F1 lists
-whatever was cut. Below `NARROW` columns the keys are drawn compact (a column less each). The keys
-are the ones Textual's `Footer.compose` makes, put in that order.
+whatever was cut: a key that would be cut part-way ("t T" of "t Triage") is left out whole. Below
+`NARROW` columns the keys are drawn compact (a column less each). The keys are the ones Textual's
+`Footer.compose` makes, put in that order.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from workbench.tui.widgets.layout import NARROW
 
@@ -66,6 +68,26 @@ class KeyFooter(Footer):
 
     def on_resize(self, event: events.Resize) -> None:
         self.compact = event.size.width < NARROW
+        self._fit_keys()
+
+    def _fit_keys(self) -> None:
+        """Every key shown, then (once they are laid out) those past the footer's right end left
+        out: a key is shown whole or not at all."""
+        for key in self.query(FooterKey):
+            key.display = True
+        self.call_after_refresh(self._leave_out_cut_keys)
+
+    def _leave_out_cut_keys(self) -> None:
+        if not self.is_attached:
+            return
+        keys = list(self.query(FooterKey))
+        palette = next((k for k in keys if k.has_class("-command-palette")), None)
+        right = palette.region.x if palette is not None else self.region.right
+        cut = False
+        for key in keys:
+            if key is not palette:
+                cut = cut or key.region.right > right
+                key.display = not cut
 
     def _showing(self) -> tuple:
         """What `compose` would show: every shown binding's key, label and state, in order."""
@@ -92,3 +114,4 @@ class KeyFooter(Footer):
         if showing != self._shown:
             self._shown = showing
             await self.recompose()
+            self._fit_keys()
