@@ -41,11 +41,12 @@ def test_the_state_file_sits_beside_its_run_file(run, beside):
 def test_a_state_is_written_whole_and_read_back_equal(tmp_path):
     path = state_path(tmp_path / "run.jsonl")
     assert load_state(path) is None   # no batch yet
-    save_state(path, state())
+    saved = state()   # (made once: each entry's created_at is the time it was made)
+    save_state(path, saved)
     raw = json.loads(path.read_text())
     assert raw["format"] == STATE_FORMAT and raw["entries"][0]["requests"]["5f1e2d3c-000000"]["case_id"] == "hidden-0001"
     back = load_state(path)
-    assert back == state() and back.spec == parse_reader("openai:gpt-4o")
+    assert back == saved and back.spec == parse_reader("openai:gpt-4o")
     assert [e.intent for e in back.open_entries()] == ["5f1e2d3c4b5a6978"]
     assert [p.name for p in tmp_path.iterdir()] == ["run.batch.json"]   # no temporary file left
 
