@@ -173,3 +173,9 @@ def test_an_answer_of_thousands_of_numbers_is_traced_to_the_limit_and_says_so(co
                                 "(over the traced_values limit of 40; raise it with --limit traced_values=N)"]
     code, out, err = command("grade", suite / f"{TOTAL}.json", "--answer", "1 " * 60, "--explain")
     assert code == 1 and len(out.split("where from:\n", 1)[1].splitlines()) == 60 and err == ""
+    # a long answer is read for its first values only: it states "more than" the limit
+    code, out, err = command("grade", suite / f"{TOTAL}.json", "--answer", "1 " * 30_000 + case.expected_answer,
+                             "--explain", "--limit", "traced_values=40")
+    assert code == 0 and len(out.split("where from:\n", 1)[1].splitlines()) == 40
+    assert err.splitlines() == [f"pdfworkbench: {TOTAL}: an answer states more than 40 values; the first 40 are "
+                                "traced (over the traced_values limit of 40; raise it with --limit traced_values=N)"]

@@ -45,7 +45,7 @@ from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.spans import Span
 from workbench.pdf.visibility import analyze_page
 from workbench.text.search import find_all
-from workbench.text.values import answer_values
+from workbench.text.values import answer_values, first_values
 
 if TYPE_CHECKING:  # `grade --explain` attributes one answer: the report (and its price tables) is not loaded
     from workbench.grading.report import Report, Row
@@ -378,14 +378,12 @@ def attribute(case: Case, data: bytes, answer: str, dpi: int = 150,
 def _attribute(doc: _Document, answer: str, max_values: int | None) -> list[Attribution]:
     """The first `max_values` values traced (None: the `traced_values` limit's, said in one
     line when the answer states more; a caller's own cap, the workbench pane's, says so itself)."""
-    values = answer_values(answer)
     cap = int(limits.get("traced_values")) if max_values is None else max_values
-    if len(values) > cap:
-        if max_values is None:
-            logging.getLogger(__name__).warning("pdfworkbench: %s", limits.exceeded(
-                "traced_values", f"{doc.case.id}: an answer states {len(values):,} values; the first "
-                                 f"{cap:,} are traced"))
-        values = values[:cap]
+    values, stated = first_values(answer, cap)
+    if (stated is None or stated > cap) and max_values is None:
+        said = f"more than {cap:,}" if stated is None else f"{stated:,}"
+        logging.getLogger(__name__).warning("pdfworkbench: %s", limits.exceeded(
+            "traced_values", f"{doc.case.id}: an answer states {said} values; the first {cap:,} are traced"))
     paged = "\f" in answer   # a text probe's answer: the page each value is stated for
     return [attribute_value(doc, text, a, b, answer.count("\f", 0, a) if paged else None) for a, b, text in values]
 

@@ -26,6 +26,10 @@ _COUNTED = re.compile(r"\d+(?:\.\d+)?-[a-z]+")
 _LABELLED = re.compile(r"(?:^|[|;\n])\s*[A-Za-z][\w ]{0,20}?\s*=\s*([^|;\n]+?)\s*(?=$|[|;\n])")
 # A short answer with no value in it is one phrase ("Email", "Q4 2023"), up to this many words.
 PHRASE_WORDS = 8
+# A longer answer's first values are read from a part of it, four times longer each time until
+# it holds enough (`first_values`); a value ending this near the part's end may run on past it.
+HEAD_CHARS = 32_768
+_CUT_MARGIN = 256
 
 
 def _json_leaves(answer: str) -> list[str]:
@@ -100,3 +104,24 @@ def answer_values(answer: str) -> list[tuple[int, int, str]]:
             a = answer.find(text)
             take(a, a + len(text))
     return sorted(out)
+
+
+def first_values(answer: str, limit: int) -> tuple[list[tuple[int, int, str]], int | None]:
+    """The first `limit` of `answer_values(answer)`, and how many values the answer states (None:
+    more than `limit`, and it was not read to its end). Each kind of value is looked for over
+    the whole text, so a long answer is read a part at a time (`HEAD_CHARS`, then four times as
+    much), up to the last value that cannot run on past the part: a probe's 8 MB answer took half
+    a minute to read whole for its first thousand values. A JSON answer is read whole."""
+    if len(answer) > HEAD_CHARS and not _json_leaves(answer):
+        size = HEAD_CHARS
+        while size < len(answer):
+            kept = []
+            for value in answer_values(answer[:size]):   # (in the answer's order)
+                if value[1] > size - _CUT_MARGIN:
+                    break   # it, or a value after it, may be another one in the whole answer
+                kept.append(value)
+            if len(kept) > limit:
+                return kept[:limit], None
+            size *= 4
+    values = answer_values(answer)
+    return values[:limit], len(values)
