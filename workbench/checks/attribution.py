@@ -384,8 +384,14 @@ def _attribute(doc: _Document, answer: str, max_values: int | None) -> list[Attr
         said = f"more than {cap:,}" if stated is None else f"{stated:,}"
         logging.getLogger(__name__).warning("pdfworkbench: %s", limits.exceeded(
             "traced_values", f"{doc.case.id}: an answer states {said} values; the first {cap:,} are traced"))
-    paged = "\f" in answer   # a text probe's answer: the page each value is stated for
-    return [attribute_value(doc, text, a, b, answer.count("\f", 0, a) if paged else None) for a, b, text in values]
+    if "\f" not in answer:
+        return [attribute_value(doc, text, a, b) for a, b, text in values]
+    # A text probe's answer: each value's page is the form feeds before it (values in order).
+    out, page, at = [], 0, 0
+    for a, b, text in values:
+        page, at = page + answer.count("\f", at, a), a
+        out.append(attribute_value(doc, text, a, b, page))
+    return out
 
 
 def _page_count(data: bytes, name: str) -> int:
