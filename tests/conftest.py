@@ -165,8 +165,12 @@ def pytest_collection_finish(session) -> None:
     models) lives to the end: moved out of the collector's sight, so no garbage collection while
     the tests run, and none of the end's five full ones pytest makes to find unraisable errors,
     walks those objects again (the end's alone was a fifth of `--collect-only`). What the tests
-    themselves make is collected as before."""
+    themselves make is collected as a batch's are (`core.collector.settle`): a screen test holds a
+    whole app's objects while it runs, and Python's threshold (700) walked them about 50 times a
+    worker in full, a sixth of the screen and generator tests' CPU time."""
     import gc
 
+    from workbench.core import collector
+
     gc.collect()
-    gc.freeze()
+    collector.settle()

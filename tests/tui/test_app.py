@@ -345,3 +345,29 @@ async def test_with_no_path_the_sample_opens_from_its_copy_and_asking_writes_the
         await settle(pilot)
     assert [r.reader for r in iter_records(path / RUNS_DIR / ASK_RUN)] == ["probe:pypdf"]
     assert sorted((Path(__file__).resolve().parents[2] / "sample_cases" / "mini" / "runs").iterdir()) == shipped_runs
+
+
+
+async def test_a_closed_screens_widgets_and_the_lines_they_drew_leave_memory(suite_copy):
+    """Textual's style cache kept the last 1,024 widgets drawn with every line each drew
+    (Textualize/textual#6665): the screens closed and the cases looked at stayed in memory for the
+    session. Once the help is closed, what its widgets drew is gone."""
+    import gc
+    import weakref
+
+    from textual.widget import Widget
+
+    app = WorkbenchApp(open_source(suite_copy))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert not isinstance(app.screen, InspectScreen)
+        drawn = [weakref.ref(w._styles_cache) for w in app.screen.query(Widget)]
+        assert len(drawn) > 10
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, InspectScreen)
+        gc.collect()
+        kept = [r() for r in drawn if r() is not None]
+        assert not kept, f"{len(kept)} of the closed screen's {len(drawn)} widgets' lines kept"

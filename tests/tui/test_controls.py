@@ -105,7 +105,10 @@ async def test_an_answer_holding_markup_is_a_row_of_the_runs_table_as_it_is(tmp_
     from tests.support.fixtures import SAMPLE
 
     suite = tmp_path / "suite"
-    shutil.copytree(SAMPLE, suite, ignore=shutil.ignore_patterns("runs", ".suite.lock"))
+    suite.mkdir()
+    # (one case of the sample suite: the whole suite's lint, 6 s of CPU, is not what is tested)
+    for name in ("footnote_override-0001.json", "footnote_override-0001.pdf", "spec.toml"):
+        shutil.copy(SAMPLE / name, suite / name)
     answer = "oops [/] the total is [@click=app.quit]here[/]"
     preds = tmp_path / "preds.jsonl"
     # (a case of printed text: on a scan the answer's source is looked for by OCR, 3-9 s here)

@@ -33,6 +33,7 @@ from workbench.core.source import Source, open_source
 from workbench.core.threads import DaemonExecutor
 from workbench.tui.controls import drop_controls_from_screen
 from workbench.tui.screens.inspect import InspectScreen
+from workbench.tui.styles_cache import cache_colours_only
 from workbench.tui.themes import DEFAULT_THEME, STYLESHEET, THEMES
 from workbench.tui.widgets.page_view import PageView
 
@@ -92,6 +93,7 @@ class WorkbenchApp(App):
                  who: str | None = None, password: str | None = None) -> None:
         super().__init__()
         drop_controls_from_screen()   # (a text layer's escape sequences never reach the terminal)
+        cache_colours_only()          # (a closed screen's widgets leave memory with it)
         self.source = source
         # Opens encrypted PDFs this session (`open --password`, or typed into the dialog); never saved.
         self.password = password
