@@ -46,10 +46,34 @@ def private_settings(tmp_path, monkeypatch):
     limits.for_command({})  # a --limit of the test's last in-process command ends with the test
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """The folder of this whole test run, shared by its xdist workers (each has its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def made_once(tmp_path_factory, name: str, make) -> Path:
+    """`run folder/name`, made by `make(folder)` by the first worker of the run that asks (the
+    others wait for it, then use it): a session fixture that costs seconds of CPU is not made again
+    in each worker. Nothing may write into what it makes: copy it first."""
+    import fcntl
+    import shutil
+
+    folder = _run_folder(tmp_path_factory) / name
+    with open(folder.with_name(name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = folder.with_name(name + ".made")
+        if not made.exists():
+            shutil.rmtree(folder, ignore_errors=True)   # (a worker's attempt that failed)
+            folder.mkdir()
+            make(folder)
+            made.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def _shared_lint_cache(tmp_path_factory) -> Path:
-    base = tmp_path_factory.getbasetemp()
-    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "lint-cache"
+    folder = _run_folder(tmp_path_factory) / "lint-cache"
     folder.mkdir(exist_ok=True)
     return folder
 
@@ -105,9 +129,11 @@ def hostile_corpus(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def _agent_suite(tmp_path_factory) -> Path:
+    """The sample suite with a run of each scripted agent: made once per test run (two runs of the
+    whole suite in processes of their own, 4 s of CPU)."""
     from tests.support.fixtures import agent_runs
 
-    return agent_runs(tmp_path_factory.mktemp("agents"))
+    return made_once(tmp_path_factory, "agents", agent_runs) / "mini"
 
 
 @pytest.fixture

@@ -64,6 +64,7 @@ def test_config_refuses_bad_input_in_one_line(command, work):
     refused(command("config", "keys", "--json", "--limit", "x"), "")
 
 
+@pytest.mark.slow   # five commands in processes of their own (`config keys` imports every screen): 2.8 s of CPU
 def test_config_path_show_and_keys(home):
     folder = home / "config"
     assert run("config", "path").stdout.strip() == str(folder)

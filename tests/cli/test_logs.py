@@ -72,6 +72,7 @@ def test_very_verbose_shows_every_library_warning_as_it_happens(cff_pdf):
     assert "times)" not in proc.stderr
 
 
+@pytest.mark.slow   # three commands in processes of their own (build, run, run): 2.2 s of CPU
 def test_quiet_hides_progress_but_keeps_results(tmp_path):
     spec = tmp_path / "spec.toml"
     spec.write_text('name = "q"\n[[families]]\nname = "footnote_override"\nseeds = [1]\n')

@@ -73,6 +73,7 @@ def test_negative_jobs_is_one_line_and_exit_2(cli):
     assert code == 2 and "--jobs -1" in err and "Traceback" not in err
 
 
+@pytest.mark.slow   # four processes spawned, each importing the lint: 2.4 s of CPU
 def test_jobs_past_twice_the_cores_are_that_many_and_said_once(cli, monkeypatch):
     """`--jobs 64` (a typo of 6) started 64 processes, each 100-150 MB, for CPU-bound work on 2
     cores: a suite of 1,276 cases with --jobs 500 would have started 500. Past twice the cores,

@@ -23,7 +23,9 @@ def _extraction(tmp_path: Path) -> Path:
 
 
 
-@pytest.mark.parametrize("key", ["", "r", "t", "w"], ids=["inspect", "runs", "triage", "author"])
+# (Author makes its draft case and lints it: 2.3 s of CPU, a slow test)
+@pytest.mark.parametrize("key", ["", "r", "t", pytest.param("w", marks=pytest.mark.slow)],
+                         ids=["inspect", "runs", "triage", "author"])
 async def test_f1_and_f2_lead_the_footer_on_every_screen_at_100x30(tmp_path, key):
     app = WorkbenchApp(open_source(_extraction(tmp_path)))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -32,7 +32,9 @@ def _read_until(master: int, marker: bytes, seconds: float) -> bytes:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal run")
-@pytest.mark.parametrize("make", [xobject_fan_out_pdf, annotations_pdf], ids=["fan-out", "annotations"])
+# (the workbench in a process of its own on a page of 100,000 annotations: 2.5 s of CPU, a slow test)
+@pytest.mark.parametrize("make", [xobject_fan_out_pdf, pytest.param(annotations_pdf, marks=pytest.mark.slow)],
+                         ids=["fan-out", "annotations"])
 def test_q_quits_while_a_hostile_page_is_open(make, tmp_path):
     import pty
 
