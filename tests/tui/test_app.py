@@ -347,7 +347,6 @@ async def test_with_no_path_the_sample_opens_from_its_copy_and_asking_writes_the
     assert sorted((Path(__file__).resolve().parents[2] / "sample_cases" / "mini" / "runs").iterdir()) == shipped_runs
 
 
-
 async def test_a_closed_screens_widgets_and_the_lines_they_drew_leave_memory(suite_copy):
     """Textual's style cache kept the last 1,024 widgets drawn with every line each drew
     (Textualize/textual#6665): the screens closed and the cases looked at stayed in memory for the
