@@ -182,12 +182,21 @@ A scanned case's tier shows under the list while it is highlighted. The tiers:
         return node is not None
 
     def set_marks(self, lint: dict[str, str] | None = None, outcomes: dict[str, Outcome] | None = None) -> None:
+        """New lint marks (of some cases) or verdicts (of all): the lines of the cases whose marks
+        changed are labelled again (the lint's marks come eight cases at a time: each batch
+        relabelled every line)."""
+        changed: set[str] = set()
         if lint is not None:
+            changed |= {case_id for case_id, mark in lint.items() if self.lint.get(case_id) != mark}
             self.lint.update(lint)
         if outcomes is not None:
-            self.outcomes = dict(outcomes)
-        for node in self._case_nodes.values():
-            node.set_label(self._label(node.data))
+            before, self.outcomes = self.outcomes, dict(outcomes)
+            changed |= {case_id for case_id in before.keys() | self.outcomes.keys()
+                        if before.get(case_id) != self.outcomes.get(case_id)}
+        for case_id in changed:
+            node = self._case_nodes.get(case_id)
+            if node is not None:
+                node.set_label(self._label(node.data))
         if outcomes is not None and self.failures_only:
             self.rebuild()
 
