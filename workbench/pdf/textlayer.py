@@ -99,16 +99,21 @@ def within_budget(data: bytes, name: str = "PDF") -> bytes:
         doc.close()
 
 
-def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
+def text_pymupdf(data: bytes, name: str = "PDF", skip: set[int] | None = None) -> list[str]:
+    """Each page's text as pymupdf reads it; '' for a page over a count of work (`skip`, the
+    caller's `too_complex_pages`, else found here)."""
     doc = open_fitz(data, name)
     try:
-        return ["" if too_complex(doc, i) else doc[i].get_text("text") for i in range(doc.page_count)]
+        over = (lambda i: i in skip) if skip is not None else (lambda i: too_complex(doc, i))
+        return ["" if over(i) else doc[i].get_text("text") for i in range(doc.page_count)]
     finally:
         doc.close()
 
 
-def text_pypdf(data: bytes, name: str = "PDF") -> list[str]:
-    skip = too_complex_pages(data, name)
+def text_pypdf(data: bytes, name: str = "PDF", skip: set[int] | None = None) -> list[str]:
+    """Each page's text as pypdf reads it; '' for a page over a count of work (`skip`, the
+    caller's `too_complex_pages`, else found here)."""
+    skip = too_complex_pages(data, name) if skip is None else skip
     reader = open_pypdf(data, name)
     try:
         return ["" if i in skip else page.extract_text() or "" for i, page in enumerate(reader.pages)]
@@ -169,7 +174,8 @@ def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
         return hit
     with open_fitz(data, name) as doc:
         check_page_budget(doc.page_count, name)
-    texts = {"pypdf": text_pypdf(data, name), "pymupdf": text_pymupdf(data, name)}
+        skip = {i for i in range(doc.page_count) if too_complex(doc, i)}   # (once for both layers)
+    texts = {"pypdf": text_pypdf(data, name, skip), "pymupdf": text_pymupdf(data, name, skip)}
     _TEXT_CACHE[key] = texts
     while len(_TEXT_CACHE) > 6:
         _TEXT_CACHE.popitem(last=False)
