@@ -10,7 +10,9 @@ several test modules live in tests/support (and in a layer's conftest.py)."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # Nothing reads the developer's own config, even at import time; each test then gets its own.
 os.environ.setdefault("PDFWORKBENCH_CONFIG_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-config"))
 os.environ.setdefault("PDFWORKBENCH_DATA_DIR", str(ROOT / ".pytest_cache" / "pdfworkbench-data"))
+
+# The tests run as from a terminal, where Ctrl-C (SIGINT) ends a process: a shell's background
+# job starts with SIGINT ignored, and every process it starts inherits that, so the commands the
+# tests interrupt (`fake-server`, a run) went on and their tests waited out a minute and failed.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN and threading.current_thread() is threading.main_thread():
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
