@@ -21,7 +21,7 @@ import pytest
 
 from workbench.generators.base import GenerationError, Param
 from workbench.generators.registry import registry
-from workbench.pdf.textlayer import text_pymupdf, text_pypdf
+from workbench.pdf.textlayer import page_texts
 
 BUILTIN = tuple(n for n in registry().names() if registry().get(n).origin == "builtin")
 SEEDS = (1, 2)
@@ -75,7 +75,8 @@ DISGUISES = {("unicode_confusable_label", p) for p in ("script", "swaps", "label
 
 
 def _words(pdf: bytes) -> set[str]:
-    text = " ".join(text_pymupdf(pdf) + text_pypdf(pdf))
+    layers = page_texts(pdf)   # (both extractors' pages, each page's work counted once for both)
+    text = " ".join(layers["pymupdf"] + layers["pypdf"])
     return set(_vocab(text)) - {""}
 
 
