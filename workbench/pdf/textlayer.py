@@ -70,9 +70,13 @@ def too_complex_pages(data: bytes, name: str = "PDF") -> set[int]:
     """The pages (0-based) over a count of work (`budget.too_complex`): no layer reads them."""
     doc = open_fitz(data, name)
     try:
-        return {i for i in range(doc.page_count) if too_complex(doc, i)}
+        return _over_budget(doc)
     finally:
         doc.close()
+
+
+def _over_budget(doc) -> set[int]:
+    return {i for i in range(doc.page_count) if too_complex(doc, i)}
 
 
 def within_budget(data: bytes, name: str = "PDF") -> bytes:
@@ -174,7 +178,7 @@ def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
         return hit
     with open_fitz(data, name) as doc:
         check_page_budget(doc.page_count, name)
-        skip = {i for i in range(doc.page_count) if too_complex(doc, i)}   # (once for both layers)
+        skip = _over_budget(doc)   # (counted once for both layers)
     texts = {"pypdf": text_pypdf(data, name, skip), "pymupdf": text_pymupdf(data, name, skip)}
     _TEXT_CACHE[key] = texts
     while len(_TEXT_CACHE) > 6:
