@@ -108,8 +108,8 @@ def text_pymupdf(data: bytes, name: str = "PDF", skip: set[int] | None = None) -
     caller's `too_complex_pages`, else found here)."""
     doc = open_fitz(data, name)
     try:
-        over = (lambda i: i in skip) if skip is not None else (lambda i: too_complex(doc, i))
-        return ["" if over(i) else doc[i].get_text("text") for i in range(doc.page_count)]
+        skip = _over_budget(doc) if skip is None else skip
+        return ["" if i in skip else doc[i].get_text("text") for i in range(doc.page_count)]
     finally:
         doc.close()
 

@@ -252,9 +252,13 @@ intervals.
         if not self._fit_columns() and self.rows and event.size.width != self._filled_width:
             self._fill()   # (the reason's width)
 
+    def _width(self) -> int:
+        """The screen's width (the app's before the screen is laid out)."""
+        return self.size.width or self.app.size.width
+
     def _fit_columns(self) -> bool:
         """Whether the table's columns changed with the width (its rows filled again)."""
-        columns = self._columns_for(self.size.width or self.app.size.width)
+        columns = self._columns_for(self._width())
         if columns == self.columns:
             return False
         self.columns = columns
@@ -289,7 +293,7 @@ intervals.
         # The reason takes the width the other columns leave (each with a cell's padding, 2), cut
         # with an ellipsis; past the screen's edge it was cut without one.
         others = sum(2 + max([len(c)] + [r[2][c].cell_len for r in rows]) for c in self.columns if c != "reason")
-        self._filled_width = self.size.width or self.app.size.width
+        self._filled_width = self._width()
         room = min(REASON_MAX, max(REASON_MIN, self._filled_width - others - 6))   # (borders, scrollbar)
         for saved, outcome, cells in rows:
             cells["reason"] = Text(short(outcome.reason, room))
