@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, table
+from benchmarks.harness import ROOT, Row, progress, repeat, run_cli, scratch, table
 from benchmarks.inputs import suite_spec, text_pdf
 
 GROUPS = ("oneshot", "pdf500", "pdf10k", "suite", "report", "sample", "tui", "agents", "run", "scripts", "tests")
@@ -92,7 +92,7 @@ def _tui(path: Path, runs: int, walk: int = 0, cases: int = 0, warmup: int | Non
     each launch just after a launch of the bare Textual app, benchmarks/floor_first_frame.py, whose
     first frame is the result's "floor_s")."""
     def once() -> dict:
-        env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=scratch())
         floor_s = _floor_first_frame(path, env) if floor else None
         cmd = [sys.executable, str(ROOT / "benchmarks" / "tui_child.py"), str(path)]
         if not ahead:
@@ -421,7 +421,7 @@ def bench_sample(tmp: Path, runs: int, quick: bool) -> list[Row]:
 
         from benchmarks.bench_author import measure
 
-        os.environ["PDFWORKBENCH_CONFIG_DIR"] = tempfile.mkdtemp()
+        os.environ["PDFWORKBENCH_CONFIG_DIR"] = scratch()
         results = asyncio.run(measure(12 if quick else 40, 0))
         work, _ = results["no degradation"]
         ms = [w * 1000 for w in work]
@@ -487,7 +487,7 @@ def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[st
     g = "per-area scripts (their own tables follow)"
     rows: list[Row] = []
     texts: dict[str, str] = {}
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=scratch())
     for name in SCRIPTS:
         args = [sys.executable, str(ROOT / "benchmarks" / name)]
         if quick and name == "bench_forensics.py":
@@ -511,7 +511,7 @@ def bench_scripts(tmp: Path, runs: int, quick: bool) -> tuple[list[Row], dict[st
 
 
 def bench_run(tmp: Path, runs: int, quick: bool) -> list[Row]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=tempfile.mkdtemp())
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PDFWORKBENCH_CONFIG_DIR=scratch())
     return [_run_throughput("a run against a fake provider (benchmarks/bench_run.py), beside its ideal time",
                             env, 1 if quick else runs)]
 

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.harness import ROOT, Row, progress, table
+from benchmarks.harness import ROOT, Row, progress, scratch, table
 
 AIM_TURN_MS = 5.0
 AIM_IMAGE_MS = 100.0
@@ -320,7 +320,7 @@ def workers_rows(group: str, tmp: Path, rounds: int, cases: int = WORKER_CASES, 
 
 
 def rows(group: str, tmp: Path, runs: int) -> list[Row]:
-    os.environ.setdefault("PDFWORKBENCH_CONFIG_DIR", tempfile.mkdtemp())
+    os.environ.setdefault("PDFWORKBENCH_CONFIG_DIR", scratch())
     out = image_rows(group)
     out += loop_rows(group, runs)
     out += workers_rows(group, tmp, runs)

@@ -18,7 +18,6 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -153,7 +152,9 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=40)
     parser.add_argument("--n-heavy", type=int, default=12)
     args = parser.parse_args()
-    os.environ["PDFWORKBENCH_CONFIG_DIR"] = tempfile.mkdtemp()
+    from benchmarks.harness import scratch
+
+    os.environ["PDFWORKBENCH_CONFIG_DIR"] = scratch()
     from workbench.tui.screens.author import DEBOUNCE
 
     results = asyncio.run(measure(args.n, args.n_heavy))

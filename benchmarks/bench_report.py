@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.harness import Row, progress, run_cli
+from benchmarks.harness import Row, progress, run_cli, scratch
 from benchmarks.inputs import suite_spec
 
 CHROMIUM = os.environ.get("PDFWORKBENCH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -96,7 +96,7 @@ def _first_chart_ms(page: Path, loads: int) -> tuple[list[float], str]:
              "--disable-background-networking", "--disable-component-update", "--disable-sync"]
     paints, charted = [], 0
     with sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM, args=flags,
+        ctx = p.chromium.launch_persistent_context(scratch("pdfwb-chromium-"), executable_path=CHROMIUM, args=flags,
                                                    headless=True, offline=True)
         try:
             for _ in range(loads):

@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,7 +34,10 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args()
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-run-"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run as a script, not as a module
+    from benchmarks.harness import scratch
+
+    tmp = Path(scratch("pdfwb-bench-run-"))
     os.environ["PDFWORKBENCH_CACHE_DIR"] = str(tmp / "cache")
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
     os.environ.setdefault("ANTHROPIC_API_KEY", "bench-not-a-real-key")
@@ -52,7 +54,6 @@ def main() -> int:
     build_suite(spec, tmp / "suite")
     print(f"built {args.cases} cases in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run as a script, not as a module
     from benchmarks.bench_agents import ideal_ms
 
     ideal_s = ideal_ms([1] * args.cases, args.workers, args.latency_ms) / 1000.0

@@ -57,12 +57,14 @@ def _quote(text: str) -> str:
 
 def measure(runs: int = 5, size: str = "160x48", path: Path = SAMPLE) -> dict:
     """`runs` launches of each, in turns, after one untimed launch of each."""
+    from benchmarks.harness import scratch
+
     if shutil.which("tmux") is None:
         raise RuntimeError("tmux is not installed")
     w, h = size.split("x")
     session = f"bench-tui-{os.getpid()}"
     # (PYTHONDONTWRITEBYTECODE empty: bytecode is written by the untimed launches and used after)
-    env = {"PYTHONPATH": str(ROOT), "PDFWORKBENCH_CONFIG_DIR": tempfile.mkdtemp(), "TERM": "xterm-256color",
+    env = {"PYTHONPATH": str(ROOT), "PDFWORKBENCH_CONFIG_DIR": scratch(), "TERM": "xterm-256color",
            "COLORTERM": "truecolor", "PATH": os.environ.get("PATH", ""), "PYTHONDONTWRITEBYTECODE": ""}
     workbench = [sys.executable, str(ROOT / "benchmarks" / "tui_child.py"), str(path), "--until", "list"]
     floor = [sys.executable, str(ROOT / "benchmarks" / "floor_first_frame.py"), str(path), "--static"]
@@ -124,4 +126,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))   # run as a script, not as a module
     main()

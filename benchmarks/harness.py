@@ -3,10 +3,13 @@ warm-up and several runs, and the peak memory of a command's whole process tree.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -19,6 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def scratch(prefix: str = "pdfwb-bench-") -> str:
+    """A new temporary folder removed when this process exits: a benchmark's configuration,
+    browser profile or inputs leave nothing behind in the system's temporary folder."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def machine_load() -> float:

@@ -7,6 +7,7 @@ another.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib.util
 import json
 import shutil
@@ -62,7 +63,9 @@ def built_suite(folder: Path, spec: str, name: str = "suite") -> Path:
 def suite_copy(tmp_path: Path) -> Path:
     """A fresh copy of the gold test suite in `tmp_path/suite` (built from the spec once per session)."""
     if "base" not in _BUILT:
-        _BUILT["base"] = built_suite(Path(tempfile.mkdtemp(prefix="gold-suite-")), GOLD_SPEC)
+        folder = tempfile.mkdtemp(prefix="gold-suite-")
+        atexit.register(shutil.rmtree, folder, True)   # (128 were left in /tmp by a day's runs)
+        _BUILT["base"] = built_suite(Path(folder), GOLD_SPEC)
     dest = tmp_path / "suite"
     shutil.copytree(_BUILT["base"], dest)
     return dest
