@@ -97,9 +97,10 @@ def _store(folder: Path, key: str, crop: PageCrop) -> None:
     write_entry(folder, key, _to_entry(crop), sync=False)
 
 
-# A crop to make: the case, and where to keep it (the cache folder, the key, and the hash of the
-# PDF the key was made from), or None.
-_Job = tuple[Case, tuple[Path, str, str] | None]
+# A crop to make: the case; and, where it is to be kept, the PDF's bytes the key was made from
+# (read once, here: the worker crops those very bytes, so what it keeps is what the key names),
+# the cache folder and the key; else None (the worker reads the PDF).
+_Job = tuple[Case, tuple[bytes, Path, str] | None]
 # Crops a worker makes at a time (a chunk is one trip to the process and back); and items of
 # `CropMaker.map`'s (a case's tracing is some ten crops' work).
 CHUNK = 8
@@ -115,12 +116,11 @@ def _make(job: _Job) -> PageCrop | None:
 
     case, keep = job
     try:
-        data = _pdf_bytes(case)
-        crop = page_crop.evidence_crop(case, data)
+        crop = page_crop.evidence_crop(case, _pdf_bytes(case) if keep is None else keep[0])
     except UserError:
         return None
-    if keep is not None and sha256_hex(data) == keep[2]:
-        _store(keep[0], keep[1], crop)
+    if keep is not None:
+        _store(keep[1], keep[2], crop)
     return crop
 
 
@@ -168,15 +168,15 @@ class CropMaker:
         keep = None
         if self._cache is not None:
             try:
-                pdf_sha = sha256_hex(_pdf_bytes(case))
+                data = _pdf_bytes(case)
             except UserError:
                 return   # not readable: nothing to crop
-            key = crop_key(case, pdf_sha, self._fingerprint)
+            key = crop_key(case, sha256_hex(data), self._fingerprint)
             hit = _cached(self._cache, case.id, key)
             if hit is not None:
                 self._found[case.id] = hit
                 return
-            keep = (self._cache, key, pdf_sha)
+            keep = (data, self._cache, key)
         self._chunk.append((case, keep))
         if self._pool is not None and len(self._chunk) >= CHUNK:
             self._send()
