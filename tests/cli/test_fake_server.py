@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 
-from tests.support.cli import files_under, refused
+from tests.support.cli import ctrl_c, files_under, refused
 
 
 def test_fake_server_serves_until_interrupted_then_exits_0(work):
@@ -16,10 +15,9 @@ def test_fake_server_serves_until_interrupted_then_exits_0(work):
         said = [proc.stderr.readline() for _ in range(3)]   # where it listens, then how to use it
         assert "fake provider on http://127.0.0.1:" in said[0]
     finally:
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        code, err = ctrl_c(proc)
     # 0 once it serves; 130 (interrupted) should the signal land before, on a loaded machine
-    assert proc.returncode in (0, 130) and "Traceback" not in err
+    assert code in (0, 130) and "Traceback" not in err
 
 
 def test_fake_server_refuses_a_bad_script_in_one_line(command, work):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import ctrl_c
 from tests.support.fixtures import built_suite
 from workbench.providers.fakeserver import FakeServer
 
@@ -356,8 +357,7 @@ def test_fake_server_command_takes_batch_settings(env, tmp_path):
         line = proc.stderr.readline()
         assert "fake provider on http://127.0.0.1:" in line
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
+        ctrl_c(proc, timeout=30)
 
 
 @pytest.mark.parametrize("provider", ["openai", "google"])

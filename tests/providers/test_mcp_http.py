@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.cli import ctrl_c
 from tests.support.fixtures import needs
 from workbench.core.runs import read_records
 from workbench.core.suite import load_suite
@@ -45,9 +45,7 @@ class Served:
 
     def stop(self) -> tuple[int, str]:
         """Ctrl-C; the exit code and what the server wrote on stderr."""
-        self.proc.send_signal(signal.SIGINT)
-        _, err = self.proc.communicate(timeout=60)
-        return self.proc.returncode, err
+        return ctrl_c(self.proc)
 
 
 def _serve(suite: Path, *args: str) -> Served:

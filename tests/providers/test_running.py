@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import ctrl_c
 from tests.support.fixtures import built_suite
 from workbench.providers.fakeserver import FakeServer
 
@@ -131,9 +131,8 @@ def test_ctrl_c_leaves_a_run_that_resume_completes(env, cli, suite_dir, cases):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (not out.exists() or len(records(out)) < 2):
             time.sleep(0.02)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, err
+        code, err = ctrl_c(proc)
+        assert code == 130, err
         assert "--resume" in err and "Traceback" not in err
         before = records(out)  # every line is a whole record
         assert 2 <= len(before) < len(cases)
@@ -276,9 +275,8 @@ def test_fake_server_command_serves_on_loopback(env, tmp_path):
         with urllib.request.urlopen(url + "/health", timeout=10) as resp:
             assert json.loads(resp.read())["ok"] is True
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=10)
-    assert proc.returncode == 0
+        code, _ = ctrl_c(proc, timeout=10)
+    assert code == 0
 
 
 def test_probes_on_the_shipped_sample_suite(env, cli, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,20 @@ def run_command(*argv, input=None, env=None, cwd=None, timeout=120) -> subproces
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "workbench", *map(str, argv)], capture_output=True,
                           text=True, input=input, env=full_env, cwd=cwd, timeout=timeout)
+
+
+def ctrl_c(proc: subprocess.Popen, timeout: float = 60) -> tuple[int, str]:
+    """Ctrl-C to a command started with `subprocess.Popen` (SIGINT, as a terminal sends it), then
+    its exit code and the rest of its stderr. One still running after `timeout` is killed before
+    the test fails: a failed test never leaves its command running (a fake server, a run)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+    return proc.returncode, err or ""
 
 
 def printed_json(result: tuple[int, str, str], code: int = 0):
