@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from workbench.checks.lint import lint_path
 from workbench.pdf import spans as reasons
-from workbench.pdf.structure import structure_report
+from workbench.pdf.structure import REPAIRED, structure_report
 from workbench.pdf.textlayer import layer_diff
 from workbench.pdf.visibility import analyze_page
 
@@ -138,6 +138,33 @@ def test_an_update_of_one_run_among_a_thousand_of_one_text_supersedes_that_one(t
 
 def test_a_file_written_once_has_no_revisions():
     assert structure_report(_plain_page()).revisions == []
+
+
+def test_a_file_cut_short_is_said_damaged_by_lint_and_inspect_and_whole_files_are_not(tmp_path):
+    """A download that stopped part way: MuPDF rebuilds the cross-reference table and reads the
+    page, pypdf cannot read its stream. The bare lint said nothing of it (0 findings, exit 0)."""
+    from pypdf import PdfReader, PdfWriter
+
+    from tests.support.cli import run_command
+    from tests.support.foreign_pdfs import platypus_statement, pymupdf_turned
+
+    whole = platypus_statement()
+    rewritten = io.BytesIO()
+    PdfWriter(clone_from=PdfReader(io.BytesIO(whole))).write(rewritten)
+    for name, data in (("platypus", whole), ("pypdf", rewritten.getvalue()), ("turned", pymupdf_turned(90)),
+                       ("once", _plain_page())):
+        (tmp_path / f"{name}.pdf").write_bytes(data)
+        assert structure_report(data).repaired is False, name
+        assert "pdf-repaired" not in [f.code for f in lint_path(tmp_path / f"{name}.pdf")], name
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(whole[: len(whole) * 2 // 3])
+    assert structure_report(cut.read_bytes()).repaired is True
+    damaged = [f for f in lint_path(cut) if f.code == "pdf-repaired"]
+    assert [(f.severity, f.message) for f in damaged] == [("warning", REPAIRED)]
+    shown = run_command("inspect", cut)
+    assert f"({REPAIRED})" in shown.stdout and "Traceback" not in shown.stderr
+    got = run_command("inspect", cut, "--json")
+    assert json.loads(got.stdout)["structure"]["repaired"] is True
 
 
 def _vera_pdf(text: str) -> bytes:

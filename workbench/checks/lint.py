@@ -64,7 +64,8 @@ Codes (stable):
            <kind>-not-in-every-text-layer, <kind>-visible,
            <kind>-in-text-layer, <kind>-leaked   (kind: expected, tokens, forbidden, meta, part)
   warning  <kind>-visible-unverified, <kind>-not-printed, expected-paraphrase, forbidden-nowhere,
-           forbidden-unlisted, contract-target-empty, pdf-changed, degraded-unchecked
+           forbidden-unlisted, contract-target-empty, pdf-changed, degraded-unchecked,
+           pdf-repaired (the file is damaged: cut short, or its cross-reference table is wrong)
   warning  page-skipped (a page over a per-page limit: too complex to analyse, or its pixels not checked)
   info     forbidden-hidden-only, forbidden-layer-only, forbidden-reworded, forbidden-scan-unlayered, <kind>-derived,
            degraded-layer-clauses, hidden-text, layer-differs,
@@ -75,6 +76,7 @@ Codes (stable):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Iterator
@@ -95,7 +97,7 @@ from workbench.pdf.document import open_fitz, read_pdf_bytes
 from workbench.pdf.forensics import map_pages
 from workbench.pdf.pages import parse_pages
 from workbench.pdf.spans import STRUCTURE_REASONS, Analysed, check_dpi
-from workbench.pdf.structure import structure_report
+from workbench.pdf.structure import REPAIRED, structure_report
 
 
 def _answer_is_trapped(case) -> bool:
@@ -181,6 +183,8 @@ def _lint_case(case, pdf_bytes: bytes, dpi: int = 150, analysed: Analysed | None
                  else default_findings(case, sub))
     except UserError as exc:  # an extractor refuses the file (pypdf and a stream MuPDF reads)
         out.append(Finding(case.id, "error", "pdf-unreadable", str(exc)))
+        with contextlib.suppress(UserError):   # (why, where MuPDF can tell: a file cut short)
+            out.extend(_structure_findings(case.id, written.data))
         return out, timely()
     out.extend(found)
     out.extend(_structure_hidden(case.id, written.analysis) + _structure_findings(case.id, written.data))
@@ -222,9 +226,12 @@ def _unscanned(case) -> bytes | None:
 
 
 def _structure_findings(case_id: str, data: bytes) -> list[Finding]:
-    """What the file's structure holds apart from its pages: later revisions, form field values."""
+    """What the file's structure holds apart from its pages: damage, later revisions, form field
+    values."""
     out: list[Finding] = []
     report = structure_report(data, case_id)
+    if report.repaired:
+        out.append(Finding(case_id, "warning", "pdf-repaired", REPAIRED))
     for r in report.revisions[1:]:
         what = "; ".join(f"{label} {', '.join(repr(short(t, 40)) for t in texts[:4])}"
                          for label, texts in (("removed", r.removed), ("added", r.added)) if texts)

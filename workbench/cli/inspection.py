@@ -17,7 +17,7 @@ from workbench.cli.output import json_text, print_json_stream
 from workbench.core.case import Case, load_case
 from workbench.pdf.document import read_pdf_bytes
 from workbench.pdf.pages import PdfPages, hidden_stretches, parse_pages
-from workbench.pdf.structure import structure_report
+from workbench.pdf.structure import REPAIRED, structure_report
 from workbench.text import terminal
 
 
@@ -115,7 +115,10 @@ def _structure(data: bytes, name: str) -> dict:
 
 
 def _print_structure(structure: dict) -> None:
-    """Revisions and form fields, when the file has more than one of the first or any of the second."""
+    """Damage, revisions and form fields, when the file is damaged, has more than one revision or
+    any field."""
+    if structure["repaired"]:
+        print(f"\n({REPAIRED})")
     revisions = structure["revisions"]
     if len(revisions) > 1:
         print("\n=== revisions (incremental updates) ===")

@@ -18,8 +18,9 @@ API:
 - `apply_to_page(doc, index, data, spans, edited, page, trace)`: the hook the span analysis calls for each page: marks
   spans hidden with the reasons above and appends spans for text the drawing lacks (hidden ones
   for the structure's text, visible ones for what drawn glyphs really show).
-- `structure_report(data) -> StructureReport`: the revisions (with what each changed) and the form
-  fields (value beside appearance), for `inspect` and the lint.
+- `structure_report(data) -> StructureReport`: the revisions (with what each changed), the form
+  fields (value beside appearance), and whether the file is damaged (MuPDF had to rebuild its
+  cross-reference table to read it: `REPAIRED`), for `inspect` and the lint.
 """
 
 from __future__ import annotations
@@ -371,14 +372,22 @@ def _mark_superseded(data: bytes, index: int, spans: list[Span], extra: list[Spa
 
 # ---- the report ----------------------------------------------------------------------------------
 
+# What a damaged file is said to be, by `inspect` and the lint alike: a file cut short (a download
+# that stopped) or written with a wrong cross-reference table opens in MuPDF, which rebuilds the
+# table by scanning the bytes, while pypdf may refuse a page's stream or read none of it.
+REPAIRED = ("the file is damaged (cut short, or its cross-reference table is wrong): MuPDF rebuilt "
+            "the table to read it; other readers may read less of it, or nothing")
+
+
 @dataclass
 class StructureReport:
     revisions: list[Revision]
     fields: list[FormField]
+    repaired: bool = False   # MuPDF rebuilt the cross-reference table to open the file (`REPAIRED`)
 
     def to_json(self) -> JSONObject:
         return {"revisions": [r.to_json() for r in self.revisions],
-                "fields": [f.to_json() for f in self.fields]}
+                "fields": [f.to_json() for f in self.fields], "repaired": self.repaired}
 
 
 def structure_report(data: bytes, name: str = "PDF") -> StructureReport:
@@ -390,6 +399,7 @@ def structure_report(data: bytes, name: str = "PDF") -> StructureReport:
 def _structure_report(data: bytes, name: str) -> StructureReport:
     doc = open_fitz(data, name)
     try:
+        repaired = bool(doc.is_repaired)
         fields: list[FormField] = []
         for i in range(doc.page_count if doc.is_form_pdf else 0):
             if too_complex(doc, i):
@@ -400,5 +410,5 @@ def _structure_report(data: bytes, name: str) -> StructureReport:
             fields += _fields_of(page, i, text_runs(page))
     finally:
         doc.close()
-    return StructureReport(revisions(data), fields)
+    return StructureReport(revisions(data), fields, repaired)
 
