@@ -105,7 +105,37 @@ def _batch_rows(group: str, tmp: Path, env: dict[str, str], answers: int) -> lis
                 floor_what="workbench.grading.grade alone on the same answers, in process")]
 
 
-def rows(group: str, tmp: Path, runs: int) -> list[Row]:
+def _long_explain_rows(group: str, tmp: Path, env: dict[str, str]) -> list[Row]:
+    """`grade --explain` of a text probe's answer to a 300-page PDF (1.5 MB; its first 1,000
+    values traced, each looked for on every page), beside the page analysis of every page alone,
+    which it needs: the tracing's own cost. (Value by value, every page's amounts were read again
+    for each value: 35 s, 8x the analysis.)"""
+    from benchmarks.harness import run_cli
+    from benchmarks.inputs import text_pdf
+
+    pdf = text_pdf(tmp / "p300.pdf", 300, 50)
+    suite, run = tmp / "long-suite", tmp / "long-probe.jsonl"
+    steps = [["adopt", str(pdf), "--into", str(suite), "--question", "What is on line 3 of page 2?",
+              "--expected", "Page 2 line 3"],
+             ["run", str(suite), "--reader", "probe:pymupdf", "--out", str(run), "--no-cache"]]
+    for args in steps:
+        ran = run_cli(args)
+        if ran.code != 0:
+            return [Row(group, "grade --explain of a 300-page PDF's text", "s", [], None,
+                        error=(ran.stderr.strip().splitlines() or [f"exit {ran.code}"])[-1][:120])]
+    answer = tmp / "long-answer.txt"
+    answer.write_text(json.loads(run.read_text(encoding="utf-8").splitlines()[0])["answer"], encoding="utf-8")
+    case = next(p for p in suite.glob("*.json") if p.name != "suite.json")
+    floor = _once(["-c", "import sys; from workbench.pdf.visibility import analyze_document; "
+                         "analyze_document(open(sys.argv[1], 'rb').read(), 150, 'p300')", str(pdf)], env)
+    mine = _once(["-m", "workbench", "grade", str(case), "--answer-file", str(answer), "--explain"], env)
+    progress(f"grade --explain, 300 pages: {mine[0]:.1f} s (the analysis alone {floor[0]:.1f} s)")
+    return [Row(group, "grade --explain of a 300-page PDF's text (a probe's answer): CPU", "s", [mine[1]], None,
+                floor=[floor[1]], floor_what="the page analysis of every page alone (analyze_document)",
+                ratio_target=3.0, note=f"wall {mine[0]:.1f} s, the floor's {floor[0]:.1f} s")]
+
+
+def rows(group: str, tmp: Path, runs: int, long: bool = True) -> list[Row]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for name in LIBRARY_THREADS:   # as the program's entry sets them (a user's own setting stands),
         env.setdefault(name, "1")  # for the rows that load the libraries without it
@@ -144,4 +174,6 @@ def rows(group: str, tmp: Path, runs: int) -> list[Row]:
                        floor=[c * 1000 for _, c in base], floor_what=f"{floor}, in turns", ratio_target=target,
                        note=f"wall {wall:.2f}x the floor's"))
     out += _batch_rows(group, tmp, env, 500 if runs <= 1 else 2000)
+    if long:   # (about 25 s: not in --quick)
+        out += _long_explain_rows(group, tmp, env)
     return out

@@ -7,7 +7,7 @@ import pytest
 
 from tests.support import pdfs_forensics as F
 from tests.support.fixtures import reportlab_pages
-from workbench.checks.search import find_evidence, find_in_layers
+from workbench.checks.search import find_evidence, find_evidence_of, find_in_layers
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +28,19 @@ def test_every_page_a_needle_is_on_visible_or_hidden(three_pages):
 def test_an_empty_needle_or_one_printed_nowhere_has_no_hit(three_pages):
     assert find_evidence(three_pages, "") == [] and find_evidence(three_pages, "  \n") == []
     assert find_evidence(three_pages, "dividend") == []
+
+
+def test_many_needles_at_once_find_what_each_finds_alone(three_pages):
+    """`find_evidence_of` (attribution's look-up of an answer's values, page by page) gives each
+    needle the hits `find_evidence` gives it: amounts, percentages, words, hidden text; a needle
+    twice is one entry, an empty one or one printed nowhere has none."""
+    needles = ["of the report", "secret instruction", "2.5 percent", "3.5%", "Page 3", "", "dividend",
+               "of the report"]
+    many = find_evidence_of(three_pages, needles)
+    assert list(many) == list(dict.fromkeys(needles))
+    for needle in needles:
+        assert [h.to_json() for h in many[needle]] == [h.to_json() for h in find_evidence(three_pages, needle)]
+    assert many["secret instruction"] and many["Page 3"] and many[""] == many["dividend"] == []
 
 
 def test_the_text_layers_that_hold_a_needle_page_by_page(three_pages):

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import pymupdf
 
 from workbench.checks.evidence import Hit, turned
-from workbench.checks.search import find_evidence, find_in_layers
+from workbench.checks.search import find_evidence, find_evidence_of, find_in_layers
 from workbench.checks.sources import Attribution, wrong_answer_source
 from workbench.checks.unprinted import (
     arithmetic,
@@ -110,6 +110,12 @@ class _Document:
         if value not in self._hits:
             self._hits[value] = find_evidence(self.data, value, self.dpi, self.case.id)
         return self._hits[value]
+
+    def look_up(self, values: list[str]) -> None:
+        """Find the places of all these values at once (`find_evidence_of`), for `hits`."""
+        wanted = [v for v in dict.fromkeys(values) if v not in self._hits]
+        if len(wanted) > 1:
+            self._hits.update(find_evidence_of(self.data, wanted, self.dpi, self.case.id))
 
     def layers(self, value: str) -> dict[str, list[int]]:
         if value not in self._layers:
@@ -384,6 +390,7 @@ def _attribute(doc: _Document, answer: str, max_values: int | None) -> list[Attr
         said = f"more than {cap:,}" if stated is None else f"{stated:,}"
         logging.getLogger(__name__).warning("pdfworkbench: %s", limits.exceeded(
             "traced_values", f"{doc.case.id}: an answer states {said} values; the first {cap:,} are traced"))
+    doc.look_up([text for _a, _b, text in values])
     if "\f" not in answer:
         return [attribute_value(doc, text, a, b) for a, b, text in values]
     # A text probe's answer: each value's page is the form feeds before it (values in order).

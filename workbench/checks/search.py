@@ -6,6 +6,8 @@ API:
 
 - `find_evidence(data, needle, dpi=150, find=None) -> list[Hit]`: every place the needle is drawn
   or hidden (each page analysed by `workbench.pdf.visibility`, cached).
+- `find_evidence_of(data, needles, dpi=150, find=None) -> dict[str, list[Hit]]`: the same for
+  many needles, page by page (each page's text is read once for all of them).
 - `find_in_layers(data, needle, find=None) -> dict[str, list[int]]`: for each extractor (pypdf,
   pymupdf), the pages (0-based) whose extracted text holds the needle.
 """
@@ -20,13 +22,24 @@ from workbench.text.search import find_all
 def find_evidence(data: bytes, needle: str, dpi: int = 150, name: str = "PDF",
                   find: Finder | None = None) -> list[Hit]:
     """Every place `needle` is on the pages, visible or hidden (see the module docstring)."""
-    if not needle or not needle.strip():
-        return []
+    return find_evidence_of(data, [needle], dpi, name, find)[needle]
+
+
+def find_evidence_of(data: bytes, needles: list[str], dpi: int = 150, name: str = "PDF",
+                     find: Finder | None = None) -> dict[str, list[Hit]]:
+    """`find_evidence` of each needle, the pages in the outer loop: the amounts a page's text
+    holds are read once for all the needles (`money.find_money` keeps the last texts it read;
+    needle by needle over a long document, each page's were read again for each needle: `grade
+    --explain` of a 300-page PDF's text, 55 values, took 35 s)."""
+    out: dict[str, list[Hit]] = {needle: [] for needle in needles}
+    wanted = [needle for needle in out if needle and needle.strip()]
+    if not wanted:
+        return out
     find = find or find_all
-    hits: list[Hit] = []
     for pa in analyze_document(data, dpi, name).pages:
-        hits.extend(evidence_on_page(pa, needle, find))
-    return hits
+        for needle in wanted:
+            out[needle].extend(evidence_on_page(pa, needle, find))
+    return out
 
 
 def find_in_layers(data: bytes, needle: str, name: str = "PDF",
