@@ -108,3 +108,40 @@ def test_the_trace_read_off_the_display_list_is_pymupdfs_own_and_the_list_render
     own = page.get_pixmap(dpi=72, clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
     off = listed.get_pixmap(matrix=pymupdf.Matrix(1, 1), clip=clip, colorspace=pymupdf.csGRAY, alpha=False)
     assert off.samples == own.samples and min(off.samples) < 128   # the same ink, and some
+
+
+def test_a_long_documents_analysis_keeps_its_character_boxes_compactly():
+    """The analysis of every page is kept (attribution, the lint, the screens read it again), and
+    with it a box per character: as tuples of four floats, about 190 bytes a character were held (a
+    300-page text PDF: 405 MB); as one array of floats per span, under a third of that. The
+    boxes read back are the trace's own."""
+    import gc
+    import tracemalloc
+
+    from workbench.pdf.visibility import analyze_document
+
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1)
+    for p in range(8):
+        for i in range(50):
+            c.drawString(72, 740 - i * 13.5, f"Page {p + 1} line {i + 1}: the total due is $12,345.67 on 2024-03-01")
+        c.showPage()
+    c.save()
+    data = buf.getvalue()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        doc = analyze_document(data, 150, "long")
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    spans = [s for pa in doc.pages for s in pa.spans]
+    chars = sum(len(s.text) for s in spans)
+    assert chars > 20_000 and held / chars < 80, f"{held / chars:.0f} bytes a character"
+    traced = pymupdf.open(stream=data)[3].get_texttrace()
+    first = next(s for s in doc.pages[3].spans if s.text.startswith("Page 4 line 1:"))
+    raw = next(t for t in traced if "".join(chr(ch[0]) for ch in t["chars"]).startswith("Page 4 line 1:"))
+    assert list(first.char_boxes) == [tuple(ch[3]) for ch in raw["chars"]]
+    assert first.char_boxes[2] == tuple(raw["chars"][2][3]) and len(first.char_boxes[3:7]) == 4

@@ -19,7 +19,7 @@ from typing import Any
 
 import pymupdf
 
-from workbench.pdf.spans import Span, layer_issues
+from workbench.pdf.spans import CharBoxes, Span, layer_issues
 from workbench.text.search import is_format_char
 
 # The pen moving on by this many ems beyond a span's usual letter gap is a word space (pypdf,
@@ -130,8 +130,10 @@ def trace_spans(page, index: int, to_page=None, checks: bool = True, trace: list
     """The text spans of the loaded pymupdf `page` (number `index`), with their positions, as
     the page is rendered; no visibility verdict (every span is `visible` until analysed).
     `checks=False` leaves out what only the verdicts use (layer issues, mirroring): positions
-    for drawing boxes. `trace`: the page's `get_texttrace()`, read already by the caller (who
-    hands it on to the structure checks: reading it costs as much as the rest of this)."""
+    for drawing boxes, kept as the trace gives them (a list: such spans are not kept; an
+    analysis's are, and hold theirs compactly, `spans.CharBoxes`). `trace`: the page's
+    `get_texttrace()`, read already by the caller (who hands it on to the structure checks:
+    reading it costs as much as the rest of this)."""
     to_page = to_page or box_mapper(page)
     rotated = bool(page.rotation)
     spans: list[Span] = []
@@ -149,7 +151,7 @@ def trace_spans(page, index: int, to_page=None, checks: bool = True, trace: list
             font=str(raw.get("font", "")), size=size,
             color=_rgb(raw.get("color"), int(raw.get("colorspace") or 3)),
             render_mode=int(raw.get("type", 0)), opacity=float(raw.get("opacity", 1.0) or 0.0),
-            char_boxes=boxes, direction=direction,
+            char_boxes=CharBoxes(boxes) if checks else boxes, direction=direction,
             mirrored=checks and _is_mirrored(chars, direction),
         )
         if checks:
