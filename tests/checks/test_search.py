@@ -7,7 +7,7 @@ import pytest
 
 from tests.support import pdfs_forensics as F
 from tests.support.fixtures import reportlab_pages
-from workbench.checks.search import find_evidence, find_evidence_of, find_in_layers
+from workbench.checks.search import find_evidence, find_evidence_of, find_in_layers, find_in_layers_of
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +41,9 @@ def test_many_needles_at_once_find_what_each_finds_alone(three_pages):
     for needle in needles:
         assert [h.to_json() for h in many[needle]] == [h.to_json() for h in find_evidence(three_pages, needle)]
     assert many["secret instruction"] and many["Page 3"] and many[""] == many["dividend"] == []
+    layers = find_in_layers_of(three_pages, needles)
+    assert layers == {needle: find_in_layers(three_pages, needle) for needle in needles}
+    assert layers["Page 3"] == {"pypdf": [2], "pymupdf": [2]} and layers["dividend"] == {"pypdf": [], "pymupdf": []}
 
 
 def test_the_text_layers_that_hold_a_needle_page_by_page(three_pages):

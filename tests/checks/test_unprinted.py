@@ -17,6 +17,7 @@ class Printed:
     case: Case
     values: list[tuple[int, str]]
     numbers: list | None = None
+    keyed: dict | None = None
 
     def page_count(self) -> int:
         return 1 + max(page for page, _ in self.values)

@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING
 import pymupdf
 
 from workbench.checks.evidence import Hit, turned
-from workbench.checks.search import find_evidence, find_evidence_of, find_in_layers
+from workbench.checks.search import (
+    find_evidence,
+    find_evidence_of,
+    find_in_layers,
+    find_in_layers_of,
+)
 from workbench.checks.sources import Attribution, wrong_answer_source
 from workbench.checks.unprinted import (
     arithmetic,
@@ -98,6 +103,7 @@ class _Document:
         self._hits: dict[str, list[Hit]] = {}
         self._layers: dict[str, dict[str, list[int]]] = {}
         self.values: list[tuple[int, str]] | None = None
+        self.keyed: dict[int, list[tuple[int, int, str, str]]] | None = None
         self.numbers: list[tuple[int | None, str, Decimal]] | None = None
         self._body: dict[int, float] = {}
         self._ocr: dict[int, list] = {}
@@ -112,10 +118,14 @@ class _Document:
         return self._hits[value]
 
     def look_up(self, values: list[str]) -> None:
-        """Find the places of all these values at once (`find_evidence_of`), for `hits`."""
+        """Find the places of all these values at once, for `hits` (`find_evidence_of`), and the
+        text layers of those drawn and hidden nowhere, for `layers` (`find_in_layers_of`)."""
         wanted = [v for v in dict.fromkeys(values) if v not in self._hits]
         if len(wanted) > 1:
             self._hits.update(find_evidence_of(self.data, wanted, self.dpi, self.case.id))
+        nowhere = [v for v in dict.fromkeys(values) if not self.hits(v) and v not in self._layers]
+        if len(nowhere) > 1:
+            self._layers.update(find_in_layers_of(self.data, nowhere, self.case.id))
 
     def layers(self, value: str) -> dict[str, list[int]]:
         if value not in self._layers:

@@ -9,12 +9,13 @@ API:
 - `find_evidence_of(data, needles, dpi=150, find=None) -> dict[str, list[Hit]]`: the same for
   many needles, page by page (each page's text is read once for all of them).
 - `find_in_layers(data, needle, find=None) -> dict[str, list[int]]`: for each extractor (pypdf,
-  pymupdf), the pages (0-based) whose extracted text holds the needle.
+  pymupdf), the pages (0-based) whose extracted text holds the needle; `find_in_layers_of` for
+  many needles.
 """
 
 from __future__ import annotations
 
-from workbench.checks.evidence import Finder, Hit, evidence_on_page, find_in_texts
+from workbench.checks.evidence import Finder, Hit, evidence_on_page, find_in_texts_of
 from workbench.pdf.visibility import analyze_document
 from workbench.text.search import find_all
 
@@ -45,8 +46,14 @@ def find_evidence_of(data: bytes, needles: list[str], dpi: int = 150, name: str 
 def find_in_layers(data: bytes, needle: str, name: str = "PDF",
                    find: Finder | None = None) -> dict[str, list[int]]:
     """For each extractor, the pages (0-based) whose text layer holds `needle` (read as written)."""
+    return find_in_layers_of(data, [needle], name, find)[needle]
+
+
+def find_in_layers_of(data: bytes, needles: list[str], name: str = "PDF",
+                      find: Finder | None = None) -> dict[str, dict[str, list[int]]]:
+    """`find_in_layers` of each needle, each page's text read once for all of them."""
     # The text layers' module loads pypdf (with Pillow and its crypto: about a third of `grade
     # --explain`'s start): attribution reads a layer only for a value found on no page, drawn or hidden.
     from workbench.pdf.textlayer import page_texts
 
-    return find_in_texts(page_texts(data, name), needle, find)
+    return find_in_texts_of(page_texts(data, name), needles, find)

@@ -53,6 +53,18 @@ def document_values(doc: PrintedValues) -> list[tuple[int, str]]:
     return doc.values
 
 
+def _keyed_values(doc: PrintedValues) -> dict[int, list[tuple[int, int, str, str]]]:
+    """`document_values` as (order, page, text, `_digits_key` of it), by the key's length; worked
+    out once per document (`misread` of each value of a long answer looked at every value of a
+    300-page PDF, 60,000, each made a key again)."""
+    if doc.keyed is None:
+        doc.keyed = {}
+        for order, (page, text) in enumerate(document_values(doc)):
+            key = _digits_key(text)
+            doc.keyed.setdefault(len(key), []).append((order, page, text, key))
+    return doc.keyed
+
+
 def _cents(value: Decimal) -> bool:
     """Whether an amount's value was written with a decimal part (`1.00`, `1.234,5`)."""
     return value.as_tuple().exponent < 0
@@ -73,11 +85,14 @@ def misread(doc: PrintedValues, value: str) -> tuple[int, str, int | None] | Non
         return None
     fraction = _has_fraction(value)
     best: tuple[int, str, int | None] | None = None
-    candidates: list[tuple[int | None, str]] = list(document_values(doc))
+    # (only values one character longer or shorter can be one or two edits off: those, in the
+    # document's order, of the values grouped by their keys' lengths once per document)
+    by_length = _keyed_values(doc)
+    candidates = sorted(c for n in (len(want) - 1, len(want), len(want) + 1) for c in by_length.get(n, ()))
     if printed_as_pixels(doc.case) and doc.case.expected_answer.strip():
-        candidates.append((None, doc.case.expected_answer.strip()))
-    for page, printed in candidates:
-        have = _digits_key(printed)
+        expected = doc.case.expected_answer.strip()
+        candidates.append((len(document_values(doc)), None, expected, _digits_key(expected)))   # (last)
+    for _order, page, printed, have in candidates:
         edits = _edits(have, want)
         if edits is None or (fraction is not None and _has_fraction(printed) not in (None, fraction)):
             continue
@@ -177,10 +192,11 @@ def printed_as_pixels(case: Case) -> bool:
 
 class PrintedValues(Protocol):
     """What these functions read of a document (`attribution`'s lookup of one case's PDF); they
-    keep what they work out in `values` and `numbers`, once per document."""
+    keep what they work out in `values`, `keyed` and `numbers`, once per document."""
 
     case: Case
     values: list[tuple[int, str]] | None
+    keyed: dict[int, list[tuple[int, int, str, str]]] | None
     numbers: list[tuple[int | None, str, Decimal]] | None
 
     def page_count(self) -> int: ...
