@@ -7,7 +7,12 @@ import pytest
 
 from tests.support import pdfs_forensics as F
 from tests.support.fixtures import reportlab_pages
-from workbench.checks.search import find_evidence, find_evidence_of, find_in_layers, find_in_layers_of
+from workbench.checks.search import (
+    find_evidence,
+    find_evidence_of,
+    find_in_layers,
+    find_in_layers_of,
+)
 
 
 @pytest.fixture(scope="module")
