@@ -380,7 +380,7 @@ def bench_oneshot(tmp: Path, runs: int, quick: bool) -> list[Row]:
     from benchmarks import bench_oneshot
 
     return bench_oneshot.rows("one-shot commands, whole processes, in turns with their floors", tmp,
-                              max(runs, 3 if quick else 7), long=not quick)
+                              max(runs, 3 if quick else 7), long=not QUICK)
 
 
 def bench_tests(tmp: Path, runs: int, quick: bool) -> list[Row]:

@@ -212,6 +212,11 @@ if __name__ == "__main__":
     w, h = (int(x) for x in a.size.split("x"))
     if a.out is not None:
         in_terminal(a.path, a.until, a.out, not a.no_ahead)
-        sys.exit(0)
-    print(json.dumps(asyncio.run(main(a.path, a.walk, a.cases, (w, h), a.burst, not a.no_ahead, a.until))))
-    sys.stdout.flush()
+    else:
+        print(json.dumps(asyncio.run(main(a.path, a.walk, a.cases, (w, h), a.burst, not a.no_ahead, a.until))))
+    # Ended as the workbench ends (`core.process.end_now`): the interpreter's finalization with a
+    # worker thread still inside MuPDF aborts the process ("FATAL: exception not rethrown", a
+    # failed row of `make bench` once in a while), after the figures were written.
+    from workbench.core.process import end_now
+
+    end_now(0)
