@@ -42,7 +42,9 @@ def test_audit_pack_is_byte_identical_and_complete(graded_suite, tmp_path):
 def test_runs_of_one_name_keep_apart_a_missing_pdf_is_named_and_the_pack_is_written_whole(graded_suite, tmp_path):
     folder, cases = graded_suite
     by_id = {c.id: c for c in cases}
-    runs = {"gpt 4o/pixels": mixed_run(cases)[:2], "gpt_4o_pixels": mixed_run(cases)[2:3]}
+    runs = {"gpt 4o/pixels": mixed_run(cases)[:2], "gpt_4o_pixels": mixed_run(cases)[2:3],
+            # a run's label is anyone's: no hidden member (`.x`), none past a file name's length
+            "..hidden": mixed_run(cases)[3:4], "r" * 300: mixed_run(cases)[3:4]}
     gone = cases[0].__class__.from_json({**cases[0].to_json(), "id": "gone", "pdf_path": "gone.pdf"})
     gone.json_path = folder / "gone.json"   # (never written: the pack reads its JSON from the case)
     by_id["gone"] = gone
@@ -52,7 +54,9 @@ def test_runs_of_one_name_keep_apart_a_missing_pdf_is_named_and_the_pack_is_writ
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
     zf = zipfile.ZipFile(path)
     names = zf.namelist()
-    assert {"records/gpt_4o_pixels.jsonl", "records/gpt_4o_pixels-2.jsonl", "README.txt", "report.txt"} <= set(names)
+    assert {"records/gpt_4o_pixels.jsonl", "records/gpt_4o_pixels-2.jsonl", "README.txt", "report.txt",
+            "records/hidden.jsonl"} <= set(names)
+    assert [len(n) for n in names if n.startswith("records/rrr")] == [len("records/") + 120 + len(".jsonl")]
     assert "cases/gone.json" in names and "cases/gone.pdf" not in names and "suite.json" not in names
     manifest = json.loads(zf.read("manifest.json"))
     assert manifest["missing_pdfs"] == ["gone"] and manifest["suite"]["recorded_hash"] is None

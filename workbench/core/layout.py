@@ -46,14 +46,20 @@ def runs_dir(folder: Path) -> Path:
 _RUN_NAME_CHARS = 120
 
 
-def run_file_path(folder: Path, parts: list[str]) -> Path:
-    """`<suite>/runs/<parts joined>.jsonl`, the name made of letters, digits, '.', '_' and '-' (a
-    suite's name, from its folder, may hold anything) and at most `_RUN_NAME_CHARS` long."""
-    joined = "-".join(parts)
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", joined).strip("_.") or "run"
+def file_stem(text: str, fallback: str = "run") -> str:
+    """`text` (a suite's or a run's name, which may hold anything) as a file name without its
+    suffix: letters, digits, '.', '_' and '-', anything else one '_'; no '_' or '.' at either end
+    (no hidden file, no `..`); at most `_RUN_NAME_CHARS` long, a longer one cut and ended with a
+    hash of the whole, so two long names stay two files; `fallback` when nothing is left."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_.") or fallback
     if len(name) > _RUN_NAME_CHARS:
-        name = name[:_RUN_NAME_CHARS - 13].rstrip("_.-") + "-" + sha256_hex(joined.encode("utf-8", "surrogatepass"))[:12]
-    return runs_dir(folder) / f"{name}.jsonl"
+        name = name[:_RUN_NAME_CHARS - 13].rstrip("_.-") + "-" + sha256_hex(text.encode("utf-8", "surrogatepass"))[:12]
+    return name
+
+
+def run_file_path(folder: Path, parts: list[str]) -> Path:
+    """`<suite>/runs/<parts joined>.jsonl`, its name a `file_stem`."""
+    return runs_dir(folder) / f"{file_stem('-'.join(parts))}.jsonl"
 
 
 def run_files(folder: Path) -> list[Path]:

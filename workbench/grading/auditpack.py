@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 from workbench import __version__
 from workbench.core import atomic, files
 from workbench.core.case import Case, sha256_hex
+from workbench.core.layout import file_stem
 from workbench.grading.junit import junit_xml
 from workbench.grading.report import Report, Stats
 from workbench.grading.report_text import render_report_text
@@ -40,10 +40,6 @@ suite.json      the suite manifest, when the suite has one
 Check a file: sha256sum cases/*.pdf and compare with manifest.json "files".
 Regrade without calling a model: pdfworkbench report records/*.jsonl --suite cases
 """
-
-
-def _safe(label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") or "run"
 
 
 def _records_jsonl(records: Sequence[Any]) -> bytes:
@@ -82,10 +78,10 @@ def build_audit_pack(
         members["suite.json"] = suite_json
     seen: set[str] = set()
     for label, recs in records_by_run.items():
-        name = _safe(label)
+        name = file_stem(label)
         n = 2
         while name in seen:
-            name, n = f"{_safe(label)}-{n}", n + 1
+            name, n = f"{file_stem(label)}-{n}", n + 1
         seen.add(name)
         members[f"records/{name}.jsonl"] = _records_jsonl(recs)
     members["report.json"] = atomic.dumps(report.to_json()).encode("utf-8")
