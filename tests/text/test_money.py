@@ -9,6 +9,8 @@ import pytest
 
 from workbench.text.money import (
     PERCENT,
+    find_agreeing,
+    find_like,
     find_money,
     find_percents,
     number_value,
@@ -209,3 +211,17 @@ def test_a_percentage_agrees_only_with_a_percentage():
     assert parse_percent("25 %").agrees(parse_percent("25.0%"))
     assert not parse_percent("25%").agrees(parse_money("25"))
     assert not parse_percent("25%").agrees(parse_percent("-25%"))
+
+
+def test_the_mentions_that_agree_with_a_value_are_found_by_value_as_by_reading_them_all():
+    """`find_agreeing` (an index of a text's amounts by value) gives what going through every
+    amount gives: each currency that agrees, in order, negatives apart, percentages apart."""
+    text = ("Total $1,234.50 (USD 1234.5), EUR 1.234,50 and 1234.50; refund ($1,234.50) or -1234.5; "
+            "rate 12.5% (12,5 %), 12.5 units, 1,234.5 again, and £1234.50.")
+    for typed in ("$1,234.50", "1234.5", "-1,234.50", "EUR 1234.50", "12.5%", "12.5", "£1,234.5", "99.00"):
+        want = parse_money(typed) or parse_percent(typed)
+        spans = [(m.start, m.end) for m in find_agreeing(text, want)]
+        assert spans == [(m.start, m.end) for m in find_like(text, want) if m.agrees(want)], typed
+    assert [m.text for m in find_agreeing(text, parse_money("1234.5"))] == [
+        "$1,234.50", "EUR 1.234,50", "1234.50", "1,234.5", "£1234.50"]   # (the bracketed ones are negative)
+    assert [m.text for m in find_agreeing(text, parse_money("-1,234.50"))] == ["(USD 1234.5)", "($1,234.50)", "-1234.5"]

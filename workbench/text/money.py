@@ -414,6 +414,21 @@ def find_like(text: str, want: MoneyMention | None) -> list[MoneyMention]:
     return find_percents(text) if want is not None and want.currency == PERCENT else find_money(text)
 
 
+def find_agreeing(text: str, want: MoneyMention) -> list[MoneyMention]:
+    """`find_like`'s mentions that say `want` (`MoneyMention.agrees`), in order: looked up by
+    value in an index of the text's mentions (each of a long answer's values looked for on a
+    page went through the page's every amount: 200 on a page of a statement)."""
+    return [m for m in _by_value(text, want.currency == PERCENT).get(want.value, ()) if m.agrees(want)]
+
+
+@functools.lru_cache(maxsize=256)
+def _by_value(text: str, percent: bool) -> dict[Decimal, tuple[MoneyMention, ...]]:
+    out: dict[Decimal, list[MoneyMention]] = {}
+    for m in find_percents(text) if percent else _find_money(text):
+        out.setdefault(m.value, []).append(m)
+    return {value: tuple(ms) for value, ms in out.items()}
+
+
 def parse_typed(text: str) -> MoneyMention | None:
     """`text` as a person types one value: an amount (its groups may be spaced, `13 537,01 €`:
     `spaced_groups`) or a percentage (`12,5 %`), or None if it is neither."""

@@ -21,7 +21,7 @@ from workbench.text.dates import find_dates, parse_date, same_day
 from workbench.text.money import (
     ZERO_WIDTH,
     MoneyMention,
-    find_like,
+    find_agreeing,
     parse_money,
     parse_percent,
     spaced_groups,
@@ -296,7 +296,7 @@ def find_all(answer: str, needle: str, whole_word: bool = False) -> list[Part]:
 
 
 def _amounts(text: str, needle: str, value: MoneyMention) -> list[Part]:
-    return [Part(needle, True, m.text, (m.start, m.end)) for m in find_like(text, value) if m.agrees(value)]
+    return [Part(needle, True, m.text, (m.start, m.end)) for m in find_agreeing(text, value)]
 
 
 def find_text(answer: str, needle: str, whole_word: bool = False) -> Part:
