@@ -21,9 +21,9 @@ OCR_CONFUSIONS = frozenset(frozenset(p) for p in (
 # Arithmetic of printed numbers: of at most this many distinct numbers (pairs of them cost its
 # square), and runs of at most this many consecutive ones (the line items of a table).
 ARITHMETIC_MAX_VALUES = 300
+ARITHMETIC_MAX_RUN = 40
 # Within a cent (0.005), with room for the floats' rounding, for `arithmetic`'s first look.
 _NEAR = 0.006
-ARITHMETIC_MAX_RUN = 40
 
 
 def _digits_key(text: str) -> str:
