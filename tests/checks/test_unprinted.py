@@ -71,3 +71,49 @@ def test_a_small_whole_amount_is_arithmetic_of_numbers_near_each_other_only_and_
     assert arithmetic(near, "1") == "3 - 2, printed on pages 2, 3"
     assert arithmetic(near, "-$1.00") == ""                 # no cents on either side of it
     assert arithmetic(Printed(case, [(0, "$3.00"), (0, "2")]), "$1.00") == "$3.00 - 2, printed on page 1"
+
+
+def test_arithmetic_finds_the_pair_that_looking_at_every_pair_finds(monkeypatch):
+    """`arithmetic` looks at each number's few possible partners (`_pairs`: bisection among the
+    sorted values), not every pair: on random documents (whole numbers, cents, repeats, a
+    product's rounding, numbers past a float's exactness, numbers off any page) it names the
+    pair, and the run, that every pair in order names."""
+    import random
+
+    from workbench.checks import unprinted
+
+    rng = random.Random(7)
+    case = _invoice().case
+
+    def amount() -> str:
+        kind = rng.random()
+        if kind < 0.3:
+            return str(rng.randint(1, 60))
+        if kind < 0.6:
+            return f"${rng.randint(1, 999)}.{rng.randint(0, 99):02d}"
+        if kind < 0.8:
+            return f"{rng.choice([1.5, 2.25, 12.5, 0.05, 3.0])}"
+        return f"€{rng.randint(10**6, 10**17):,}.{rng.randint(0, 99):02d}"
+
+    asked = found = 0
+    for _ in range(60):
+        values = [(rng.choice([0, 1, 2, 5]), amount()) for _ in range(rng.randint(2, 40))]
+        nums = [v for _p, v in values]
+        wants = [*(f"{a}+{b}" for a, b in zip(nums, nums[1:], strict=False)), *(amount() for _ in range(5))]
+        for want in wants:
+            if "+" in want:   # a sum, difference or product of two of the document's numbers
+                a, b = (unprinted.parse_money(x) for x in want.split("+"))
+                if a is None or b is None:
+                    continue
+                op = rng.choice(["+", "-", "*"])
+                value = a.value + b.value if op == "+" else a.value - b.value if op == "-" else a.value * b.value
+                want = f"{abs(value):.2f}"
+            fast = arithmetic(Printed(case, values), want)
+            with monkeypatch.context() as m:
+                m.setattr(unprinted, "_pairs", lambda floats, v, products=True: (
+                    (i, j) for i in range(len(floats)) for j in range(i + 1, len(floats))))
+                slow = arithmetic(Printed(case, values), want)
+            assert fast == slow, (values, want)
+            asked += 1
+            found += bool(fast)
+    assert asked > 1000 and found > 150, (asked, found)

@@ -6,6 +6,9 @@ of a run of line items). Attribution asks these last, when a value is in no text
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Protocol
 
@@ -22,7 +25,7 @@ OCR_CONFUSIONS = frozenset(frozenset(p) for p in (
 # square), and runs of at most this many consecutive ones (the line items of a table).
 ARITHMETIC_MAX_VALUES = 300
 ARITHMETIC_MAX_RUN = 40
-# Within a cent (0.005), with room for the floats' rounding, for `arithmetic`'s first look.
+# Within a cent (0.005), with room for the floats' rounding: `_pairs`' windows.
 _NEAR = 0.006
 
 
@@ -158,31 +161,19 @@ def arithmetic(doc: PrintedValues, value: str) -> str:
         pages = sorted({n[0] + 1 for n in ns if n[0] is not None})
         return f", printed on page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))}" if pages else ""
 
-    # Each pair is looked at in floats first (a pair of Decimals' sum, difference and product
-    # are microseconds each: 300 numbers' 45,000 pairs were 24 ms a value, for every value of an
-    # answer found nowhere); only a pair near enough in floats is worked out exactly.
-    fv = float(v)
-    floats = [float(abs(n[2])) for n in nums]
-    for i, a in enumerate(nums):
-        fx = floats[i]
-        for j in range(i + 1, len(nums)):
-            b = nums[j]
-            if small and (a[0] is None or b[0] is None or abs(a[0] - b[0]) > 1
-                          or (cents and not _cents(a[2]) and not _cents(b[2]))):
-                continue
-            fy = floats[j]
-            near = _NEAR + 1e-9 * (fx + fy + fv)
-            if (abs(fx + fy - fv) > near and abs(abs(fx - fy) - fv) > near
-                    and (small or abs(fx * fy - fv) > _NEAR + 1e-9 * (fx * fy + fv))):
-                continue
-            x, y = abs(a[2]), abs(b[2])
-            if abs(x + y - v) < cent:
-                return f"{a[1]} + {b[1]}{where(a, b)}"
-            if abs(abs(x - y) - v) < cent:
-                big, little = (a, b) if x > y else (b, a)
-                return f"{big[1]} - {little[1]}{where(a, b)}"
-            if not small and abs(x * y - v) <= cent:  # (a product rounded to the cent, half up)
-                return f"{a[1]} × {b[1]}{where(a, b)}"
+    for i, j in _pairs([float(abs(n[2])) for n in nums], float(v), products=not small):
+        a, b = nums[i], nums[j]
+        if small and (a[0] is None or b[0] is None or abs(a[0] - b[0]) > 1
+                      or (cents and not _cents(a[2]) and not _cents(b[2]))):
+            continue
+        x, y = abs(a[2]), abs(b[2])
+        if abs(x + y - v) < cent:
+            return f"{a[1]} + {b[1]}{where(a, b)}"
+        if abs(abs(x - y) - v) < cent:
+            big, little = (a, b) if x > y else (b, a)
+            return f"{big[1]} - {little[1]}{where(a, b)}"
+        if not small and abs(x * y - v) <= cent:  # (a product rounded to the cent, half up)
+            return f"{a[1]} × {b[1]}{where(a, b)}"
     if small:
         return ""
     if v != v.to_integral_value():
@@ -199,6 +190,30 @@ def arithmetic(doc: PrintedValues, value: str) -> str:
             if total > v:
                 break
     return ""
+
+
+def _pairs(values: list[float], v: float, products: bool = True) -> Iterator[tuple[int, int]]:
+    """(i, j), i < j, in `arithmetic`'s order (by i, then j), of the pairs of `values` (the
+    printed numbers' sizes, as floats) whose sum or difference, or product with `products`, may
+    be within a cent of `v`: a few of each number's partners, found by bisection among the sorted
+    values, not all of them (every pair of 300 numbers, worked out in Decimals, was 24 ms for
+    each value of an answer found nowhere). The windows are wider than a cent by the floats'
+    rounding, so every pair within a cent is among them; `arithmetic` works each out exactly."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ordered = [values[k] for k in order]
+
+    def near(target: float, width: float) -> list[int]:
+        return order[bisect_left(ordered, target - width):bisect_right(ordered, target + width)]
+
+    for i, x in enumerate(values):
+        if not (math.isfinite(x) and math.isfinite(v)):   # (past a float's range: every partner)
+            yield from ((i, j) for j in range(i + 1, len(values)))
+            continue
+        width = _NEAR + 1e-9 * (x + 2 * v)
+        found = {*near(v - x, width), *near(x - v, width), *near(x + v, width)}
+        if products and x > 0:
+            found.update(near(v / x, (_NEAR + 1e-9 * (v + 1)) / x))
+        yield from ((i, j) for j in sorted(found) if j > i)
 
 
 def printed_as_pixels(case: Case) -> bool:
