@@ -75,9 +75,9 @@ def test_a_small_whole_amount_is_arithmetic_of_numbers_near_each_other_only_and_
 
 def test_arithmetic_finds_the_pair_that_looking_at_every_pair_finds(monkeypatch):
     """`arithmetic` looks at each number's few possible partners (`_pairs`: bisection among the
-    sorted values), not every pair: on random documents (whole numbers, cents, repeats, a
-    product's rounding, numbers past a float's exactness, numbers off any page) it names the
-    pair, and the run, that every pair in order names."""
+    sorted values), not every pair: on random documents (whole numbers and cents, on pages near
+    and far apart, repeats, a product's rounding, numbers past a float's exactness) it names what
+    looking at every pair in order names."""
     import random
 
     from workbench.checks import unprinted
