@@ -1,9 +1,11 @@
 """One-shot commands against their floors (issue 40 item 2): `--version`, `--help`, `grade` and
 `grade --explain` as whole processes, each in turns with a bare interpreter (`python -c pass`;
 `python -c "import fitz"` for --explain, which reads the PDF), and `grade --batch`'s answers a
-second beside the grading alone (`workbench.grading.grade` on the same answers, in process). The
-ratios are of CPU time (user + system), the wall-time ratio in the note: on a loaded machine a
-process's wall time is mostly its wait for a core, and the floor waits as long.
+second beside the grading alone (`workbench.grading.grade` on the same answers, in process); and
+(not with --quick) `grade --explain` of a long document's answers, a 300-page PDF's text and 50
+amounts it prints nowhere, beside the analysis of its pages that they need. The ratios are of CPU
+time (user + system), the wall-time ratio in the note: on a loaded machine a process's wall time
+is mostly its wait for a core, and the floor waits as long.
 
 Two rows have no target. The standard library modules `grade` cannot do without (argparse for
 its options; dataclasses for cases and verdicts, with its `inspect` left unloaded as
