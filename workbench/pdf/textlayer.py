@@ -103,15 +103,17 @@ def within_budget(data: bytes, name: str = "PDF") -> bytes:
         doc.close()
 
 
-def text_pymupdf(data: bytes, name: str = "PDF", skip: set[int] | None = None) -> list[str]:
-    """Each page's text as pymupdf reads it; '' for a page over a count of work (`skip`, the
-    caller's `too_complex_pages`, else found here)."""
+def text_pymupdf(data: bytes, name: str = "PDF") -> list[str]:
+    """Each page's text as pymupdf reads it; '' for a page over a count of work."""
     doc = open_fitz(data, name)
     try:
-        skip = _over_budget(doc) if skip is None else skip
-        return ["" if i in skip else doc[i].get_text("text") for i in range(doc.page_count)]
+        return _pymupdf_pages(doc, _over_budget(doc))
     finally:
         doc.close()
+
+
+def _pymupdf_pages(doc, skip: set[int]) -> list[str]:
+    return ["" if i in skip else doc[i].get_text("text") for i in range(doc.page_count)]
 
 
 def text_pypdf(data: bytes, name: str = "PDF", skip: set[int] | None = None) -> list[str]:
@@ -176,10 +178,11 @@ def page_texts(data: bytes, name: str = "PDF") -> dict[str, list[str]]:
     if hit is not None:
         _TEXT_CACHE.move_to_end(key)
         return hit
-    with open_fitz(data, name) as doc:
+    with open_fitz(data, name) as doc:   # (one opening: the budget, counted once for both layers, and pymupdf's)
         check_page_budget(doc.page_count, name)
-        skip = _over_budget(doc)   # (counted once for both layers)
-    texts = {"pypdf": text_pypdf(data, name, skip), "pymupdf": text_pymupdf(data, name, skip)}
+        skip = _over_budget(doc)
+        mupdf = _pymupdf_pages(doc, skip)
+    texts = {"pypdf": text_pypdf(data, name, skip), "pymupdf": mupdf}
     _TEXT_CACHE[key] = texts
     while len(_TEXT_CACHE) > 6:
         _TEXT_CACHE.popitem(last=False)
